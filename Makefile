@@ -1,0 +1,38 @@
+# ranread: PGXS build.  `make`, `make install`, `make installcheck`.
+
+MODULE_big = ranread
+OBJS = \
+	src/ranread.o \
+	src/hist.o \
+	src/target.o \
+	src/run.o \
+	src/worker.o \
+	src/engine_uring.o \
+	src/engine_sync.o \
+	src/history.o
+
+EXTENSION = ranread
+# The install script is assembled from the parts in sql/install/, in name order.
+DATA_built = ranread--1.0.sql
+INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
+
+REGRESS = surface setup_errors run_errors
+REGRESS_OPTS = --inputdir=. --outputdir=.
+
+SHLIB_LINK += -luring
+PG_CPPFLAGS += -Isrc
+PG_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
+ifdef WERROR
+PG_CFLAGS += -Werror
+endif
+
+EXTRA_CLEAN = results regression.diffs regression.out
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+ranread--1.0.sql: $(INSTALL_PARTS)
+	cat $^ > $@
+
+$(OBJS): src/ranread.h src/hist.h

@@ -1,0 +1,175 @@
+-- ranread 1.0: history tables, target catalog and the views over them.
+-- The install script is assembled from sql/install/*.sql in name order.
+
+\echo Use "CREATE EXTENSION ranread" to load this file. \quit
+
+-- Batch ids survive rollbacks: nextval is not transactional.
+CREATE SEQUENCE @extschema@.ranread_batch_seq;
+CREATE SEQUENCE @extschema@.ranread_sweep_seq;
+
+-- One row per batch, written by the batch's recording worker in its own
+-- transactions: inserted as 'running' before the first I/O, completed after
+-- the last.  The batch's figures are computed once, from the merged
+-- histograms of its processes, so the summary never re-aggregates.
+CREATE TABLE @extschema@.ranread_batches (
+    batch          bigint PRIMARY KEY,
+    run_at         timestamptz NOT NULL,
+    finished_at    timestamptz,
+    target         name NOT NULL,
+    tablespace     name,
+    processes      integer NOT NULL,
+    iterations     bigint,
+    duration       interval,
+    block_size     integer NOT NULL,
+    queue_depth    integer NOT NULL,
+    write_pct      integer NOT NULL,
+    pattern        text NOT NULL,
+    region_start   float8 NOT NULL,
+    region_end     float8 NOT NULL,
+    warmup         interval,
+    rate_iops      integer,
+    seed           bigint NOT NULL,
+    workers        integer NOT NULL,
+    engine         text NOT NULL,
+    reads          bigint,
+    writes         bigint,
+    seconds        float8,
+    iops           float8,
+    mbps           float8,
+    avg_ms         float8,
+    min_ms         float8,
+    p50_ms         float8,
+    p95_ms         float8,
+    p99_ms         float8,
+    p999_ms        float8,
+    max_ms         float8,
+    read_avg_ms    float8,
+    read_p99_ms    float8,
+    read_max_ms    float8,
+    write_avg_ms   float8,
+    write_p99_ms   float8,
+    write_max_ms   float8,
+    histogram      bytea,
+    write_histogram bytea,
+    status         text NOT NULL
+        CHECK (status IN ('running', 'completed', 'stopped', 'cancelled', 'failed')),
+    message        text,
+    sweep          bigint,
+    started_by     name
+);
+CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
+CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
+    WHERE sweep IS NOT NULL;
+
+-- One row per process (I/O stream) per batch.
+CREATE TABLE @extschema@.ranread_results (
+    batch          bigint NOT NULL,
+    process        integer NOT NULL,
+    run_at         timestamptz NOT NULL,
+    target         name NOT NULL,
+    processes      integer NOT NULL,
+    iterations     bigint,
+    block_size     integer NOT NULL,
+    queue_depth    integer NOT NULL,
+    write_pct      integer NOT NULL,
+    pattern        text NOT NULL,
+    reads          bigint NOT NULL,
+    writes         bigint NOT NULL,
+    seconds        float8 NOT NULL,
+    iops           float8 NOT NULL,
+    avg_ms         float8,
+    min_ms         float8,
+    p50_ms         float8,
+    p95_ms         float8,
+    p99_ms         float8,
+    p999_ms        float8,
+    max_ms         float8,
+    read_avg_ms    float8,
+    read_p99_ms    float8,
+    write_avg_ms   float8,
+    write_p99_ms   float8,
+    histogram      bytea NOT NULL,
+    write_histogram bytea,
+    status         text NOT NULL,
+    PRIMARY KEY (batch, process)
+);
+
+-- Per batch and second of the measured part: throttling and burst credits
+-- show here.
+CREATE TABLE @extschema@.ranread_intervals (
+    batch          bigint NOT NULL,
+    second         integer NOT NULL,
+    reads          bigint NOT NULL,
+    writes         bigint NOT NULL,
+    iops           float8 NOT NULL,
+    avg_ms         float8,
+    max_ms         float8,
+    PRIMARY KEY (batch, second)
+);
+
+-- Targets: which relation backs which target name.  Not dumped: the
+-- relations are extension members and never leave the server.
+CREATE TABLE @extschema@.ranread_target_catalog (
+    target         name PRIMARY KEY,
+    relid          oid NOT NULL,
+    tablespace     name NOT NULL,
+    size_bytes     bigint NOT NULL,
+    created_at     timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_batches', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_results', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_intervals', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_batch_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_sweep_seq', '');
+
+CREATE TYPE @extschema@.ranread_setup_result AS (
+    target      name,
+    tablespace  name,
+    size_bytes  bigint,
+    seconds     float8,
+    mbps        float8
+);
+
+CREATE TYPE @extschema@.ranread_run_result AS (
+    batch       bigint,
+    target      name,
+    processes   integer,
+    reads       bigint,
+    writes      bigint,
+    seconds     float8,
+    iops        float8,
+    mbps        float8,
+    avg_ms      float8,
+    p50_ms      float8,
+    p95_ms      float8,
+    p99_ms      float8,
+    p999_ms     float8,
+    max_ms      float8,
+    status      text
+);
+
+-- 'ready', 'empty' (crash recovery reset the unlogged relation), or
+-- 'missing'/'damaged' when someone went behind the extension's back.
+CREATE FUNCTION @extschema@.ranread_target_state(relid oid, size_bytes bigint)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_target_state'
+LANGUAGE C STRICT STABLE;
+
+CREATE VIEW @extschema@.ranread_targets AS
+SELECT c.target,
+       c.tablespace,
+       c.size_bytes,
+       c.created_at,
+       @extschema@.ranread_target_state(c.relid, c.size_bytes) AS state
+  FROM @extschema@.ranread_target_catalog c;
+
+-- The seed's GROUP BY batch, precomputed: one row per batch.
+CREATE VIEW @extschema@.ranread_summary AS
+SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
+       b.write_pct, b.reads, b.writes, b.iops, b.mbps, b.avg_ms, b.p99_ms,
+       b.max_ms, b.status, b.sweep,
+       b.queue_depth, b.pattern, b.duration, b.seconds, b.min_ms, b.p50_ms,
+       b.p95_ms, b.p999_ms, b.read_avg_ms, b.read_p99_ms, b.write_avg_ms,
+       b.write_p99_ms, b.engine, b.workers, b.message
+  FROM @extschema@.ranread_batches b;

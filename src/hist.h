@@ -1,0 +1,71 @@
+/*
+ * hist.h
+ *		Fixed-size log-linear latency histogram.
+ *
+ * Values are nanoseconds.  Below 2^HIST_SUB_BITS ns every value has its own
+ * bucket; above, each power of two is split into 2^HIST_SUB_BITS equal
+ * buckets, so a bucket is at most 1/64 of its lower bound wide and its
+ * midpoint is within 0.8% of any value in it.  The top bucket ends at 2^37 ns
+ * (137 s); longer latencies are clamped into it (and the exact maximum is
+ * kept beside the histogram, so reported maxima are never clamped).
+ *
+ * Recording is one branch, a count-leading-zeros and an increment: cheap
+ * enough for the hot loop.
+ */
+#ifndef RANREAD_HIST_H
+#define RANREAD_HIST_H
+
+#include "c.h"
+
+#define HIST_SUB_BITS	6
+#define HIST_SUB		(1 << HIST_SUB_BITS)
+#define HIST_MAX_BIT	37			/* values up to 2^37 ns = 137 s */
+#define HIST_BUCKETS	((HIST_MAX_BIT - HIST_SUB_BITS + 1) * HIST_SUB)
+
+typedef struct RanreadHist
+{
+	uint64		count;			/* total values recorded */
+	uint64		sum_ns;			/* for exact averages */
+	uint64		min_ns;
+	uint64		max_ns;
+	uint64		buckets[HIST_BUCKETS];
+} RanreadHist;
+
+/* Bucket index of a value in nanoseconds */
+static inline int
+hist_index(uint64 ns)
+{
+	int			msb;
+
+	if (ns < HIST_SUB)
+		return (int) ns;
+	if (ns >= ((uint64) 1 << HIST_MAX_BIT))
+		return HIST_BUCKETS - 1;
+	msb = 63 - __builtin_clzll(ns);
+	return ((msb - HIST_SUB_BITS) << HIST_SUB_BITS) +
+		(int) (ns >> (msb - HIST_SUB_BITS));
+}
+
+/* Record one latency */
+static inline void
+hist_add(RanreadHist *h, uint64 ns)
+{
+	h->buckets[hist_index(ns)]++;
+	h->count++;
+	h->sum_ns += ns;
+	if (ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+}
+
+extern void hist_reset(RanreadHist *h);
+extern void hist_merge(RanreadHist *dst, const RanreadHist *src);
+extern uint64 hist_bucket_low(int idx);
+extern uint64 hist_bucket_high(int idx);
+extern double hist_percentile_ms(const RanreadHist *h, double pct);
+extern double hist_avg_ms(const RanreadHist *h);
+extern bytea *hist_to_bytea(const RanreadHist *h);
+extern void hist_from_bytea(RanreadHist *h, const bytea *b);
+
+#endif							/* RANREAD_HIST_H */
