@@ -9,7 +9,8 @@ OBJS = \
 	src/worker.o \
 	src/engine_uring.o \
 	src/engine_sync.o \
-	src/history.o
+	src/history.o \
+	src/export.o
 
 EXTENSION = ranread
 # The install script is assembled from the parts in sql/install/, in name order.

@@ -1496,7 +1496,7 @@ ranread_chart(PG_FUNCTION_ARGS)
 						  fmt_ms(bound)));
 	if (stop_reason)
 		svg_text(&buf, 40, y + 42.0, NULL, psprintf("font-size=\"13\" fill=\"%s\"", COLOR_MUTED),
-				 psprintf("Sweep stopped: %s", stop_reason));
+				 psprintf("Sweep stopped on %s", stop_reason));
 
 	chart_table(&buf, y + 76.0, pts, n, best_batch, bound, have_sweep);
 	appendStringInfoString(&buf, "</svg>\n");
@@ -1724,9 +1724,14 @@ ranread_timeline(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
+/* run.c's MAX_INFLIGHT_BYTES, until ranread.h has it */
+#ifndef RANREAD_MAX_INFLIGHT_BYTES
+#define RANREAD_MAX_INFLIGHT_BYTES ((int64) 1024 * 1024 * 1024)
+#endif
+
 /*
  * ranread_limits(OUT max_processes int, OUT max_queue_depth int,
- *				  OUT max_inflight int)
+ *				  OUT max_inflight int, OUT max_inflight_bytes bigint)
  *
  * The limits ranread_run enforces, so that ranread_sweep can refuse a
  * max_processes it could never reach before its first batch runs.
@@ -1735,8 +1740,8 @@ Datum
 ranread_limits(PG_FUNCTION_ARGS)
 {
 	TupleDesc	desc;
-	Datum		values[3];
-	bool		nulls[3] = {false, false, false};
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type of ranread_limits must be a row type");
@@ -1744,5 +1749,6 @@ ranread_limits(PG_FUNCTION_ARGS)
 	values[0] = Int32GetDatum(RANREAD_MAX_PROCESSES);
 	values[1] = Int32GetDatum(RANREAD_MAX_QUEUE_DEPTH);
 	values[2] = Int32GetDatum(RANREAD_MAX_INFLIGHT);
+	values[3] = Int64GetDatum(RANREAD_MAX_INFLIGHT_BYTES);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

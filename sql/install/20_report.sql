@@ -1,0 +1,399 @@
+-- Reports: the sweep (the methodology as one call) and its verdict, the
+-- summary export, and the SVG chart and timeline (C, in src/export.c).
+--
+-- Every object is schema-qualified and every PL/pgSQL function pins
+-- search_path, so neither this script nor the functions depend on the
+-- caller's search_path.
+
+-- One row per sweep, written by ranread_sweep when it returns, in the
+-- caller's transaction.  The batches of a sweep are recorded by their
+-- workers and survive a sweep that is cancelled half-way (they carry the
+-- sweep id in ranread_batches.sweep); this row does not, and ranread_chart
+-- then falls back to the default bound of 10 ms.
+CREATE TABLE @extschema@.ranread_sweeps (
+    sweep              bigint PRIMARY KEY,
+    started_at         timestamptz NOT NULL,
+    finished_at        timestamptz NOT NULL,
+    started_by         name NOT NULL DEFAULT CURRENT_USER,
+    target             name NOT NULL,
+    block_size         integer NOT NULL,
+    write_pct          integer NOT NULL,
+    queue_depth        integer NOT NULL,
+    pattern            text NOT NULL,
+    start              integer NOT NULL,
+    max_processes      integer NOT NULL,
+    iterations         bigint,
+    duration           interval,
+    max_avg_ms         float8 NOT NULL,
+    steps              integer NOT NULL,
+    stop_reason        text,
+    -- The verdict: the highest IOPS of a step whose average latency stayed
+    -- within max_avg_ms, and that step (CALIBRATE_IO's max_iops and
+    -- actual_latency).  NULL when no step stayed within the bound.
+    max_iops           float8,
+    actual_latency_ms  float8,
+    max_iops_processes integer,
+    max_iops_batch     bigint,
+    -- All-flash guidance at that step: average <= 2 ms and maximum <= 5 ms.
+    meets_flash_guidance boolean NOT NULL
+);
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_sweeps', '');
+
+-- Each sweep's verdict, one query away.
+CREATE VIEW @extschema@.ranread_sweep_verdict AS
+SELECT s.sweep,
+       s.started_at,
+       s.target,
+       s.block_size,
+       s.write_pct,
+       s.queue_depth,
+       s.pattern,
+       s.max_avg_ms,
+       s.steps,
+       s.max_iops,
+       s.actual_latency_ms,
+       s.max_iops_processes AS processes,
+       s.max_iops_batch AS batch,
+       s.meets_flash_guidance,
+       s.stop_reason
+  FROM @extschema@.ranread_sweeps s;
+
+-- One step of a sweep, as the decision functions see it.
+CREATE TYPE @extschema@.ranread_sweep_step AS (
+    step       integer,
+    processes  integer,
+    batch      bigint,
+    iops       float8,
+    avg_ms     float8,
+    p99_ms     float8,
+    max_ms     float8,
+    status     text
+);
+
+-- The limits ranread_run enforces (src/ranread.h).
+CREATE FUNCTION @extschema@.ranread_limits(
+    OUT max_processes   integer,
+    OUT max_queue_depth integer,
+    OUT max_inflight    integer,
+    OUT max_inflight_bytes bigint)
+AS 'MODULE_PATHNAME', 'ranread_limits'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- What a sweep does next, given its steps so far: the processes of the next
+-- step, or NULL and why it stops.  Pure, so the rules can be tested on known
+-- numbers.  The rules, in order:
+--   status         the last batch did not complete
+--   latency        average latency above max_avg_ms on the last two steps
+--   scaling        the last step raised IOPS by less than 10% of what linear
+--                  scaling would give:
+--                  iops - prev_iops < 0.10 * prev_iops * (processes / prev_processes - 1)
+--   max_processes  the last step ran max_processes
+-- Steps double the processes; a doubling past max_processes is clamped to
+-- max_processes, so a sweep always ends by measuring max_processes itself
+-- unless another rule stops it first (start 10, max 100: 10, 20, 40, 80, 100).
+-- Each stop_reason starts with the rule's name and a colon.
+CREATE FUNCTION @extschema@.ranread_sweep_next(
+    steps          @extschema@.ranread_sweep_step[],
+    start          integer,
+    max_processes  integer,
+    max_avg_ms     float8,
+    OUT next_processes integer,
+    OUT stop_reason    text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n      integer := coalesce(cardinality(steps), 0);
+    cur    @extschema@.ranread_sweep_step;
+    prev   @extschema@.ranread_sweep_step;
+    linear float8;
+BEGIN
+    IF n = 0 THEN
+        next_processes := start;
+        RETURN;
+    END IF;
+
+    cur := steps[array_upper(steps, 1)];
+    IF cur.status IS DISTINCT FROM 'completed' THEN
+        stop_reason := format('status: batch %s at %s processes ended %s, not completed',
+                              cur.batch, cur.processes,
+                              coalesce(cur.status, 'without a status'));
+        RETURN;
+    END IF;
+
+    IF n >= 2 THEN
+        prev := steps[array_upper(steps, 1) - 1];
+
+        IF cur.avg_ms > max_avg_ms AND prev.avg_ms > max_avg_ms THEN
+            stop_reason := format('latency: average %s ms at %s processes and %s ms at %s processes, both above the %s ms bound',
+                                  round(prev.avg_ms::numeric, 2), prev.processes,
+                                  round(cur.avg_ms::numeric, 2), cur.processes,
+                                  max_avg_ms);
+            RETURN;
+        END IF;
+
+        linear := prev.iops * (cur.processes::float8 / prev.processes - 1);
+        IF cur.iops - prev.iops < 0.10 * linear THEN
+            stop_reason := format('scaling: going from %s to %s processes raised IOPS from %s to %s, %s of linear scaling (less than 10%%)',
+                                  prev.processes, cur.processes,
+                                  round(prev.iops::numeric), round(cur.iops::numeric),
+                                  CASE WHEN linear > 0
+                                       THEN round((100 * (cur.iops - prev.iops) / linear)::numeric, 1) || '%'
+                                       ELSE 'n/a' END);
+            RETURN;
+        END IF;
+    END IF;
+
+    IF cur.processes >= max_processes THEN
+        stop_reason := format('max_processes: the step at %s processes reached max_processes %s',
+                              cur.processes, max_processes);
+        RETURN;
+    END IF;
+
+    next_processes := least(cur.processes::bigint * 2, max_processes)::integer;
+END
+$$;
+
+-- A sweep's verdict from its steps: the highest IOPS among completed steps
+-- whose average latency is within max_avg_ms (ties: fewer processes), that
+-- step's average latency, processes and batch, and whether it meets the
+-- all-flash guidance (average <= 2 ms, maximum <= 5 ms).  All NULL, and
+-- meets_flash_guidance false, when no step is within the bound.
+CREATE FUNCTION @extschema@.ranread_sweep_judge(
+    steps       @extschema@.ranread_sweep_step[],
+    max_avg_ms  float8,
+    OUT max_iops             float8,
+    OUT actual_latency_ms    float8,
+    OUT processes            integer,
+    OUT batch                bigint,
+    OUT meets_flash_guidance boolean)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    SELECT s.iops, s.avg_ms, s.processes, s.batch,
+           coalesce(s.avg_ms <= 2 AND s.max_ms <= 5, false)
+      INTO max_iops, actual_latency_ms, processes, batch, meets_flash_guidance
+      FROM unnest(steps) AS s
+     WHERE s.status = 'completed'
+       AND s.avg_ms <= max_avg_ms
+       AND s.iops IS NOT NULL
+     ORDER BY s.iops DESC, s.processes, s.step
+     LIMIT 1;
+    meets_flash_guidance := coalesce(meets_flash_guidance, false);
+END
+$$;
+
+-- The methodology as one call: batches at start, 2 x start, 4 x start ...
+-- processes (the last clamped to max_processes) until ranread_sweep_next
+-- says stop.  One row per step; stop_reason on the last row only.  The
+-- verdict goes to ranread_sweeps (see ranread_sweep_verdict).  The other
+-- arguments pass through to ranread_run, which checks them before the
+-- first step starts any worker.
+CREATE FUNCTION @extschema@.ranread_sweep(
+    start          integer  DEFAULT 10,
+    max_processes  integer  DEFAULT 1280,
+    iterations     bigint   DEFAULT NULL,
+    duration       interval DEFAULT '30s',
+    max_avg_ms     float8   DEFAULT 10,
+    target         name     DEFAULT 'ranread',
+    block_size     integer  DEFAULT 8192,
+    write_pct      integer  DEFAULT 0,
+    queue_depth    integer  DEFAULT 1,
+    pattern        text     DEFAULT 'random',
+    region_start   float8   DEFAULT 0,
+    region_end     float8   DEFAULT 100,
+    warmup         interval DEFAULT '0',
+    rate_iops      integer  DEFAULT NULL,
+    seed           bigint   DEFAULT NULL,
+    workers        integer  DEFAULT NULL)
+RETURNS TABLE (
+    step           integer,
+    processes      integer,
+    batch          bigint,
+    iops           float8,
+    avg_ms         float8,
+    p99_ms         float8,
+    max_ms         float8,
+    within_bound   boolean,
+    stop_reason    text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lim       record;
+    nxt       record;
+    verdict   record;
+    r         @extschema@.ranread_run_result;
+    s         @extschema@.ranread_sweep_step;
+    steps     @extschema@.ranread_sweep_step[] := '{}';
+    sweep_id  bigint;
+    started   timestamptz := clock_timestamp();
+    reason    text;
+    fn        regprocedure;
+BEGIN
+    -- Arguments, before any batch runs.
+    SELECT * INTO lim FROM @extschema@.ranread_limits();
+    IF start IS NULL OR start < 1 OR start > lim.max_processes THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid start %s for ranread_sweep', coalesce(start::text, 'NULL')),
+            HINT = format('start is the number of processes of the first step: 1 to %s.',
+                          lim.max_processes);
+    END IF;
+    IF max_processes IS NULL OR max_processes < start OR max_processes > lim.max_processes THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_processes %s for ranread_sweep',
+                             coalesce(max_processes::text, 'NULL')),
+            HINT = format('max_processes must be between start (%s) and %s.',
+                          start, lim.max_processes);
+    END IF;
+    IF queue_depth BETWEEN 1 AND lim.max_queue_depth
+       AND max_processes::bigint * queue_depth > lim.max_inflight THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_processes %s for ranread_sweep with queue_depth %s',
+                             max_processes, queue_depth),
+            HINT = format('max_processes x queue_depth must be at most %s I/Os in flight.',
+                          lim.max_inflight);
+    END IF;
+    IF queue_depth BETWEEN 1 AND lim.max_queue_depth AND block_size > 0
+       AND max_processes::bigint * queue_depth * block_size > lim.max_inflight_bytes THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_processes %s for ranread_sweep with queue_depth %s and block_size %s',
+                             max_processes, queue_depth, block_size),
+            HINT = format('max_processes x queue_depth x block_size must be at most %s bytes of I/O buffers.',
+                          lim.max_inflight_bytes);
+    END IF;
+    IF workers < 1 OR workers > start THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid workers %s for ranread_sweep', workers),
+            HINT = format('workers must be between 1 and start (%s), the processes of the smallest step, or NULL to let each step choose.',
+                          start);
+    END IF;
+    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0)
+       OR max_avg_ms IN ('NaN'::float8, 'Infinity'::float8) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_avg_ms %s for ranread_sweep',
+                             coalesce(max_avg_ms::text, 'NULL')),
+            HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.';
+    END IF;
+    IF iterations < 1 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid iterations %s for ranread_sweep', iterations),
+            HINT = 'iterations is the number of I/Os per process and step: at least 1, or NULL to run for duration.';
+    END IF;
+    IF duration <= interval '0' THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid duration "%s" for ranread_sweep', duration),
+            HINT = 'duration is the length of each step: greater than 0, such as ''30s'', or NULL to run for iterations.';
+    END IF;
+
+    -- The functions a sweep calls, so that a role granted only ranread_sweep
+    -- learns what else it needs before anything runs.
+    FOREACH fn IN ARRAY ARRAY[
+        '@extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint)',
+        '@extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)',
+        '@extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)']::regprocedure[]
+    LOOP
+        IF NOT has_function_privilege(fn, 'EXECUTE') THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'insufficient_privilege',
+                MESSAGE = format('permission denied for function %s', fn),
+                DETAIL = 'ranread_sweep runs its steps with ranread_run_step and decides with ranread_sweep_next and ranread_sweep_judge.',
+                HINT = 'GRANT EXECUTE on these functions along with ranread_sweep.';
+        END IF;
+    END LOOP;
+
+    sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
+
+    LOOP
+        SELECT * INTO nxt
+          FROM @extschema@.ranread_sweep_next(steps, start, max_processes, max_avg_ms);
+        reason := nxt.stop_reason;
+        EXIT WHEN nxt.next_processes IS NULL;
+
+        r := @extschema@.ranread_run_step(nxt.next_processes, iterations, target, duration,
+                                          block_size, write_pct, queue_depth, pattern,
+                                          region_start, region_end, warmup, rate_iops,
+                                          seed, workers, sweep_id);
+        steps := steps || ROW(coalesce(cardinality(steps), 0) + 1, r.processes, r.batch,
+                              r.iops, r.avg_ms, r.p99_ms, r.max_ms,
+                              r.status)::@extschema@.ranread_sweep_step;
+    END LOOP;
+
+    SELECT * INTO verdict FROM @extschema@.ranread_sweep_judge(steps, max_avg_ms);
+
+    INSERT INTO @extschema@.ranread_sweeps
+        (sweep, started_at, finished_at, target, block_size, write_pct, queue_depth,
+         pattern, start, max_processes, iterations, duration, max_avg_ms, steps,
+         stop_reason, max_iops, actual_latency_ms, max_iops_processes, max_iops_batch,
+         meets_flash_guidance)
+    VALUES
+        (sweep_id, started, clock_timestamp(), target, block_size, write_pct, queue_depth,
+         pattern, start, max_processes, iterations, duration, max_avg_ms,
+         cardinality(steps), reason, verdict.max_iops, verdict.actual_latency_ms,
+         verdict.processes, verdict.batch, verdict.meets_flash_guidance);
+
+    IF verdict.max_iops IS NULL THEN
+        RAISE NOTICE 'sweep %: no step stayed within the % ms average latency bound', sweep_id, max_avg_ms;
+    ELSE
+        RAISE NOTICE 'sweep %: max % IOPS within % ms average latency, at % processes (average % ms, batch %); all-flash guidance %',
+            sweep_id, round(verdict.max_iops::numeric), max_avg_ms, verdict.processes,
+            round(verdict.actual_latency_ms::numeric, 3), verdict.batch,
+            CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
+    END IF;
+    RAISE NOTICE 'sweep % stopped on %', sweep_id, reason;
+
+    FOREACH s IN ARRAY steps LOOP
+        step := s.step;
+        processes := s.processes;
+        batch := s.batch;
+        iops := s.iops;
+        avg_ms := s.avg_ms;
+        p99_ms := s.p99_ms;
+        max_ms := s.max_ms;
+        within_bound := coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false);
+        stop_reason := CASE WHEN s.step = cardinality(steps) THEN reason END;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-- The summary to a server file (tsv, csv, json) or the chart (svg).
+CREATE FUNCTION @extschema@.ranread_export(
+    directory text,
+    format    text DEFAULT 'tsv')
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_export'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+SET search_path = pg_catalog, pg_temp;
+
+-- SVG: IOPS, average and p99 latency against processes for a sweep (the
+-- latest when NULL; every completed batch when there has been no sweep).
+CREATE FUNCTION @extschema@.ranread_chart(sweep bigint DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_chart'
+LANGUAGE C CALLED ON NULL INPUT STABLE
+SET search_path = pg_catalog, pg_temp;
+
+-- SVG: IOPS, average and maximum latency per second of a batch (the latest
+-- batch with per-second intervals when NULL).
+CREATE FUNCTION @extschema@.ranread_timeline(batch bigint DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_timeline'
+LANGUAGE C CALLED ON NULL INPUT STABLE
+SET search_path = pg_catalog, pg_temp;
+
+-- Readers of the history (pg_monitor) may read the verdicts and draw the
+-- charts: the chart functions only read what pg_monitor can SELECT.
+GRANT SELECT ON @extschema@.ranread_sweeps, @extschema@.ranread_sweep_verdict TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.ranread_chart(bigint),
+                          @extschema@.ranread_timeline(bigint) TO pg_monitor;
