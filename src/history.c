@@ -300,7 +300,30 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 		elog(ERROR, "could not record process %d of batch " INT64_FORMAT, i + 1, p->batch);
 }
 
-/* Insert the per-second rows, every worker's seconds merged */
+/* One second of the batch, every worker's share merged */
+static IntervalSlot
+interval_sum(BatchShared *bs, int s)
+{
+	IntervalSlot sum = {0, 0, 0, 0};
+
+	for (int w = 0; w < bs->p.nworkers; w++)
+	{
+		IntervalSlot *iv = batch_intervals(bs, w) + s;
+
+		sum.reads += iv->reads;
+		sum.writes += iv->writes;
+		sum.sum_ns += iv->sum_ns;
+		sum.max_ns = Max(sum.max_ns, iv->max_ns);
+	}
+	return sum;
+}
+
+/*
+ * Insert the per-second rows.  Seconds without any I/O get a row too (a
+ * stall is news).  I/Os that complete in the last few milliseconds after the
+ * measured part (those in flight when it ended) are folded into the last
+ * whole second rather than shown as a sliver with an absurd rate.
+ */
 static void
 insert_intervals(BatchShared *bs, double seconds)
 {
@@ -314,20 +337,22 @@ insert_intervals(BatchShared *bs, double seconds)
 								p->schema), 7, types);
 	for (int s = 0; s < n; s++)
 	{
-		IntervalSlot sum = {0, 0, 0, 0};
+		IntervalSlot sum = interval_sum(bs, s);
 		Datum		values[7];
 		char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
 		uint64		ios;
 		double		len = Min(1.0, seconds - s);
 
-		for (int w = 0; w < p->nworkers; w++)
+		if (s == n - 2 && seconds - (n - 1) < 0.05)
 		{
-			IntervalSlot *iv = batch_intervals(bs, w) + s;
+			IntervalSlot tail = interval_sum(bs, n - 1);
 
-			sum.reads += iv->reads;
-			sum.writes += iv->writes;
-			sum.sum_ns += iv->sum_ns;
-			sum.max_ns = Max(sum.max_ns, iv->max_ns);
+			sum.reads += tail.reads;
+			sum.writes += tail.writes;
+			sum.sum_ns += tail.sum_ns;
+			sum.max_ns = Max(sum.max_ns, tail.max_ns);
+			len = seconds - s;
+			n--;
 		}
 		ios = sum.reads + sum.writes;
 		values[0] = Int64GetDatum(p->batch);

@@ -354,6 +354,34 @@ claim(int64 batch, int processes)
 			 errhint("Wait for it to finish, or stop it with SELECT ranread_stop();")));
 }
 
+/*
+ * On the way out before the batch is recorded (cancel, error, terminate,
+ * lost client): stop the workers and give them a moment to record, so the
+ * history is there by the time the caller hears of it.
+ */
+static void
+stop_and_wait_for_record(BatchShared *bs)
+{
+	HOLD_INTERRUPTS();
+	ranread_request_stop(bs->p.batch, STOP_CANCELLED);
+	bs->abort_start = true;
+	ConditionVariableBroadcast(&bs->cv);
+	for (int i = 0; i < CANCEL_WAIT_MS / 10; i++)
+	{
+		bool		any_left = false;
+
+		if (bs->recorded)
+			break;
+		for (int w = 0; w < bs->p.nworkers; w++)
+			if (bs->workers[w].pid != 0 && !bs->workers[w].exited)
+				any_left = true;
+		if (!any_left && !bs->go)
+			break;
+		pg_usleep(10000L);
+	}
+	RESUME_INTERRUPTS();
+}
+
 /* on_dsm_detach of the leader: stop the workers if we leave early */
 static void
 leader_detach(dsm_segment *seg, Datum arg)
@@ -361,11 +389,7 @@ leader_detach(dsm_segment *seg, Datum arg)
 	BatchShared *bs = (BatchShared *) DatumGetPointer(arg);
 
 	if (!bs->recorded)
-	{
-		ranread_request_stop(bs->p.batch, STOP_CANCELLED);
-		bs->abort_start = true;
-		ConditionVariableBroadcast(&bs->cv);
-	}
+		stop_and_wait_for_record(bs);
 	bs->leader_latch = NULL;
 	ranread_release(bs->p.batch);
 }
@@ -495,7 +519,7 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 			next_conn_check = now + 1000000000;
 			if (!pq_check_connection())
 			{
-				ranread_request_stop(bs->p.batch, STOP_CANCELLED);
+				stop_and_wait_for_record(bs);
 				ClientConnectionLost = 1;
 				InterruptPending = 1;
 				CHECK_FOR_INTERRUPTS();
@@ -520,30 +544,6 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 		}
 	}
 	pg_read_barrier();
-}
-
-/* On a cancel: stop the workers and give them a moment to record */
-static void
-stop_and_wait_for_record(BatchShared *bs)
-{
-	HOLD_INTERRUPTS();
-	ranread_request_stop(bs->p.batch, STOP_CANCELLED);
-	bs->abort_start = true;
-	ConditionVariableBroadcast(&bs->cv);
-	for (int i = 0; i < CANCEL_WAIT_MS / 10; i++)
-	{
-		bool		any_left = false;
-
-		if (bs->recorded)
-			break;
-		for (int w = 0; w < bs->p.nworkers; w++)
-			if (bs->workers[w].pid != 0 && !bs->workers[w].exited)
-				any_left = true;
-		if (!any_left && !bs->go)
-			break;
-		pg_usleep(10000L);
-	}
-	RESUME_INTERRUPTS();
 }
 
 /* Build the result row and the seed's NOTICE line */
