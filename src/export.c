@@ -76,6 +76,9 @@ PG_FUNCTION_INFO_V1(ranread_limits);
 #define SVG_WIDTH 960
 #define SVG_FONT "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
+/* A white outline under text that sits on lines, so both stay legible */
+#define SVG_HALO "stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\""
+
 #define COLOR_TEXT "#212529"
 #define COLOR_MUTED "#5c636a"
 #define COLOR_GRID "#e9ecef"
@@ -95,7 +98,7 @@ typedef enum ExportFormat
 	EXPORT_SVG
 } ExportFormat;
 
-/* A y axis from 0 to ticks * step; both axes of a plot share ticks */
+/* A y axis from 0 to ticks * step */
 typedef struct ReportAxis
 {
 	double		step;
@@ -301,6 +304,13 @@ fmt_ms(double v)
 	if (v < 100.0)
 		return psprintf("%.1f", v);
 	return fmt_count(v);
+}
+
+/* A setting such as the latency bound, as the user wrote it: 10, 2.5 */
+static char *
+fmt_setting(double v)
+{
+	return psprintf("%g", v);
 }
 
 /* A block size: 8 KiB, 1 MiB, 512 B */
@@ -736,35 +746,39 @@ axis_decimals(double step)
 	return d;
 }
 
-/*
- * An axis from 0 that covers datamax with a little headroom.  With ticks
- * = 0 it picks 3 to 6 ticks; otherwise it uses that many, so that a second
- * axis has its gridlines where the first has.
- */
+/* An axis from 0 with the given number of ticks that covers datamax */
 static ReportAxis
 axis_make(double datamax, int ticks)
 {
 	ReportAxis	a;
-	double		m = (datamax > 0.0 && isfinite(datamax)) ? datamax * 1.06 : 1.0;
+	double		m = (datamax > 0.0 && isfinite(datamax)) ? datamax * 1.04 : 1.0;
 
-	if (ticks <= 0)
-	{
-		a.step = nice_ceil(m / 5.0);
-		a.ticks = (int) ceil(m / a.step - 1e-9);
-		if (a.ticks < 3)
-		{
-			a.step = nice_ceil(m / 3.0);
-			a.ticks = (int) ceil(m / a.step - 1e-9);
-		}
-	}
-	else
-	{
-		a.ticks = ticks;
-		a.step = nice_ceil(m / ticks);
-	}
+	a.ticks = ticks;
+	a.step = nice_ceil(m / ticks);
 	a.max = a.step * a.ticks;
 	a.decimals = axis_decimals(a.step);
 	return a;
+}
+
+/*
+ * An axis from 0 of 4 to 7 ticks that the data fill as far as they can.
+ * Each y axis of a plot has its own; the gridlines follow the left one.
+ */
+static ReportAxis
+axis_auto(double datamax)
+{
+	ReportAxis	best = axis_make(datamax, 4);
+	int			t;
+
+	for (t = 5; t <= 7; t++)
+	{
+		ReportAxis	a = axis_make(datamax, t);
+
+		/* fewer ticks unless more fit the data clearly better */
+		if (a.max < best.max * 0.95)
+			best = a;
+	}
+	return best;
 }
 
 /* Pixel x of a data value */
@@ -894,8 +908,16 @@ plot_frame(ReportPlot *p, const char *left_title, const char *right_title)
 						 p->left - 8.0, y + 4.0, COLOR_IOPS);
 		tick_label(out, &p->yl, p->yl.step * i, true);
 		appendStringInfoString(out, "</text>\n");
+	}
+	for (i = 0; i <= p->yr.ticks; i++)
+	{
+		double		y = plot_y(p, &p->yr, p->yr.step * i);
+
+		appendStringInfo(out,
+						 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+						 p->right, y, p->right + 5.0, y, COLOR_AVG);
 		appendStringInfo(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
-						 p->right + 8.0, y + 4.0, COLOR_AVG);
+						 p->right + 9.0, y + 4.0, COLOR_AVG);
 		tick_label(out, &p->yr, p->yr.step * i, false);
 		appendStringInfoString(out, "</text>\n");
 	}
@@ -995,7 +1017,7 @@ plot_reference(ReportPlot *p, const ReportAxis *a, double v, const char *color,
 			   const char *label)
 {
 	StringInfo	out = p->out;
-	char	   *attrs = psprintf("font-size=\"11.5\" fill=\"%s\"", color);
+	char	   *attrs = psprintf("font-size=\"11.5\" fill=\"%s\" %s", color, SVG_HALO);
 
 	if (v > a->max)
 	{
@@ -1050,6 +1072,20 @@ chart_workload(const ChartContext *cx)
 					cx->block_size > 0 ? " " : ", mixed block sizes,",
 					cx->block_size > 0 ? fmt_block(cx->block_size) : "",
 					op);
+}
+
+/* When the batches ran: "2024-05-02 14:00-14:03 UTC" or a range of days */
+static char *
+chart_when(const ChartContext *cx)
+{
+	/* first_run and last_run are "YYYY-MM-DD HH24:MI TZ" */
+	if (strcmp(cx->first_run, cx->last_run) == 0)
+		return cx->first_run;
+	if (strlen(cx->first_run) > 16 && strlen(cx->last_run) > 16 &&
+		strncmp(cx->first_run, cx->last_run, 11) == 0 &&
+		strcmp(cx->first_run + 16, cx->last_run + 16) == 0)
+		return psprintf("%.16s\xe2\x80\x93%s", cx->first_run, cx->last_run + 11);
+	return psprintf("%s \xe2\x80\x93 %s", cx->first_run, cx->last_run);
 }
 
 /* Merge one batch's settings into what all batches have in common */
@@ -1132,7 +1168,7 @@ chart_table(StringInfo out, double y, const ChartPoint *pts, int n,
 		svg_text(out, cols[c].x, y, cols[c].anchor, "font-weight=\"bold\"",
 				 cols[c].header ? cols[c].header
 				 : c == 0 ? (sweep_mode ? "Step" : "#")
-				 : psprintf("Avg within %s ms?", fmt_ms(bound)));
+				 : psprintf("Avg within %s ms?", fmt_setting(bound)));
 
 	for (i = 0; i < shown; i++)
 	{
@@ -1156,7 +1192,7 @@ chart_table(StringInfo out, double y, const ChartPoint *pts, int n,
 		else if (isnan(pt->avg_ms))
 			verdict = "n/a";
 		else if (pt->avg_ms <= bound)
-			verdict = best ? "yes: highest IOPS within the bound" : "yes";
+			verdict = best ? "yes: highest IOPS" : "yes";
 		else
 			verdict = "no";
 
@@ -1356,13 +1392,10 @@ ranread_chart(PG_FUNCTION_ARGS)
 					 cx.target ? " on target \xe2\x80\x9c" : ", several targets",
 					 cx.target ? cx.target : "",
 					 cx.target ? "\xe2\x80\x9d" : "");
-	subtitle = psprintf("%s \xc2\xb7 %s%s%s \xc2\xb7 %d batch%s",
+	subtitle = psprintf("%s \xc2\xb7 %s \xc2\xb7 %d batch%s",
 						have_sweep ? psprintf("Sweep " INT64_FORMAT, sweep)
 						: "All completed batches",
-						cx.first_run,
-						strcmp(cx.first_run, cx.last_run) == 0 ? "" : " to ",
-						strcmp(cx.first_run, cx.last_run) == 0 ? "" : cx.last_run,
-						n, n == 1 ? "" : "es");
+						chart_when(&cx), n, n == 1 ? "" : "es");
 	if (cx.queue_depth > 0)
 		subtitle = psprintf("%s \xc2\xb7 queue depth %d", subtitle, cx.queue_depth);
 	if (cx.duration && cx.duration[0])
@@ -1373,7 +1406,8 @@ ranread_chart(PG_FUNCTION_ARGS)
 	if (cx.engine && cx.engine[0])
 		subtitle = psprintf("%s \xc2\xb7 engine %s", subtitle, cx.engine);
 
-	height = 600 + 19 * (Min(n, CHART_MAX_TABLE_ROWS) + 2);
+	/* the table's last row sits at plot.bottom + 173 + 19 x rows */
+	height = 625 + 19 * (Min(n, CHART_MAX_TABLE_ROWS) + (n > CHART_MAX_TABLE_ROWS ? 1 : 0));
 	svg_begin(&buf, height, title, subtitle);
 
 	/* The plot */
@@ -1390,10 +1424,9 @@ ranread_chart(PG_FUNCTION_ARGS)
 	plot.xmax = log2(pmax) + (pmin == pmax ? 1.0 : 0.4);
 	plot.n = n;
 	plot.x = xs;
-	plot.yl = axis_make(max_iops * 1.08, 0);	/* room for the data labels */
-	/* the bound is in scale unless it would squash the latency lines */
-	plot.yr = axis_make(bound <= 2.5 * max_ms ? Max(max_ms, bound) : max_ms,
-						plot.yl.ticks);
+	/* room above the IOPS points for their labels; the bound in scale unless it would squash the latency lines */
+	plot.yl = axis_auto(max_iops * 1.08);
+	plot.yr = axis_auto(bound <= 2.5 * max_ms ? Max(max_ms, bound) : max_ms);
 
 	series[0] = (ReportSeries)
 	{
@@ -1405,12 +1438,12 @@ ranread_chart(PG_FUNCTION_ARGS)
 	};
 	series[2] = (ReportSeries)
 	{
-		"p99 latency (right)", COLOR_P99, "6 4", 2.0, '^', true, y_p99
+		"p99 latency (right)", COLOR_P99, NULL, 2.0, '^', true, y_p99
 	};
 
 	y = plot_legend(&buf, 40, 82, series, lengthof(series));
 	legend_entry(&buf, y, 82, COLOR_BOUND, "8 5", 1.5, 0,
-				 psprintf("Avg bound %s ms%s", fmt_ms(bound),
+				 psprintf("Average latency bound %s ms%s", fmt_setting(bound),
 						  bound_recorded || !have_sweep ? "" : " (default)"));
 
 	plot_frame(&plot, "IOPS (I/O operations per second)", "Latency (ms)");
@@ -1443,7 +1476,7 @@ ranread_chart(PG_FUNCTION_ARGS)
 			 "Processes (concurrent synchronous I/O streams; log\xe2\x82\x82 scale)");
 
 	plot_reference(&plot, &plot.yr, bound, COLOR_BOUND,
-				   psprintf("average latency bound %s ms", fmt_ms(bound)));
+				   psprintf("bound %s ms", fmt_setting(bound)));
 
 	for (i = lengthof(series) - 1; i >= 0; i--)
 		plot_series(&plot, &series[i], true);
@@ -1466,8 +1499,8 @@ ranread_chart(PG_FUNCTION_ARGS)
 		if (px - last_label >= 48.0 || pts[i].batch == best_batch)
 		{
 			svg_text(&buf, px, py - 13.0, "middle",
-					 psprintf("font-size=\"11.5\" font-weight=\"bold\" fill=\"%s\"",
-							  pts[i].batch == best_batch ? COLOR_BEST : COLOR_IOPS),
+					 psprintf("font-size=\"11.5\" font-weight=\"bold\" fill=\"%s\" %s",
+							  pts[i].batch == best_batch ? COLOR_BEST : COLOR_IOPS, SVG_HALO),
 					 fmt_count(y_iops[i]));
 			last_label = px;
 		}
@@ -1477,28 +1510,33 @@ ranread_chart(PG_FUNCTION_ARGS)
 	y = plot.bottom + 76.0;
 	if (best)
 	{
-		svg_text(&buf, 40, y, NULL, "font-size=\"14\" font-weight=\"bold\"",
-				 psprintf("Highest IOPS within the %s ms average bound: %s IOPS at %s processes (avg %s ms, p99 %s ms, max %s ms; batch " INT64_FORMAT ")",
-						  fmt_ms(bound), fmt_count(best->iops), fmt_count(best->processes),
-						  fmt_ms(best->avg_ms), fmt_ms(best->p99_ms), fmt_ms(best->max_ms),
-						  best->batch));
-		svg_text(&buf, 40, y + 21.0, NULL,
-				 psprintf("font-size=\"13\" fill=\"%s\"",
-						  (best->avg_ms <= 2.0 && best->max_ms <= 5.0) ? COLOR_BEST : COLOR_BOUND),
-				 (best->avg_ms <= 2.0 && best->max_ms <= 5.0) ?
-				 "All-flash guidance (average \xe2\x89\xa4 2 ms, maximum \xe2\x89\xa4 5 ms) at that step: met" :
-				 "All-flash guidance (average \xe2\x89\xa4 2 ms, maximum \xe2\x89\xa4 5 ms) at that step: not met");
+		bool		flash = (best->avg_ms <= 2.0 && best->max_ms <= 5.0);
+
+		svg_text(&buf, 40, y, NULL, "font-size=\"15\" font-weight=\"bold\"",
+				 psprintf("%s%s IOPS at %s processes: the most within the %s ms average latency bound",
+						  have_sweep ? "Verdict: " : "", fmt_count(best->iops),
+						  fmt_count(best->processes), fmt_setting(bound)));
+		svg_text(&buf, 40, y + 21.0, NULL, "font-size=\"13\"",
+				 psprintf("Latency at that step (batch " INT64_FORMAT "): average %s ms, p99 %s ms, maximum %s ms",
+						  best->batch, fmt_ms(best->avg_ms), fmt_ms(best->p99_ms),
+						  fmt_ms(best->max_ms)));
+		svg_text(&buf, 40, y + 42.0, NULL,
+				 psprintf("font-size=\"13\" font-weight=\"bold\" fill=\"%s\"",
+						  flash ? COLOR_BEST : COLOR_BOUND),
+				 flash ?
+				 "Meets the all-flash guidance (average \xe2\x89\xa4 2 ms, never above 5 ms)" :
+				 "Does not meet the all-flash guidance (average \xe2\x89\xa4 2 ms, never above 5 ms)");
 	}
 	else
 		svg_text(&buf, 40, y, NULL,
-				 psprintf("font-size=\"14\" font-weight=\"bold\" fill=\"%s\"", COLOR_BOUND),
-				 psprintf("No completed batch stayed within the %s ms average bound.",
-						  fmt_ms(bound)));
+				 psprintf("font-size=\"15\" font-weight=\"bold\" fill=\"%s\"", COLOR_BOUND),
+				 psprintf("No completed batch stayed within the %s ms average latency bound.",
+						  fmt_setting(bound)));
 	if (stop_reason)
-		svg_text(&buf, 40, y + 42.0, NULL, psprintf("font-size=\"13\" fill=\"%s\"", COLOR_MUTED),
+		svg_text(&buf, 40, y + 63.0, NULL, psprintf("font-size=\"13\" fill=\"%s\"", COLOR_MUTED),
 				 psprintf("Sweep stopped on %s", stop_reason));
 
-	chart_table(&buf, y + 76.0, pts, n, best_batch, bound, have_sweep);
+	chart_table(&buf, y + 97.0, pts, n, best_batch, bound, have_sweep);
 	appendStringInfoString(&buf, "</svg>\n");
 
 	SPI_finish();
@@ -1591,7 +1629,7 @@ ranread_timeline(PG_FUNCTION_ARGS)
 
 		title = psprintf("IOPS and latency per second: batch " INT64_FORMAT ", %s %s %s",
 						 batch, spi_text(0, 6), fmt_block(spi_int8(0, 3, 0)), op);
-		subtitle = psprintf("Target \xe2\x80\x9c%s\xe2\x80\x9d \xc2\xb7 %s \xc2\xb7 %s processes \xc2\xb7 queue depth %s \xc2\xb7 engine %s \xc2\xb7 %s",
+		subtitle = psprintf("Target \xe2\x80\x9c%s\xe2\x80\x9d \xc2\xb7 %s \xc2\xb7 %s processes \xc2\xb7 queue depth %s \xc2\xb7 engine %s \xc2\xb7 status %s",
 							spi_text(0, 1), spi_text(0, 9), fmt_count((double) spi_int8(0, 2, 0)),
 							spi_text(0, 4), spi_text(0, 7), spi_text(0, 8));
 		batch_avg = spi_float8(0, 11);
@@ -1644,7 +1682,7 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	cv = (nvalid > 1 && mean > 0.0) ?
 		sqrt(Max(0.0, sumsq / nvalid - mean * mean)) / mean * 100.0 : 0.0;
 
-	svg_begin(&buf, 590, title, subtitle);
+	svg_begin(&buf, 575, title, subtitle);
 
 	memset(&plot, 0, sizeof(plot));
 	plot.out = &buf;
@@ -1663,8 +1701,8 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	plot.xmax = xmin + Max(1.0, ceil((xmax - xmin) / xstep - 1e-9)) * xstep;
 	plot.n = n;
 	plot.x = xs;
-	plot.yl = axis_make(hi, 0);
-	plot.yr = axis_make(worst, plot.yl.ticks);
+	plot.yl = axis_auto(hi);
+	plot.yr = axis_auto(worst);
 
 	series[0] = (ReportSeries)
 	{
@@ -1676,7 +1714,7 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	};
 	series[2] = (ReportSeries)
 	{
-		"Maximum latency (right)", COLOR_P99, "6 4", 1.5, '^', true, y_max
+		"Maximum latency (right)", COLOR_P99, NULL, 1.2, 0, true, y_max
 	};
 	t = plot_legend(&buf, 40, 82, series, lengthof(series));
 	legend_entry(&buf, t, 82, COLOR_IOPS, "3 4", 1.2, 0, "Mean IOPS");
@@ -1705,13 +1743,19 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	for (i = lengthof(series) - 1; i >= 0; i--)
 		plot_series(&plot, &series[i], n <= 90);
 
-	svg_text(&buf, 40, plot.bottom + 78.0, NULL, "font-size=\"14\" font-weight=\"bold\"",
-			 psprintf("IOPS per second: mean %s, lowest %s, highest %s, variation %.1f%% (coefficient of variation over %d seconds)",
-					  fmt_count(mean), fmt_count(lo), fmt_count(hi), cv, nvalid));
-	svg_text(&buf, 40, plot.bottom + 100.0, NULL,
-			 psprintf("font-size=\"13\" fill=\"%s\"", COLOR_MUTED),
-			 psprintf("Average latency of the batch %s ms; the worst second reached %s ms. A drop in IOPS with steady latency suggests throttling or exhausted burst credits.",
+	svg_text(&buf, plot_x(&plot, plot.xmax) - 6.0, plot_y(&plot, &plot.yl, mean) - 6.0, "end",
+			 psprintf("font-size=\"11.5\" fill=\"%s\" %s", COLOR_IOPS, SVG_HALO),
+			 psprintf("mean %s", fmt_count(mean)));
+
+	svg_text(&buf, 40, plot.bottom + 78.0, NULL, "font-size=\"15\" font-weight=\"bold\"",
+			 psprintf("IOPS per second over %d s: mean %s, lowest %s, highest %s, coefficient of variation %.1f%%",
+					  nvalid, fmt_count(mean), fmt_count(lo), fmt_count(hi), cv));
+	svg_text(&buf, 40, plot.bottom + 99.0, NULL, "font-size=\"13\"",
+			 psprintf("Latency: average over the batch %s ms; the slowest I/O of the worst second took %s ms",
 					  fmt_ms(batch_avg), fmt_ms(worst)));
+	svg_text(&buf, 40, plot.bottom + 120.0, NULL,
+			 psprintf("font-size=\"13\" fill=\"%s\"", COLOR_MUTED),
+			 "A step down in IOPS while latency holds steady points to throttling or exhausted burst credits.");
 	appendStringInfoString(&buf, "</svg>\n");
 
 	SPI_finish();

@@ -37,6 +37,7 @@
 #include "worker.h"
 
 PG_FUNCTION_INFO_V1(ranread_run);
+PG_FUNCTION_INFO_V1(ranread_blocks);
 
 #define NOTICE_EVERY_NS		((uint64) 5 * 1000000000)
 #define START_TIMEOUT_NS	((uint64) 60 * 1000000000)
@@ -119,6 +120,33 @@ interval_arg_ns(FunctionCallInfo fcinfo, int argno, const char *name, bool allow
 	return us * 1000;
 }
 
+/* 'random' or 'sequential' */
+static RanreadPattern
+parse_pattern(const char *pat)
+{
+	if (pg_strcasecmp(pat, "random") == 0)
+		return PATTERN_RANDOM;
+	if (pg_strcasecmp(pat, "sequential") == 0)
+		return PATTERN_SEQUENTIAL;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown pattern \"%s\" for ranread_run", pat),
+			 errhint("pattern is 'random' or 'sequential'.")));
+	return PATTERN_RANDOM;		/* keep compiler quiet */
+}
+
+/* region_start and region_end must make a slice of the target */
+static void
+check_region(double start, double end)
+{
+	if (isnan(start) || isnan(end) || start < 0 || end > 100 || start >= end)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("region_start %g and region_end %g of ranread_run do not make a region",
+						start, end),
+				 errhint("Both are percentages of the target: 0 <= region_start < region_end <= 100.")));
+}
+
 /* Read every argument and check what needs no target */
 static void
 parse_args(FunctionCallInfo fcinfo, RunArgs *a)
@@ -182,31 +210,13 @@ parse_args(FunctionCallInfo fcinfo, RunArgs *a)
 				 errhint("Lower processes, queue_depth or block_size.")));
 
 	require(fcinfo, 7, "pattern");
-	{
-		char	   *pat = text_to_cstring(PG_GETARG_TEXT_PP(7));
-
-		if (pg_strcasecmp(pat, "random") == 0)
-			a->pattern = PATTERN_RANDOM;
-		else if (pg_strcasecmp(pat, "sequential") == 0)
-			a->pattern = PATTERN_SEQUENTIAL;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown pattern \"%s\" for ranread_run", pat),
-					 errhint("pattern is 'random' or 'sequential'.")));
-	}
+	a->pattern = parse_pattern(text_to_cstring(PG_GETARG_TEXT_PP(7)));
 
 	require(fcinfo, 8, "region_start");
 	require(fcinfo, 9, "region_end");
 	a->region_start = PG_GETARG_FLOAT8(8);
 	a->region_end = PG_GETARG_FLOAT8(9);
-	if (isnan(a->region_start) || isnan(a->region_end) ||
-		a->region_start < 0 || a->region_end > 100 || a->region_start >= a->region_end)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("region_start %g and region_end %g of ranread_run do not make a region",
-						a->region_start, a->region_end),
-				 errhint("Both are percentages of the target: 0 <= region_start < region_end <= 100.")));
+	check_region(a->region_start, a->region_end);
 
 	if (!PG_ARGISNULL(10))
 		a->warmup_ns = interval_arg_ns(fcinfo, 10, "warmup", true, &a->warmup);
@@ -765,4 +775,65 @@ ranread_run(PG_FUNCTION_ARGS)
 	result = result_row(fcinfo, bs, &a);
 	dsm_detach(seg);
 	PG_RETURN_DATUM(result);
+}
+
+/*
+ * ranread_blocks(processes, n, target, block_size, pattern, region_start,
+ *				  region_end, seed): where each process's first n I/Os go, as
+ * byte offsets in the target.  No I/O is done; the offsets come from the
+ * engines' own block choice, so users and tests can see the region and the
+ * seed at work.
+ */
+Datum
+ranread_blocks(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	RunArgs		a;
+	RanreadTarget t;
+	BatchParams p;
+	int			n;
+	int64	   *offsets;
+
+	memset(&a, 0, sizeof(a));
+	for (int i = 0; i < 8; i++)
+		require(fcinfo, i, i == 0 ? "processes" : i == 1 ? "n" : i == 2 ? "target" :
+				i == 3 ? "block_size" : i == 4 ? "pattern" : i == 5 ? "region_start" :
+				i == 6 ? "region_end" : "seed");
+	a.processes = PG_GETARG_INT32(0);
+	check_range("processes", a.processes, 1, RANREAD_MAX_PROCESSES, NULL);
+	n = PG_GETARG_INT32(1);
+	check_range("n", n, 1, 1000000, NULL);
+	strlcpy(a.target, NameStr(*PG_GETARG_NAME(2)), NAMEDATALEN);
+	a.block_size = PG_GETARG_INT32(3);
+	check_range("block_size", a.block_size, 512, RANREAD_MAX_BLOCK_SIZE, NULL);
+	a.pattern = parse_pattern(text_to_cstring(PG_GETARG_TEXT_PP(4)));
+	a.region_start = PG_GETARG_FLOAT8(5);
+	a.region_end = PG_GETARG_FLOAT8(6);
+	check_region(a.region_start, a.region_end);
+	a.seed = PG_GETARG_INT64(7);
+
+	memset(&p, 0, sizeof(p));
+	check_target(&a, &t, &p);
+	p.processes = a.processes;
+	p.block_size = a.block_size;
+	p.pattern = a.pattern;
+	p.seed = a.seed;
+
+	InitMaterializedSRF(fcinfo, 0);
+	offsets = palloc(sizeof(int64) * n);
+	for (int g = 0; g < a.processes; g++)
+	{
+		worker_plan(&p, g, n, offsets);
+		for (int i = 0; i < n; i++)
+		{
+			Datum		values[3];
+			bool		nulls[3] = {false, false, false};
+
+			values[0] = Int32GetDatum(g + 1);
+			values[1] = Int32GetDatum(i + 1);
+			values[2] = Int64GetDatum(offsets[i]);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+	}
+	return (Datum) 0;
 }

@@ -108,6 +108,48 @@ worker_io_error(Worker *w, Slot *s, int err, int got)
 	ranread_request_stop(w->p->batch, STOP_FAILED);
 }
 
+/*
+ * Seed process g's stream.  Its block sequence depends only on the seed, g,
+ * the pattern and the region, so the same seed repeats a process's blocks.
+ */
+static void
+stream_init(Stream *st, const BatchParams *p, uint64 g, StreamStats *stats)
+{
+	uint64		n = p->unit_hi - p->unit_lo;
+
+	rng_seed(st->rng, (uint64) p->seed * UINT64CONST(0x9E3779B97F4A7C15) + g);
+	st->remaining = p->iterations > 0 ? (uint64) p->iterations : PG_UINT64_MAX;
+	st->seq_lo = p->unit_lo + g * n / p->processes;
+	st->seq_hi = Max(p->unit_lo + (g + 1) * n / p->processes, st->seq_lo + 1);
+	st->seq_pos = st->seq_lo;
+	st->stats = stats;
+}
+
+/*
+ * The byte offsets (within the whole target) of process g's first n I/Os,
+ * chosen by the very code the engines use; for ranread_blocks().
+ */
+void
+worker_plan(const BatchParams *p, int g, int n, int64 *offsets)
+{
+	Worker		w;
+	Stream		st;
+	Slot		s;
+
+	memset(&w, 0, sizeof(w));
+	memset(&s, 0, sizeof(s));
+	w.p = p;
+	w.nunits = p->unit_hi - p->unit_lo;
+	w.streams = &st;
+	stream_init(&st, p, g, NULL);
+	st.remaining = PG_UINT64_MAX;
+	for (int i = 0; i < n; i++)
+	{
+		io_prepare(&w, &s, 0);
+		offsets[i] = (int64) ((uint64) s.seg * p->seg_bytes + s.offset);
+	}
+}
+
 /* Open the target, allocate buffers, seed the streams */
 static void
 worker_prepare(Worker *w, BatchShared *bs, int index)
@@ -143,18 +185,7 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 
 	w->streams = palloc0(sizeof(Stream) * w->nstreams);
 	for (int i = 0; i < w->nstreams; i++)
-	{
-		Stream	   *st = &w->streams[i];
-		uint64		g = me->first_stream + i;
-		uint64		n = w->nunits;
-
-		rng_seed(st->rng, (uint64) p->seed * UINT64CONST(0x9E3779B97F4A7C15) + g);
-		st->remaining = p->iterations > 0 ? (uint64) p->iterations : PG_UINT64_MAX;
-		st->seq_lo = p->unit_lo + g * n / p->processes;
-		st->seq_hi = Max(p->unit_lo + (g + 1) * n / p->processes, st->seq_lo + 1);
-		st->seq_pos = st->seq_lo;
-		st->stats = batch_stream(bs, (int) g);
-	}
+		stream_init(&w->streams[i], p, me->first_stream + i, batch_stream(bs, me->first_stream + i));
 
 	w->nslots = w->nstreams * p->queue_depth;
 	w->slots = palloc0(sizeof(Slot) * w->nslots);

@@ -146,6 +146,7 @@ io_complete(Worker *w, Slot *s, uint64 now)
 }
 
 extern void worker_progress(Worker *w, uint64 now);
+extern void worker_plan(const BatchParams *p, int g, int n, int64 *offsets);
 extern void worker_io_error(Worker *w, Slot *s, int err, int got);
 
 /* engines */

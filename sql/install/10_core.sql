@@ -96,3 +96,21 @@ CREATE FUNCTION @extschema@.ranread_hist_buckets(histogram bytea,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ranread_hist_buckets'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+-- Where each process's first n I/Os would go (byte offsets in the target),
+-- chosen by the engines' own code; no I/O is done.
+CREATE FUNCTION @extschema@.ranread_blocks(
+    processes    integer,
+    n            integer  DEFAULT 10,
+    target       name     DEFAULT 'ranread',
+    block_size   integer  DEFAULT 8192,
+    pattern      text     DEFAULT 'random',
+    region_start float8   DEFAULT 0,
+    region_end   float8   DEFAULT 100,
+    seed         bigint   DEFAULT 0,
+    OUT process     integer,
+    OUT seq         integer,
+    OUT byte_offset bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ranread_blocks'
+LANGUAGE C CALLED ON NULL INPUT STABLE;
