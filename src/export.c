@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * export.c
- *		Reports over the history: the summary written to a server file, and
- *		the sweep chart and per-second timeline drawn as SVG.
+ *		Reports over the history: the summary written to a server file, the
+ *		sweep chart and the per-second timeline drawn as SVG, and the limits
+ *		ranread_sweep checks its arguments against.
  *
  * Everything here runs in the calling backend and only reads history through
  * SPI; no worker, shared memory or lock of the benchmark is involved, so a
@@ -15,20 +16,23 @@
  * one row per batch, so it is small), converts it to UTF-8, and only then
  * creates the file with O_CREAT | O_EXCL: an existing file is never touched,
  * a symlink planted at the name is refused, and a failed write removes the
- * partial file.  Names carry the session's local time to the second; a
- * second export in the same second and format gets the suffix -2, -3, ...
- * rather than an error, because scripts that export right after a run
- * commonly do that.  Values are written as PostgreSQL prints them with
- * DateStyle ISO, IntervalStyle postgres and shortest-exact floats, whatever
- * the session has set, so the files parse the same everywhere.
+ * partial file.  The file is readable by all (0644), like one written by
+ * COPY TO.  Names carry the session's local time to the second; a second
+ * export in the same second and format gets the suffix -2, -3, ... rather
+ * than an error, because scripts that export right after a run commonly do
+ * that.  Values are written as PostgreSQL prints them with DateStyle ISO,
+ * IntervalStyle postgres and shortest-exact floats, whatever the session has
+ * set, so the files parse the same everywhere.
  *
- * The SVG is plain SVG 1.1 with presentation attributes only (no CSS, no
- * script), all text escaped and every non-ASCII character written as a
- * character reference, so it is well-formed XML in any server encoding and
- * renders the same in browsers, Inkscape and office suites.  The chart has
- * one fixed plot area with two y axes whose gridlines coincide (both have
- * the same number of ticks); processes are on a log2 x axis because a sweep
- * doubles them, so its steps are evenly spaced.
+ * The SVG uses presentation attributes only (no CSS, no script), all text
+ * escaped and every non-ASCII character written as a character reference,
+ * so it is well-formed XML in any server encoding and renders the same in
+ * browsers, Inkscape and office suites.  The chart puts IOPS on the left
+ * axis (which owns the gridlines) and latency on the right, each scaled to
+ * its own data; processes are on a log2 x axis because a sweep doubles
+ * them, so its steps are evenly spaced.  The verdict it states is computed
+ * by the rule of ranread_sweep_judge (20_report.sql), and the tests check
+ * that the two agree.
  *
  * Copyright (c) the ranread authors
  *
@@ -86,7 +90,6 @@ PG_FUNCTION_INFO_V1(ranread_limits);
 #define COLOR_IOPS "#1c5fa8"
 #define COLOR_AVG "#d9480f"
 #define COLOR_P99 "#f59f00"
-#define COLOR_MAX "#e8590c"
 #define COLOR_BOUND "#c92a2a"
 #define COLOR_BEST "#2b8a3e"
 
@@ -593,6 +596,33 @@ export_check_directory(text *arg)
 }
 
 /*
+ * Create path, failing if it exists (or is a symlink), readable by all like
+ * a file written by COPY TO: the server's umask of 077 is relaxed to 022
+ * for the call, as COPY does.  Returns the descriptor, or -1 with errno set.
+ */
+static int
+export_create(const char *path)
+{
+	mode_t		oumask = umask(S_IWGRP | S_IWOTH);
+	int			fd = -1;
+	int			save_errno;
+
+	PG_TRY();
+	{
+		fd = OpenTransientFilePerm(path, O_WRONLY | O_CREAT | O_EXCL | PG_BINARY,
+								   S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
+	}
+	PG_FINALLY();
+	{
+		save_errno = errno;
+		umask(oumask);
+		errno = save_errno;
+	}
+	PG_END_TRY();
+	return fd;
+}
+
+/*
  * Create a new file in dir and write data to it; return its path.  The name
  * is ranread_YYYYMMDD-HHMMSS.<ext> in the session's time zone, with -2, -3
  * ... before the extension when that name exists.
@@ -622,9 +652,7 @@ export_write(const char *dir, const char *ext, const char *data, int len)
 						stamp,
 						suffix == 1 ? "" : psprintf("-%d", suffix),
 						ext);
-		/* readable like a file written by COPY TO: 0644 */
-		fd = OpenTransientFilePerm(path, O_WRONLY | O_CREAT | O_EXCL | PG_BINARY,
-								   S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
+		fd = export_create(path);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -938,9 +966,12 @@ plot_frame(ReportPlot *p, const char *left_title, const char *right_title)
 	appendStringInfoString(out, "</text>\n");
 }
 
-/* Draw a series: a line through its points, broken where a value is NaN */
+/*
+ * Draw a series: a line through its points, broken where a value is NaN,
+ * and (with markers) a marker on each point; without lines, a scatter.
+ */
 static void
-plot_series(ReportPlot *p, const ReportSeries *s, bool markers)
+plot_series(ReportPlot *p, const ReportSeries *s, bool lines, bool markers)
 {
 	StringInfo	out = p->out;
 	const ReportAxis *a = s->right ? &p->yr : &p->yl;
@@ -948,7 +979,7 @@ plot_series(ReportPlot *p, const ReportSeries *s, bool markers)
 	bool		open = false;
 	int			i;
 
-	for (i = 0; i < p->n; i++)
+	for (i = 0; lines && i < p->n; i++)
 	{
 		if (isnan(s->y[i]) || isnan(p->x[i]))
 		{
@@ -964,14 +995,15 @@ plot_series(ReportPlot *p, const ReportSeries *s, bool markers)
 						 plot_x(p, p->x[i]), plot_y(p, a, s->y[i]));
 		pen_down = true;
 	}
-	if (!open)
-		return;
-	appendStringInfo(out,
-					 "\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" stroke-linejoin=\"round\" stroke-linecap=\"round\"",
-					 s->color, s->width);
-	if (s->dash)
-		appendStringInfo(out, " stroke-dasharray=\"%s\"", s->dash);
-	appendStringInfoString(out, "/>\n");
+	if (open)
+	{
+		appendStringInfo(out,
+						 "\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" stroke-linejoin=\"round\" stroke-linecap=\"round\"",
+						 s->color, s->width);
+		if (s->dash)
+			appendStringInfo(out, " stroke-dasharray=\"%s\"", s->dash);
+		appendStringInfoString(out, "/>\n");
+	}
 
 	if (!markers || s->marker == 0)
 		return;
@@ -1010,7 +1042,7 @@ plot_legend(StringInfo out, double x, double y, const ReportSeries *series, int 
 
 /*
  * A horizontal reference line across the plot at v on axis a, labelled at
- * its right end; when v is above the axis, a note at the top says so.
+ * its right end; when v is above the axis, a note at the top left says so.
  */
 static void
 plot_reference(ReportPlot *p, const ReportAxis *a, double v, const char *color,
@@ -1021,7 +1053,8 @@ plot_reference(ReportPlot *p, const ReportAxis *a, double v, const char *color,
 
 	if (v > a->max)
 	{
-		svg_text(out, p->right - 6.0, p->top + 14.0, "end", attrs,
+		/* top left: IOPS, and their labels, usually peak on the right */
+		svg_text(out, p->left + 8.0, p->top + 14.0, NULL, attrs,
 				 psprintf("%s: above this scale \xe2\x86\x91", label));
 		return;
 	}
@@ -1221,6 +1254,19 @@ chart_table(StringInfo out, double y, const ChartPoint *pts, int n,
 	return y;
 }
 
+/* Whether point i has the highest IOPS of the points at its processes */
+static bool
+chart_best_at(const double *xs, const double *y, int n, int i)
+{
+	int			j;
+
+	for (j = 0; j < n; j++)
+		if (j != i && xs[j] == xs[i] && !isnan(y[j]) &&
+			(y[j] > y[i] || (y[j] == y[i] && j < i)))
+			return false;
+	return true;
+}
+
 /*
  * ranread_chart(sweep bigint DEFAULT NULL) RETURNS text
  *
@@ -1265,6 +1311,7 @@ ranread_chart(PG_FUNCTION_ARGS)
 	int			height;
 	double		y;
 	double		last_label = -1e9;
+	bool		scatter = false;
 
 	initStringInfo(&buf);
 	SPI_connect();
@@ -1386,6 +1433,15 @@ ranread_chart(PG_FUNCTION_ARGS)
 	}
 	best_batch = best ? best->batch : -1;
 
+	/*
+	 * Several batches at the same processes (no sweep, repeated runs): a line
+	 * through them would zigzag, so draw points only, and label the best
+	 * IOPS at each processes.
+	 */
+	for (i = 1; i < n; i++)
+		if (!isnan(xs[i]) && !isnan(xs[i - 1]) && xs[i] == xs[i - 1])
+			scatter = true;
+
 	/* Title: what was measured, where and when */
 	title = psprintf("IOPS and latency vs processes: %s%s%s%s",
 					 chart_workload(&cx),
@@ -1444,7 +1500,7 @@ ranread_chart(PG_FUNCTION_ARGS)
 	y = plot_legend(&buf, 40, 82, series, lengthof(series));
 	legend_entry(&buf, y, 82, COLOR_BOUND, "8 5", 1.5, 0,
 				 psprintf("Average latency bound %s ms%s", fmt_setting(bound),
-						  bound_recorded || !have_sweep ? "" : " (default)"));
+						  bound_recorded ? "" : " (default)"));
 
 	plot_frame(&plot, "IOPS (I/O operations per second)", "Latency (ms)");
 
@@ -1479,7 +1535,7 @@ ranread_chart(PG_FUNCTION_ARGS)
 				   psprintf("bound %s ms", fmt_setting(bound)));
 
 	for (i = lengthof(series) - 1; i >= 0; i--)
-		plot_series(&plot, &series[i], true);
+		plot_series(&plot, &series[i], !scatter, true);
 
 	/* IOPS data labels, and a ring around the verdict's point */
 	last_label = -1e9;
@@ -1487,6 +1543,7 @@ ranread_chart(PG_FUNCTION_ARGS)
 	{
 		double		px;
 		double		py;
+		bool		label;
 
 		if (isnan(xs[i]) || isnan(y_iops[i]))
 			continue;
@@ -1496,7 +1553,14 @@ ranread_chart(PG_FUNCTION_ARGS)
 			appendStringInfo(&buf,
 							 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",
 							 px, py, COLOR_BEST);
-		if (px - last_label >= 48.0 || pts[i].batch == best_batch)
+		if (pts[i].batch == best_batch)
+			label = true;
+		else if (scatter)
+			label = chart_best_at(xs, y_iops, n, i) &&
+				!(best && xs[i] == (double) best->processes);
+		else
+			label = (px - last_label >= 48.0);
+		if (label)
 		{
 			svg_text(&buf, px, py - 13.0, "middle",
 					 psprintf("font-size=\"11.5\" font-weight=\"bold\" fill=\"%s\" %s",
@@ -1535,6 +1599,9 @@ ranread_chart(PG_FUNCTION_ARGS)
 	if (stop_reason)
 		svg_text(&buf, 40, y + 63.0, NULL, psprintf("font-size=\"13\" fill=\"%s\"", COLOR_MUTED),
 				 psprintf("Sweep stopped on %s", stop_reason));
+	else if (have_sweep && !bound_recorded)
+		svg_text(&buf, 40, y + 63.0, NULL, psprintf("font-size=\"13\" fill=\"%s\"", COLOR_MUTED),
+				 "This sweep recorded no verdict (it did not finish): the figures come from its batches, judged against the default bound.");
 
 	chart_table(&buf, y + 97.0, pts, n, best_batch, bound, have_sweep);
 	appendStringInfoString(&buf, "</svg>\n");
@@ -1655,7 +1722,8 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	y_max = palloc(sizeof(double) * n);
 	for (i = 0; i < n; i++)
 	{
-		xs[i] = spi_float8(i, 1);
+		/* second s covers [s, s + 1) of the measured run: plot its middle */
+		xs[i] = spi_float8(i, 1) + 0.5;
 		y_iops[i] = spi_float8(i, 2);
 		y_avg[i] = spi_float8(i, 3);
 		y_max[i] = spi_float8(i, 4);
@@ -1692,7 +1760,8 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	plot.bottom = 430;
 	plot.xlog = false;
 	/* x: seconds from 0 (or the first second), ticks every 1, 2 or 5 x 10^k */
-	xmin = Min(xmin, 0.0);
+	xmin = Min(xmin - 0.5, 0.0);
+	xmax += 0.5;
 	xstep = nice_ceil(Max(xmax - xmin, 1.0) / 10.0);
 	if (fabs(xstep / pow(10.0, floor(log10(xstep))) - 2.5) < 1e-9)
 		xstep *= 2.0;
@@ -1734,14 +1803,14 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	}
 	svg_text(&buf, (plot.left + plot.right) / 2.0, plot.bottom + 44.0, "middle",
 			 "font-size=\"13\" font-weight=\"bold\"",
-			 "Second of the measured run (warm-up excluded)");
+			 "Seconds into the measured run (warm-up excluded)");
 
 	appendStringInfo(&buf,
 					 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.2\" stroke-dasharray=\"3 4\"/>\n",
 					 plot.left, plot_y(&plot, &plot.yl, mean), plot.right,
 					 plot_y(&plot, &plot.yl, mean), COLOR_IOPS);
 	for (i = lengthof(series) - 1; i >= 0; i--)
-		plot_series(&plot, &series[i], n <= 90);
+		plot_series(&plot, &series[i], true, n <= 90);
 
 	svg_text(&buf, plot_x(&plot, plot.xmax) - 6.0, plot_y(&plot, &plot.yl, mean) - 6.0, "end",
 			 psprintf("font-size=\"11.5\" fill=\"%s\" %s", COLOR_IOPS, SVG_HALO),
@@ -1751,7 +1820,7 @@ ranread_timeline(PG_FUNCTION_ARGS)
 			 psprintf("IOPS per second over %d s: mean %s, lowest %s, highest %s, coefficient of variation %.1f%%",
 					  nvalid, fmt_count(mean), fmt_count(lo), fmt_count(hi), cv));
 	svg_text(&buf, 40, plot.bottom + 99.0, NULL, "font-size=\"13\"",
-			 psprintf("Latency: average over the batch %s ms; the slowest I/O of the worst second took %s ms",
+			 psprintf("Latency: average over the batch %s ms; the slowest I/O took %s ms",
 					  fmt_ms(batch_avg), fmt_ms(worst)));
 	svg_text(&buf, 40, plot.bottom + 120.0, NULL,
 			 psprintf("font-size=\"13\" fill=\"%s\"", COLOR_MUTED),
@@ -1768,10 +1837,6 @@ ranread_timeline(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
-/* run.c's MAX_INFLIGHT_BYTES, until ranread.h has it */
-#ifndef RANREAD_MAX_INFLIGHT_BYTES
-#define RANREAD_MAX_INFLIGHT_BYTES ((int64) 1024 * 1024 * 1024)
-#endif
 
 /*
  * ranread_limits(OUT max_processes int, OUT max_queue_depth int,

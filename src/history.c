@@ -509,8 +509,10 @@ ranread_reset(PG_FUNCTION_ARGS)
 						   "WHERE status OPERATOR(pg_catalog.<>) 'running' "
 						   "AND ($1 IS NULL OR run_at OPERATOR(pg_catalog.<) $1) RETURNING batch), "
 						   "r AS (DELETE FROM %s.ranread_results WHERE batch IN (SELECT batch FROM gone)), "
-						   "i AS (DELETE FROM %s.ranread_intervals WHERE batch IN (SELECT batch FROM gone)) "
-						   "SELECT pg_catalog.count(*) FROM gone", schema, schema, schema),
+						   "i AS (DELETE FROM %s.ranread_intervals WHERE batch IN (SELECT batch FROM gone)), "
+						   "s AS (DELETE FROM %s.ranread_sweeps "
+						   "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1) "
+						   "SELECT pg_catalog.count(*) FROM gone", schema, schema, schema, schema),
 				  1, types, values, nulls, SPI_OK_SELECT);
 	{
 		bool		isnull;

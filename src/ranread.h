@@ -11,7 +11,8 @@
  *	 engine_sync.c	 the synchronous (pread/pwrite) hot loop
  *	 history.c		 figures from histograms, history rows (SPI), ranread_reset
  *	 hist.c			 the latency histogram and its SQL functions
- *	 export.c		 ranread_export
+ *	 export.c		 ranread_export, ranread_chart, ranread_timeline, ranread_limits
+ *	 (SQL)			 sql/install/20_report.sql: ranread_sweep and its rules
  */
 #ifndef RANREAD_H
 #define RANREAD_H
@@ -32,6 +33,7 @@
 #define RANREAD_MAX_PROCESSES	2048
 #define RANREAD_MAX_QUEUE_DEPTH 1024
 #define RANREAD_MAX_INFLIGHT	65536	/* processes x queue_depth */
+#define RANREAD_MAX_INFLIGHT_BYTES ((int64) 1024 * 1024 * 1024)	/* x block_size */
 #define RANREAD_MAX_BLOCK_SIZE	(1024 * 1024)
 #define RANREAD_MAX_INTERVALS	86400	/* per-second rows kept per batch */
 #define RANREAD_DEFAULT_ITERATIONS 10000

@@ -39,10 +39,12 @@
 PG_FUNCTION_INFO_V1(ranread_run);
 PG_FUNCTION_INFO_V1(ranread_blocks);
 
+/* The SQL function whose arguments are being checked, for messages */
+static const char *fn_name = "ranread_run";
+
 #define NOTICE_EVERY_NS		((uint64) 5 * 1000000000)
 #define START_TIMEOUT_NS	((uint64) 60 * 1000000000)
 #define CANCEL_WAIT_MS		5000
-#define MAX_INFLIGHT_BYTES	((uint64) 1024 * 1024 * 1024)
 #define MAX_DURATION_US		((int64) 86400 * 1000000)
 #define MAX_RATE_IOPS		100000000
 
@@ -75,7 +77,7 @@ require(FunctionCallInfo fcinfo, int argno, const char *name)
 	if (PG_ARGISNULL(argno))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s of ranread_run must not be null", name)));
+				 errmsg("%s of %s must not be null", name, fn_name)));
 }
 
 /* Error for an integer out of its range */
@@ -85,8 +87,8 @@ check_range(const char *name, int64 value, int64 lo, int64 hi, const char *hint)
 	if (value < lo || value > hi)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s of ranread_run must be between " INT64_FORMAT " and " INT64_FORMAT ", not " INT64_FORMAT,
-						name, lo, hi, value),
+				 errmsg("%s of %s must be between " INT64_FORMAT " and " INT64_FORMAT ", not " INT64_FORMAT,
+						name, fn_name, lo, hi, value),
 				 hint ? errhint("%s", hint) : 0));
 }
 
@@ -114,8 +116,8 @@ interval_arg_ns(FunctionCallInfo fcinfo, int argno, const char *name, bool allow
 	if (us < 0 || (!allow_zero && us == 0) || us > MAX_DURATION_US)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s of ranread_run must be %s and at most 24 hours, not %s",
-						name, allow_zero ? "zero or positive" : "positive",
+				 errmsg("%s of %s must be %s and at most 24 hours, not %s",
+						name, fn_name, allow_zero ? "zero or positive" : "positive",
 						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv))))));
 	return us * 1000;
 }
@@ -130,7 +132,7 @@ parse_pattern(const char *pat)
 		return PATTERN_SEQUENTIAL;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown pattern \"%s\" for ranread_run", pat),
+			 errmsg("unknown pattern \"%s\" for %s", pat, fn_name),
 			 errhint("pattern is 'random' or 'sequential'.")));
 	return PATTERN_RANDOM;		/* keep compiler quiet */
 }
@@ -142,8 +144,8 @@ check_region(double start, double end)
 	if (isnan(start) || isnan(end) || start < 0 || end > 100 || start >= end)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("region_start %g and region_end %g of ranread_run do not make a region",
-						start, end),
+				 errmsg("region_start %g and region_end %g of %s do not make a region",
+						start, end, fn_name),
 				 errhint("Both are percentages of the target: 0 <= region_start < region_end <= 100.")));
 }
 
@@ -202,7 +204,7 @@ parse_args(FunctionCallInfo fcinfo, RunArgs *a)
 				 errmsg("processes %d times queue_depth %d is more than %d I/Os in flight",
 						a->processes, a->queue_depth, RANREAD_MAX_INFLIGHT),
 				 errhint("Lower processes or queue_depth.")));
-	if ((uint64) a->processes * a->queue_depth * a->block_size > MAX_INFLIGHT_BYTES)
+	if ((uint64) a->processes * a->queue_depth * a->block_size > (uint64) RANREAD_MAX_INFLIGHT_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("processes %d times queue_depth %d times block_size %d needs more than 1 GB of I/O buffers",
@@ -301,8 +303,8 @@ check_target(RunArgs *a, RanreadTarget *t, BatchParams *p)
 	if (a->block_size % t->dio_align != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("block_size %d of ranread_run is not a multiple of the direct I/O alignment %d of target \"%s\"",
-						a->block_size, t->dio_align, a->target),
+				 errmsg("block_size %d of %s is not a multiple of the direct I/O alignment %d of target \"%s\"",
+						a->block_size, fn_name, t->dio_align, a->target),
 				 errhint("Use a multiple of %d, such as 8192.", t->dio_align)));
 
 	p->target_bytes = t->size_bytes;
@@ -316,8 +318,8 @@ check_target(RunArgs *a, RanreadTarget *t, BatchParams *p)
 	if (p->unit_hi <= p->unit_lo)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("block_size %d of ranread_run is larger than the region %g%%..%g%% of target \"%s\"",
-						a->block_size, a->region_start, a->region_end, a->target),
+				 errmsg("block_size %d of %s is larger than the region %g%%..%g%% of target \"%s\"",
+						a->block_size, fn_name, a->region_start, a->region_end, a->target),
 				 errdetail("The region holds " UINT64_FORMAT " bytes.",
 						   (uint64) ((a->region_end - a->region_start) / 100.0 * t->size_bytes)),
 				 errhint("Widen the region, lower block_size, or make a larger target.")));
@@ -365,6 +367,30 @@ claim(int64 batch, int processes)
 }
 
 /*
+ * Wait (up to a few seconds) until every worker has left the batch, so the
+ * cluster is free for the next batch when ranread_run returns.
+ */
+static void
+wait_for_workers_to_leave(BatchShared *bs, bool interruptible)
+{
+	RanreadControl *ctl = ranread_control();
+
+	for (int i = 0; i < CANCEL_WAIT_MS; i++)
+	{
+		bool		left;
+
+		SpinLockAcquire(&ctl->mutex);
+		left = !ctl->running || ctl->batch != bs->p.batch || ctl->refcount <= 1;
+		SpinLockRelease(&ctl->mutex);
+		if (left)
+			return;
+		if (interruptible)
+			CHECK_FOR_INTERRUPTS();
+		pg_usleep(1000L);
+	}
+}
+
+/*
  * On the way out before the batch is recorded (cancel, error, terminate,
  * lost client): stop the workers and give them a moment to record, so the
  * history is there by the time the caller hears of it.
@@ -389,6 +415,8 @@ stop_and_wait_for_record(BatchShared *bs)
 			break;
 		pg_usleep(10000L);
 	}
+	if (bs->recorded)
+		wait_for_workers_to_leave(bs, false);
 	RESUME_INTERRUPTS();
 }
 
@@ -635,6 +663,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	Datum		result;
 
 	/* Everything is checked before any worker starts */
+	fn_name = "ranread_run";
 	parse_args(fcinfo, &a);
 	memset(&p, 0, sizeof(p));
 	check_target(&a, &t, &p);
@@ -764,6 +793,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	{
 		start_batch(bs, handles);
 		wait_batch(bs, handles);
+		wait_for_workers_to_leave(bs, true);
 	}
 	PG_CATCH();
 	{
@@ -794,6 +824,7 @@ ranread_blocks(PG_FUNCTION_ARGS)
 	int			n;
 	int64	   *offsets;
 
+	fn_name = "ranread_blocks";
 	memset(&a, 0, sizeof(a));
 	for (int i = 0; i < 8; i++)
 		require(fcinfo, i, i == 0 ? "processes" : i == 1 ? "n" : i == 2 ? "target" :

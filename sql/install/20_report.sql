@@ -231,8 +231,32 @@ DECLARE
     sweep_id  bigint;
     started   timestamptz := clock_timestamp();
     reason    text;
-    fn        regprocedure;
+    missing   text;
 BEGIN
+    -- What a sweep uses besides itself, so that a role granted only
+    -- ranread_sweep learns everything it lacks before anything runs.
+    SELECT string_agg(m.what, ', ') INTO missing
+      FROM (SELECT format('EXECUTE on function %s', f) AS what
+              FROM unnest(ARRAY[
+                   '@extschema@.ranread_limits()',
+                   '@extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint)',
+                   '@extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)',
+                   '@extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)']::regprocedure[]) AS f
+             WHERE NOT has_function_privilege(f, 'EXECUTE')
+            UNION ALL
+            SELECT 'USAGE on sequence @extschema@.ranread_sweep_seq'
+             WHERE NOT has_sequence_privilege('@extschema@.ranread_sweep_seq', 'USAGE')
+            UNION ALL
+            SELECT 'INSERT on table @extschema@.ranread_sweeps'
+             WHERE NOT has_table_privilege('@extschema@.ranread_sweeps', 'INSERT')) AS m;
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'insufficient_privilege',
+            MESSAGE = 'permission denied to run ranread_sweep',
+            DETAIL = format('The role %s lacks %s.', current_user, missing),
+            HINT = 'Grant these along with EXECUTE on ranread_sweep, or run sweeps as a superuser.';
+    END IF;
+
     -- Arguments, before any batch runs.
     SELECT * INTO lim FROM @extschema@.ranread_limits();
     IF start IS NULL OR start < 1 OR start > lim.max_processes THEN
@@ -295,22 +319,6 @@ BEGIN
             MESSAGE = format('invalid duration "%s" for ranread_sweep', duration),
             HINT = 'duration is the length of each step: greater than 0, such as ''30s'', or NULL to run for iterations.';
     END IF;
-
-    -- The functions a sweep calls, so that a role granted only ranread_sweep
-    -- learns what else it needs before anything runs.
-    FOREACH fn IN ARRAY ARRAY[
-        '@extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint)',
-        '@extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)',
-        '@extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)']::regprocedure[]
-    LOOP
-        IF NOT has_function_privilege(fn, 'EXECUTE') THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'insufficient_privilege',
-                MESSAGE = format('permission denied for function %s', fn),
-                DETAIL = 'ranread_sweep runs its steps with ranread_run_step and decides with ranread_sweep_next and ranread_sweep_judge.',
-                HINT = 'GRANT EXECUTE on these functions along with ranread_sweep.';
-        END IF;
-    END LOOP;
 
     sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
 
