@@ -787,7 +787,11 @@ ranread_run(PG_FUNCTION_ARGS)
 			(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, queue depth %d",
 					batch, engine == ENGINE_URING ? "io_uring" : "synchronous",
 					nworkers, nworkers == 1 ? "" : "s", a.processes,
-					a.processes == 1 ? "" : "es", a.queue_depth)));
+					a.processes == 1 ? "" : "es", a.queue_depth),
+			 errdetail("Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",
+					   dsm_segment_map_length(seg) / 1048576.0,
+					   dsm_segment_map_length(seg) / 1024.0 / a.processes,
+					   (double) a.processes * a.queue_depth * TYPEALIGN(4096, a.block_size) / 1048576.0)));
 
 	PG_TRY();
 	{
