@@ -47,7 +47,7 @@ engine_sync_run(Worker *w)
 		if (!io_may_issue(w, s, now))
 			break;
 		io_prepare(w, s, now);
-		s->start_ns = w->rate_interval_ns ? s->due_ns : ranread_now_ns();
+		s->start_ns = w->rate_interval_ns ? s->due_ns : w->timing ? ranread_now_ns() : now;
 		s->due_ns += w->rate_interval_ns;
 
 		if (s->is_write)

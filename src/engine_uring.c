@@ -187,7 +187,7 @@ engine_uring_run(Worker *w)
 		/* stamp and queue what was chosen, then submit and wait */
 		if (npending)
 		{
-			uint64		t = ranread_now_ns();
+			uint64		t = w->timing ? ranread_now_ns() : now;
 
 			for (int k = 0; k < npending; k++)
 			{

@@ -94,7 +94,7 @@ ranread_ext_owner(void)
 /* Figures of a set of I/Os given their read and write histograms */
 void
 figures_from_hists(RanreadFigures *f, const RanreadHist *r, const RanreadHist *w,
-				   double seconds, int block_size)
+				   uint64 reads, uint64 writes, double seconds, int block_size)
 {
 	RanreadHist *all = palloc(sizeof(RanreadHist));
 
@@ -102,10 +102,10 @@ figures_from_hists(RanreadFigures *f, const RanreadHist *r, const RanreadHist *w
 	hist_merge(all, r);
 	hist_merge(all, w);
 	memset(f, 0, sizeof(*f));
-	f->reads = r->count;
-	f->writes = w->count;
+	f->reads = reads;
+	f->writes = writes;
 	f->seconds = seconds;
-	f->iops = seconds > 0 ? (r->count + w->count) / seconds : 0;
+	f->iops = seconds > 0 ? (reads + writes) / seconds : 0;
 	f->mbps = f->iops * block_size / 1048576.0;
 	f->avg_ms = hist_avg_ms(all);
 	f->min_ms = all->count ? all->min_ns / 1e6 : 0;
@@ -143,6 +143,8 @@ batch_figures(BatchShared *bs, RanreadFigures *f, RanreadHist *all, RanreadHist 
 	RanreadHist *reads = palloc(sizeof(RanreadHist));
 	double		seconds = 0;
 	double		iops = 0;
+	uint64		nreads = 0;
+	uint64		nwrites = 0;
 
 	hist_reset(reads);
 	hist_reset(writes);
@@ -154,10 +156,12 @@ batch_figures(BatchShared *bs, RanreadFigures *f, RanreadHist *all, RanreadHist 
 		hist_merge(reads, &st->read_hist);
 		hist_merge(writes, &st->write_hist);
 		seconds = Max(seconds, s);
+		nreads += st->reads;
+		nwrites += st->writes;
 		if (s > 0)
 			iops += (st->reads + st->writes) / s;
 	}
-	figures_from_hists(f, reads, writes, seconds, bs->p.block_size);
+	figures_from_hists(f, reads, writes, nreads, nwrites, seconds, bs->p.block_size);
 	f->iops = iops;
 	f->mbps = iops * bs->p.block_size / 1048576.0;
 	hist_reset(all);
@@ -252,9 +256,9 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 	NameData	target;
 	bool		any;
 
-	figures_from_hists(&f, &st->read_hist, &st->write_hist, stream_seconds(bs, st),
-					   p->block_size);
-	any = f.reads + f.writes > 0;
+	figures_from_hists(&f, &st->read_hist, &st->write_hist, st->reads, st->writes,
+					   stream_seconds(bs, st), p->block_size);
+	any = st->read_hist.count + st->write_hist.count > 0;
 	memset(nulls, ' ', sizeof(nulls));
 	namestrcpy(&target, p->target);
 	values[0] = Int64GetDatum(p->batch);
@@ -279,10 +283,10 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 	FIG(f.p99_ms, any, 18);
 	FIG(f.p999_ms, any, 19);
 	FIG(f.max_ms, any, 20);
-	FIG(f.read_avg_ms, f.reads > 0, 21);
-	FIG(f.read_p99_ms, f.reads > 0, 22);
-	FIG(f.write_avg_ms, f.writes > 0, 23);
-	FIG(f.write_p99_ms, f.writes > 0, 24);
+	FIG(f.read_avg_ms, st->read_hist.count > 0, 21);
+	FIG(f.read_p99_ms, st->read_hist.count > 0, 22);
+	FIG(f.write_avg_ms, st->write_hist.count > 0, 23);
+	FIG(f.write_p99_ms, st->write_hist.count > 0, 24);
 	{
 		RanreadHist *all = palloc(sizeof(RanreadHist));
 
@@ -293,7 +297,7 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 		pfree(all);
 	}
 	values[26] = PointerGetDatum(hist_to_bytea(&st->write_hist));
-	nulls[26] = f.writes > 0 ? ' ' : 'n';
+	nulls[26] = st->write_hist.count > 0 ? ' ' : 'n';
 	values[27] = CStringGetTextDatum(status);
 
 	if (SPI_execute_plan(plan, values, nulls, false, 0) != SPI_OK_INSERT)
@@ -361,9 +365,9 @@ insert_intervals(BatchShared *bs, double seconds)
 		values[3] = Int64GetDatum((int64) sum.writes);
 		values[4] = Float8GetDatum(len > 0 ? ios / len : 0);
 		values[5] = Float8GetDatum(ios ? sum.sum_ns / (double) ios / 1e6 : 0);
-		nulls[5] = ios ? ' ' : 'n';
+		nulls[5] = ios && p->timing ? ' ' : 'n';
 		values[6] = Float8GetDatum(sum.max_ns / 1e6);
-		nulls[6] = ios ? ' ' : 'n';
+		nulls[6] = ios && p->timing ? ' ' : 'n';
 		if (SPI_execute_plan(plan, values, nulls, false, 0) != SPI_OK_INSERT)
 			elog(ERROR, "could not record intervals of batch " INT64_FORMAT, p->batch);
 	}
@@ -394,7 +398,7 @@ history_finish(BatchShared *bs)
 	FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, BYTEAOID, BYTEAOID, TEXTOID};
 
 	batch_figures(bs, &f, all, writes);
-	any = f.reads + f.writes > 0;
+	any = all->count > 0;
 	memset(nulls, ' ', sizeof(nulls));
 	for (int i = 0; i < 23; i++)
 		types[i] = FLOAT8OID;
@@ -418,15 +422,15 @@ history_finish(BatchShared *bs)
 	FIG(f.p99_ms, any, 10);
 	FIG(f.p999_ms, any, 11);
 	FIG(f.max_ms, any, 12);
-	FIG(f.read_avg_ms, f.reads > 0, 13);
-	FIG(f.read_p99_ms, f.reads > 0, 14);
-	FIG(f.read_max_ms, f.reads > 0, 15);
-	FIG(f.write_avg_ms, f.writes > 0, 16);
-	FIG(f.write_p99_ms, f.writes > 0, 17);
-	FIG(f.write_max_ms, f.writes > 0, 18);
+	FIG(f.read_avg_ms, all->count > writes->count, 13);
+	FIG(f.read_p99_ms, all->count > writes->count, 14);
+	FIG(f.read_max_ms, all->count > writes->count, 15);
+	FIG(f.write_avg_ms, writes->count > 0, 16);
+	FIG(f.write_p99_ms, writes->count > 0, 17);
+	FIG(f.write_max_ms, writes->count > 0, 18);
 	values[19] = PointerGetDatum(hist_to_bytea(all));
 	values[20] = PointerGetDatum(hist_to_bytea(writes));
-	nulls[20] = f.writes > 0 ? ' ' : 'n';
+	nulls[20] = writes->count > 0 ? ' ' : 'n';
 	values[21] = CStringGetTextDatum(status);
 	values[22] = CStringGetTextDatum(bs->message);
 	nulls[22] = bs->message[0] ? ' ' : 'n';

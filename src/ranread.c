@@ -36,6 +36,7 @@ PG_MODULE_MAGIC;
 PG_FUNCTION_INFO_V1(ranread_stop);
 
 int			ranread_engine_guc = ENGINE_AUTO;
+bool		ranread_timing_guc = true;
 
 static const struct config_enum_entry engine_options[] = {
 	{"auto", ENGINE_AUTO, false},
@@ -59,6 +60,15 @@ _PG_init(void)
 							 &ranread_engine_guc,
 							 ENGINE_AUTO,
 							 engine_options,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("ranread.timing",
+							 "Time every I/O of ranread_run into latency histograms.",
+							 "Off keeps only counts: it exists to measure what per-I/O "
+							 "timing costs, and leaves every latency column empty.",
+							 &ranread_timing_guc,
+							 true,
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);

@@ -120,7 +120,7 @@ typedef struct BatchParams
 	int64		seed;
 	int			nworkers;
 	RanreadEngine engine;
-	bool		checksums;		/* write pages with data checksums */
+	bool		timing;			/* ranread.timing: per-I/O latency */
 	int			nintervals;		/* per-second slots per worker */
 } BatchParams;
 
@@ -222,6 +222,7 @@ typedef struct RanreadFigures
 
 /* ranread.c */
 extern int	ranread_engine_guc;
+extern bool ranread_timing_guc;
 extern RanreadControl *ranread_control(void);
 extern const char *ranread_status_name(RanreadStop s);
 extern uint64 ranread_now_ns(void);
@@ -277,7 +278,8 @@ extern char *ranread_schema_name(void);
 extern char *ranread_schema_name_raw(void);
 extern Oid	ranread_ext_owner(void);
 extern void figures_from_hists(RanreadFigures *f, const RanreadHist *r,
-							   const RanreadHist *w, double seconds, int block_size);
+							   const RanreadHist *w, uint64 reads, uint64 writes,
+							   double seconds, int block_size);
 extern void batch_figures(BatchShared *bs, RanreadFigures *f,
 						  RanreadHist *all, RanreadHist *writes);
 extern void history_insert_running(BatchShared *bs);

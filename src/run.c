@@ -598,7 +598,7 @@ result_row(FunctionCallInfo fcinfo, BatchShared *bs, RunArgs *a)
 	bool		any;
 
 	batch_figures(bs, &f, all, writes);
-	any = f.reads + f.writes > 0;
+	any = all->count > 0;
 	memset(nulls, 0, sizeof(nulls));
 
 	if (a->duration_ns > 0 && a->iterations == 0)
@@ -752,6 +752,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	p.seed = a.seed;
 	p.engine = engine;
 	p.nintervals = nintervals;
+	p.timing = ranread_timing_guc;
 	p.nworkers = want;
 	bs->p = p;
 	on_dsm_detach(seg, leader_detach, PointerGetDatum(bs));

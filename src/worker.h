@@ -54,6 +54,7 @@ typedef struct Worker
 	uint64		measure_ns;		/* measured part starts */
 	uint64		end_ns;			/* duration ends (UINT64_MAX: none) */
 	uint64		rate_interval_ns;	/* per slot; 0: no rate limit */
+	bool		timing;			/* time each I/O (ranread.timing) */
 	uint64		next_report_ns;
 	uint64		ios;			/* measured completions */
 	IntervalSlot *intervals;
@@ -105,7 +106,11 @@ io_prepare(Worker *w, Slot *s, uint64 now)
 	}
 }
 
-/* Account a completed I/O: latency from start (or from due, when paced) */
+/*
+ * Account a completed I/O: latency from start (or from due, when paced).
+ * With ranread.timing off only the counts are kept (to measure what timing
+ * costs).
+ */
 static inline void
 io_complete(Worker *w, Slot *s, uint64 now)
 {
@@ -117,19 +122,16 @@ io_complete(Worker *w, Slot *s, uint64 now)
 	if (!s->measured)
 		return;
 	stats = w->streams[s->stream].stats;
-	lat = now - s->start_ns;
 	if (s->is_write)
-	{
-		hist_add(&stats->write_hist, lat);
 		stats->writes++;
-	}
 	else
-	{
-		hist_add(&stats->read_hist, lat);
 		stats->reads++;
-	}
 	stats->last_ns = now;
 	w->ios++;
+
+	lat = now - s->start_ns;
+	if (likely(w->timing))
+		hist_add(s->is_write ? &stats->write_hist : &stats->read_hist, lat);
 
 	sec = (now - w->measure_ns) / 1000000000;
 	if (likely(sec < (uint64) w->p->nintervals))
@@ -139,9 +141,12 @@ io_complete(Worker *w, Slot *s, uint64 now)
 			iv->writes++;
 		else
 			iv->reads++;
-		iv->sum_ns += lat;
-		if (lat > iv->max_ns)
-			iv->max_ns = lat;
+		if (likely(w->timing))
+		{
+			iv->sum_ns += lat;
+			if (lat > iv->max_ns)
+				iv->max_ns = lat;
+		}
 	}
 }
 
