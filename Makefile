@@ -36,4 +36,4 @@ include $(PGXS)
 ranread--1.0.sql: $(INSTALL_PARTS)
 	cat $^ > $@
 
-$(OBJS): src/ranread.h src/hist.h
+$(OBJS): src/ranread.h src/hist.h src/worker.h

@@ -170,7 +170,25 @@ batch_figures(BatchShared *bs, RanreadFigures *f, RanreadHist *all, RanreadHist 
 	pfree(reads);
 }
 
-/* Run fn's SQL as the extension owner inside the current transaction */
+/*
+ * Act as the extension's owner (for SPI on the extension's tables and for
+ * creating targets), so that roles granted only EXECUTE need nothing more.
+ * Undone by ranread_restore_user, or by the transaction's abort.
+ */
+void
+ranread_become_owner(Oid *save_user, int *save_sec)
+{
+	GetUserIdAndSecContext(save_user, save_sec);
+	SetUserIdAndSecContext(ranread_ext_owner(), *save_sec | SECURITY_LOCAL_USERID_CHANGE);
+}
+
+void
+ranread_restore_user(Oid save_user, int save_sec)
+{
+	SetUserIdAndSecContext(save_user, save_sec);
+}
+
+/* Run SQL as the extension owner inside the current transaction */
 static void
 exec_as_owner(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
 			  int expect)
@@ -324,17 +342,23 @@ interval_sum(BatchShared *bs, int s)
 
 /*
  * Insert the per-second rows.  Seconds without any I/O get a row too (a
- * stall is news).  I/Os that complete in the last few milliseconds after the
- * measured part (those in flight when it ended) are folded into the last
- * whole second rather than shown as a sliver with an absurd rate.
+ * stall is news).  In a duration run the I/Os still in flight when the time
+ * is up complete a little after it; they count in the last second, whose
+ * length stretches to cover them.
  */
 static void
 insert_intervals(BatchShared *bs, double seconds)
 {
 	BatchParams *p = &bs->p;
-	int			n = Min((int) ceil(seconds), p->nintervals);
+	int			n;
 	Oid			types[7] = {INT8OID, INT4OID, INT8OID, INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID};
 	SPIPlanPtr	plan;
+
+	if (p->duration_ns > 0)
+		n = (int) Min((p->duration_ns - 1) / 1000000000 + 1, (int64) ceil(seconds));
+	else
+		n = (int) ceil(seconds);
+	n = Min(n, p->nintervals);
 
 	plan = SPI_prepare(psprintf("INSERT INTO %s.ranread_intervals (batch, second, reads, writes, "
 								"iops, avg_ms, max_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -344,21 +368,9 @@ insert_intervals(BatchShared *bs, double seconds)
 		IntervalSlot sum = interval_sum(bs, s);
 		Datum		values[7];
 		char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
-		uint64		ios;
-		double		len = Min(1.0, seconds - s);
+		uint64		ios = sum.reads + sum.writes;
+		double		len = s == n - 1 ? seconds - s : 1.0;
 
-		if (s == n - 2 && seconds - (n - 1) < 0.05)
-		{
-			IntervalSlot tail = interval_sum(bs, n - 1);
-
-			sum.reads += tail.reads;
-			sum.writes += tail.writes;
-			sum.sum_ns += tail.sum_ns;
-			sum.max_ns = Max(sum.max_ns, tail.max_ns);
-			len = seconds - s;
-			n--;
-		}
-		ios = sum.reads + sum.writes;
 		values[0] = Int64GetDatum(p->batch);
 		values[1] = Int32GetDatum(s);
 		values[2] = Int64GetDatum((int64) sum.reads);

@@ -277,6 +277,8 @@ rng_below(uint64 *s, uint64 n)
 extern char *ranread_schema_name(void);
 extern char *ranread_schema_name_raw(void);
 extern Oid	ranread_ext_owner(void);
+extern void ranread_become_owner(Oid *save_user, int *save_sec);
+extern void ranread_restore_user(Oid save_user, int save_sec);
 extern void figures_from_hists(RanreadFigures *f, const RanreadHist *r,
 							   const RanreadHist *w, uint64 reads, uint64 writes,
 							   double seconds, int block_size);

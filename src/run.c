@@ -279,8 +279,8 @@ check_target(RunArgs *a, RanreadTarget *t, BatchParams *p)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("ranread target \"%s\" does not exist", a->target),
-				 errhint("Create it first, e.g. SELECT * FROM ranread_setup('10GB', target => '%s');",
-						 a->target)));
+				 errhint("Create it first, e.g. SELECT * FROM ranread_setup('10GB', target => %s);",
+						 quote_literal_cstr(a->target))));
 
 	nblocks = (int64) DatumGetInt64(DirectFunctionCall2(pg_relation_size,
 														ObjectIdGetDatum(t->relid),
@@ -290,9 +290,9 @@ check_target(RunArgs *a, RanreadTarget *t, BatchParams *p)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("ranread target \"%s\" is empty", a->target),
 				 errdetail("Crash recovery resets unlogged relations, and targets are unlogged."),
-				 errhint("Run ranread_setup again: SELECT * FROM ranread_setup('%s', '%s', '%s');",
-						 text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty, Int64GetDatum(t->size_bytes)))),
-						 t->tablespace, a->target)));
+				 errhint("Run ranread_setup again: SELECT * FROM ranread_setup(%s, %s, %s);",
+						 quote_literal_cstr(text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty, Int64GetDatum(t->size_bytes))))),
+						 quote_literal_cstr(t->tablespace), quote_literal_cstr(a->target))));
 	if ((uint64) nblocks * BLCKSZ != t->size_bytes)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -313,7 +313,7 @@ check_target(RunArgs *a, RanreadTarget *t, BatchParams *p)
 	p->units_per_seg = p->seg_bytes / a->block_size;
 	last_bytes = t->size_bytes - (uint64) (p->nsegs - 1) * p->seg_bytes;
 	units = (uint64) (p->nsegs - 1) * p->units_per_seg + last_bytes / a->block_size;
-	p->unit_lo = (uint64) floor(units * a->region_start / 100.0);
+	p->unit_lo = (uint64) ceil(units * a->region_start / 100.0);
 	p->unit_hi = (uint64) floor(units * a->region_end / 100.0);
 	if (p->unit_hi <= p->unit_lo)
 		ereport(ERROR,
@@ -799,6 +799,8 @@ ranread_run(PG_FUNCTION_ARGS)
 		start_batch(bs, handles);
 		wait_batch(bs, handles);
 		wait_for_workers_to_leave(bs, true);
+		for (int i = 0; i < nworkers; i++)
+			(void) WaitForBackgroundWorkerShutdown(handles[i]);
 	}
 	PG_CATCH();
 	{

@@ -45,6 +45,8 @@
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/smgr.h"
+#include "common/hashfn.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -62,6 +64,7 @@ PG_FUNCTION_INFO_V1(ranread_target_state);
 #define FILL_DEPTH			8
 #define FILL_PROGRESS_NS	((uint64) 5 * 1000000000)
 #define MIN_TARGET_BYTES	((int64) 1024 * 1024)
+#define MAX_TARGET_BYTES	((int64) MaxBlockNumber * BLCKSZ)
 
 /* Seed a xoshiro256 state from one number (splitmix64) */
 void
@@ -129,8 +132,12 @@ target_lookup(const char *name, RanreadTarget *t)
 	bool		found = false;
 	NameData	n;
 
+	Oid			save_user;
+	int			save_sec;
+
 	namestrcpy(&n, name);
 	values[0] = NameGetDatum(&n);
+	ranread_become_owner(&save_user, &save_sec);
 	SPI_connect();
 	if (SPI_execute_with_args(psprintf("SELECT relid, tablespace, size_bytes FROM %s.ranread_target_catalog "
 									   "WHERE target OPERATOR(pg_catalog.=) $1",
@@ -150,6 +157,7 @@ target_lookup(const char *name, RanreadTarget *t)
 		found = SearchSysCacheExists1(RELOID, ObjectIdGetDatum(t->relid));
 	}
 	SPI_finish();
+	ranread_restore_user(save_user, save_sec);
 
 	if (found)
 	{
@@ -205,6 +213,19 @@ ranread_target_state(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text("damaged"));
 }
 
+/*
+ * Serialize setup and purge of one target name across sessions: the second
+ * waits for the first to commit, then replaces what it made.
+ */
+static void
+lock_target_name(const char *target)
+{
+	uint64		h = hash_bytes_extended((const unsigned char *) target, strlen(target),
+										UINT64CONST(0x72616e72656164));	/* "ranread" */
+
+	DirectFunctionCall1(pg_advisory_xact_lock_int8, Int64GetDatum((int64) h));
+}
+
 /* Drop a target's relation and catalog row; false if there was none */
 static bool
 target_drop(const char *name)
@@ -215,6 +236,8 @@ target_drop(const char *name)
 	Datum		values[1];
 	NameData	n;
 	bool		had_row;
+	Oid			save_user;
+	int			save_sec;
 
 	namestrcpy(&n, name);
 	values[0] = NameGetDatum(&n);
@@ -231,6 +254,7 @@ target_drop(const char *name)
 		performDeletion(&obj, DROP_RESTRICT, 0);
 	}
 
+	ranread_become_owner(&save_user, &save_sec);
 	SPI_connect();
 	if (SPI_execute_with_args(psprintf("DELETE FROM %s.ranread_target_catalog "
 									   "WHERE target OPERATOR(pg_catalog.=) $1", schema),
@@ -238,6 +262,7 @@ target_drop(const char *name)
 		elog(ERROR, "could not update the ranread target catalog");
 	had_row = SPI_processed > 0;
 	SPI_finish();
+	ranread_restore_user(save_user, save_sec);
 	return had_row;
 }
 
@@ -273,8 +298,8 @@ check_filesystem(const char *dir, const char *spcname, const char *target,
 				 errdetail("The target needs " INT64_FORMAT " bytes plus 1 MB of headroom; the filesystem has " UINT64_FORMAT " bytes available.",
 						   size, avail),
 				 replacing ?
-				 errhint("The existing target \"%s\" is only removed when setup commits: run ranread_purge('%s') first to free its space.",
-						 target, target) :
+				 errhint("The existing target \"%s\" is only removed when setup commits: run ranread_purge(%s) first to free its space.",
+						 target, quote_literal_cstr(target)) :
 				 errhint("Choose a smaller size or another tablespace.")));
 }
 
@@ -323,6 +348,12 @@ parse_size(text *size_txt)
 	}
 	PG_END_TRY();
 
+	if (size > MAX_TARGET_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("size %s for ranread_setup is too large", text_to_cstring(size_txt)),
+				 errdetail("A target is one relation, which holds at most " INT64_FORMAT " bytes.",
+						   MAX_TARGET_BYTES)));
 	if (size < MIN_TARGET_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -342,20 +373,22 @@ create_target_relation(const char *target, const char *spcname)
 	Oid			relid;
 	ObjectAddress rel;
 	ObjectAddress ext;
+	Oid			save_user;
+	int			save_sec;
 
+	/* created by the extension's owner: no one else has any privilege on it */
+	ranread_become_owner(&save_user, &save_sec);
 	SPI_connect();
-	if (SPI_execute(psprintf("CREATE UNLOGGED TABLE %s.%s () WITH (autovacuum_enabled = off) TABLESPACE %s"
-							 "",
+	if (SPI_execute(psprintf("CREATE UNLOGGED TABLE %s.%s () WITH (autovacuum_enabled = off) TABLESPACE %s",
 							 schema, quote_identifier(relname), quote_identifier(spcname)),
 					false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not create the relation of target \"%s\"", target);
-	SPI_execute(psprintf("REVOKE ALL ON %s.%s FROM PUBLIC, CURRENT_USER",
-						 schema, quote_identifier(relname)), false, 0);
 	SPI_execute(psprintf("COMMENT ON TABLE %s.%s IS %s", schema, quote_identifier(relname),
 						 quote_literal_cstr(psprintf("ranread target \"%s\": benchmark data, "
 													 "no rows; drop with ranread_purge", target))),
 				false, 0);
 	SPI_finish();
+	ranread_restore_user(save_user, save_sec);
 
 	relid = get_relname_relid(relname, get_namespace_oid(ranread_schema_name_raw(), false));
 	ObjectAddressSet(rel, RelationRelationId, relid);
@@ -568,6 +601,8 @@ ranread_setup(PG_FUNCTION_ARGS)
 	Datum		values[5];
 	bool		nulls[5] = {false, false, false, false, false};
 	char	   *schema = ranread_schema_name();
+	Oid			save_user;
+	int			save_sec;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -597,6 +632,15 @@ ranread_setup(PG_FUNCTION_ARGS)
 				 errmsg("tablespace \"%s\" cannot hold a target", spcname),
 				 errdetail("pg_global holds shared catalogs only.")));
 
+	if (spcoid != DEFAULTTABLESPACE_OID &&
+		pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to create a target in tablespace \"%s\"", spcname),
+				 errhint("GRANT CREATE ON TABLESPACE %s TO the role that runs ranread_setup.",
+						 quote_identifier(spcname))));
+
+	lock_target_name(target);
 	history_fail_orphans();
 
 	spcdir = spcoid == DEFAULTTABLESPACE_OID ? pstrdup(".") :
@@ -664,6 +708,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 		args[1] = ObjectIdGetDatum(relid);
 		args[2] = NameGetDatum(&sn);
 		args[3] = Int64GetDatum(size);
+		ranread_become_owner(&save_user, &save_sec);
 		SPI_connect();
 		if (SPI_execute_with_args(psprintf("INSERT INTO %s.ranread_target_catalog "
 										   "(target, relid, tablespace, size_bytes) "
@@ -671,6 +716,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 								  4, argtypes, args, NULL, false, 0) != SPI_OK_INSERT)
 			elog(ERROR, "could not record target \"%s\"", target);
 		SPI_finish();
+		ranread_restore_user(save_user, save_sec);
 	}
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -699,6 +745,7 @@ ranread_purge(PG_FUNCTION_ARGS)
 
 	check_target_name("ranread_purge", PG_ARGISNULL(0) ? NULL : PG_GETARG_NAME(0), PG_ARGISNULL(0));
 	target = NameStr(*PG_GETARG_NAME(0));
+	lock_target_name(target);
 	if (!target_drop(target))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),

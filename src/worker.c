@@ -209,6 +209,7 @@ worker_start_clock(Worker *w)
 
 	w->measure_ns = w->bs->measure_ns;
 	w->end_ns = p->duration_ns > 0 ? w->measure_ns + p->duration_ns : PG_UINT64_MAX;
+	w->last_second = p->duration_ns > 0 ? (p->duration_ns - 1) / 1000000000 : PG_UINT64_MAX;
 	w->next_report_ns = ranread_now_ns() + PROGRESS_NS;
 	w->timing = p->timing;
 	if (p->rate_iops > 0)

@@ -53,6 +53,7 @@ typedef struct Worker
 	uint64		nunits;			/* region size in units */
 	uint64		measure_ns;		/* measured part starts */
 	uint64		end_ns;			/* duration ends (UINT64_MAX: none) */
+	uint64		last_second;	/* I/Os in flight at the end count here */
 	uint64		rate_interval_ns;	/* per slot; 0: no rate limit */
 	bool		timing;			/* time each I/O (ranread.timing) */
 	uint64		next_report_ns;
@@ -133,7 +134,7 @@ io_complete(Worker *w, Slot *s, uint64 now)
 	if (likely(w->timing))
 		hist_add(s->is_write ? &stats->write_hist : &stats->read_hist, lat);
 
-	sec = (now - w->measure_ns) / 1000000000;
+	sec = Min((now - w->measure_ns) / 1000000000, w->last_second);
 	if (likely(sec < (uint64) w->p->nintervals))
 	{
 		iv = &w->intervals[sec];

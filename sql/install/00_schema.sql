@@ -171,5 +171,5 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.max_ms, b.status, b.sweep,
        b.queue_depth, b.pattern, b.duration, b.seconds, b.min_ms, b.p50_ms,
        b.p95_ms, b.p999_ms, b.read_avg_ms, b.read_p99_ms, b.write_avg_ms,
-       b.write_p99_ms, b.engine, b.workers, b.message
+       b.write_p99_ms, b.engine, b.workers, b.seed, b.message
   FROM @extschema@.ranread_batches b;
