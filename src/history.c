@@ -489,7 +489,7 @@ history_fail_orphans(void)
 	Datum		values[1];
 
 	SpinLockAcquire(&ctl->mutex);
-	if (ctl->running)
+	if (ctl->running && ctl->dboid == MyDatabaseId)
 		running = ctl->batch;
 	SpinLockRelease(&ctl->mutex);
 

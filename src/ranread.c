@@ -136,12 +136,14 @@ ranread_stop(PG_FUNCTION_ARGS)
 {
 	RanreadControl *ctl = ranread_control();
 	int64		batch;
+	uint64		claim;
 	int			processes;
 	Oid			owner;
 	int			leader_pid;
 
 	SpinLockAcquire(&ctl->mutex);
 	batch = ctl->batch;
+	claim = ctl->claim;
 	processes = ctl->processes;
 	owner = ctl->leader_user;
 	leader_pid = ctl->leader_pid;
@@ -163,7 +165,7 @@ ranread_stop(PG_FUNCTION_ARGS)
 				 errhint("Only superusers, the role that started the batch and members of pg_signal_backend may stop it.")));
 
 	SpinLockAcquire(&ctl->mutex);
-	if (!ctl->running || ctl->batch != batch || ctl->stop != STOP_NONE)
+	if (!ctl->running || ctl->claim != claim || ctl->stop != STOP_NONE)
 	{
 		SpinLockRelease(&ctl->mutex);
 		PG_RETURN_INT32(0);
@@ -177,7 +179,7 @@ ranread_stop(PG_FUNCTION_ARGS)
 		bool		still;
 
 		SpinLockAcquire(&ctl->mutex);
-		still = ctl->running && ctl->batch == batch;
+		still = ctl->running && ctl->claim == claim;
 		SpinLockRelease(&ctl->mutex);
 		if (!still)
 			break;
@@ -193,25 +195,25 @@ ranread_stop(PG_FUNCTION_ARGS)
  * asked before.  Safe in any process and in error paths.
  */
 void
-ranread_request_stop(int64 batch, RanreadStop why)
+ranread_request_stop(uint64 claim, RanreadStop why)
 {
 	RanreadControl *ctl = ranread_control();
 
 	SpinLockAcquire(&ctl->mutex);
-	if (ctl->running && ctl->batch == batch && ctl->stop == STOP_NONE)
+	if (ctl->running && ctl->claim == claim && ctl->stop == STOP_NONE)
 		ctl->stop = why;
 	SpinLockRelease(&ctl->mutex);
 }
 
 /* A worker joins the claim of its batch; false if the batch is over */
 bool
-ranread_join(int64 batch)
+ranread_join(uint64 claim)
 {
 	RanreadControl *ctl = ranread_control();
 	bool		ok;
 
 	SpinLockAcquire(&ctl->mutex);
-	ok = ctl->running && ctl->batch == batch;
+	ok = ctl->running && ctl->claim == claim;
 	if (ok)
 		ctl->refcount++;
 	SpinLockRelease(&ctl->mutex);
@@ -220,12 +222,12 @@ ranread_join(int64 batch)
 
 /* Leave the claim; the last one out frees the cluster for the next batch */
 void
-ranread_release(int64 batch)
+ranread_release(uint64 claim)
 {
 	RanreadControl *ctl = ranread_control();
 
 	SpinLockAcquire(&ctl->mutex);
-	if (ctl->running && ctl->batch == batch && --ctl->refcount <= 0)
+	if (ctl->running && ctl->claim == claim && --ctl->refcount <= 0)
 	{
 		ctl->running = false;
 		ctl->refcount = 0;

@@ -73,7 +73,9 @@ typedef struct RanreadControl
 {
 	slock_t		mutex;
 	bool		running;
-	int64		batch;
+	uint64		claim;			/* unique per claim, cluster-wide */
+	uint64		last_claim;
+	int64		batch;			/* the batch id (per database) */
 	int			leader_pid;
 	Oid			leader_user;
 	Oid			dboid;
@@ -87,6 +89,7 @@ typedef struct RanreadControl
 typedef struct BatchParams
 {
 	int64		batch;
+	uint64		claim;			/* the control block's claim of this batch */
 	int64		sweep;			/* 0 when not part of a sweep */
 	Oid			dboid;
 	Oid			userid;			/* who runs the batch */
@@ -226,9 +229,9 @@ extern bool ranread_timing_guc;
 extern RanreadControl *ranread_control(void);
 extern const char *ranread_status_name(RanreadStop s);
 extern uint64 ranread_now_ns(void);
-extern void ranread_request_stop(int64 batch, RanreadStop why);
-extern bool ranread_join(int64 batch);
-extern void ranread_release(int64 batch);
+extern void ranread_request_stop(uint64 claim, RanreadStop why);
+extern bool ranread_join(uint64 claim);
+extern void ranread_release(uint64 claim);
 
 /* target.c */
 typedef struct RanreadTarget

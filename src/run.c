@@ -327,8 +327,8 @@ check_target(RunArgs *a, RanreadTarget *t, BatchParams *p)
 	strlcpy(p->tablespace, t->tablespace, NAMEDATALEN);
 }
 
-/* Claim the cluster for a batch, or say who has it */
-static void
+/* Claim the cluster for a batch, or say who has it; returns the claim */
+static uint64
 claim(int64 batch, int processes)
 {
 	RanreadControl *ctl = ranread_control();
@@ -340,7 +340,10 @@ claim(int64 batch, int processes)
 	SpinLockAcquire(&ctl->mutex);
 	if (!ctl->running)
 	{
+		uint64		id = ++ctl->last_claim;
+
 		ctl->running = true;
+		ctl->claim = id;
 		ctl->batch = batch;
 		ctl->leader_pid = MyProcPid;
 		ctl->leader_user = GetUserId();
@@ -350,7 +353,7 @@ claim(int64 batch, int processes)
 		ctl->refcount = 1;
 		ctl->stop = STOP_NONE;
 		SpinLockRelease(&ctl->mutex);
-		return;
+		return id;
 	}
 	other = ctl->batch;
 	pid = ctl->leader_pid;
@@ -364,6 +367,7 @@ claim(int64 batch, int processes)
 			 errdetail("It was started at %s by the session with PID %d and runs %d processes; one batch runs at a time in the cluster.",
 					   timestamptz_to_str(since), pid, procs),
 			 errhint("Wait for it to finish, or stop it with SELECT ranread_stop();")));
+	return 0;					/* keep compiler quiet */
 }
 
 /*
@@ -380,7 +384,7 @@ wait_for_workers_to_leave(BatchShared *bs, bool interruptible)
 		bool		left;
 
 		SpinLockAcquire(&ctl->mutex);
-		left = !ctl->running || ctl->batch != bs->p.batch || ctl->refcount <= 1;
+		left = !ctl->running || ctl->claim != bs->p.claim || ctl->refcount <= 1;
 		SpinLockRelease(&ctl->mutex);
 		if (left)
 			return;
@@ -399,7 +403,7 @@ static void
 stop_and_wait_for_record(BatchShared *bs)
 {
 	HOLD_INTERRUPTS();
-	ranread_request_stop(bs->p.batch, STOP_CANCELLED);
+	ranread_request_stop(bs->p.claim, STOP_CANCELLED);
 	bs->abort_start = true;
 	ConditionVariableBroadcast(&bs->cv);
 	for (int i = 0; i < CANCEL_WAIT_MS / 10; i++)
@@ -429,7 +433,7 @@ leader_detach(dsm_segment *seg, Datum arg)
 	if (!bs->recorded)
 		stop_and_wait_for_record(bs);
 	bs->leader_latch = NULL;
-	ranread_release(bs->p.batch);
+	ranread_release(bs->p.claim);
 }
 
 /* Size of the batch's segment and the offsets inside it */
@@ -655,6 +659,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	int			nworkers;
 	int			nintervals;
 	int64		batch;
+	uint64		claim_id;
 	Size		stream_off;
 	Size		interval_off;
 	dsm_segment *seg;
@@ -696,7 +701,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	batch = nextval_internal(get_relname_relid("ranread_batch_seq",
 											   get_namespace_oid(ranread_schema_name_raw(), false)),
 							 false);
-	claim(batch, a.processes);
+	claim_id = claim(batch, a.processes);
 
 	/* From here on the claim is released by the DSM detach callbacks */
 	seg = NULL;
@@ -708,7 +713,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	}
 	PG_CATCH();
 	{
-		ranread_release(batch);
+		ranread_release(claim_id);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -729,6 +734,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	}
 
 	p.batch = batch;
+	p.claim = claim_id;
 	p.sweep = a.sweep;
 	p.dboid = MyDatabaseId;
 	p.userid = GetUserId();

@@ -56,7 +56,7 @@ worker_detach(dsm_segment *seg, Datum arg)
 	pg_memory_barrier();
 	if (bs->leader_latch)
 		SetLatch(bs->leader_latch);
-	ranread_release(bs->p.batch);
+	ranread_release(bs->p.claim);
 }
 
 /* Sleep until *flag is set, the leader gives up, or the batch stops */
@@ -86,7 +86,7 @@ worker_progress(Worker *w, uint64 now)
 			 now > w->measure_ns ? (now - w->measure_ns) / 1e9 : 0.0);
 	pgstat_report_activity(STATE_RUNNING, activity);
 	if (ProcDiePending)
-		ranread_request_stop(w->p->batch, STOP_CANCELLED);
+		ranread_request_stop(w->p->claim, STOP_CANCELLED);
 }
 
 /* An I/O failed or came back short: stop this worker and fail the batch */
@@ -105,7 +105,7 @@ worker_io_error(Worker *w, Slot *s, int err, int got)
 				 "short %s at offset " UINT64_FORMAT " of segment %d of target \"%s\": %d of %d bytes (was the file truncated?)",
 				 s->is_write ? "write" : "read", s->offset, s->seg, w->p->target,
 				 got, w->p->block_size);
-	ranread_request_stop(w->p->batch, STOP_FAILED);
+	ranread_request_stop(w->p->claim, STOP_FAILED);
 }
 
 /*
@@ -260,7 +260,7 @@ record_batch(BatchShared *bs)
 	pg_read_barrier();
 
 	SpinLockAcquire(&ctl->mutex);
-	bs->status = ctl->batch == bs->p.batch ? (RanreadStop) ctl->stop : STOP_CANCELLED;
+	bs->status = ctl->claim == bs->p.claim ? (RanreadStop) ctl->stop : STOP_CANCELLED;
 	SpinLockRelease(&ctl->mutex);
 	if (bs->abort_start && bs->status == STOP_NONE)
 		bs->status = STOP_CANCELLED;
@@ -316,7 +316,7 @@ ranread_worker_main(Datum arg)
 	if (seg == NULL)
 		proc_exit(0);			/* the batch ended before we came */
 	bs = dsm_segment_address(seg);
-	if (!ranread_join(bs->p.batch))
+	if (!ranread_join(bs->p.claim))
 		proc_exit(0);
 	my_index = index;
 	me = &bs->workers[index];
@@ -363,7 +363,7 @@ ranread_worker_main(Datum arg)
 		AbortCurrentTransaction();
 		strlcpy(me->message, edata->message, sizeof(me->message));
 		me->failed = true;
-		ranread_request_stop(bs->p.batch, STOP_FAILED);
+		ranread_request_stop(bs->p.claim, STOP_FAILED);
 	}
 	PG_END_TRY();
 
