@@ -26,6 +26,8 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -476,9 +478,88 @@ history_finish(BatchShared *bs)
 	SetUserIdAndSecContext(save_user, save_sec);
 }
 
+#define ORPHAN_UPDATE \
+	"UPDATE %s.ranread_batches SET status = 'failed', finished_at = pg_catalog.now(), " \
+	"message = 'the batch was interrupted by a server restart' " \
+	"WHERE status OPERATOR(pg_catalog.=) 'running' AND batch OPERATOR(pg_catalog.<>) $1"
+
+/* Batches of this database left 'running', sparing the one that runs now */
+static int64
+count_orphans(int64 running)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(running)};
+	bool		isnull;
+
+	exec_as_owner(psprintf("SELECT pg_catalog.count(*) FROM %s.ranread_batches "
+						   "WHERE status OPERATOR(pg_catalog.=) 'running' "
+						   "AND batch OPERATOR(pg_catalog.<>) $1", ranread_schema_name()),
+				  1, types, values, NULL, SPI_OK_SELECT);
+	return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
 /*
- * Mark batches left 'running' by a crash as failed.  Runs in the caller's
- * transaction before setup and run; the batch that runs now is spared.
+ * Background worker: mark this database's orphans failed in a transaction
+ * of its own, so the repair stands even if the caller's statement fails.
+ */
+void
+ranread_repair_main(Datum arg)
+{
+	Oid			dboid = DatumGetObjectId(arg);
+	int64		running;
+	Oid			owner;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+
+	memcpy(&running, MyBgworkerEntry->bgw_extra, sizeof(int64));
+	memcpy(&owner, MyBgworkerEntry->bgw_extra + sizeof(int64), sizeof(Oid));
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(dboid, owner, BGWORKER_BYPASS_ALLOWCONN);
+
+	values[0] = Int64GetDatum(running);
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	SPI_execute_with_args(psprintf(ORPHAN_UPDATE, ranread_schema_name()),
+						  1, types, values, NULL, false, 0);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	proc_exit(0);
+}
+
+/* Run ranread_repair_main and wait for it; false if it could not start */
+static bool
+repair_in_own_transaction(int64 running)
+{
+	BackgroundWorker bgw;
+	BackgroundWorkerHandle *handle;
+	Oid			owner = ranread_ext_owner();
+
+	memset(&bgw, 0, sizeof(bgw));
+	bgw.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	bgw.bgw_start_time = BgWorkerStart_ConsistentState;
+	bgw.bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(bgw.bgw_library_name, "ranread", BGW_MAXLEN);
+	strlcpy(bgw.bgw_function_name, "ranread_repair_main", BGW_MAXLEN);
+	strlcpy(bgw.bgw_name, "ranread history repair", BGW_MAXLEN);
+	strlcpy(bgw.bgw_type, "ranread history repair", BGW_MAXLEN);
+	bgw.bgw_main_arg = ObjectIdGetDatum(MyDatabaseId);
+	memcpy(bgw.bgw_extra, &running, sizeof(int64));
+	memcpy(bgw.bgw_extra + sizeof(int64), &owner, sizeof(Oid));
+	bgw.bgw_notify_pid = MyProcPid;
+	if (!RegisterDynamicBackgroundWorker(&bgw, &handle))
+		return false;
+	return WaitForBackgroundWorkerShutdown(handle) == BGWH_STOPPED;
+}
+
+/*
+ * Mark batches left 'running' by a crash as failed, before setup and run.
+ * The batch that runs now (in this database) is spared.  The repair is
+ * committed by a short-lived worker, so a failing caller does not undo it;
+ * whatever that could not reach (rows of the caller's own transaction) is
+ * repaired here.
  */
 void
 history_fail_orphans(void)
@@ -495,12 +576,13 @@ history_fail_orphans(void)
 
 	values[0] = Int64GetDatum(running);
 	SPI_connect();
-	exec_as_owner(psprintf("UPDATE %s.ranread_batches SET status = 'failed', "
-						   "finished_at = pg_catalog.now(), "
-						   "message = 'the batch was interrupted by a server restart' "
-						   "WHERE status OPERATOR(pg_catalog.=) 'running' "
-						   "AND batch OPERATOR(pg_catalog.<>) $1", ranread_schema_name()),
-				  1, types, values, NULL, SPI_OK_UPDATE);
+	if (count_orphans(running) > 0)
+	{
+		(void) repair_in_own_transaction(running);
+		if (count_orphans(running) > 0)
+			exec_as_owner(psprintf(ORPHAN_UPDATE, ranread_schema_name()),
+						  1, types, values, NULL, SPI_OK_UPDATE);
+	}
 	SPI_finish();
 }
 

@@ -177,6 +177,7 @@ typedef struct BatchShared
 	uint64		go_ns;			/* CLOCK_MONOTONIC, ns */
 	uint64		measure_ns;		/* go_ns + warm-up */
 	TimestampTz run_at;
+	bool		running_row;	/* the recorder inserted the 'running' row */
 	bool		recorded;		/* history written (or given up) */
 	RanreadStop status;			/* final status, set by the recorder */
 	char		message[RANREAD_MSG_LEN];
@@ -290,6 +291,7 @@ extern void batch_figures(BatchShared *bs, RanreadFigures *f,
 extern void history_insert_running(BatchShared *bs);
 extern void history_finish(BatchShared *bs);
 extern void history_fail_orphans(void);
+extern PGDLLEXPORT void ranread_repair_main(Datum arg);
 
 /* worker.c */
 extern PGDLLEXPORT void ranread_worker_main(Datum arg);

@@ -415,7 +415,7 @@ stop_and_wait_for_record(BatchShared *bs)
 		for (int w = 0; w < bs->p.nworkers; w++)
 			if (bs->workers[w].pid != 0 && !bs->workers[w].exited)
 				any_left = true;
-		if (!any_left && !bs->go)
+		if (!any_left)
 			break;
 		pg_usleep(10000L);
 	}
@@ -670,6 +670,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	/* Everything is checked before any worker starts */
 	fn_name = "ranread_run";
 	parse_args(fcinfo, &a);
+	history_fail_orphans();
 	memset(&p, 0, sizeof(p));
 	check_target(&a, &t, &p);
 	engine = choose_engine();
@@ -697,7 +698,6 @@ ranread_run(PG_FUNCTION_ARGS)
 	nintervals = a.duration_ns > 0 ?
 		(int) Min((a.duration_ns / 1000000000) + 2, RANREAD_MAX_INTERVALS) : 3600;
 
-	history_fail_orphans();
 	batch = nextval_internal(get_relname_relid("ranread_batch_seq",
 											   get_namespace_oid(ranread_schema_name_raw(), false)),
 							 false);

@@ -46,10 +46,12 @@
 #include "storage/bufpage.h"
 #include "storage/smgr.h"
 #include "common/hashfn.h"
+#include "utils/inval.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "ranread.h"
@@ -224,6 +226,9 @@ lock_target_name(const char *target)
 										UINT64CONST(0x72616e72656164));	/* "ranread" */
 
 	DirectFunctionCall1(pg_advisory_xact_lock_int8, Int64GetDatum((int64) h));
+	/* see what the session we waited for committed */
+	AcceptInvalidationMessages();
+	InvalidateCatalogSnapshot();
 }
 
 /* Drop a target's relation and catalog row; false if there was none */

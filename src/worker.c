@@ -44,6 +44,28 @@
 #define PROGRESS_NS		((uint64) 1000000000)
 
 static int	my_index = -1;
+static volatile sig_atomic_t cancel_requested = false;
+
+/* Wake the leader, if it is still there */
+static void
+wake_leader(BatchShared *bs)
+{
+	Latch	   *latch = bs->leader_latch;
+
+	if (latch)
+		SetLatch(latch);
+}
+
+/* SIGINT (pg_cancel_backend on a worker): stop the batch, keep its history */
+static void
+worker_sigint(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	cancel_requested = true;
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
 
 /* on_dsm_detach: mark this worker gone and leave the batch's claim */
 static void
@@ -54,22 +76,23 @@ worker_detach(dsm_segment *seg, Datum arg)
 	if (my_index >= 0)
 		bs->workers[my_index].exited = true;
 	pg_memory_barrier();
-	if (bs->leader_latch)
-		SetLatch(bs->leader_latch);
+	wake_leader(bs);
 	ranread_release(bs->p.claim);
 }
 
-/* Sleep until *flag is set, the leader gives up, or the batch stops */
+/*
+ * Sleep until *flag is set or the leader gives up.  A stop requested now
+ * does not cut the start short: the batch starts, stops at once, and is
+ * recorded like any other.
+ */
 static bool
 wait_for_flag(BatchShared *bs, volatile bool *flag)
 {
-	RanreadControl *ctl = ranread_control();
-
 	ConditionVariablePrepareToSleep(&bs->cv);
-	while (!*flag && !bs->abort_start && ctl->stop == STOP_NONE)
+	while (!*flag && !bs->abort_start)
 		ConditionVariableTimedSleep(&bs->cv, 100, PG_WAIT_EXTENSION);
 	ConditionVariableCancelSleep();
-	return *flag && !bs->abort_start && ctl->stop == STOP_NONE;
+	return *flag && !bs->abort_start;
 }
 
 /* Progress for pg_stat_activity and the leader's notices, once a second */
@@ -85,7 +108,7 @@ worker_progress(Worker *w, uint64 now)
 			 w->p->batch, w->index + 1, w->nstreams, w->ios,
 			 now > w->measure_ns ? (now - w->measure_ns) / 1e9 : 0.0);
 	pgstat_report_activity(STATE_RUNNING, activity);
-	if (ProcDiePending)
+	if (ProcDiePending || cancel_requested)
 		ranread_request_stop(w->p->claim, STOP_CANCELLED);
 }
 
@@ -279,7 +302,9 @@ record_batch(BatchShared *bs)
 	if (bs->status == STOP_FAILED && bs->message[0] == '\0')
 		strlcpy(bs->message, "the batch failed", sizeof(bs->message));
 
+	/* a cancel or terminate now must not cost the batch its history */
 	pgstat_report_activity(STATE_RUNNING, "ranread: recording the batch");
+	HOLD_INTERRUPTS();
 	PG_TRY();
 	{
 		in_transaction(history_finish, bs);
@@ -291,10 +316,10 @@ record_batch(BatchShared *bs)
 		AbortCurrentTransaction();
 	}
 	PG_END_TRY();
+	RESUME_INTERRUPTS();
 	pg_write_barrier();
 	bs->recorded = true;
-	if (bs->leader_latch)
-		SetLatch(bs->leader_latch);
+	wake_leader(bs);
 }
 
 /* Entry point of every ranread background worker */
@@ -310,6 +335,7 @@ ranread_worker_main(Datum arg)
 
 	memcpy(&handle, MyBgworkerEntry->bgw_extra, sizeof(dsm_handle));
 	pqsignal(SIGTERM, die);
+	pqsignal(SIGINT, worker_sigint);
 	BackgroundWorkerUnblockSignals();
 
 	seg = dsm_attach(handle);
@@ -334,10 +360,15 @@ ranread_worker_main(Datum arg)
 		if (wait_for_flag(bs, &bs->assigned))
 		{
 			if (index == 0)
+			{
+				HOLD_INTERRUPTS();
 				in_transaction(history_insert_running, bs);
+				RESUME_INTERRUPTS();
+				bs->running_row = true;
+			}
 			worker_prepare(&w, bs, index);
 			pg_atomic_fetch_add_u32(&bs->ready, 1);
-			SetLatch(bs->leader_latch);
+			wake_leader(bs);
 			if (wait_for_flag(bs, &bs->go))
 			{
 				worker_start_clock(&w);
@@ -369,10 +400,10 @@ ranread_worker_main(Datum arg)
 
 	pg_write_barrier();
 	me->done = true;
-	SetLatch(bs->leader_latch);
+	wake_leader(bs);
 
-	/* the recorder records whenever the 'running' row may exist */
-	if (index == 0 && bs->assigned)
+	/* the recorder completes the batch's row whenever it wrote one */
+	if (index == 0 && bs->running_row)
 		record_batch(bs);
 	proc_exit(0);
 }

@@ -1,0 +1,141 @@
+-- Time (DESIGN.md, ranread_run; "Measurement rules" 6): duration runs a
+-- batch that long; with both iterations and duration, whichever ends first;
+-- warm-up I/O runs before measuring and counts nowhere, and seconds cover
+-- the measured part only; ranread_intervals has a row per second measured.
+-- Margins are generous: the figures must hold on a busy machine.
+BEGIN;
+SET client_min_messages = error;
+SELECT plan(29);
+
+-- pg_temp.run(label, arguments [, steady]): run ranread_run(arguments) and
+-- keep its row in runs, with the wall-clock seconds it took, or its error
+-- (returned).  With steady, a batch during which the storage stalled (an
+-- I/O took over 250 ms: another tenant of the disk, not ranread) is run
+-- again, up to three times, so that figures about time test ranread and
+-- not the neighbours; the retries show in the log at the end.
+CREATE TEMP TABLE runs (
+    label text PRIMARY KEY,
+    batch bigint, target name, processes integer, reads bigint, writes bigint,
+    seconds float8, iops float8, mbps float8, avg_ms float8, p50_ms float8,
+    p95_ms float8, p99_ms float8, p999_ms float8, max_ms float8, status text,
+    elapsed float8, error text, attempts integer);
+CREATE FUNCTION pg_temp.run(label text, arguments text, steady boolean DEFAULT false) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    t0 timestamptz;
+BEGIN
+    FOR attempt IN 1..CASE WHEN steady THEN 3 ELSE 1 END LOOP
+        DELETE FROM runs WHERE runs.label = run.label;
+        t0 := clock_timestamp();
+        EXECUTE format('INSERT INTO runs SELECT %L, r.*, NULL, NULL, %s FROM ranread_run(%s) r',
+                       label, attempt, arguments);
+        UPDATE runs SET elapsed = extract(epoch FROM clock_timestamp() - t0)
+         WHERE runs.label = run.label;
+        EXIT WHEN NOT EXISTS (SELECT 1 FROM runs WHERE runs.label = run.label AND max_ms > 250);
+    END LOOP;
+    RETURN NULL;
+EXCEPTION WHEN OTHERS THEN
+    INSERT INTO runs (label, error) VALUES (label, SQLSTATE || ': ' || SQLERRM);
+    RETURN SQLSTATE || ': ' || SQLERRM;
+END
+$$;
+
+-- The batch's row in ranread_summary
+CREATE FUNCTION pg_temp.summary(label text) RETURNS SETOF ranread_summary
+LANGUAGE sql AS $$
+    SELECT * FROM ranread_summary WHERE batch = (SELECT batch FROM runs WHERE runs.label = summary.label)
+$$;
+
+-- The batch's rows in ranread_intervals
+CREATE FUNCTION pg_temp.intervals(label text) RETURNS SETOF ranread_intervals
+LANGUAGE sql AS $$
+    SELECT * FROM ranread_intervals WHERE batch = (SELECT batch FROM runs WHERE runs.label = intervals.label)
+$$;
+
+SELECT ok((SELECT size_bytes = 67108864 FROM ranread_setup('64MB', target => 'tap_run_duration')),
+    'a 64MB target');
+
+-- duration alone
+SELECT is(pg_temp.run('3s', $$2, target => 'tap_run_duration', duration => '3s'$$, steady => true), NULL,
+    'ranread_run(2, duration => ''3s'') runs a batch');
+SELECT ok((SELECT seconds BETWEEN 2.9 AND 3.5 FROM runs WHERE label = '3s'),
+    'it measures for the duration');
+SELECT ok((SELECT elapsed BETWEEN 2.9 AND 10 FROM runs WHERE label = '3s'),
+    'and returns after about that long');
+SELECT ok((SELECT reads > 0 AND status = 'completed' FROM runs WHERE label = '3s'),
+    'it completes, with reads');
+SELECT results_eq($$SELECT iterations, duration FROM pg_temp.summary('3s')$$,
+    $$VALUES (NULL::bigint, '3s'::interval)$$,
+    'the summary records the duration and no iterations');
+SELECT is((SELECT count(*) FROM ranread_results
+            WHERE batch = (SELECT batch FROM runs WHERE label = '3s')
+              AND seconds BETWEEN 2.9 AND 3.5 AND reads > 0),
+    2::bigint, 'each process ran for the duration');
+
+-- ranread_intervals: one row per second
+SELECT is(ARRAY(SELECT second FROM pg_temp.intervals('3s') ORDER BY second), ARRAY[0, 1, 2],
+    'ranread_intervals has one row per second of a 3 s batch: seconds 0, 1 and 2');
+SELECT results_eq($$SELECT sum(reads)::bigint, sum(writes)::bigint FROM pg_temp.intervals('3s')$$,
+    $$SELECT reads, writes FROM runs WHERE label = '3s'$$,
+    'the seconds add up to the batch''s reads and writes');
+SELECT is((SELECT count(*) FROM pg_temp.intervals('3s')
+            WHERE NOT (reads > 0 AND iops > 0 AND avg_ms > 0 AND avg_ms <= max_ms)),
+    0::bigint, 'every second has reads, iops, and an average within its maximum');
+SELECT ok((SELECT max(i.iops) <= 5 * r.iops
+             FROM pg_temp.intervals('3s') i, runs r WHERE r.label = '3s' GROUP BY r.iops),
+    'no second shows a rate far above the batch''s');
+SELECT ok((SELECT max(i.max_ms) = s.max_ms FROM pg_temp.intervals('3s') i, pg_temp.summary('3s') s
+            GROUP BY s.max_ms),
+    'the worst second''s max_ms is the batch''s max_ms');
+
+-- iterations and duration: whichever ends first
+SELECT is(pg_temp.run('iterations first', $$2, 50, target => 'tap_run_duration', duration => '60s'$$), NULL,
+    'ranread_run(2, 50, duration => ''60s'') runs a batch');
+SELECT ok((SELECT reads = 100 AND status = 'completed' FROM runs WHERE label = 'iterations first'),
+    'it stops after its iterations');
+SELECT ok((SELECT elapsed < 15 FROM runs WHERE label = 'iterations first'),
+    'long before the duration');
+SELECT is(pg_temp.run('duration first', $$1, 1000000000, target => 'tap_run_duration', duration => '1s'$$, steady => true), NULL,
+    'ranread_run(1, 1000000000, duration => ''1s'') runs a batch');
+SELECT ok((SELECT reads BETWEEN 1 AND 999999999 AND status = 'completed' FROM runs WHERE label = 'duration first'),
+    'it stops before its iterations');
+SELECT ok((SELECT seconds BETWEEN 0.9 AND 1.5 AND elapsed < 6 FROM runs WHERE label = 'duration first'),
+    'when the duration is up');
+SELECT results_eq($$SELECT iterations, duration FROM pg_temp.summary('duration first')$$,
+    $$VALUES (1000000000::bigint, '1s'::interval)$$,
+    'the summary records both');
+
+-- warmup
+SELECT is(pg_temp.run('warmup', $$2, target => 'tap_run_duration', duration => '1s', warmup => '1s', rate_iops => 400$$, steady => true), NULL,
+    'ranread_run(2, duration => ''1s'', warmup => ''1s'') runs a batch');
+SELECT ok((SELECT elapsed >= 1.9 FROM runs WHERE label = 'warmup'),
+    'the warm-up runs before the measured second');
+SELECT ok((SELECT seconds BETWEEN 0.9 AND 1.5 FROM runs WHERE label = 'warmup'),
+    'seconds cover the measured part only');
+SELECT ok((SELECT reads BETWEEN 340 AND 460 FROM runs WHERE label = 'warmup'),
+    'the warm-up''s I/Os are not counted: at 400 IOPS, about 400 reads in the measured second');
+SELECT is((SELECT count(*) FROM pg_temp.intervals('warmup')), 1::bigint,
+    'ranread_intervals covers the measured second only');
+SELECT is(pg_temp.run('warmup iterations', $$2, 100, target => 'tap_run_duration', warmup => '0.5s'$$), NULL,
+    'ranread_run(2, 100, warmup => ''0.5s'') runs a batch');
+SELECT ok((SELECT reads = 200 AND status = 'completed' FROM runs WHERE label = 'warmup iterations'),
+    'after the warm-up each process does exactly its iterations');
+SELECT ok((SELECT elapsed >= 0.5 FROM runs WHERE label = 'warmup iterations'),
+    'and the warm-up took its time first');
+SELECT is((SELECT count(*) FROM ranread_results
+            WHERE batch = (SELECT batch FROM runs WHERE label = 'warmup iterations')
+              AND ranread_hist_count(histogram) = 100 AND reads = 100),
+    2::bigint, 'the histograms hold the measured I/Os only');
+SELECT ok((SELECT seconds < elapsed - 0.4 FROM runs WHERE label = 'warmup iterations'),
+    'and seconds leave the warm-up out');
+
+-- The figures of every batch above, for the log
+SELECT diag(format('%s: batch %s, %s reads, %s writes, %s s (%s s wall), %s IOPS, avg %s ms, max %s ms%s%s',
+                   label, batch, reads, writes, round(seconds::numeric, 3), round(elapsed::numeric, 3),
+                   round(iops::numeric), round(avg_ms::numeric, 3), round(max_ms::numeric, 3),
+                   CASE WHEN attempts > 1 THEN format(', attempt %s', attempts) ELSE '' END,
+                   coalesce(', ' || error, '')))
+  FROM runs ORDER BY label;
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,102 @@
+-- rate_iops caps a batch's total I/O rate, paced evenly across its
+-- processes, and latency counts from when each I/O was due, not when it
+-- went out (DESIGN.md, "Measurement rules" 4: no coordinated omission).
+BEGIN;
+SET client_min_messages = error;
+SELECT plan(16);
+
+-- pg_temp.run(label, arguments [, steady]): run ranread_run(arguments) and
+-- keep its row in runs, with the wall-clock seconds it took, or its error
+-- (returned).  With steady, a batch during which the storage stalled (an
+-- I/O took over 250 ms: another tenant of the disk, not ranread) is run
+-- again, up to three times, so that figures about time test ranread and
+-- not the neighbours; the retries show in the log at the end.
+CREATE TEMP TABLE runs (
+    label text PRIMARY KEY,
+    batch bigint, target name, processes integer, reads bigint, writes bigint,
+    seconds float8, iops float8, mbps float8, avg_ms float8, p50_ms float8,
+    p95_ms float8, p99_ms float8, p999_ms float8, max_ms float8, status text,
+    elapsed float8, error text, attempts integer);
+CREATE FUNCTION pg_temp.run(label text, arguments text, steady boolean DEFAULT false) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    t0 timestamptz;
+BEGIN
+    FOR attempt IN 1..CASE WHEN steady THEN 3 ELSE 1 END LOOP
+        DELETE FROM runs WHERE runs.label = run.label;
+        t0 := clock_timestamp();
+        EXECUTE format('INSERT INTO runs SELECT %L, r.*, NULL, NULL, %s FROM ranread_run(%s) r',
+                       label, attempt, arguments);
+        UPDATE runs SET elapsed = extract(epoch FROM clock_timestamp() - t0)
+         WHERE runs.label = run.label;
+        EXIT WHEN NOT EXISTS (SELECT 1 FROM runs WHERE runs.label = run.label AND max_ms > 250);
+    END LOOP;
+    RETURN NULL;
+EXCEPTION WHEN OTHERS THEN
+    INSERT INTO runs (label, error) VALUES (label, SQLSTATE || ': ' || SQLERRM);
+    RETURN SQLSTATE || ': ' || SQLERRM;
+END
+$$;
+
+-- The batch's rows in ranread_intervals
+CREATE FUNCTION pg_temp.intervals(label text) RETURNS SETOF ranread_intervals
+LANGUAGE sql AS $$
+    SELECT * FROM ranread_intervals WHERE batch = (SELECT batch FROM runs WHERE runs.label = intervals.label)
+$$;
+
+SELECT ok((SELECT size_bytes = 67108864 FROM ranread_setup('64MB', target => 'tap_run_rate')),
+    'a 64MB target');
+
+-- A capped batch lands near its rate
+SELECT is(pg_temp.run('400 iops', $$2, target => 'tap_run_rate', duration => '2s', rate_iops => 400$$, steady => true), NULL,
+    'ranread_run(2, duration => ''2s'', rate_iops => 400) runs a batch');
+SELECT ok((SELECT iops BETWEEN 340 AND 460 FROM runs WHERE label = '400 iops'),
+    'it reports within 15% of 400 IOPS');
+SELECT ok((SELECT reads BETWEEN 680 AND 920 FROM runs WHERE label = '400 iops'),
+    'and did within 15% of 800 reads in its 2 seconds');
+SELECT is((SELECT count(*) FROM pg_temp.intervals('400 iops') WHERE iops NOT BETWEEN 300 AND 500), 0::bigint,
+    'every second of it ran within 25% of 400 IOPS');
+SELECT ok((SELECT max(reads) - min(reads) <= 0.1 * max(reads) FROM ranread_results
+            WHERE batch = (SELECT batch FROM runs WHERE label = '400 iops')),
+    'the rate is shared evenly by the processes');
+
+SELECT is(pg_temp.run('rate with iterations', $$2, 100, target => 'tap_run_rate', rate_iops => 400$$, steady => true), NULL,
+    'ranread_run(2, 100, rate_iops => 400) runs a batch');
+SELECT ok((SELECT reads = 200 AND seconds BETWEEN 0.42 AND 0.58 FROM runs WHERE label = 'rate with iterations'),
+    '200 reads at 400 IOPS take about half a second');
+
+SELECT is(pg_temp.run('queue', $$2, target => 'tap_run_rate', duration => '1s', rate_iops => 200, queue_depth => 4$$, steady => true), NULL,
+    'a capped batch with I/Os in flight runs');
+SELECT ok((SELECT iops BETWEEN 170 AND 230 FROM runs WHERE label = 'queue'),
+    'queue depth does not lift the cap: within 15% of 200 IOPS');
+
+SET ranread.engine = sync;
+SELECT is(pg_temp.run('sync', $$2, target => 'tap_run_rate', duration => '2s', rate_iops => 200$$, steady => true), NULL,
+    'the synchronous engine runs a capped batch');
+SELECT ok((SELECT iops BETWEEN 170 AND 230 FROM runs WHERE label = 'sync'),
+    'within 15% of its 200 IOPS');
+RESET ranread.engine;
+
+-- Asking for far more than the storage gives (200000 IOPS from one process
+-- at queue depth 1): the I/Os fall further and further behind their
+-- schedule, and the latency shows it.  Counted from issue instead, the
+-- average would be the device's latency, a millisecond or less.
+SELECT is(pg_temp.run('overload', $$1, target => 'tap_run_rate', duration => '1s', rate_iops => 200000$$), NULL,
+    'a batch paced far beyond what the storage gives runs');
+SELECT cmp_ok((SELECT avg_ms FROM runs WHERE label = 'overload'), '>', 100::float8,
+    'its latency counts from when each I/O was due: after a second of falling behind, the average is above 100 ms');
+SELECT cmp_ok((SELECT max_ms FROM runs WHERE label = 'overload'), '>', 300::float8,
+    'and by the end of its second the I/Os were hundreds of milliseconds late');
+SELECT ok((SELECT iops < 200000 * 0.9 FROM runs WHERE label = 'overload'),
+    'it reports what the storage did, not the rate asked for');
+
+-- The figures of every batch above, for the log
+SELECT diag(format('%s: batch %s, %s reads, %s writes, %s s (%s s wall), %s IOPS, avg %s ms, max %s ms%s%s',
+                   label, batch, reads, writes, round(seconds::numeric, 3), round(elapsed::numeric, 3),
+                   round(iops::numeric), round(avg_ms::numeric, 3), round(max_ms::numeric, 3),
+                   CASE WHEN attempts > 1 THEN format(', attempt %s', attempts) ELSE '' END,
+                   coalesce(', ' || error, '')))
+  FROM runs ORDER BY label;
+
+SELECT * FROM finish();
+ROLLBACK;
