@@ -144,7 +144,7 @@ target_lookup(const char *name, RanreadTarget *t)
 	if (SPI_execute_with_args(psprintf("SELECT relid, tablespace, size_bytes FROM %s.ranread_target_catalog "
 									   "WHERE target OPERATOR(pg_catalog.=) $1",
 									   schema),
-							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT)
+							  1, argtypes, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the ranread target catalog");
 	if (SPI_processed == 1)
 	{
