@@ -9,19 +9,33 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "miscadmin.h"
+
 #include "worker.h"
 
-/* Sleep until the monotonic clock reads due (or a stop) */
+#define SLEEP_SLICE_NS	((uint64) 100 * 1000000)
+
+/*
+ * Sleep until the monotonic clock reads due, in slices short enough to
+ * notice a stop, a signal or the end of the duration within 0.1 s.
+ */
 static void
 sleep_until(Worker *w, uint64 due)
 {
-	struct timespec ts;
+	uint64		now;
 
-	ts.tv_sec = due / 1000000000;
-	ts.tv_nsec = due % 1000000000;
-	while (*w->stop == STOP_NONE &&
-		   clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	while ((now = ranread_now_ns()) < due && now < w->end_ns &&
+		   *w->stop == STOP_NONE && !ProcDiePending)
+	{
+		uint64		until = Min(Min(due, now + SLEEP_SLICE_NS), w->end_ns);
+		struct timespec ts;
+
+		ts.tv_sec = until / 1000000000;
+		ts.tv_nsec = until % 1000000000;
+		(void) clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (now >= w->next_report_ns)
+			worker_progress(w, now);
+	}
 }
 
 /* Run the worker's single stream to its end */

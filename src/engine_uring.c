@@ -21,21 +21,60 @@
 #include "worker.h"
 
 #define WAIT_CAP_NS		((uint64) 100 * 1000000)	/* notice a stop within 0.1 s */
+#define CQE_BATCH		256
+#define MAX_SUBMIT_RETRIES 1000
 
-/* Can this kernel and this process use io_uring?  why gets the reason */
+/* The engine's state, made before the batch starts */
+typedef struct UringEngine
+{
+	struct io_uring ring;
+	bool		fixed_files;
+	bool		fixed_bufs;
+	int		   *pending;		/* slots chosen, waiting to be queued */
+} UringEngine;
+
+/*
+ * Can this kernel and this process run the engine?  It needs a ring with a
+ * chosen completion queue size, timeouts on the wait (IORING_FEAT_EXT_ARG,
+ * Linux 5.11) and the read/write opcodes.  why gets the reason if not.
+ */
 bool
 engine_uring_available(char *why, int whylen)
 {
 	struct io_uring ring;
-	int			rc = io_uring_queue_init(2, &ring, 0);
+	struct io_uring_params params;
+	struct io_uring_probe *probe;
+	int			rc;
+	bool		ok = true;
 
+	memset(&params, 0, sizeof(params));
+	params.flags = IORING_SETUP_CQSIZE;
+	params.cq_entries = 4;
+	rc = io_uring_queue_init_params(2, &ring, &params);
 	if (rc < 0)
 	{
 		snprintf(why, whylen, "%s", strerror(-rc));
 		return false;
 	}
+	probe = io_uring_get_probe_ring(&ring);
+	if (!(params.features & IORING_FEAT_EXT_ARG))
+	{
+		snprintf(why, whylen, "the kernel lacks IORING_FEAT_EXT_ARG (Linux 5.11)");
+		ok = false;
+	}
+	else if (probe == NULL ||
+			 !io_uring_opcode_supported(probe, IORING_OP_READ) ||
+			 !io_uring_opcode_supported(probe, IORING_OP_WRITE) ||
+			 !io_uring_opcode_supported(probe, IORING_OP_READ_FIXED) ||
+			 !io_uring_opcode_supported(probe, IORING_OP_WRITE_FIXED))
+	{
+		snprintf(why, whylen, "the kernel lacks the io_uring read and write operations");
+		ok = false;
+	}
+	if (probe)
+		io_uring_free_probe(probe);
 	io_uring_queue_exit(&ring);
-	return true;
+	return ok;
 }
 
 static unsigned
@@ -48,10 +87,15 @@ pow2_at_least(unsigned n)
 	return v;
 }
 
-/* Set up the ring with the cheapest flags this kernel takes */
-static void
-ring_init(Worker *w, struct io_uring *ring, bool *fixed_files, bool *fixed_bufs)
+/*
+ * Set up the ring with the cheapest flags this kernel takes, and register
+ * the files and buffers.  Runs before the worker counts itself ready, so
+ * none of it lands in the measured time.
+ */
+void
+engine_uring_prepare(Worker *w)
 {
+	UringEngine *e = palloc0(sizeof(UringEngine));
 	struct io_uring_params params;
 	unsigned	sq = pow2_at_least(Min(w->nslots, 4096));
 	unsigned	cq = pow2_at_least(Max(w->nslots, 2 * sq));
@@ -61,13 +105,13 @@ ring_init(Worker *w, struct io_uring *ring, bool *fixed_files, bool *fixed_bufs)
 	params.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER |
 		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN;
 	params.cq_entries = cq;
-	rc = io_uring_queue_init_params(sq, ring, &params);
+	rc = io_uring_queue_init_params(sq, &e->ring, &params);
 	if (rc == -EINVAL)
 	{
 		memset(&params, 0, sizeof(params));
 		params.flags = IORING_SETUP_CQSIZE;
 		params.cq_entries = cq;
-		rc = io_uring_queue_init_params(sq, ring, &params);
+		rc = io_uring_queue_init_params(sq, &e->ring, &params);
 	}
 	if (rc < 0)
 		ereport(ERROR,
@@ -75,8 +119,7 @@ ring_init(Worker *w, struct io_uring *ring, bool *fixed_files, bool *fixed_bufs)
 				 errmsg("could not set up io_uring: %s", strerror(-rc)),
 				 errhint("SET ranread.engine = sync to use the synchronous engine.")));
 
-	*fixed_files = io_uring_register_files(ring, w->fds, w->p->nsegs) == 0;
-	*fixed_bufs = false;
+	e->fixed_files = io_uring_register_files(&e->ring, w->fds, w->p->nsegs) == 0;
 	if (w->nslots <= 16384)
 	{
 		struct iovec *iov = palloc(sizeof(struct iovec) * w->nslots);
@@ -86,26 +129,30 @@ ring_init(Worker *w, struct io_uring *ring, bool *fixed_files, bool *fixed_bufs)
 			iov[i].iov_base = w->slots[i].buf;
 			iov[i].iov_len = w->p->block_size;
 		}
-		*fixed_bufs = io_uring_register_buffers(ring, iov, w->nslots) == 0;
+		e->fixed_bufs = io_uring_register_buffers(&e->ring, iov, w->nslots) == 0;
 		pfree(iov);
 	}
+	e->pending = palloc(sizeof(int) * w->nslots);
+	w->engine = e;
 }
 
-/* Queue one prepared slot's I/O */
-static inline void
-queue_io(struct io_uring *ring, Worker *w, int idx, bool fixed_files, bool fixed_bufs)
+/* Queue one prepared slot's I/O; false if the submission queue is stuck */
+static inline bool
+queue_io(UringEngine *e, Worker *w, int idx)
 {
 	Slot	   *s = &w->slots[idx];
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-	int			fd = fixed_files ? s->seg : w->fds[s->seg];
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
+	int			fd = e->fixed_files ? s->seg : w->fds[s->seg];
 	unsigned	len = (unsigned) w->p->block_size;
 
 	if (unlikely(sqe == NULL))
 	{
-		io_uring_submit(ring);
-		sqe = io_uring_get_sqe(ring);
+		(void) io_uring_submit(&e->ring);
+		sqe = io_uring_get_sqe(&e->ring);
+		if (sqe == NULL)
+			return false;
 	}
-	if (fixed_bufs)
+	if (e->fixed_bufs)
 	{
 		if (s->is_write)
 			io_uring_prep_write_fixed(sqe, fd, s->buf, len, s->offset, idx);
@@ -116,26 +163,25 @@ queue_io(struct io_uring *ring, Worker *w, int idx, bool fixed_files, bool fixed
 		io_uring_prep_write(sqe, fd, s->buf, len, s->offset);
 	else
 		io_uring_prep_read(sqe, fd, s->buf, len, s->offset);
-	if (fixed_files)
+	if (e->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data64(sqe, (uint64) idx);
+	return true;
 }
 
 /* Run the worker's streams to their end */
 void
 engine_uring_run(Worker *w)
 {
-	struct io_uring ring;
-	bool		fixed_files;
-	bool		fixed_bufs;
-	int		   *pending = palloc(sizeof(int) * w->nslots);
+	UringEngine *e = (UringEngine *) w->engine;
+	struct io_uring_cqe *cqes[CQE_BATCH];
+	int		   *pending = e->pending;
 	int			npending = 0;
 	int			inflight = 0;
 	int			nparked = 0;
+	int			failures = 0;
 	uint64		rate = w->rate_interval_ns;
 	uint64		now = ranread_now_ns();
-
-	ring_init(w, &ring, &fixed_files, &fixed_bufs);
 
 	for (int i = 0; i < w->nslots; i++)
 	{
@@ -153,10 +199,9 @@ engine_uring_run(Worker *w)
 
 	for (;;)
 	{
-		struct io_uring_cqe *cqe;
-		unsigned	head;
-		unsigned	seen = 0;
 		uint64		next_due = UINT64_MAX;
+		unsigned	n;
+		int			rc;
 
 		/* paced slots whose time has come */
 		if (nparked)
@@ -200,9 +245,13 @@ engine_uring_run(Worker *w)
 				}
 				else
 					s->start_ns = t;
-				queue_io(&ring, w, pending[k], fixed_files, fixed_bufs);
+				if (unlikely(!queue_io(e, w, pending[k])))
+				{
+					worker_engine_error(w, "the io_uring submission queue is stuck");
+					break;
+				}
+				inflight++;
 			}
-			inflight += npending;
 			npending = 0;
 		}
 		if (inflight == 0 && nparked == 0)
@@ -212,49 +261,73 @@ engine_uring_run(Worker *w)
 		{
 			uint64		wait = WAIT_CAP_NS;
 			struct __kernel_timespec ts;
+			struct io_uring_cqe *cqe;
 
 			if (next_due != UINT64_MAX)
 				wait = next_due > now ? Min(next_due - now, WAIT_CAP_NS) : 0;
 			ts.tv_sec = wait / 1000000000;
 			ts.tv_nsec = wait % 1000000000;
-			io_uring_submit_and_wait_timeout(&ring, &cqe, 1, &ts, NULL);
+			rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, 1, &ts, NULL);
 		}
 		else
-			io_uring_submit_and_wait(&ring, 1);
-		now = ranread_now_ns();
-
-		io_uring_for_each_cqe(&ring, head, cqe)
+			rc = io_uring_submit_and_wait(&e->ring, 1);
+		if (unlikely(rc < 0 && rc != -ETIME && rc != -EINTR))
 		{
-			int			idx = (int) cqe->user_data;
-			Slot	   *s = &w->slots[idx];
-
-			seen++;
-			inflight--;
-			if (unlikely(cqe->res != w->p->block_size))
+			/* -EAGAIN, -EBUSY: the kernel is short of something; retry a while */
+			if (++failures > MAX_SUBMIT_RETRIES ||
+				(rc != -EAGAIN && rc != -EBUSY))
 			{
-				worker_io_error(w, s, cqe->res < 0 ? -cqe->res : 0, cqe->res);
-				continue;
-			}
-			io_complete(w, s, now);
-			if (!io_may_issue(w, s, now))
-				continue;
-			if (rate)
-			{
-				s->parked = true;
-				nparked++;
-			}
-			else
-			{
-				io_prepare(w, s, now);
-				pending[npending++] = idx;
+				worker_engine_error(w, psprintf("io_uring_enter failed: %s", strerror(-rc)));
+				break;			/* in-flight I/O dies with the ring */
 			}
 		}
-		io_uring_cq_advance(&ring, seen);
+		else
+			failures = 0;
+
+		/* reap what completed, stamped when seen */
+		while ((n = io_uring_peek_batch_cqe(&e->ring, cqes, CQE_BATCH)) > 0)
+		{
+			now = ranread_now_ns();
+			for (unsigned k = 0; k < n; k++)
+			{
+				struct io_uring_cqe *cqe = cqes[k];
+				int			idx;
+				Slot	   *s;
+
+				if (unlikely(cqe->user_data == LIBURING_UDATA_TIMEOUT))
+					continue;
+				idx = (int) cqe->user_data;
+				s = &w->slots[idx];
+				inflight--;
+				if (unlikely(cqe->res != w->p->block_size))
+				{
+					worker_io_error(w, s, cqe->res < 0 ? -cqe->res : 0, cqe->res);
+					continue;
+				}
+				io_complete(w, s, now);
+				if (!io_may_issue(w, s, now))
+					continue;
+				if (rate)
+				{
+					s->parked = true;
+					nparked++;
+				}
+				else
+				{
+					io_prepare(w, s, now);
+					pending[npending++] = idx;
+				}
+			}
+			io_uring_cq_advance(&e->ring, n);
+			if (n < CQE_BATCH)
+				break;
+		}
+		now = ranread_now_ns();
 
 		if (unlikely(now >= w->next_report_ns))
 			worker_progress(w, now);
 	}
 
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(&e->ring);
 	worker_progress(w, now);
 }

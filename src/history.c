@@ -30,6 +30,7 @@
 #include "storage/ipc.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
@@ -129,9 +130,19 @@ figures_from_hists(RanreadFigures *f, const RanreadHist *r, const RanreadHist *w
 static double
 stream_seconds(BatchShared *bs, StreamStats *st)
 {
-	if (st->last_ns <= bs->measure_ns)
-		return 0;
-	return (st->last_ns - bs->measure_ns) / 1e9;
+	const BatchParams *p = &bs->p;
+	double		s = st->last_ns > bs->measure_ns ? (st->last_ns - bs->measure_ns) / 1e9 : 0;
+
+	/*
+	 * A process that ran for the whole duration was measuring all of it, even
+	 * if its last I/O completed a little before the end (a paced process may
+	 * wait seconds between I/Os).  One that finished its iterations first, or
+	 * was stopped, measured until its last completion.
+	 */
+	if (p->duration_ns > 0 && bs->status == STOP_NONE &&
+		(p->iterations == 0 || st->reads + st->writes < (uint64) p->iterations))
+		s = Max(s, p->duration_ns / 1e9);
+	return s;
 }
 
 /*
@@ -178,16 +189,22 @@ batch_figures(BatchShared *bs, RanreadFigures *f, RanreadHist *all, RanreadHist 
  * Undone by ranread_restore_user, or by the transaction's abort.
  */
 void
-ranread_become_owner(Oid *save_user, int *save_sec)
+ranread_become_owner(RanreadOwnerState *st)
 {
-	GetUserIdAndSecContext(save_user, save_sec);
-	SetUserIdAndSecContext(ranread_ext_owner(), *save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	GetUserIdAndSecContext(&st->save_user, &st->save_sec);
+	SetUserIdAndSecContext(ranread_ext_owner(), st->save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	/* the caller's search_path must not choose our operators and functions */
+	st->guc_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 }
 
+/* Back to the caller's role and search_path */
 void
-ranread_restore_user(Oid save_user, int save_sec)
+ranread_restore_user(RanreadOwnerState *st)
 {
-	SetUserIdAndSecContext(save_user, save_sec);
+	AtEOXact_GUC(true, st->guc_level);
+	SetUserIdAndSecContext(st->save_user, st->save_sec);
 }
 
 /* Run SQL as the extension owner inside the current transaction */
@@ -195,17 +212,15 @@ static void
 exec_as_owner(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
 			  int expect)
 {
-	Oid			save_user;
-	int			save_sec;
+	RanreadOwnerState st;
 	int			rc;
 
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(ranread_ext_owner(), save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	ranread_become_owner(&st);
 	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
 	if (rc != expect)
 		elog(ERROR, "ranread history statement failed (%s): %s",
 			 SPI_result_code_string(rc), sql);
-	SetUserIdAndSecContext(save_user, save_sec);
+	ranread_restore_user(&st);
 }
 
 /* A float8 datum, or NULL when there were no I/Os */
@@ -403,8 +418,7 @@ history_finish(BatchShared *bs)
 	Datum		values[23];
 	char		nulls[23];
 	bool		any;
-	Oid			save_user;
-	int			save_sec;
+	RanreadOwnerState st;
 	SPIPlanPtr	plan;
 	Oid			rtypes[28] = {INT8OID, INT4OID, TIMESTAMPTZOID, NAMEOID, INT4OID, INT8OID,
 		INT4OID, INT4OID, INT4OID, TEXTOID, INT8OID, INT8OID, FLOAT8OID, FLOAT8OID,
@@ -459,8 +473,7 @@ history_finish(BatchShared *bs)
 						   "WHERE batch OPERATOR(pg_catalog.=) $1", p->schema),
 				  23, types, values, nulls, SPI_OK_UPDATE);
 
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(ranread_ext_owner(), save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	ranread_become_owner(&st);
 	plan = SPI_prepare(psprintf("INSERT INTO %s.ranread_results (batch, process, run_at, target, "
 								"processes, iterations, block_size, queue_depth, write_pct, pattern, "
 								"reads, writes, seconds, iops, avg_ms, min_ms, p50_ms, p95_ms, "
@@ -475,7 +488,7 @@ history_finish(BatchShared *bs)
 	for (int i = 0; i < p->processes; i++)
 		insert_process_row(bs, i, status, plan);
 	insert_intervals(bs, f.seconds);
-	SetUserIdAndSecContext(save_user, save_sec);
+	ranread_restore_user(&st);
 }
 
 #define ORPHAN_UPDATE \
@@ -606,8 +619,8 @@ ranread_reset(PG_FUNCTION_ARGS)
 	exec_as_owner(psprintf("WITH gone AS (DELETE FROM %s.ranread_batches "
 						   "WHERE status OPERATOR(pg_catalog.<>) 'running' "
 						   "AND ($1 IS NULL OR run_at OPERATOR(pg_catalog.<) $1) RETURNING batch), "
-						   "r AS (DELETE FROM %s.ranread_results WHERE batch IN (SELECT batch FROM gone)), "
-						   "i AS (DELETE FROM %s.ranread_intervals WHERE batch IN (SELECT batch FROM gone)), "
+						   "r AS (DELETE FROM %s.ranread_results WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
+						   "i AS (DELETE FROM %s.ranread_intervals WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
 						   "s AS (DELETE FROM %s.ranread_sweeps "
 						   "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1) "
 						   "SELECT pg_catalog.count(*) FROM gone", schema, schema, schema, schema),

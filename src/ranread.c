@@ -18,6 +18,7 @@
  */
 #include "postgres.h"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #include "catalog/pg_authid.h"
@@ -233,4 +234,20 @@ ranread_release(uint64 claim)
 		ctl->refcount = 0;
 	}
 	SpinLockRelease(&ctl->mutex);
+}
+
+/*
+ * Targets keep one descriptor per 1 GB segment open while they are written
+ * or read; allow this process as many descriptors as the hard limit does.
+ */
+void
+ranread_raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
+	{
+		rl.rlim_cur = rl.rlim_max;
+		(void) setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }

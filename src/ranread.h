@@ -181,8 +181,6 @@ typedef struct BatchShared
 	bool		recorded;		/* history written (or given up) */
 	RanreadStop status;			/* final status, set by the recorder */
 	char		message[RANREAD_MSG_LEN];
-	int			engine_used;
-	bool		intervals_truncated;
 	Size		stream_off;
 	Size		interval_off;
 	WorkerSlot	workers[FLEXIBLE_ARRAY_MEMBER];
@@ -230,6 +228,8 @@ extern bool ranread_timing_guc;
 extern RanreadControl *ranread_control(void);
 extern const char *ranread_status_name(RanreadStop s);
 extern uint64 ranread_now_ns(void);
+extern void ranread_raise_fd_limit(void);
+extern bool engine_uring_available(char *why, int whylen);
 extern void ranread_request_stop(uint64 claim, RanreadStop why);
 extern bool ranread_join(uint64 claim);
 extern void ranread_release(uint64 claim);
@@ -281,8 +281,15 @@ rng_below(uint64 *s, uint64 n)
 extern char *ranread_schema_name(void);
 extern char *ranread_schema_name_raw(void);
 extern Oid	ranread_ext_owner(void);
-extern void ranread_become_owner(Oid *save_user, int *save_sec);
-extern void ranread_restore_user(Oid save_user, int save_sec);
+typedef struct RanreadOwnerState
+{
+	Oid			save_user;
+	int			save_sec;
+	int			guc_level;
+} RanreadOwnerState;
+
+extern void ranread_become_owner(RanreadOwnerState *st);
+extern void ranread_restore_user(RanreadOwnerState *st);
 extern void figures_from_hists(RanreadFigures *f, const RanreadHist *r,
 							   const RanreadHist *w, uint64 reads, uint64 writes,
 							   double seconds, int block_size);

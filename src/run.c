@@ -514,8 +514,10 @@ start_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 		{
 			pid_t		pid;
 
-			if (bs->workers[i].failed || bs->workers[i].exited ||
+			if (!bs->workers[i].failed && !bs->workers[i].exited &&
 				GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+				bs->workers[i].exited = true;	/* died before it could say so */
+			if (bs->workers[i].failed || bs->workers[i].exited)
 				ereport(ERROR,
 						(errcode(ERRCODE_SYSTEM_ERROR),
 						 errmsg("ranread worker %d of batch " INT64_FORMAT " failed to start%s%s",
@@ -698,43 +700,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	nintervals = a.duration_ns > 0 ?
 		(int) Min((a.duration_ns / 1000000000) + 2, RANREAD_MAX_INTERVALS) : 3600;
 
-	batch = nextval_internal(get_relname_relid("ranread_batch_seq",
-											   get_namespace_oid(ranread_schema_name_raw(), false)),
-							 false);
-	claim_id = claim(batch, a.processes);
-
-	/* From here on the claim is released by the DSM detach callbacks */
-	seg = NULL;
-	PG_TRY();
-	{
-		Size		size = batch_layout(want, a.processes, nintervals, &stream_off, &interval_off);
-
-		seg = dsm_create(size, 0);
-	}
-	PG_CATCH();
-	{
-		ranread_release(claim_id);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
-	bs = dsm_segment_address(seg);
-	memset(bs, 0, batch_layout(want, a.processes, nintervals, &stream_off, &interval_off));
-	SpinLockInit(&bs->mutex);
-	ConditionVariableInit(&bs->cv);
-	pg_atomic_init_u32(&bs->attached, 0);
-	pg_atomic_init_u32(&bs->ready, 0);
-	bs->stream_off = stream_off;
-	bs->interval_off = interval_off;
-	bs->leader_latch = &MyProc->procLatch;
-	bs->run_at = GetCurrentTimestamp();
-	for (int i = 0; i < a.processes; i++)
-	{
-		hist_reset(&batch_stream(bs, i)->read_hist);
-		hist_reset(&batch_stream(bs, i)->write_hist);
-	}
-
-	p.batch = batch;
-	p.claim = claim_id;
+	/* Everything the batch needs is known before the cluster is claimed */
 	p.sweep = a.sweep;
 	p.dboid = MyDatabaseId;
 	p.userid = GetUserId();
@@ -760,8 +726,45 @@ ranread_run(PG_FUNCTION_ARGS)
 	p.nintervals = nintervals;
 	p.timing = ranread_timing_guc;
 	p.nworkers = want;
+
+	batch = nextval_internal(get_relname_relid("ranread_batch_seq",
+											   get_namespace_oid(ranread_schema_name_raw(), false)),
+							 false);
+	claim_id = claim(batch, a.processes);
+
+	/* From here on the claim is released by the DSM detach callbacks */
+	seg = NULL;
+	PG_TRY();
+	{
+		Size		size = batch_layout(want, a.processes, nintervals, &stream_off, &interval_off);
+
+		seg = dsm_create(size, 0);
+	}
+	PG_CATCH();
+	{
+		ranread_release(claim_id);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	bs = dsm_segment_address(seg);
+	memset(bs, 0, batch_layout(want, a.processes, nintervals, &stream_off, &interval_off));
+	SpinLockInit(&bs->mutex);
+	ConditionVariableInit(&bs->cv);
+	pg_atomic_init_u32(&bs->attached, 0);
+	pg_atomic_init_u32(&bs->ready, 0);
+	p.batch = batch;
+	p.claim = claim_id;
 	bs->p = p;
 	on_dsm_detach(seg, leader_detach, PointerGetDatum(bs));
+	bs->stream_off = stream_off;
+	bs->interval_off = interval_off;
+	bs->leader_latch = &MyProc->procLatch;
+	bs->run_at = GetCurrentTimestamp();
+	for (int i = 0; i < a.processes; i++)
+	{
+		hist_reset(&batch_stream(bs, i)->read_hist);
+		hist_reset(&batch_stream(bs, i)->write_hist);
+	}
 
 	handles = palloc0(sizeof(BackgroundWorkerHandle *) * want);
 	nworkers = launch_workers(bs, seg, want, handles);

@@ -134,12 +134,11 @@ target_lookup(const char *name, RanreadTarget *t)
 	bool		found = false;
 	NameData	n;
 
-	Oid			save_user;
-	int			save_sec;
+	RanreadOwnerState owner;
 
 	namestrcpy(&n, name);
 	values[0] = NameGetDatum(&n);
-	ranread_become_owner(&save_user, &save_sec);
+	ranread_become_owner(&owner);
 	SPI_connect();
 	if (SPI_execute_with_args(psprintf("SELECT relid, tablespace, size_bytes FROM %s.ranread_target_catalog "
 									   "WHERE target OPERATOR(pg_catalog.=) $1",
@@ -159,13 +158,17 @@ target_lookup(const char *name, RanreadTarget *t)
 		found = SearchSysCacheExists1(RELOID, ObjectIdGetDatum(t->relid));
 	}
 	SPI_finish();
-	ranread_restore_user(save_user, save_sec);
+	ranread_restore_user(&owner);
 
 	if (found)
 	{
-		Relation	rel = relation_open(t->relid, AccessShareLock);
-		char	   *path = relpathperm(rel->rd_node, MAIN_FORKNUM);
+		Relation	rel = try_relation_open(t->relid, AccessShareLock);
+		char	   *path;
 		struct statx stx;
+
+		if (rel == NULL)
+			return false;		/* purged while we looked */
+		path = relpathperm(rel->rd_node, MAIN_FORKNUM);
 
 		strlcpy(t->relpath, path, MAXPGPATH);
 		relation_close(rel, NoLock);	/* keep the lock: no purge mid-run */
@@ -241,8 +244,7 @@ target_drop(const char *name)
 	Datum		values[1];
 	NameData	n;
 	bool		had_row;
-	Oid			save_user;
-	int			save_sec;
+	RanreadOwnerState owner;
 
 	namestrcpy(&n, name);
 	values[0] = NameGetDatum(&n);
@@ -259,7 +261,7 @@ target_drop(const char *name)
 		performDeletion(&obj, DROP_RESTRICT, 0);
 	}
 
-	ranread_become_owner(&save_user, &save_sec);
+	ranread_become_owner(&owner);
 	SPI_connect();
 	if (SPI_execute_with_args(psprintf("DELETE FROM %s.ranread_target_catalog "
 									   "WHERE target OPERATOR(pg_catalog.=) $1", schema),
@@ -267,7 +269,7 @@ target_drop(const char *name)
 		elog(ERROR, "could not update the ranread target catalog");
 	had_row = SPI_processed > 0;
 	SPI_finish();
-	ranread_restore_user(save_user, save_sec);
+	ranread_restore_user(&owner);
 	return had_row;
 }
 
@@ -378,13 +380,12 @@ create_target_relation(const char *target, const char *spcname)
 	Oid			relid;
 	ObjectAddress rel;
 	ObjectAddress ext;
-	Oid			save_user;
-	int			save_sec;
+	RanreadOwnerState owner;
 
 	/* created by the extension's owner: no one else has any privilege on it */
-	ranread_become_owner(&save_user, &save_sec);
+	ranread_become_owner(&owner);
 	SPI_connect();
-	if (SPI_execute(psprintf("CREATE UNLOGGED TABLE %s.%s () WITH (autovacuum_enabled = off) TABLESPACE %s",
+	if (SPI_execute(psprintf("CREATE UNLOGGED TABLE %s.%s () WITH (autovacuum_enabled = off, vacuum_truncate = off) TABLESPACE %s",
 							 schema, quote_identifier(relname), quote_identifier(spcname)),
 					false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not create the relation of target \"%s\"", target);
@@ -393,7 +394,7 @@ create_target_relation(const char *target, const char *spcname)
 													 "no rows; drop with ranread_purge", target))),
 				false, 0);
 	SPI_finish();
-	ranread_restore_user(save_user, save_sec);
+	ranread_restore_user(&owner);
 
 	relid = get_relname_relid(relname, get_namespace_oid(ranread_schema_name_raw(), false));
 	ObjectAddressSet(rel, RelationRelationId, relid);
@@ -606,8 +607,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 	Datum		values[5];
 	bool		nulls[5] = {false, false, false, false, false};
 	char	   *schema = ranread_schema_name();
-	Oid			save_user;
-	int			save_sec;
+	RanreadOwnerState owner;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -674,7 +674,14 @@ ranread_setup(PG_FUNCTION_ARGS)
 	rng_seed(f.rng, ranread_now_ns() ^ ((uint64) MyProcPid << 32));
 	if (posix_memalign((void **) &f.bufs, 4096, (Size) FILL_CHUNK * FILL_DEPTH) != 0)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	f.uring = io_uring_queue_init(FILL_DEPTH, &f.ring, 0) == 0;
+	{
+		char		why[128];
+
+		/* the fill uses io_uring only where a batch could */
+		f.uring = ranread_engine_guc != ENGINE_SYNC && engine_uring_available(why, sizeof(why)) &&
+			io_uring_queue_init(FILL_DEPTH, &f.ring, 0) == 0;
+	}
+	ranread_raise_fd_limit();
 
 	start_ns = ranread_now_ns();
 	PG_TRY();
@@ -713,7 +720,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 		args[1] = ObjectIdGetDatum(relid);
 		args[2] = NameGetDatum(&sn);
 		args[3] = Int64GetDatum(size);
-		ranread_become_owner(&save_user, &save_sec);
+		ranread_become_owner(&owner);
 		SPI_connect();
 		if (SPI_execute_with_args(psprintf("INSERT INTO %s.ranread_target_catalog "
 										   "(target, relid, tablespace, size_bytes) "
@@ -721,7 +728,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 								  4, argtypes, args, NULL, false, 0) != SPI_OK_INSERT)
 			elog(ERROR, "could not record target \"%s\"", target);
 		SPI_finish();
-		ranread_restore_user(save_user, save_sec);
+		ranread_restore_user(&owner);
 	}
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)

@@ -23,6 +23,7 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "access/xact.h"
@@ -141,6 +142,7 @@ stream_init(Stream *st, const BatchParams *p, uint64 g, StreamStats *stats)
 	uint64		n = p->unit_hi - p->unit_lo;
 
 	rng_seed(st->rng, (uint64) p->seed * UINT64CONST(0x9E3779B97F4A7C15) + g);
+	rng_seed(st->data_rng, ~((uint64) p->seed * UINT64CONST(0xD1B54A32D192ED03) + g));
 	st->remaining = p->iterations > 0 ? (uint64) p->iterations : PG_UINT64_MAX;
 	st->seq_lo = p->unit_lo + g * n / p->processes;
 	st->seq_hi = Max(p->unit_lo + (g + 1) * n / p->processes, st->seq_lo + 1);
@@ -171,6 +173,16 @@ worker_plan(const BatchParams *p, int g, int n, int64 *offsets)
 		io_prepare(&w, &s, 0);
 		offsets[i] = (int64) ((uint64) s.seg * p->seg_bytes + s.offset);
 	}
+}
+
+/* The engine itself failed: stop this worker and fail the batch */
+void
+worker_engine_error(Worker *w, const char *msg)
+{
+	if (w->error[0])
+		return;
+	strlcpy(w->error, msg, sizeof(w->error));
+	ranread_request_stop(w->p->claim, STOP_FAILED);
 }
 
 /* Open the target, allocate buffers, seed the streams */
@@ -222,6 +234,8 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 		w->slots[i].stream = i / p->queue_depth;
 		w->slots[i].buf = bufs + stride * i;
 	}
+	if (p->engine == ENGINE_URING)
+		engine_uring_prepare(w);
 }
 
 /* Timing of the measured part and of a paced run, once "go" is known */
@@ -272,9 +286,14 @@ record_batch(BatchShared *bs)
 		bool		all = true;
 
 		for (int i = 0; i < bs->p.nworkers; i++)
-			if (!bs->workers[i].done && !bs->workers[i].exited)
+		{
+			WorkerSlot *ws = &bs->workers[i];
+
+			/* a worker that never started will not come once the start is off */
+			if (!ws->done && !ws->exited && !(bs->abort_start && ws->pid == 0))
 				all = false;
-		if (all)
+		}
+		if (all || ProcDiePending)
 			break;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 10, PG_WAIT_EXTENSION);
@@ -353,6 +372,7 @@ ranread_worker_main(Datum arg)
 	BackgroundWorkerInitializeConnectionByOid(bs->p.dboid, bs->p.ext_owner,
 											  BGWORKER_BYPASS_ALLOWCONN);
 	(void) prctl(PR_SET_TIMERSLACK, 1UL);
+	ranread_raise_fd_limit();
 	pgstat_report_activity(STATE_RUNNING, "ranread: starting");
 
 	PG_TRY();

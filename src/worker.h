@@ -15,7 +15,8 @@
 
 typedef struct Stream
 {
-	uint64		rng[4];
+	uint64		rng[4];			/* block choice and read/write mix */
+	uint64		data_rng[4];	/* contents of written pages */
 	uint64		remaining;		/* measured I/Os still to issue */
 	uint64		seq_pos;		/* sequential: next unit, in [seq_lo, seq_hi) */
 	uint64		seq_lo;
@@ -60,6 +61,8 @@ typedef struct Worker
 	uint64		ios;			/* measured completions */
 	IntervalSlot *intervals;
 
+	void	   *engine;			/* the engine's own state */
+
 	char		error[RANREAD_MSG_LEN];	/* set by an engine on I/O failure */
 } Worker;
 
@@ -103,7 +106,7 @@ io_prepare(Worker *w, Slot *s, uint64 now)
 		BlockNumber blk = (BlockNumber) ((uint64) s->seg * RELSEG_SIZE + s->offset / BLCKSZ);
 
 		for (int off = 0; off < p->block_size; off += BLCKSZ)
-			target_fill_page(s->buf + off, blk++, st->rng);
+			target_fill_page(s->buf + off, blk++, st->data_rng);
 	}
 }
 
@@ -154,9 +157,10 @@ io_complete(Worker *w, Slot *s, uint64 now)
 extern void worker_progress(Worker *w, uint64 now);
 extern void worker_plan(const BatchParams *p, int g, int n, int64 *offsets);
 extern void worker_io_error(Worker *w, Slot *s, int err, int got);
+extern void worker_engine_error(Worker *w, const char *msg);
 
 /* engines */
-extern bool engine_uring_available(char *why, int whylen);
+extern void engine_uring_prepare(Worker *w);
 extern void engine_uring_run(Worker *w);
 extern void engine_sync_run(Worker *w);
 
