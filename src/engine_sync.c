@@ -2,7 +2,9 @@
  * engine_sync.c
  *		The synchronous engine: one stream per worker, one pread or pwrite at
  *		a time.  Used where io_uring is not allowed (kernel.io_uring_disabled,
- *		seccomp, old kernels) or when ranread.engine = sync.
+ *		seccomp, old kernels) or when ranread.engine = sync, and by any worker
+ *		that keeps a single I/O in flight (one process at queue depth 1),
+ *		where a plain syscall costs less than a ring.
  */
 #include "postgres.h"
 

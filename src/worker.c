@@ -234,7 +234,7 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 		w->slots[i].stream = i / p->queue_depth;
 		w->slots[i].buf = bufs + stride * i;
 	}
-	if (p->engine == ENGINE_URING)
+	if (p->engine == ENGINE_URING && w->nslots > 1)
 		engine_uring_prepare(w);
 }
 
@@ -392,7 +392,8 @@ ranread_worker_main(Datum arg)
 			if (wait_for_flag(bs, &bs->go))
 			{
 				worker_start_clock(&w);
-				if (bs->p.engine == ENGINE_URING)
+				/* one I/O in flight: a plain pread is the cheaper way */
+				if (w.engine != NULL)
 					engine_uring_run(&w);
 				else
 					engine_sync_run(&w);
