@@ -3,10 +3,9 @@
  *		The io_uring engine: one worker keeps every slot of its streams in
  *		flight through a single ring.
  *
- * Each loop turn reaps every completion that is ready (one clock read for
- * the batch: that is when they were seen complete), chooses the next I/O of
- * each freed slot, stamps all of them with one clock read just before the
- * io_uring_enter that submits them, and waits for at least one completion.
+ * Each loop turn waits for a completion, reaps every completion that is
+ * ready (stamped with one clock read when they were seen), and re-arms each
+ * freed slot at once: next block, a clock read, one io_uring_enter.
  * Files and buffers are registered with the ring when the kernel allows it,
  * so the kernel skips per-I/O file lookups and page pinning.
  *
@@ -30,7 +29,6 @@ typedef struct UringEngine
 	struct io_uring ring;
 	bool		fixed_files;
 	bool		fixed_bufs;
-	int		   *pending;		/* slots chosen, waiting to be queued */
 } UringEngine;
 
 /*
@@ -132,7 +130,6 @@ engine_uring_prepare(Worker *w)
 		e->fixed_bufs = io_uring_register_buffers(&e->ring, iov, w->nslots) == 0;
 		pfree(iov);
 	}
-	e->pending = palloc(sizeof(int) * w->nslots);
 	w->engine = e;
 }
 
@@ -169,20 +166,51 @@ queue_io(UringEngine *e, Worker *w, int idx)
 	return true;
 }
 
-/* Run the worker's streams to their end */
+/*
+ * Stamp a prepared slot and queue it.  Under a rate limit its latency counts
+ * from when it was due; otherwise from now, just before it is submitted.
+ */
+static inline bool
+arm(UringEngine *e, Worker *w, int idx, uint64 now)
+{
+	Slot	   *s = &w->slots[idx];
+
+	if (w->rate_interval_ns)
+	{
+		s->start_ns = s->due_ns;
+		s->due_ns += w->rate_interval_ns;
+	}
+	else
+		s->start_ns = w->timing ? ranread_now_ns() : now;
+	if (unlikely(!queue_io(e, w, idx)))
+	{
+		worker_engine_error(w, "the io_uring submission queue is stuck");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Run the worker's streams to their end.
+ *
+ * Each I/O is submitted as soon as its slot is free, one io_uring_enter per
+ * I/O, as fio does by default: measured on virtio disks, handing the device
+ * bursts of requests behind one notification cost about 10% of the IOPS at
+ * queue depth 32, while the extra syscalls still leave the engine cheaper
+ * per I/O than fio.
+ */
 void
 engine_uring_run(Worker *w)
 {
 	UringEngine *e = (UringEngine *) w->engine;
 	struct io_uring_cqe *cqes[CQE_BATCH];
-	int		   *pending = e->pending;
-	int			npending = 0;
 	int			inflight = 0;
 	int			nparked = 0;
 	int			failures = 0;
 	uint64		rate = w->rate_interval_ns;
 	uint64		now = ranread_now_ns();
 
+	/* the first I/O of every slot goes out in one submission */
 	for (int i = 0; i < w->nslots; i++)
 	{
 		if (rate)
@@ -193,7 +221,9 @@ engine_uring_run(Worker *w)
 		else if (io_may_issue(w, &w->slots[i], now))
 		{
 			io_prepare(w, &w->slots[i], now);
-			pending[npending++] = i;
+			if (!arm(e, w, i, now))
+				break;
+			inflight++;
 		}
 	}
 
@@ -222,41 +252,17 @@ engine_uring_run(Worker *w)
 					s->parked = false;
 					nparked--;
 					io_prepare(w, s, now);
-					pending[npending++] = i;
+					if (arm(e, w, i, now))
+						inflight++;
 				}
 				else
 					next_due = Min(next_due, s->due_ns);
 			}
 		}
-
-		/* stamp and queue what was chosen, then submit and wait */
-		if (npending)
-		{
-			uint64		t = w->timing ? ranread_now_ns() : now;
-
-			for (int k = 0; k < npending; k++)
-			{
-				Slot	   *s = &w->slots[pending[k]];
-
-				if (rate)
-				{
-					s->start_ns = s->due_ns;
-					s->due_ns += rate;
-				}
-				else
-					s->start_ns = t;
-				if (unlikely(!queue_io(e, w, pending[k])))
-				{
-					worker_engine_error(w, "the io_uring submission queue is stuck");
-					break;
-				}
-				inflight++;
-			}
-			npending = 0;
-		}
 		if (inflight == 0 && nparked == 0)
 			break;
 
+		/* submit anything queued, and wait for a completion */
 		if (nparked)
 		{
 			uint64		wait = WAIT_CAP_NS;
@@ -284,7 +290,7 @@ engine_uring_run(Worker *w)
 		else
 			failures = 0;
 
-		/* reap what completed, stamped when seen */
+		/* reap what completed, stamped when seen; re-arm each slot at once */
 		while ((n = io_uring_peek_batch_cqe(&e->ring, cqes, CQE_BATCH)) > 0)
 		{
 			now = ranread_now_ns();
@@ -311,11 +317,13 @@ engine_uring_run(Worker *w)
 				{
 					s->parked = true;
 					nparked++;
+					continue;
 				}
-				else
+				io_prepare(w, s, now);
+				if (arm(e, w, idx, now))
 				{
-					io_prepare(w, s, now);
-					pending[npending++] = idx;
+					inflight++;
+					(void) io_uring_submit(&e->ring);
 				}
 			}
 			io_uring_cq_advance(&e->ring, n);
