@@ -8,38 +8,7 @@ BEGIN;
 SET client_min_messages = error;
 SELECT plan(31);
 
--- pg_temp.run(label, arguments [, steady]): run ranread_run(arguments) and
--- keep its row in runs, with the wall-clock seconds it took, or its error
--- (returned).  With steady, a batch during which the storage stalled (an
--- I/O took over 250 ms: another tenant of the disk, not ranread) is run
--- again, up to three times, so that figures about time test ranread and
--- not the neighbours; the retries show in the log at the end.
-CREATE TEMP TABLE runs (
-    label text PRIMARY KEY,
-    batch bigint, target name, processes integer, reads bigint, writes bigint,
-    seconds float8, iops float8, mbps float8, avg_ms float8, p50_ms float8,
-    p95_ms float8, p99_ms float8, p999_ms float8, max_ms float8, status text,
-    elapsed float8, error text, attempts integer);
-CREATE FUNCTION pg_temp.run(label text, arguments text, steady boolean DEFAULT false) RETURNS text
-LANGUAGE plpgsql AS $$
-DECLARE
-    t0 timestamptz;
-BEGIN
-    FOR attempt IN 1..CASE WHEN steady THEN 3 ELSE 1 END LOOP
-        DELETE FROM runs WHERE runs.label = run.label;
-        t0 := clock_timestamp();
-        EXECUTE format('INSERT INTO runs SELECT %L, r.*, NULL, NULL, %s FROM ranread_run(%s) r',
-                       label, attempt, arguments);
-        UPDATE runs SET elapsed = extract(epoch FROM clock_timestamp() - t0)
-         WHERE runs.label = run.label;
-        EXIT WHEN NOT EXISTS (SELECT 1 FROM runs WHERE runs.label = run.label AND max_ms > 250);
-    END LOOP;
-    RETURN NULL;
-EXCEPTION WHEN OTHERS THEN
-    INSERT INTO runs (label, error) VALUES (label, SQLSTATE || ': ' || SQLERRM);
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END
-$$;
+\ir lib/runs.psql
 
 -- The error of a statement (NULL if it succeeds)
 CREATE FUNCTION pg_temp.error_of(statement text) RETURNS text
@@ -52,11 +21,6 @@ EXCEPTION WHEN OTHERS THEN
 END
 $$;
 
--- The batch's row in ranread_summary
-CREATE FUNCTION pg_temp.summary(label text) RETURNS SETOF ranread_summary
-LANGUAGE sql AS $$
-    SELECT * FROM ranread_summary WHERE batch = (SELECT batch FROM runs WHERE runs.label = summary.label)
-$$;
 
 -- Reads per process of a batch, in process order
 CREATE FUNCTION pg_temp.reads(label text) RETURNS bigint[]
