@@ -10,7 +10,8 @@ OBJS = \
 	src/engine_uring.o \
 	src/engine_sync.o \
 	src/history.o \
-	src/export.o
+	src/export.o \
+	src/chart.o
 
 EXTENSION = ranread
 # The install script is assembled from the parts in sql/install/, in name order.
@@ -36,4 +37,4 @@ include $(PGXS)
 ranread--1.0.sql: $(INSTALL_PARTS)
 	cat $^ > $@
 
-$(OBJS): src/ranread.h src/hist.h src/worker.h
+$(OBJS): src/ranread.h src/hist.h src/worker.h src/report.h

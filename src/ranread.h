@@ -11,7 +11,8 @@
  *	 engine_sync.c	 the synchronous (pread/pwrite) hot loop
  *	 history.c		 figures from histograms, history rows (SPI), ranread_reset
  *	 hist.c			 the latency histogram and its SQL functions
- *	 export.c		 ranread_export, ranread_chart, ranread_timeline, ranread_limits
+ *	 export.c		 ranread_export, ranread_limits; report.h: what it shares with chart.c
+ *	 chart.c		 ranread_chart, ranread_timeline (SVG)
  *	 (SQL)			 sql/install/20_report.sql: ranread_sweep and its rules
  */
 #ifndef RANREAD_H
