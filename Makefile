@@ -18,7 +18,7 @@ EXTENSION = ranread
 DATA_built = ranread--1.0.sql
 INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
 
-REGRESS = surface setup_errors run_errors
+REGRESS = surface setup_errors run_errors bad_input
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 SHLIB_LINK += -luring

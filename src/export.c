@@ -484,6 +484,12 @@ export_check_directory(text *arg)
 				 errhint("Pass the absolute path of an existing directory on the database server.")));
 
 	dir = text_to_cstring(arg);
+	if (strlen(dir) > MAXPGPATH - 64)
+		ereport(ERROR,
+				(errcode(ERRCODE_NAME_TOO_LONG),
+				 errmsg("directory for ranread_export is too long: %zu bytes, at most %d",
+						strlen(dir), MAXPGPATH - 64),
+				 errhint("Pass a shorter absolute path of an existing directory.")));
 	if (!is_absolute_path(dir))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

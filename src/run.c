@@ -371,6 +371,30 @@ claim(int64 batch, int processes)
 }
 
 /*
+ * Wait (up to a few seconds, interrupts held) until the postmaster has
+ * reaped every worker we registered, so their slots are free for whatever
+ * comes next, also when we leave by an error.
+ */
+static void
+wait_for_shutdown(BackgroundWorkerHandle **handles, int n)
+{
+	HOLD_INTERRUPTS();
+	for (int i = 0; i < n; i++)
+	{
+		for (int tries = 0; tries < CANCEL_WAIT_MS; tries++)
+		{
+			pid_t		pid;
+
+			if (handles[i] == NULL ||
+				GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+				break;
+			pg_usleep(1000L);
+		}
+	}
+	RESUME_INTERRUPTS();
+}
+
+/*
  * Wait (up to a few seconds) until every worker has left the batch, so the
  * cluster is free for the next batch when ranread_run returns.
  */
@@ -769,6 +793,11 @@ ranread_run(PG_FUNCTION_ARGS)
 	handles = palloc0(sizeof(BackgroundWorkerHandle *) * want);
 	nworkers = launch_workers(bs, seg, want, handles);
 	if (nworkers == 0 || (engine == ENGINE_SYNC && nworkers < a.processes))
+	{
+		/* let the ones that did start go, and give their slots back */
+		bs->abort_start = true;
+		ConditionVariableBroadcast(&bs->cv);
+		wait_for_shutdown(handles, nworkers);
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("only %d of the %d background workers ranread_run needs could be started",
@@ -776,6 +805,7 @@ ranread_run(PG_FUNCTION_ARGS)
 				 errdetail("max_worker_processes is %d, and other work (parallel queries, replication, extensions) uses some.",
 						   max_worker_processes),
 				 errhint("Raise max_worker_processes (needs a restart), or wait for other work to finish.")));
+	}
 	if (nworkers < want)
 		ereport(NOTICE,
 				(errmsg("only %d of %d background workers were free; %d processes share them",
@@ -814,6 +844,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	PG_CATCH();
 	{
 		stop_and_wait_for_record(bs);
+		wait_for_shutdown(handles, nworkers);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
