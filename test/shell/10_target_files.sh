@@ -143,7 +143,10 @@ NEW="$DD/$(target_path in_ts)"
 [ "$OLD" != "$NEW" ]
 ok $? "the new target has a new file"
 is "$(disk_bytes "$OLD")" 0 "the replaced target's file no longer takes space"
-is "$(disk_bytes "$NEW")" 16777216 "the new one holds 16MB"
+got=$(disk_bytes "$NEW")
+[ "$got" -ge 16777216 ] && [ "$got" -le $((16777216 + 16777216 / 100)) ]
+ok $? "the new one holds 16MB (allowing 1% for the filesystem's extent blocks)"
+[ "$got" -ge 16777216 ] || diag "got $got bytes"
 
 # --- two sessions making the same target at once: one replaces the other,
 # or the second is told the target is busy; never a catalog error
