@@ -74,7 +74,8 @@ INFO_ROWS = [
     ("info: 8k QD1 with ranread.engine = sync: avg latency", "lat_ms", "ms", "qd1_sync", "psync1"),
     ("info: 8k QD1 sync engine: CPU per I/O", "cpu_us_per_io", "us/IO", "qd1_sync", "psync1"),
 ]
-PEAK_RR = ["qd1", "qd1_sync", "p32", "qd32", "qd128", "p2_qd64", "p256"]
+PEAK_RR = ["qd1", "qd1_sync", "p32", "qd32", "qd128", "p2_qd64", "p256",
+           "scale_p1", "scale_p8", "scale_p64", "scale_p256", "scale_p1024", "timing_on"]
 PEAK_FIO = ["psync1", "psync32", "uring32", "uring128", "uring64x2"]
 
 table = []
@@ -133,6 +134,185 @@ for label, metric, unit, rv, fv in INFO_ROWS:
         continue
     add(label, f.get(metric), r.get(metric), unit)
 
+# ---------------------------------------------------------------------------
+# Issue 7 extras: scale, timing cost, history at scale (their own tables)
+# ---------------------------------------------------------------------------
+def simple_table(head, rows):
+    w = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    out_ = ["| " + " | ".join(str(c).ljust(w[i]) for i, c in enumerate(head)) + " |",
+            "|" + "|".join("-" * (x + 2) for x in w) + "|"]
+    out_ += ["| " + " | ".join(str(c).ljust(w[i]) for i, c in enumerate(r)) + " |" for r in rows]
+    return out_
+
+
+def num(v, f):
+    return "n/a" if v is None else f.format(v)
+
+
+extra_md = []      # report sections
+extra_console = []
+extra_verdicts = []  # (label, PASS/FAIL)
+
+scale_vs = sorted({r["variant"] for r in runs if r["variant"].startswith("scale_p")},
+                  key=lambda v: int(v[len("scale_p"):]))
+if scale_vs:
+    best = {v: picked("ranread", v) for v in scale_vs}
+    mx = max((b["iops"] for b in best.values() if b), default=0)
+    sat = None
+    for v in scale_vs:
+        if best[v] and mx and best[v]["iops"] >= 0.85 * mx:
+            sat = v
+            break
+    rows = []
+    all_ok = True
+    flat_ok = True
+    seen_sat = False
+    for v in scale_vs:
+        b = best[v]
+        n = int(v[len("scale_p"):])
+        allr = [r for r in runs if r["tool"] == "ranread" and r["variant"] == v]
+        rec_ok = [r for r in allr if not r.get("failed") and r.get("status") == "completed"
+                  and r.get("result_rows") == n and r.get("processes") == n]
+        if len(rec_ok) != len(allr) or not allr:
+            all_ok = False
+        if v == sat:
+            seen_sat = True
+        if b is None:
+            rows.append((n, "", "failed", "", "", f"{len(rec_ok)}/{len(allr)}", "", "", "", "", "", "", "", "FAIL"))
+            flat_ok = False
+            continue
+        ratio = b["iops"] / mx if mx else None
+        step_ok = (not seen_sat) or (ratio is not None and ratio >= 0.85)
+        flat_ok = flat_ok and step_ok
+        rss_sum, anon_sum = b.get("rss_kb_sum"), b.get("rss_anon_kb_sum")
+        rows.append((n, b.get("workers", ""), num(b["iops"], "{:,.0f}"), num(ratio, "{:.3f}x"),
+                     num(b.get("lat_ms"), "{:.3f}"),
+                     f"{len(rec_ok)}/{len(allr)} ({b.get('status')}, {b.get('result_rows')} row{'' if b.get('result_rows') == 1 else 's'})",
+                     num(b.get("shm_mb"), "{:.1f}"), num(b.get("shm_kb_per_process"), "{:.1f}"),
+                     num(b.get("iobuf_mb"), "{:.1f}"),
+                     num(rss_sum and rss_sum / 1024.0, "{:.1f}") + " / " + num(b.get("rss_kb_max") and b["rss_kb_max"] / 1024.0, "{:.1f}"),
+                     num(anon_sum and anon_sum / 1024.0, "{:.1f}"),
+                     num(anon_sum and anon_sum / n, "{:.1f}"),
+                     num(b.get("rss_anon_growth_kb") and b["rss_anon_growth_kb"] / 1024.0
+                         if b.get("rss_anon_growth_kb") is not None else None, "{:+.2f}") +
+                     (f" ({b['rss_growth_workers']} of {b.get('rss_workers')} workers)"
+                      if b.get("rss_anon_growth_kb") is not None and b.get("rss_growth_workers") != b.get("rss_workers") else ""),
+                     ("PASS" if step_ok else "FAIL") + (" (sat.)" if v == sat else "") +
+                     (" (noisy)" if noisy(b) else "")))
+    head_s = ("processes", "workers", "IOPS", "vs best", "avg ms", "recorded runs (status, rows)",
+              "shm MB", "shm kB/process", "I/O buffers MB", "worker RSS MB (sum / max)",
+              "worker RssAnon MB (sum)", "RssAnon kB/process", "RssAnon MB change, mid to end", "result")
+    extra_md.append("## Scale: 8k random read, 1 to 1024 processes\n")
+    extra_md.extend(simple_table(head_s, rows))
+    extra_md.append("")
+    extra_md.append(
+        f"Best of {machine['reps']} runs per step ({machine['secs']} s each, io_uring engine, queue depth 1 per process). "
+        "\"vs best\" is the step's IOPS over the highest step's. The saturation point (sat.) is the first step "
+        "within 15% of the highest; a step passes when it is below the saturation point, or at or above it "
+        "with IOPS >= 0.85x the highest (no collapse). \"recorded runs\": runs whose batch is in "
+        "ranread_summary with status completed and exactly `processes` rows in ranread_results, over all runs "
+        "of the step. Shared memory and I/O buffers are from the DETAIL of ranread_run's NOTICE "
+        "(\"Memory: X MB of shared memory (Y kB per process), Z MB of I/O buffers\"); worker RSS is "
+        "VmRSS (and RssAnon, the private part) from /proc/PID/status of the `ranread worker` backends, "
+        "sampled mid-run (and RssAnon again a second before the end: 'change, mid to end' is its growth, summed over the workers alive at both samples); VmRSS also counts PostgreSQL shared memory the worker has touched (RssShmem).\n")
+    v_scale = "PASS" if (flat_ok and all_ok) else "FAIL"
+    extra_verdicts.append((f"Scale: all steps recorded ({'yes' if all_ok else 'NO'}), no collapse after saturation "
+                           f"({'yes' if flat_ok else 'NO'})", v_scale))
+    extra_console.append("scale:")
+    extra_console.extend(simple_table(head_s, rows))
+
+t_on = {r["rep"]: r for r in runs if r["variant"] == "timing_on" and not r.get("failed")}
+t_off = {r["rep"]: r for r in runs if r["variant"] == "timing_off" and not r.get("failed")}
+if t_on or t_off:
+    rows = []
+    ratios = []
+    for rep in sorted(set(t_on) | set(t_off)):
+        a, b = t_on.get(rep), t_off.get(rep)
+        rr = a["iops"] / b["iops"] if a and b and b["iops"] else None
+        if rr is not None:
+            ratios.append(rr)
+        rows.append((rep, "on, off" if rep % 2 else "off, on", num(a and a["iops"], "{:,.0f}"),
+                     num(b and b["iops"], "{:,.0f}"), num(rr, "{:.3f}x"), num(rr and 1 / rr, "{:.3f}x"),
+                     num(a and a.get("cpu_us_per_io"), "{:.2f}") + " / " + num(b and b.get("cpu_us_per_io"), "{:.2f}"),
+                     num(a and a.get("other_iops"), "{:,.0f}") + " / " + num(b and b.get("other_iops"), "{:,.0f}")))
+
+    def stats(xs):
+        xs = sorted(xs)
+        if not xs:
+            return None, None, None
+        mean = sum(xs) / len(xs)
+        sd = (sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5 if len(xs) > 1 else 0.0
+        return xs[(len(xs) - 1) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2, mean, sd
+    on_i = [r["iops"] for r in t_on.values()]
+    off_i = [r["iops"] for r in t_off.values()]
+    med_r, mean_r, sd_r = stats(ratios)
+    _, mean_on, sd_on = stats(on_i)
+    _, mean_off, sd_off = stats(off_i)
+    best_r = max(on_i) / max(off_i) if on_i and off_i else None
+    head_t = ("pair", "order", "timing on IOPS", "timing off IOPS", "on / off", "off / on",
+              "CPU us/IO on / off", "other I/O/s on / off")
+    extra_md.append("## Timing cost: ranread.timing on vs off at the peak configuration\n")
+    extra_md.extend(simple_table(head_t, rows))
+    extra_md.append("")
+    summ = (f"median of the pairs' on/off ratios {num(med_r, '{:.3f}x')} (mean {num(mean_r, '{:.3f}x')}, "
+            f"sd {num(sd_r, '{:.3f}')}, range {num(min(ratios) if ratios else None, '{:.3f}')}.."
+            f"{num(max(ratios) if ratios else None, '{:.3f}')}); best on / best off {num(best_r, '{:.3f}x')}; "
+            f"run-to-run spread: on {num(mean_on, '{:,.0f}')} +- {num(sd_on, '{:,.0f}')} IOPS "
+            f"({num(sd_on and mean_on and 100 * sd_on / mean_on, '{:.1f}')}%), off {num(mean_off, '{:,.0f}')} "
+            f"+- {num(sd_off, '{:,.0f}')} ({num(sd_off and mean_off and 100 * sd_off / mean_off, '{:.1f}')}%)")
+    v_t = "n/a" if med_r is None else ("PASS" if med_r >= 0.98 else "FAIL")
+    if med_r is not None and sd_r is not None and len(ratios) > 1 and sd_r / len(ratios) ** 0.5 > 0.01:
+        v_t += " (noisy: the pairs' ratios vary by more than the 2% being measured)"
+    extra_md.append(f"{summ}. Target: timing costs < 2% of IOPS, i.e. the median on/off ratio >= 0.98x. "
+                    f"Result: **{v_t}**. Each pair runs on and off back to back (alternating which goes first) "
+                    f"with `{next((v for k, v in cmds if k == 'ranread:timing_on'), '')}` and "
+                    "`SET ranread.timing = off` (a superuser setting: counts only, no per-I/O clock reads or "
+                    "histograms), so drift hits both; the per-pair ratio cancels slow drift, not fast noise.\n")
+    extra_verdicts.append(("Timing cost < 2% (median on/off >= 0.98x)", v_t))
+    extra_console.append("timing cost: " + summ)
+    extra_console.extend(simple_table(head_t, rows))
+
+hpath = os.path.join(out, "history.json")
+if os.path.exists(hpath):
+    h = json.load(open(hpath))
+    rows = []
+    hv = []
+    for qd in h["queries"]:
+        bc = min(qd["client_ms"]) if qd["client_ms"] else None
+        bs = min(qd["server_ms"]) if qd["server_ms"] else None
+        t = qd.get("target_ms")
+        if t is None:
+            res = "info"
+        elif bc is None:
+            res = "n/a"
+        else:
+            res = "PASS" if max(bc, bs or 0) < t else "FAIL"
+            hv.append(res)
+        rows.append((f"`{qd['query']}`", num(bc, "{:.3f}"), num(bs, "{:.3f}"),
+                     "" if t is None else f"< {t:.0f} ms", res, qd["plan"][:90]))
+    head_h = ("query", "best client ms (\\timing)", "best server ms (EXPLAIN ANALYZE)", "target", "result", "plan (top node)")
+    extra_md.append(f"## History at scale: {h['batch_rows']:,} batches, {h['result_rows']:,} process rows\n")
+    extra_md.extend(simple_table(head_h, rows))
+    extra_md.append("")
+    extra_md.append(
+        f"A throwaway database with the extension; {h['batches']:,} synthetic completed batches of "
+        f"{h['processes']} processes inserted directly into ranread_batches and ranread_results with "
+        "generate_series (plausible IOPS and latencies; results.histogram is one real "
+        f"{h.get('hist_bytes')}-byte histogram from a real 200-I/O batch, batches.histogram NULL), then ANALYZE. "
+        f"Loading took {h['load_s']:.1f} s; ranread_batches {h['batches_bytes'] / 1048576:.1f} MiB, ranread_results "
+        f"{h['results_bytes'] / 1048576:.1f} MiB (with indexes). Best of 5 executions each: client side from psql's "
+        "\\timing (includes sending the rows), server side from EXPLAIN (ANALYZE, BUFFERS) execution time. "
+        "A query passes when both are under the target.\n")
+    v_h = "PASS" if hv and all(x == "PASS" for x in hv) else "FAIL"
+    extra_verdicts.append((f"History: {h['batches']:,} batches x {h['processes']}, both summary queries < 100 ms", v_h))
+    extra_console.append(f"history ({h['batches']:,} batches x {h['processes']}):")
+    extra_console.extend(simple_table(head_h, rows))
+
+if extra_verdicts:
+    extra_md.insert(0, "## Scale, timing cost and history (issue 7)\n")
+    extra_md.insert(1, "\n".join(simple_table(("check", "result"), extra_verdicts)) + "\n")
+
+
 head = ("Configuration", "fio", "ranread", "ratio", "target", "result")
 widths = [max(len(str(row[i])) for row in table + [head]) for i in range(6)]
 
@@ -146,6 +326,9 @@ lines += [md_row(r) for r in table]
 n_pass = sum(1 for r in table if r[5].startswith("PASS"))
 n_fail = sum(1 for r in table if r[5].startswith("FAIL"))
 summary = f"{n_pass} passed, {n_fail} failed (ratio = ranread / fio; latency and CPU: lower is better)"
+if not table:
+    lines = [f"(no ranread-vs-fio group in this run: BENCH_CONFIGS was '{machine.get('configs', '?')}')"]
+    summary = "no comparison with fio in this run"
 
 # every run
 allrows = ["| tool | variant | run | IOPS | MiB/s | avg ms | CPU us/IO | CPU s | workers | other I/O/s | other MiB/s |",
@@ -197,6 +380,7 @@ md.append("Ratio is ranread / fio. Throughput rows pass when the ratio is at lea
           "counts journal and WAL writes). For the fills, \"other MiB/s\" is the device's "
           "bytes read and written meanwhile minus the fill's own (its size, so file-system "
           "metadata counts as other); more than 5% of the fill's MiB/s marks it noisy.\n")
+md.extend(extra_md)
 md.append("## Every run\n")
 md.extend(allrows)
 md.append("")
@@ -223,3 +407,8 @@ print()
 print("\n".join(lines))
 print()
 print(summary)
+if extra_console:
+    print()
+    print("\n".join(extra_console))
+    print()
+    print("\n".join(simple_table(("check", "result"), extra_verdicts)))
