@@ -127,12 +127,7 @@ SELECT is((SELECT target::text || ' ' || reads FROM runs WHERE label = 'default 
     'and says so');
 
 -- The figures of every batch above, for the log
-SELECT diag(format('%s: batch %s, %s reads, %s writes, %s s (%s s wall), %s IOPS, avg %s ms, max %s ms%s%s',
-                   label, batch, reads, writes, round(seconds::numeric, 3), round(elapsed::numeric, 3),
-                   round(iops::numeric), round(avg_ms::numeric, 3), round(max_ms::numeric, 3),
-                   CASE WHEN attempts > 1 THEN format(', attempt %s', attempts) ELSE '' END,
-                   coalesce(', ' || error, '')))
-  FROM runs ORDER BY label;
+SELECT pg_temp.run_log();
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -9,12 +9,6 @@ SELECT plan(29);
 
 \ir lib/runs.psql
 
--- The batch's rows in ranread_intervals
-CREATE FUNCTION pg_temp.intervals(label text) RETURNS SETOF ranread_intervals
-LANGUAGE sql AS $$
-    SELECT * FROM ranread_intervals WHERE batch = (SELECT batch FROM runs WHERE runs.label = intervals.label)
-$$;
-
 SELECT ok((SELECT size_bytes = 67108864 FROM ranread_setup('64MB', target => 'tap_run_duration')),
     'a 64MB target');
 
@@ -93,12 +87,7 @@ SELECT ok((SELECT seconds < elapsed - 0.4 FROM runs WHERE label = 'warmup iterat
     'and seconds leave the warm-up out');
 
 -- The figures of every batch above, for the log
-SELECT diag(format('%s: batch %s, %s reads, %s writes, %s s (%s s wall), %s IOPS, avg %s ms, max %s ms%s%s',
-                   label, batch, reads, writes, round(seconds::numeric, 3), round(elapsed::numeric, 3),
-                   round(iops::numeric), round(avg_ms::numeric, 3), round(max_ms::numeric, 3),
-                   CASE WHEN attempts > 1 THEN format(', attempt %s', attempts) ELSE '' END,
-                   coalesce(', ' || error, '')))
-  FROM runs ORDER BY label;
+SELECT pg_temp.run_log();
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -7,12 +7,6 @@ SELECT plan(16);
 
 \ir lib/runs.psql
 
--- The batch's rows in ranread_intervals
-CREATE FUNCTION pg_temp.intervals(label text) RETURNS SETOF ranread_intervals
-LANGUAGE sql AS $$
-    SELECT * FROM ranread_intervals WHERE batch = (SELECT batch FROM runs WHERE runs.label = intervals.label)
-$$;
-
 SELECT ok((SELECT size_bytes = 67108864 FROM ranread_setup('64MB', target => 'tap_run_rate')),
     'a 64MB target');
 
@@ -60,12 +54,7 @@ SELECT ok((SELECT iops < 200000 * 0.9 FROM runs WHERE label = 'overload'),
     'it reports what the storage did, not the rate asked for');
 
 -- The figures of every batch above, for the log
-SELECT diag(format('%s: batch %s, %s reads, %s writes, %s s (%s s wall), %s IOPS, avg %s ms, max %s ms%s%s',
-                   label, batch, reads, writes, round(seconds::numeric, 3), round(elapsed::numeric, 3),
-                   round(iops::numeric), round(avg_ms::numeric, 3), round(max_ms::numeric, 3),
-                   CASE WHEN attempts > 1 THEN format(', attempt %s', attempts) ELSE '' END,
-                   coalesce(', ' || error, '')))
-  FROM runs ORDER BY label;
+SELECT pg_temp.run_log();
 
 SELECT * FROM finish();
 ROLLBACK;

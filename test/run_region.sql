@@ -98,12 +98,7 @@ SELECT is(ARRAY(SELECT * FROM pg_temp.changed('tap_run_region')),
 SELECT is((SELECT reads + writes FROM runs WHERE label = 'sequential 50..100'), 100::bigint, 'and did 100 I/Os');
 
 -- The figures of every batch above, for the log
-SELECT diag(format('%s: batch %s, %s reads, %s writes, %s s (%s s wall), %s IOPS, avg %s ms, max %s ms%s%s',
-                   label, batch, reads, writes, round(seconds::numeric, 3), round(elapsed::numeric, 3),
-                   round(iops::numeric), round(avg_ms::numeric, 3), round(max_ms::numeric, 3),
-                   CASE WHEN attempts > 1 THEN format(', attempt %s', attempts) ELSE '' END,
-                   coalesce(', ' || error, '')))
-  FROM runs ORDER BY label;
+SELECT pg_temp.run_log();
 
 SELECT * FROM finish();
 ROLLBACK;
