@@ -63,8 +63,7 @@ engine_sync_run(Worker *w)
 		if (!io_may_issue(w, s, now))
 			break;
 		io_prepare(w, s, now);
-		s->start_ns = w->rate_interval_ns ? s->due_ns : w->timing ? ranread_now_ns() : now;
-		s->due_ns += w->rate_interval_ns;
+		io_stamp(w, s, now);
 
 		if (s->is_write)
 			rc = pwrite(w->fds[s->seg], s->buf, bs, s->offset);

@@ -166,22 +166,11 @@ queue_io(UringEngine *e, Worker *w, int idx)
 	return true;
 }
 
-/*
- * Stamp a prepared slot and queue it.  Under a rate limit its latency counts
- * from when it was due; otherwise from now, just before it is submitted.
- */
+/* Stamp a prepared slot and queue it */
 static inline bool
 arm(UringEngine *e, Worker *w, int idx, uint64 now)
 {
-	Slot	   *s = &w->slots[idx];
-
-	if (w->rate_interval_ns)
-	{
-		s->start_ns = s->due_ns;
-		s->due_ns += w->rate_interval_ns;
-	}
-	else
-		s->start_ns = w->timing ? ranread_now_ns() : now;
+	io_stamp(w, &w->slots[idx], now);
 	if (unlikely(!queue_io(e, w, idx)))
 	{
 		worker_engine_error(w, "the io_uring submission queue is stuck");

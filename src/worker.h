@@ -111,6 +111,23 @@ io_prepare(Worker *w, Slot *s, uint64 now)
 }
 
 /*
+ * Stamp a slot's I/O as it goes out.  Under a rate limit its latency counts
+ * from when it was due (and the next is due one interval later); otherwise
+ * from now, read just before the submitting syscall.
+ */
+static inline void
+io_stamp(Worker *w, Slot *s, uint64 now)
+{
+	if (w->rate_interval_ns)
+	{
+		s->start_ns = s->due_ns;
+		s->due_ns += w->rate_interval_ns;
+	}
+	else
+		s->start_ns = w->timing ? ranread_now_ns() : now;
+}
+
+/*
  * Account a completed I/O: latency from start (or from due, when paced).
  * With ranread.timing off only the counts are kept (to measure what timing
  * costs).
