@@ -94,13 +94,15 @@ ranread_ext_owner(void)
 	return owner;
 }
 
-/* Figures of a set of I/Os given their read and write histograms */
+/*
+ * Figures of a set of I/Os given their read and write histograms; all
+ * receives the two merged, which the totals' percentiles come from.
+ */
 void
 figures_from_hists(RanreadFigures *f, const RanreadHist *r, const RanreadHist *w,
-				   uint64 reads, uint64 writes, double seconds, int block_size)
+				   RanreadHist *all, uint64 reads, uint64 writes, double seconds,
+				   int block_size)
 {
-	RanreadHist *all = palloc(sizeof(RanreadHist));
-
 	hist_reset(all);
 	hist_merge(all, r);
 	hist_merge(all, w);
@@ -123,7 +125,6 @@ figures_from_hists(RanreadFigures *f, const RanreadHist *r, const RanreadHist *w
 	f->write_avg_ms = hist_avg_ms(w);
 	f->write_p99_ms = hist_percentile_ms(w, 99);
 	f->write_max_ms = w->max_ns / 1e6;
-	pfree(all);
 }
 
 /* Seconds a process measured: to its last completion */
@@ -174,12 +175,9 @@ batch_figures(BatchShared *bs, RanreadFigures *f, RanreadHist *all, RanreadHist 
 		if (s > 0)
 			iops += (st->reads + st->writes) / s;
 	}
-	figures_from_hists(f, reads, writes, nreads, nwrites, seconds, bs->p.block_size);
+	figures_from_hists(f, reads, writes, all, nreads, nwrites, seconds, bs->p.block_size);
 	f->iops = iops;
 	f->mbps = iops * bs->p.block_size / 1048576.0;
-	hist_reset(all);
-	hist_merge(all, reads);
-	hist_merge(all, writes);
 	pfree(reads);
 }
 
@@ -286,12 +284,13 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 	BatchParams *p = &bs->p;
 	StreamStats *st = batch_stream(bs, i);
 	RanreadFigures f;
+	RanreadHist *all = palloc(sizeof(RanreadHist));
 	Datum		values[28];
 	char		nulls[28];
 	NameData	target;
 	bool		any;
 
-	figures_from_hists(&f, &st->read_hist, &st->write_hist, st->reads, st->writes,
+	figures_from_hists(&f, &st->read_hist, &st->write_hist, all, st->reads, st->writes,
 					   stream_seconds(bs, st), p->block_size);
 	any = st->read_hist.count + st->write_hist.count > 0;
 	memset(nulls, ' ', sizeof(nulls));
@@ -322,21 +321,14 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 	FIG(f.read_p99_ms, st->read_hist.count > 0, 22);
 	FIG(f.write_avg_ms, st->write_hist.count > 0, 23);
 	FIG(f.write_p99_ms, st->write_hist.count > 0, 24);
-	{
-		RanreadHist *all = palloc(sizeof(RanreadHist));
-
-		hist_reset(all);
-		hist_merge(all, &st->read_hist);
-		hist_merge(all, &st->write_hist);
-		values[25] = PointerGetDatum(hist_to_bytea(all));
-		pfree(all);
-	}
+	values[25] = PointerGetDatum(hist_to_bytea(all));
 	values[26] = PointerGetDatum(hist_to_bytea(&st->write_hist));
 	nulls[26] = st->write_hist.count > 0 ? ' ' : 'n';
 	values[27] = CStringGetTextDatum(status);
 
 	if (SPI_execute_plan(plan, values, nulls, false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "could not record process %d of batch " INT64_FORMAT, i + 1, p->batch);
+	pfree(all);
 }
 
 /* One second of the batch, every worker's share merged */
@@ -550,18 +542,10 @@ repair_in_own_transaction(int64 running)
 	BackgroundWorkerHandle *handle;
 	Oid			owner = ranread_ext_owner();
 
-	memset(&bgw, 0, sizeof(bgw));
-	bgw.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	bgw.bgw_start_time = BgWorkerStart_ConsistentState;
-	bgw.bgw_restart_time = BGW_NEVER_RESTART;
-	strlcpy(bgw.bgw_library_name, "ranread", BGW_MAXLEN);
-	strlcpy(bgw.bgw_function_name, "ranread_repair_main", BGW_MAXLEN);
-	strlcpy(bgw.bgw_name, "ranread history repair", BGW_MAXLEN);
-	strlcpy(bgw.bgw_type, "ranread history repair", BGW_MAXLEN);
+	ranread_worker_template(&bgw, "ranread_repair_main", "ranread history repair");
 	bgw.bgw_main_arg = ObjectIdGetDatum(MyDatabaseId);
 	memcpy(bgw.bgw_extra, &running, sizeof(int64));
 	memcpy(bgw.bgw_extra + sizeof(int64), &owner, sizeof(Oid));
-	bgw.bgw_notify_pid = MyProcPid;
 	if (!RegisterDynamicBackgroundWorker(&bgw, &handle))
 		return false;
 	return WaitForBackgroundWorkerShutdown(handle) == BGWH_STOPPED;

@@ -24,6 +24,7 @@
 #include "catalog/pg_authid.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
@@ -250,4 +251,22 @@ ranread_raise_fd_limit(void)
 		rl.rlim_cur = rl.rlim_max;
 		(void) setrlimit(RLIMIT_NOFILE, &rl);
 	}
+}
+
+/*
+ * Fill in a dynamic background worker of this library: connects to a
+ * database, never restarted, and reports its start and stop to us.
+ */
+void
+ranread_worker_template(BackgroundWorker *bgw, const char *function, const char *type)
+{
+	memset(bgw, 0, sizeof(BackgroundWorker));
+	bgw->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	bgw->bgw_start_time = BgWorkerStart_ConsistentState;
+	bgw->bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(bgw->bgw_library_name, "ranread", BGW_MAXLEN);
+	strlcpy(bgw->bgw_function_name, function, BGW_MAXLEN);
+	strlcpy(bgw->bgw_type, type, BGW_MAXLEN);
+	strlcpy(bgw->bgw_name, type, BGW_MAXLEN);
+	bgw->bgw_notify_pid = MyProcPid;
 }

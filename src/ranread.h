@@ -93,7 +93,6 @@ typedef struct BatchParams
 	uint64		claim;			/* the control block's claim of this batch */
 	int64		sweep;			/* 0 when not part of a sweep */
 	Oid			dboid;
-	Oid			userid;			/* who runs the batch */
 	Oid			ext_owner;		/* history is written as this role */
 	char		schema[NAMEDATALEN];
 	char		target[NAMEDATALEN];
@@ -101,7 +100,6 @@ typedef struct BatchParams
 	char		started_by[NAMEDATALEN];
 	char		relpath[MAXPGPATH]; /* segment 0; others add ".N" */
 
-	uint64		target_bytes;
 	int			nsegs;
 	uint64		seg_bytes;
 	uint64		units_per_seg;	/* block_size units in a full segment */
@@ -167,10 +165,8 @@ typedef struct StreamStats
 typedef struct BatchShared
 {
 	BatchParams p;
-	slock_t		mutex;
 	ConditionVariable cv;		/* workers wait here for "go" */
 	Latch	   *leader_latch;
-	pg_atomic_uint32 attached;
 	pg_atomic_uint32 ready;
 	bool		assigned;		/* streams are divided among workers */
 	bool		go;
@@ -230,6 +226,9 @@ extern RanreadControl *ranread_control(void);
 extern const char *ranread_status_name(RanreadStop s);
 extern uint64 ranread_now_ns(void);
 extern void ranread_raise_fd_limit(void);
+struct BackgroundWorker;
+extern void ranread_worker_template(struct BackgroundWorker *bgw, const char *function,
+									const char *type);
 extern bool engine_uring_available(char *why, int whylen);
 extern void ranread_request_stop(uint64 claim, RanreadStop why);
 extern bool ranread_join(uint64 claim);
@@ -292,8 +291,9 @@ typedef struct RanreadOwnerState
 extern void ranread_become_owner(RanreadOwnerState *st);
 extern void ranread_restore_user(RanreadOwnerState *st);
 extern void figures_from_hists(RanreadFigures *f, const RanreadHist *r,
-							   const RanreadHist *w, uint64 reads, uint64 writes,
-							   double seconds, int block_size);
+							   const RanreadHist *w, RanreadHist *all,
+							   uint64 reads, uint64 writes, double seconds,
+							   int block_size);
 extern void batch_figures(BatchShared *bs, RanreadFigures *f,
 						  RanreadHist *all, RanreadHist *writes);
 extern void history_insert_running(BatchShared *bs);

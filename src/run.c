@@ -307,7 +307,6 @@ check_target(RunArgs *a, RanreadTarget *t, BatchParams *p)
 						a->block_size, fn_name, t->dio_align, a->target),
 				 errhint("Use a multiple of %d, such as 8192.", t->dio_align)));
 
-	p->target_bytes = t->size_bytes;
 	p->seg_bytes = (uint64) RELSEG_SIZE * BLCKSZ;
 	p->nsegs = (int) ((t->size_bytes + p->seg_bytes - 1) / p->seg_bytes);
 	p->units_per_seg = p->seg_bytes / a->block_size;
@@ -482,15 +481,8 @@ launch_workers(BatchShared *bs, dsm_segment *seg, int want, BackgroundWorkerHand
 	dsm_handle	h = dsm_segment_handle(seg);
 	int			n;
 
-	memset(&bgw, 0, sizeof(bgw));
-	bgw.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	bgw.bgw_start_time = BgWorkerStart_ConsistentState;
-	bgw.bgw_restart_time = BGW_NEVER_RESTART;
-	strlcpy(bgw.bgw_library_name, "ranread", BGW_MAXLEN);
-	strlcpy(bgw.bgw_function_name, "ranread_worker_main", BGW_MAXLEN);
-	strlcpy(bgw.bgw_type, "ranread worker", BGW_MAXLEN);
+	ranread_worker_template(&bgw, "ranread_worker_main", "ranread worker");
 	memcpy(bgw.bgw_extra, &h, sizeof(h));
-	bgw.bgw_notify_pid = MyProcPid;
 
 	for (n = 0; n < want; n++)
 	{
@@ -727,7 +719,6 @@ ranread_run(PG_FUNCTION_ARGS)
 	/* Everything the batch needs is known before the cluster is claimed */
 	p.sweep = a.sweep;
 	p.dboid = MyDatabaseId;
-	p.userid = GetUserId();
 	p.ext_owner = ranread_ext_owner();
 	strlcpy(p.schema, ranread_schema_name(), NAMEDATALEN);
 	strlcpy(p.target, a.target, NAMEDATALEN);
@@ -772,9 +763,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	bs = dsm_segment_address(seg);
 	memset(bs, 0, batch_layout(want, a.processes, nintervals, &stream_off, &interval_off));
-	SpinLockInit(&bs->mutex);
 	ConditionVariableInit(&bs->cv);
-	pg_atomic_init_u32(&bs->attached, 0);
 	pg_atomic_init_u32(&bs->ready, 0);
 	p.batch = batch;
 	p.claim = claim_id;

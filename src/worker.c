@@ -367,7 +367,6 @@ ranread_worker_main(Datum arg)
 	me = &bs->workers[index];
 	me->pid = MyProcPid;
 	on_dsm_detach(seg, worker_detach, PointerGetDatum(bs));
-	pg_atomic_fetch_add_u32(&bs->attached, 1);
 
 	BackgroundWorkerInitializeConnectionByOid(bs->p.dboid, bs->p.ext_owner,
 											  BGWORKER_BYPASS_ALLOWCONN);
