@@ -9,6 +9,7 @@ OBJS = \
 	src/worker.o \
 	src/engine_uring.o \
 	src/engine_sync.o \
+	src/iobuf.o \
 	src/history.o \
 	src/export.o \
 	src/chart.o

@@ -394,6 +394,23 @@ insert_intervals(BatchShared *bs, double seconds)
 	}
 }
 
+/* What the I/O buffers of the batch's started workers were made of */
+static RanreadPages
+batch_pages(BatchShared *bs)
+{
+	RanreadPages all = PAGES_UNKNOWN;
+
+	for (int i = 0; i < bs->p.nworkers; i++)
+	{
+		RanreadPages w = bs->workers[i].pages;
+
+		if (w == PAGES_UNKNOWN || w == all)
+			continue;
+		all = all == PAGES_UNKNOWN ? w : PAGES_MIXED;
+	}
+	return all;
+}
+
 /*
  * Record a finished batch: its row, one row per process, its seconds.
  * Called by the recorder in its own transaction once every worker is done.
@@ -406,10 +423,11 @@ history_finish(BatchShared *bs)
 	RanreadHist *all = palloc(sizeof(RanreadHist));
 	RanreadHist *writes = palloc(sizeof(RanreadHist));
 	const char *status = ranread_status_name(bs->status);
-	Oid			types[23];
-	Datum		values[23];
-	char		nulls[23];
+	Oid			types[24];
+	Datum		values[24];
+	char		nulls[24];
 	bool		any;
+	const char *pages = ranread_pages_name(batch_pages(bs));
 	RanreadOwnerState st;
 	SPIPlanPtr	plan;
 	Oid			rtypes[28] = {INT8OID, INT4OID, TIMESTAMPTZOID, NAMEOID, INT4OID, INT8OID,
@@ -420,7 +438,7 @@ history_finish(BatchShared *bs)
 	batch_figures(bs, &f, all, writes);
 	any = all->count > 0;
 	memset(nulls, ' ', sizeof(nulls));
-	for (int i = 0; i < 23; i++)
+	for (int i = 0; i < 24; i++)
 		types[i] = FLOAT8OID;
 	types[0] = INT8OID;
 	types[1] = INT8OID;
@@ -429,6 +447,7 @@ history_finish(BatchShared *bs)
 	types[20] = BYTEAOID;
 	types[21] = TEXTOID;
 	types[22] = TEXTOID;
+	types[23] = TEXTOID;
 	values[0] = Int64GetDatum(p->batch);
 	values[1] = Int64GetDatum((int64) f.reads);
 	values[2] = Int64GetDatum((int64) f.writes);
@@ -454,6 +473,8 @@ history_finish(BatchShared *bs)
 	values[21] = CStringGetTextDatum(status);
 	values[22] = CStringGetTextDatum(bs->message);
 	nulls[22] = bs->message[0] ? ' ' : 'n';
+	values[23] = pages ? CStringGetTextDatum(pages) : (Datum) 0;
+	nulls[23] = pages ? ' ' : 'n';
 
 	exec_as_owner(psprintf("UPDATE %s.ranread_batches SET finished_at = pg_catalog.now(), "
 						   "reads = $2, writes = $3, seconds = $4, iops = $5, mbps = $6, "
@@ -461,9 +482,9 @@ history_finish(BatchShared *bs)
 						   "p999_ms = $12, max_ms = $13, read_avg_ms = $14, read_p99_ms = $15, "
 						   "read_max_ms = $16, write_avg_ms = $17, write_p99_ms = $18, "
 						   "write_max_ms = $19, histogram = $20, write_histogram = $21, "
-						   "status = $22, message = $23 "
+						   "status = $22, message = $23, buffer_pages = $24 "
 						   "WHERE batch OPERATOR(pg_catalog.=) $1", p->schema),
-				  23, types, values, nulls, SPI_OK_UPDATE);
+				  24, types, values, nulls, SPI_OK_UPDATE);
 
 	ranread_become_owner(&st);
 	plan = SPI_prepare(psprintf("INSERT INTO %s.ranread_results (batch, process, run_at, target, "

@@ -39,6 +39,7 @@ PG_FUNCTION_INFO_V1(ranread_stop);
 
 int			ranread_engine_guc = ENGINE_AUTO;
 bool		ranread_timing_guc = true;
+bool		ranread_huge_pages_guc = true;
 
 static const struct config_enum_entry engine_options[] = {
 	{"auto", ENGINE_AUTO, false},
@@ -70,6 +71,16 @@ _PG_init(void)
 							 "Off keeps only counts: it exists to measure what per-I/O "
 							 "timing costs, and leaves every latency column empty.",
 							 &ranread_timing_guc,
+							 true,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("ranread.huge_pages",
+							 "Put ranread's I/O buffers in 2 MB huge pages.",
+							 "A direct I/O from a physically contiguous buffer reaches "
+							 "the device as one segment; off uses 4 kB pages, as fio "
+							 "does by default.  Each batch records what it got.",
+							 &ranread_huge_pages_guc,
 							 true,
 							 PGC_SUSET,
 							 0,

@@ -9,6 +9,7 @@
  *	 worker.c		 the background worker: streams, block choice, the recorder
  *	 engine_uring.c	 the io_uring hot loop
  *	 engine_sync.c	 the synchronous (pread/pwrite) hot loop
+ *	 iobuf.c		 memory for O_DIRECT buffers (huge pages, ranread.huge_pages)
  *	 history.c		 figures from histograms, history rows (SPI), ranread_reset
  *	 hist.c			 the latency histogram and its SQL functions
  *	 export.c		 ranread_export, ranread_limits; report.h: what it shares with chart.c
@@ -47,6 +48,15 @@ typedef enum RanreadEngine
 	ENGINE_URING,
 	ENGINE_SYNC
 } RanreadEngine;
+
+/* What an I/O buffer is made of (iobuf.c); recorded as batches.buffer_pages */
+typedef enum RanreadPages
+{
+	PAGES_UNKNOWN = 0,			/* not allocated (yet) */
+	PAGES_HUGE,					/* all in 2 MB pages */
+	PAGES_SMALL,				/* in base (4 kB) pages */
+	PAGES_MIXED					/* some workers got each */
+} RanreadPages;
 
 typedef enum RanreadPattern
 {
@@ -123,6 +133,7 @@ typedef struct BatchParams
 	int			nworkers;
 	RanreadEngine engine;
 	bool		timing;			/* ranread.timing: per-I/O latency */
+	bool		huge_pages;		/* ranread.huge_pages: buffers in huge pages */
 	int			nintervals;		/* per-second slots per worker */
 } BatchParams;
 
@@ -135,6 +146,7 @@ typedef struct WorkerSlot
 	bool		done;			/* finished its I/O, stats final */
 	bool		exited;			/* detached from the batch */
 	bool		failed;
+	RanreadPages pages;			/* its I/O buffers */
 	volatile uint64 ios;		/* progress: completed measured I/Os */
 	char		message[RANREAD_MSG_LEN];
 } WorkerSlot;
@@ -222,10 +234,16 @@ typedef struct RanreadFigures
 /* ranread.c */
 extern int	ranread_engine_guc;
 extern bool ranread_timing_guc;
+extern bool ranread_huge_pages_guc;
 extern RanreadControl *ranread_control(void);
 extern const char *ranread_status_name(RanreadStop s);
 extern uint64 ranread_now_ns(void);
 extern void ranread_raise_fd_limit(void);
+
+/* iobuf.c */
+extern char *ranread_iobuf_alloc(Size size, bool huge, RanreadPages *pages);
+extern void ranread_iobuf_free(char *buf, Size size);
+extern const char *ranread_pages_name(RanreadPages pages);
 struct BackgroundWorker;
 extern void ranread_worker_template(struct BackgroundWorker *bgw, const char *function,
 									const char *type);

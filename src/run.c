@@ -636,6 +636,19 @@ result_row(FunctionCallInfo fcinfo, BatchShared *bs, RunArgs *a)
 	if (bs->status == STOP_FAILED)
 		ereport(WARNING,
 				(errmsg("ranread batch " INT64_FORMAT " failed: %s", bs->p.batch, bs->message)));
+	if (bs->p.huge_pages)
+	{
+		int			small = 0;
+
+		for (int i = 0; i < bs->p.nworkers; i++)
+			small += bs->workers[i].pages == PAGES_SMALL;
+		if (small > 0)
+			ereport(NOTICE,
+					(errmsg("ranread batch " INT64_FORMAT ": the I/O buffers of %d of %d workers are in base pages, not huge pages",
+							bs->p.batch, small, bs->p.nworkers),
+					 errdetail("A direct I/O from base pages reaches the device in more segments, which lowers large-block throughput on some virtual disks."),
+					 errhint("The kernel refused MADV_COLLAPSE; see /sys/kernel/mm/transparent_hugepage/.")));
+	}
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -740,6 +753,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	p.engine = engine;
 	p.nintervals = nintervals;
 	p.timing = ranread_timing_guc;
+	p.huge_pages = ranread_huge_pages_guc;
 	p.nworkers = want;
 
 	batch = nextval_internal(get_relname_relid("ranread_batch_seq",

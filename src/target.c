@@ -600,6 +600,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 	bool		replacing;
 	RanreadTarget t;
 	Filler		f;
+	RanreadPages pages;
 	char	   *spcdir;
 	uint64		start_ns;
 	double		secs;
@@ -672,7 +673,8 @@ ranread_setup(PG_FUNCTION_ARGS)
 	for (int s = 0; s < f.nsegs; s++)
 		f.fds[s] = -1;
 	rng_seed(f.rng, ranread_now_ns() ^ ((uint64) MyProcPid << 32));
-	if (posix_memalign((void **) &f.bufs, 4096, (Size) FILL_CHUNK * FILL_DEPTH) != 0)
+	f.bufs = ranread_iobuf_alloc((Size) FILL_CHUNK * FILL_DEPTH, ranread_huge_pages_guc, &pages);
+	if (f.bufs == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	{
 		char		why[128];
@@ -702,7 +704,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 			io_uring_queue_exit(&f.ring);
 		}
 		close_segments(&f, false);
-		free(f.bufs);
+		ranread_iobuf_free(f.bufs, (Size) FILL_CHUNK * FILL_DEPTH);
 	}
 	PG_END_TRY();
 	secs = (ranread_now_ns() - start_ns) / 1e9;

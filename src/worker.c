@@ -224,11 +224,11 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 
 	w->nslots = w->nstreams * p->queue_depth;
 	w->slots = palloc0(sizeof(Slot) * w->nslots);
-	if (posix_memalign((void **) &bufs, 4096, stride * w->nslots) != 0)
+	bufs = ranread_iobuf_alloc(stride * w->nslots, p->huge_pages, &me->pages);
+	if (bufs == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory for %d I/O buffers of %d bytes", w->nslots, p->block_size)));
-	memset(bufs, 0, stride * w->nslots);
 	for (int i = 0; i < w->nslots; i++)
 	{
 		w->slots[i].stream = i / p->queue_depth;

@@ -14,7 +14,7 @@ SELECT n.nspname AS schema, p.proname AS name,
   JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ranread';
 
-SELECT plan(25 + (SELECT count(*)::int FROM ext_functions));
+SELECT plan(26 + (SELECT count(*)::int FROM ext_functions));
 
 -- A target and a finished batch to look at
 SELECT ok((SELECT size_bytes = 8388608 FROM ranread_setup('8MB', target => 'tap_privileges')),
@@ -82,6 +82,9 @@ SELECT throws_ok($$SELECT count(*) FROM ranread_results$$,
 SELECT throws_ok($$SET ranread.engine = sync$$,
     '42501', NULL,
     'only superusers choose the I/O engine (ranread.engine)');
+SELECT throws_ok($$SET ranread.huge_pages = off$$,
+    '42501', NULL,
+    'only superusers choose the I/O buffers'' pages (ranread.huge_pages)');
 RESET ROLE;
 
 -- pg_monitor reads the history and the targets, and writes none of it

@@ -55,7 +55,9 @@ CREATE TABLE @extschema@.ranread_batches (
         CHECK (status IN ('running', 'completed', 'stopped', 'cancelled', 'failed')),
     message        text,
     sweep          bigint,
-    started_by     name
+    started_by     name,
+    -- what the I/O buffers were made of: huge (2 MB pages), small, mixed
+    buffer_pages   text
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
@@ -171,5 +173,5 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.max_ms, b.status, b.sweep,
        b.queue_depth, b.pattern, b.duration, b.seconds, b.min_ms, b.p50_ms,
        b.p95_ms, b.p999_ms, b.read_avg_ms, b.read_p99_ms, b.write_avg_ms,
-       b.write_p99_ms, b.engine, b.workers, b.seed, b.message
+       b.write_p99_ms, b.engine, b.workers, b.seed, b.buffer_pages, b.message
   FROM @extschema@.ranread_batches b;
