@@ -118,7 +118,13 @@ engine_uring_prepare(Worker *w)
 				 errhint("SET ranread.engine = sync to use the synchronous engine.")));
 
 	e->fixed_files = io_uring_register_files(&e->ring, w->fds, w->p->nsegs) == 0;
-	if (w->nslots <= 16384)
+	/*
+	 * Register the buffers only when they are huge pages: a registered
+	 * buffer reaches the device one bvec per page, while an unregistered one
+	 * is pinned per I/O and neighbouring physical pages merge into one
+	 * segment, which in 4 kB pages is worth more than the saved pinning.
+	 */
+	if (w->me->pages == PAGES_HUGE && w->nslots <= 16384)
 	{
 		struct iovec *iov = palloc(sizeof(struct iovec) * w->nslots);
 
