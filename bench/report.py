@@ -22,7 +22,7 @@ for line in open(os.path.join(out, "commands.txt")):
         cmds.append((k, v))
 
 pick_mode = machine["pick"]
-THROUGHPUT_MBPS = {"setup", "fill", "seq_qd8"}
+THROUGHPUT_MBPS = {"setup", "fill", "seq_qd8", "seq_qd8_huge", "seq_qd8_small"}
 
 
 def key_of(variant):
@@ -65,6 +65,10 @@ ROWS = [
     ("1 MiB sequential read, 1 process QD8 (vs fio read QD8)", "mbps", "MiB/s", "seq_qd8", "seq_qd8", ">=", 0.95),
     ("8k random 25% writes, 32 processes (vs fio randrw QD32), total", "iops", "IOPS", "rw25_p32", "rw25_qd32", ">=", 0.90),
     ("8k random read, 1 process QD32 (vs fio io_uring QD32)", "iops", "IOPS", "qd32", "uring32", ">=", 0.95),
+    # like for like: fio's buffers in huge pages too (--iomem=mmaphuge)
+    ("64k random read, 32 processes (vs fio io_uring QD32, huge-page buffers)", "iops", "IOPS", "p32_64k", "uring32_64k_huge", ">=", 0.95),
+    ("1 MiB sequential read, 1 process QD8 (vs fio read QD8, huge-page buffers)", "mbps", "MiB/s", "seq_qd8", "seq_qd8_huge", ">=", 0.95),
+    ("8k random read, 1 process QD32 (vs fio io_uring QD32, huge-page buffers)", "iops", "IOPS", "qd32", "uring32_huge", ">=", 0.95),
     ("CPU per I/O, 8k QD1 (1 process vs psync x1)", "cpu_us_per_io", "us/IO", "qd1", "psync1", "<=", 1.10),
     ("CPU per I/O, 8k 1 process QD32 (vs io_uring QD32)", "cpu_us_per_io", "us/IO", "qd32", "uring32", "<=", 1.10),
     ("CPU per I/O, 8k 32 processes (vs io_uring QD32)", "cpu_us_per_io", "us/IO", "p32", "uring32", "<=", 1.10),
@@ -73,10 +77,14 @@ INFO_ROWS = [
     ("info: 8k QD1 with ranread.engine = sync (vs fio psync x1)", "iops", "IOPS", "qd1_sync", "psync1"),
     ("info: 8k QD1 with ranread.engine = sync: avg latency", "lat_ms", "ms", "qd1_sync", "psync1"),
     ("info: 8k QD1 sync engine: CPU per I/O", "cpu_us_per_io", "us/IO", "qd1_sync", "psync1"),
+    # like for like the other way: ranread.huge_pages = off, base pages as fio's default
+    ("info: 64k random, 32 processes, ranread.huge_pages = off (vs fio io_uring QD32)", "iops", "IOPS", "p32_64k_small", "uring32_64k"),
+    ("info: 1 MiB sequential QD8, ranread.huge_pages = off (vs fio read QD8)", "mbps", "MiB/s", "seq_qd8_small", "seq_qd8"),
+    ("info: 8k 1 process QD32, ranread.huge_pages = off (vs fio io_uring QD32)", "iops", "IOPS", "qd32_small", "uring32"),
 ]
 PEAK_RR = ["qd1", "qd1_sync", "p32", "qd32", "qd128", "p2_qd64", "p256",
            "scale_p1", "scale_p8", "scale_p64", "scale_p256", "scale_p1024", "timing_on"]
-PEAK_FIO = ["psync1", "psync32", "uring32", "uring128", "uring64x2"]
+PEAK_FIO = ["psync1", "psync32", "uring32", "uring32_huge", "uring128", "uring128_huge", "uring64x2"]
 
 table = []
 
