@@ -102,6 +102,8 @@ SELECT pg_temp.bad($$ranread_run(1, seed => 'lucky'::bigint)$$);
 -- workers
 SELECT pg_temp.bad($$ranread_run(4, workers => 2147483647)$$);
 -- target: hostile and long names
+SELECT pg_temp.bad($$ranread_run(1, target => NULL)$$);
+SELECT pg_temp.bad($$ranread_run(1, target => '')$$);
 SELECT pg_temp.bad($$ranread_run(1, target => 'x''); DROP TABLE ranread_results; --')$$);
 SELECT pg_temp.bad($$ranread_run(1, target => 'back\slash "dq" ''sq''')$$);
 SELECT pg_temp.bad($$ranread_run(1, target => repeat('t', 63))$$);

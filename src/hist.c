@@ -32,6 +32,8 @@ PG_FUNCTION_INFO_V1(ranread_hist_percentile);
 PG_FUNCTION_INFO_V1(ranread_hist_count);
 PG_FUNCTION_INFO_V1(ranread_hist_buckets);
 
+const RanreadHist hist_empty = {.min_ns = PG_UINT64_MAX};
+
 /* Empty a histogram */
 void
 hist_reset(RanreadHist *h)

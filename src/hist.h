@@ -60,6 +60,7 @@ hist_add(RanreadHist *h, uint64 ns)
 }
 
 extern void hist_reset(RanreadHist *h);
+extern const RanreadHist hist_empty;	/* no values: what hist_reset makes */
 extern void hist_merge(RanreadHist *dst, const RanreadHist *src);
 extern uint64 hist_bucket_low(int idx);
 extern uint64 hist_bucket_high(int idx);

@@ -167,8 +167,8 @@ batch_figures(BatchShared *bs, RanreadFigures *f, RanreadHist *all, RanreadHist 
 		StreamStats *st = batch_stream(bs, i);
 		double		s = stream_seconds(bs, st);
 
-		hist_merge(reads, &st->read_hist);
-		hist_merge(writes, &st->write_hist);
+		hist_merge(reads, &st->hist[HIST_READS]);
+		hist_merge(writes, stream_write_hist(bs, st));
 		seconds = Max(seconds, s);
 		nreads += st->reads;
 		nwrites += st->writes;
@@ -283,6 +283,7 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 {
 	BatchParams *p = &bs->p;
 	StreamStats *st = batch_stream(bs, i);
+	const RanreadHist *wh = stream_write_hist(bs, st);
 	RanreadFigures f;
 	RanreadHist *all = palloc(sizeof(RanreadHist));
 	Datum		values[28];
@@ -290,9 +291,9 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 	NameData	target;
 	bool		any;
 
-	figures_from_hists(&f, &st->read_hist, &st->write_hist, all, st->reads, st->writes,
+	figures_from_hists(&f, &st->hist[HIST_READS], wh, all, st->reads, st->writes,
 					   stream_seconds(bs, st), p->block_size);
-	any = st->read_hist.count + st->write_hist.count > 0;
+	any = st->hist[HIST_READS].count + wh->count > 0;
 	memset(nulls, ' ', sizeof(nulls));
 	namestrcpy(&target, p->target);
 	values[0] = Int64GetDatum(p->batch);
@@ -317,13 +318,13 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
 	FIG(f.p99_ms, any, 18);
 	FIG(f.p999_ms, any, 19);
 	FIG(f.max_ms, any, 20);
-	FIG(f.read_avg_ms, st->read_hist.count > 0, 21);
-	FIG(f.read_p99_ms, st->read_hist.count > 0, 22);
-	FIG(f.write_avg_ms, st->write_hist.count > 0, 23);
-	FIG(f.write_p99_ms, st->write_hist.count > 0, 24);
+	FIG(f.read_avg_ms, st->hist[HIST_READS].count > 0, 21);
+	FIG(f.read_p99_ms, st->hist[HIST_READS].count > 0, 22);
+	FIG(f.write_avg_ms, wh->count > 0, 23);
+	FIG(f.write_p99_ms, wh->count > 0, 24);
 	values[25] = PointerGetDatum(hist_to_bytea(all));
-	values[26] = PointerGetDatum(hist_to_bytea(&st->write_hist));
-	nulls[26] = st->write_hist.count > 0 ? ' ' : 'n';
+	values[26] = PointerGetDatum(hist_to_bytea(wh));
+	nulls[26] = wh->count > 0 ? ' ' : 'n';
 	values[27] = CStringGetTextDatum(status);
 
 	if (SPI_execute_plan(plan, values, nulls, false, 0) != SPI_OK_INSERT)

@@ -160,15 +160,28 @@ typedef struct IntervalSlot
 	uint64		max_ns;
 } IntervalSlot;
 
-/* One process (I/O stream): written only by the worker driving it */
+/*
+ * One process (I/O stream): written only by the worker driving it.  Its
+ * latency histograms: reads, then writes only in a batch with write_pct > 0
+ * (a read-only batch needs half the memory), so StreamStats lie
+ * bs->stream_size apart.
+ */
 typedef struct StreamStats
 {
 	uint64		reads;
 	uint64		writes;
 	uint64		last_ns;		/* completion of its last measured I/O */
-	RanreadHist read_hist;
-	RanreadHist write_hist;
+	RanreadHist hist[FLEXIBLE_ARRAY_MEMBER];	/* HIST_READS, HIST_WRITES */
 } StreamStats;
+
+#define HIST_READS	0
+#define HIST_WRITES 1
+
+static inline Size
+stream_stats_size(int write_pct)
+{
+	return MAXALIGN(offsetof(StreamStats, hist) + (write_pct > 0 ? 2 : 1) * sizeof(RanreadHist));
+}
 
 /*
  * The batch's dynamic shared memory: BatchShared, then the worker slots,
@@ -191,6 +204,7 @@ typedef struct BatchShared
 	RanreadStop status;			/* final status, set by the recorder */
 	char		message[RANREAD_MSG_LEN];
 	Size		stream_off;
+	Size		stream_size;	/* stream_stats_size(p.write_pct) */
 	Size		interval_off;
 	WorkerSlot	workers[FLEXIBLE_ARRAY_MEMBER];
 } BatchShared;
@@ -198,7 +212,14 @@ typedef struct BatchShared
 static inline StreamStats *
 batch_stream(BatchShared *bs, int i)
 {
-	return (StreamStats *) ((char *) bs + bs->stream_off) + i;
+	return (StreamStats *) ((char *) bs + bs->stream_off + (Size) i * bs->stream_size);
+}
+
+/* A process's write histogram: an empty one in a read-only batch */
+static inline const RanreadHist *
+stream_write_hist(BatchShared *bs, StreamStats *st)
+{
+	return bs->p.write_pct > 0 ? &st->hist[HIST_WRITES] : &hist_empty;
 }
 
 static inline IntervalSlot *
@@ -262,6 +283,7 @@ typedef struct RanreadTarget
 	int			dio_align;
 } RanreadTarget;
 
+extern void target_check_name(const char *fn, Name target_arg, bool isnull);
 extern bool target_lookup(const char *name, RanreadTarget *t);
 extern void target_fill_page(char *page, BlockNumber blkno, uint64 *rng);
 extern void rng_seed(uint64 *s, uint64 seed);

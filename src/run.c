@@ -167,11 +167,7 @@ parse_args(FunctionCallInfo fcinfo, RunArgs *a)
 					"iterations is how many I/Os each process does.");
 	}
 
-	if (PG_ARGISNULL(2) || NameStr(*PG_GETARG_NAME(2))[0] == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("target of ranread_run must be a non-empty name"),
-				 errhint("The default target is named \"ranread\".")));
+	target_check_name(fn_name, PG_ARGISNULL(2) ? NULL : PG_GETARG_NAME(2), PG_ARGISNULL(2));
 	strlcpy(a->target, NameStr(*PG_GETARG_NAME(2)), NAMEDATALEN);
 
 	if (!PG_ARGISNULL(3))
@@ -461,13 +457,14 @@ leader_detach(dsm_segment *seg, Datum arg)
 
 /* Size of the batch's segment and the offsets inside it */
 static Size
-batch_layout(int nworkers, int processes, int nintervals, Size *stream_off, Size *interval_off)
+batch_layout(int nworkers, int processes, int write_pct, int nintervals,
+			 Size *stream_off, Size *interval_off)
 {
 	Size		sz = MAXALIGN(add_size(offsetof(BatchShared, workers),
 									   mul_size(nworkers, sizeof(WorkerSlot))));
 
 	*stream_off = sz;
-	sz = add_size(sz, MAXALIGN(mul_size(processes, sizeof(StreamStats))));
+	sz = add_size(sz, mul_size(processes, stream_stats_size(write_pct)));
 	*interval_off = sz;
 	sz = add_size(sz, mul_size(mul_size(nworkers, nintervals), sizeof(IntervalSlot)));
 	return sz;
@@ -765,7 +762,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	seg = NULL;
 	PG_TRY();
 	{
-		Size		size = batch_layout(want, a.processes, nintervals, &stream_off, &interval_off);
+		Size		size = batch_layout(want, a.processes, a.write_pct, nintervals, &stream_off, &interval_off);
 
 		seg = dsm_create(size, 0);
 	}
@@ -776,7 +773,7 @@ ranread_run(PG_FUNCTION_ARGS)
 	}
 	PG_END_TRY();
 	bs = dsm_segment_address(seg);
-	memset(bs, 0, batch_layout(want, a.processes, nintervals, &stream_off, &interval_off));
+	memset(bs, 0, batch_layout(want, a.processes, a.write_pct, nintervals, &stream_off, &interval_off));
 	ConditionVariableInit(&bs->cv);
 	pg_atomic_init_u32(&bs->ready, 0);
 	p.batch = batch;
@@ -784,13 +781,17 @@ ranread_run(PG_FUNCTION_ARGS)
 	bs->p = p;
 	on_dsm_detach(seg, leader_detach, PointerGetDatum(bs));
 	bs->stream_off = stream_off;
+	bs->stream_size = stream_stats_size(a.write_pct);
 	bs->interval_off = interval_off;
 	bs->leader_latch = &MyProc->procLatch;
 	bs->run_at = GetCurrentTimestamp();
 	for (int i = 0; i < a.processes; i++)
 	{
-		hist_reset(&batch_stream(bs, i)->read_hist);
-		hist_reset(&batch_stream(bs, i)->write_hist);
+		StreamStats *st = batch_stream(bs, i);
+
+		hist_reset(&st->hist[HIST_READS]);
+		if (a.write_pct > 0)
+			hist_reset(&st->hist[HIST_WRITES]);
 	}
 
 	handles = palloc0(sizeof(BackgroundWorkerHandle *) * want);
@@ -877,13 +878,15 @@ ranread_blocks(PG_FUNCTION_ARGS)
 	fn_name = "ranread_blocks";
 	memset(&a, 0, sizeof(a));
 	for (int i = 0; i < 8; i++)
-		require(fcinfo, i, i == 0 ? "processes" : i == 1 ? "n" : i == 2 ? "target" :
-				i == 3 ? "block_size" : i == 4 ? "pattern" : i == 5 ? "region_start" :
-				i == 6 ? "region_end" : "seed");
+		if (i != 2)
+			require(fcinfo, i, i == 0 ? "processes" : i == 1 ? "n" :
+					i == 3 ? "block_size" : i == 4 ? "pattern" : i == 5 ? "region_start" :
+					i == 6 ? "region_end" : "seed");
 	a.processes = PG_GETARG_INT32(0);
 	check_range("processes", a.processes, 1, RANREAD_MAX_PROCESSES, NULL);
 	n = PG_GETARG_INT32(1);
 	check_range("n", n, 1, 1000000, NULL);
+	target_check_name(fn_name, PG_ARGISNULL(2) ? NULL : PG_GETARG_NAME(2), PG_ARGISNULL(2));
 	strlcpy(a.target, NameStr(*PG_GETARG_NAME(2)), NAMEDATALEN);
 	a.block_size = PG_GETARG_INT32(3);
 	check_range("block_size", a.block_size, 512, RANREAD_MAX_BLOCK_SIZE, NULL);

@@ -110,13 +110,16 @@ target_relname(const char *target)
 	return psprintf("ranread_target_%s", hex);
 }
 
-/* Refuse NULL or empty target names */
-static void
-check_target_name(const char *fn, Name target_arg, bool isnull)
+/*
+ * Refuse a NULL (22004, as every other NULL argument) or empty (22023) target
+ * name; the same words from every function that takes one.
+ */
+void
+target_check_name(const char *fn, Name target_arg, bool isnull)
 {
 	if (isnull || NameStr(*target_arg)[0] == '\0')
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				(errcode(isnull ? ERRCODE_NULL_VALUE_NOT_ALLOWED : ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("target of %s must be a non-empty name", fn),
 				 errhint("The default target is named \"ranread\".")));
 }
@@ -620,7 +623,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("tablespace of ranread_setup must be a non-empty name"),
 				 errhint("The default is pg_default.")));
-	check_target_name("ranread_setup", PG_ARGISNULL(2) ? NULL : PG_GETARG_NAME(2), PG_ARGISNULL(2));
+	target_check_name("ranread_setup", PG_ARGISNULL(2) ? NULL : PG_GETARG_NAME(2), PG_ARGISNULL(2));
 
 	spcname = pstrdup(NameStr(*PG_GETARG_NAME(1)));
 	target = pstrdup(NameStr(*PG_GETARG_NAME(2)));
@@ -757,7 +760,7 @@ ranread_purge(PG_FUNCTION_ARGS)
 {
 	char	   *target;
 
-	check_target_name("ranread_purge", PG_ARGISNULL(0) ? NULL : PG_GETARG_NAME(0), PG_ARGISNULL(0));
+	target_check_name("ranread_purge", PG_ARGISNULL(0) ? NULL : PG_GETARG_NAME(0), PG_ARGISNULL(0));
 	target = NameStr(*PG_GETARG_NAME(0));
 	lock_target_name(target);
 	if (!target_drop(target))

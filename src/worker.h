@@ -152,7 +152,7 @@ io_complete(Worker *w, Slot *s, uint64 now)
 
 	lat = now - s->start_ns;
 	if (likely(w->timing))
-		hist_add(s->is_write ? &stats->write_hist : &stats->read_hist, lat);
+		hist_add(&stats->hist[s->is_write ? HIST_WRITES : HIST_READS], lat);
 
 	sec = Min((now - w->measure_ns) / 1000000000, w->last_second);
 	if (likely(sec < (uint64) w->p->nintervals))
