@@ -396,7 +396,7 @@ insert_intervals(BatchShared *bs, double seconds)
 }
 
 /* What the I/O buffers of the batch's started workers were made of */
-static RanreadPages
+RanreadPages
 batch_pages(BatchShared *bs)
 {
 	RanreadPages all = PAGES_UNKNOWN;

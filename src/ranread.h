@@ -21,6 +21,7 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
 #include "port/atomics.h"
 #include "storage/block.h"
 #include "storage/condition_variable.h"
@@ -263,7 +264,8 @@ extern void ranread_raise_fd_limit(void);
 
 /* iobuf.c */
 extern char *ranread_iobuf_alloc(Size size, bool huge, RanreadPages *pages);
-extern void ranread_iobuf_free(char *buf, Size size);
+extern void ranread_iobuf_free(char *buf, Size size, bool huge);
+extern Size ranread_iobuf_length(Size size, bool huge);
 extern const char *ranread_pages_name(RanreadPages pages);
 struct BackgroundWorker;
 extern void ranread_worker_template(struct BackgroundWorker *bgw, const char *function,
@@ -283,7 +285,7 @@ typedef struct RanreadTarget
 	int			dio_align;
 } RanreadTarget;
 
-extern void target_check_name(const char *fn, Name target_arg, bool isnull);
+extern const char *target_arg(FunctionCallInfo fcinfo, int argno, const char *fn);
 extern bool target_lookup(const char *name, RanreadTarget *t);
 extern void target_fill_page(char *page, BlockNumber blkno, uint64 *rng);
 extern void rng_seed(uint64 *s, uint64 seed);
@@ -336,6 +338,7 @@ extern void figures_from_hists(RanreadFigures *f, const RanreadHist *r,
 							   int block_size);
 extern void batch_figures(BatchShared *bs, RanreadFigures *f,
 						  RanreadHist *all, RanreadHist *writes);
+extern RanreadPages batch_pages(BatchShared *bs);
 extern void history_insert_running(BatchShared *bs);
 extern void history_finish(BatchShared *bs);
 extern void history_fail_orphans(void);

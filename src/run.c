@@ -167,8 +167,7 @@ parse_args(FunctionCallInfo fcinfo, RunArgs *a)
 					"iterations is how many I/Os each process does.");
 	}
 
-	target_check_name(fn_name, PG_ARGISNULL(2) ? NULL : PG_GETARG_NAME(2), PG_ARGISNULL(2));
-	strlcpy(a->target, NameStr(*PG_GETARG_NAME(2)), NAMEDATALEN);
+	strlcpy(a->target, target_arg(fcinfo, 2, fn_name), NAMEDATALEN);
 
 	if (!PG_ARGISNULL(3))
 		a->duration_ns = interval_arg_ns(fcinfo, 3, "duration", false, &a->duration);
@@ -603,6 +602,19 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 	pg_read_barrier();
 }
 
+/* The I/O buffers the workers map (iobuf.c rounds each up to whole pages) */
+static double
+iobuf_bytes(BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	double		sum = 0;
+
+	for (int i = 0; i < p->nworkers; i++)
+		sum += ranread_iobuf_length((Size) bs->workers[i].nstreams * p->queue_depth *
+									TYPEALIGN(4096, p->block_size), p->huge_pages);
+	return sum;
+}
+
 /* Build the result row and the seed's NOTICE line */
 static Datum
 result_row(FunctionCallInfo fcinfo, BatchShared *bs, RunArgs *a)
@@ -635,16 +647,15 @@ result_row(FunctionCallInfo fcinfo, BatchShared *bs, RunArgs *a)
 				(errmsg("ranread batch " INT64_FORMAT " failed: %s", bs->p.batch, bs->message)));
 	if (bs->p.huge_pages)
 	{
-		int			small = 0;
+		RanreadPages pages = batch_pages(bs);
 
-		for (int i = 0; i < bs->p.nworkers; i++)
-			small += bs->workers[i].pages == PAGES_SMALL;
-		if (small > 0)
+		if (pages == PAGES_SMALL || pages == PAGES_MIXED)
 			ereport(NOTICE,
-					(errmsg("ranread batch " INT64_FORMAT ": the I/O buffers of %d of %d workers are in base pages, not huge pages",
-							bs->p.batch, small, bs->p.nworkers),
+					(errmsg("ranread batch " INT64_FORMAT ": %s I/O buffers were in base pages, not huge pages",
+							bs->p.batch, pages == PAGES_SMALL ? "the" : "some"),
 					 errdetail("A direct I/O from base pages reaches the device in more segments, which lowers large-block throughput on some virtual disks."),
-					 errhint("The kernel refused MADV_COLLAPSE; see /sys/kernel/mm/transparent_hugepage/.")));
+					 errhint("The kernel gave no huge pages (see /sys/kernel/mm/transparent_hugepage/); the batch records buffer_pages '%s'.",
+							 ranread_pages_name(pages))));
 	}
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -835,7 +846,7 @@ ranread_run(PG_FUNCTION_ARGS)
 			 errdetail("Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",
 					   dsm_segment_map_length(seg) / 1048576.0,
 					   dsm_segment_map_length(seg) / 1024.0 / a.processes,
-					   (double) a.processes * a.queue_depth * TYPEALIGN(4096, a.block_size) / 1048576.0)));
+					   iobuf_bytes(bs) / 1048576.0)));
 
 	PG_TRY();
 	{
@@ -886,8 +897,7 @@ ranread_blocks(PG_FUNCTION_ARGS)
 	check_range("processes", a.processes, 1, RANREAD_MAX_PROCESSES, NULL);
 	n = PG_GETARG_INT32(1);
 	check_range("n", n, 1, 1000000, NULL);
-	target_check_name(fn_name, PG_ARGISNULL(2) ? NULL : PG_GETARG_NAME(2), PG_ARGISNULL(2));
-	strlcpy(a.target, NameStr(*PG_GETARG_NAME(2)), NAMEDATALEN);
+	strlcpy(a.target, target_arg(fcinfo, 2, fn_name), NAMEDATALEN);
 	a.block_size = PG_GETARG_INT32(3);
 	check_range("block_size", a.block_size, 512, RANREAD_MAX_BLOCK_SIZE, NULL);
 	a.pattern = parse_pattern(text_to_cstring(PG_GETARG_TEXT_PP(4)));

@@ -57,7 +57,7 @@ CREATE TABLE @extschema@.ranread_batches (
     sweep          bigint,
     started_by     name,
     -- what the I/O buffers were made of: huge (2 MB pages), small, mixed
-    buffer_pages   text
+    buffer_pages   text CHECK (buffer_pages IN ('huge', 'small', 'mixed'))
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
