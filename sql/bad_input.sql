@@ -50,6 +50,8 @@ SELECT pg_temp.bad($$ranread_setup('10'::int)$$);
 SELECT pg_temp.bad($$ranread_setup('1MB', 'it''s "quoted"')$$);
 SELECT pg_temp.bad($$ranread_setup('1MB', 'x''); DROP TABLE ranread_results; --')$$);
 SELECT pg_temp.bad($$ranread_setup('1MB', 'pg_global')$$);
+SELECT pg_temp.bad($$ranread_setup('1MB', NULL)$$);
+SELECT pg_temp.bad($$ranread_setup('1MB', '')$$);
 SELECT pg_temp.bad($$ranread_setup('1MB', target => NULL)$$);
 SELECT pg_temp.bad($$ranread_setup('abc', target => 'x''); DROP TABLE ranread_results; --')$$);
 SELECT pg_temp.bad($$ranread_setup(NULL, NULL, NULL)$$);

@@ -111,17 +111,28 @@ target_relname(const char *target)
 }
 
 /*
- * Refuse a NULL (22004, as every other NULL argument) or empty (22023) target
- * name; the same words from every function that takes one.
+ * A name argument that must be given and not be empty: a NULL is 22004, as
+ * for every other argument, an empty name 22023.  Returns the name.
  */
-void
-target_check_name(const char *fn, Name target_arg, bool isnull)
+static const char *
+name_arg(FunctionCallInfo fcinfo, int argno, const char *what, const char *fn,
+		 const char *hint)
 {
-	if (isnull || NameStr(*target_arg)[0] == '\0')
+	bool		isnull = PG_ARGISNULL(argno);
+
+	if (isnull || NameStr(*PG_GETARG_NAME(argno))[0] == '\0')
 		ereport(ERROR,
 				(errcode(isnull ? ERRCODE_NULL_VALUE_NOT_ALLOWED : ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("target of %s must be a non-empty name", fn),
-				 errhint("The default target is named \"ranread\".")));
+				 errmsg("%s of %s must be a non-empty name", what, fn),
+				 errhint("%s", hint)));
+	return NameStr(*PG_GETARG_NAME(argno));
+}
+
+/* The target argument of any function that takes one */
+const char *
+target_arg(FunctionCallInfo fcinfo, int argno, const char *fn)
+{
+	return name_arg(fcinfo, argno, "target", fn, "The default target is named \"ranread\".");
 }
 
 /*
@@ -603,7 +614,6 @@ ranread_setup(PG_FUNCTION_ARGS)
 	bool		replacing;
 	RanreadTarget t;
 	Filler		f;
-	RanreadPages pages;
 	char	   *spcdir;
 	uint64		start_ns;
 	double		secs;
@@ -618,15 +628,8 @@ ranread_setup(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("size of ranread_setup must not be null"),
 				 errhint("Give a size such as '1GB'; the default is '1GB'.")));
-	if (PG_ARGISNULL(1) || NameStr(*PG_GETARG_NAME(1))[0] == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("tablespace of ranread_setup must be a non-empty name"),
-				 errhint("The default is pg_default.")));
-	target_check_name("ranread_setup", PG_ARGISNULL(2) ? NULL : PG_GETARG_NAME(2), PG_ARGISNULL(2));
-
-	spcname = pstrdup(NameStr(*PG_GETARG_NAME(1)));
-	target = pstrdup(NameStr(*PG_GETARG_NAME(2)));
+	spcname = pstrdup(name_arg(fcinfo, 1, "tablespace", "ranread_setup", "The default is pg_default."));
+	target = pstrdup(target_arg(fcinfo, 2, "ranread_setup"));
 	size = parse_size(PG_GETARG_TEXT_PP(0));
 
 	spcoid = get_tablespace_oid(spcname, true);
@@ -676,7 +679,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 	for (int s = 0; s < f.nsegs; s++)
 		f.fds[s] = -1;
 	rng_seed(f.rng, ranread_now_ns() ^ ((uint64) MyProcPid << 32));
-	f.bufs = ranread_iobuf_alloc((Size) FILL_CHUNK * FILL_DEPTH, ranread_huge_pages_guc, &pages);
+	f.bufs = ranread_iobuf_alloc((Size) FILL_CHUNK * FILL_DEPTH, ranread_huge_pages_guc, NULL);
 	if (f.bufs == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	{
@@ -707,7 +710,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 			io_uring_queue_exit(&f.ring);
 		}
 		close_segments(&f, false);
-		ranread_iobuf_free(f.bufs, (Size) FILL_CHUNK * FILL_DEPTH);
+		ranread_iobuf_free(f.bufs, (Size) FILL_CHUNK * FILL_DEPTH, ranread_huge_pages_guc);
 	}
 	PG_END_TRY();
 	secs = (ranread_now_ns() - start_ns) / 1e9;
@@ -760,8 +763,7 @@ ranread_purge(PG_FUNCTION_ARGS)
 {
 	char	   *target;
 
-	target_check_name("ranread_purge", PG_ARGISNULL(0) ? NULL : PG_GETARG_NAME(0), PG_ARGISNULL(0));
-	target = NameStr(*PG_GETARG_NAME(0));
+	target = pstrdup(target_arg(fcinfo, 0, "ranread_purge"));
 	lock_target_name(target);
 	if (!target_drop(target))
 		ereport(ERROR,
