@@ -120,8 +120,8 @@ def add(label, fio_v, rr_v, unit, op=None, target=None, note=""):
 
 for label, metric, unit, rv, fv, op, target in ROWS:
     r, f = picked("ranread", rv), picked("fio", fv)
-    if r is None and f is None:
-        continue
+    if (r is None and f is None) or (f is None and fv.endswith("_huge")):
+        continue                # not run, or no hugetlbfs for fio
     add(label, f and f.get(metric), r and r.get(metric), unit, op, target,
         " (noisy)" if noisy(r, f) else "")
 
