@@ -62,8 +62,9 @@ mapping_is_huge(char *buf, Size len)
 					hi;
 		unsigned long kb;
 
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)	/* a mapping's first line */
-			ours = (char *) lo == buf;
+		/* a mapping's first line; ours only if not merged with a neighbour */
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			ours = (char *) lo == buf && (char *) hi == buf + len;
 		else if (ours && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
 		{
 			huge = (Size) kb * 1024 >= len;

@@ -654,7 +654,7 @@ result_row(FunctionCallInfo fcinfo, BatchShared *bs, RunArgs *a)
 					(errmsg("ranread batch " INT64_FORMAT ": %s I/O buffers were in base pages, not huge pages",
 							bs->p.batch, pages == PAGES_SMALL ? "the" : "some"),
 					 errdetail("A direct I/O from base pages reaches the device in more segments, which lowers large-block throughput on some virtual disks."),
-					 errhint("The kernel gave no huge pages (see /sys/kernel/mm/transparent_hugepage/); the batch records buffer_pages '%s'.",
+					 errhint("The kernel gave fewer huge pages than asked for (see /sys/kernel/mm/transparent_hugepage/); the batch records buffer_pages '%s'.",
 							 ranread_pages_name(pages))));
 	}
 

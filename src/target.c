@@ -614,6 +614,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 	bool		replacing;
 	RanreadTarget t;
 	Filler		f;
+	bool		huge = ranread_huge_pages_guc;
 	char	   *spcdir;
 	uint64		start_ns;
 	double		secs;
@@ -679,7 +680,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 	for (int s = 0; s < f.nsegs; s++)
 		f.fds[s] = -1;
 	rng_seed(f.rng, ranread_now_ns() ^ ((uint64) MyProcPid << 32));
-	f.bufs = ranread_iobuf_alloc((Size) FILL_CHUNK * FILL_DEPTH, ranread_huge_pages_guc, NULL);
+	f.bufs = ranread_iobuf_alloc((Size) FILL_CHUNK * FILL_DEPTH, huge, NULL);
 	if (f.bufs == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	{
@@ -710,7 +711,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 			io_uring_queue_exit(&f.ring);
 		}
 		close_segments(&f, false);
-		ranread_iobuf_free(f.bufs, (Size) FILL_CHUNK * FILL_DEPTH, ranread_huge_pages_guc);
+		ranread_iobuf_free(f.bufs, (Size) FILL_CHUNK * FILL_DEPTH, huge);
 	}
 	PG_END_TRY();
 	secs = (ranread_now_ns() - start_ns) / 1e9;
