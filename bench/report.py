@@ -120,8 +120,10 @@ def add(label, fio_v, rr_v, unit, op=None, target=None, note=""):
 
 for label, metric, unit, rv, fv, op, target in ROWS:
     r, f = picked("ranread", rv), picked("fio", fv)
-    if (r is None and f is None) or (f is None and fv.endswith("_huge")):
-        continue                # not run, or no hugetlbfs for fio
+    if r is None and f is None:
+        continue
+    if fv.endswith("_huge") and not any(x["tool"] == "fio" and x["variant"] == fv for x in runs):
+        continue                # no hugetlbfs for fio: not run (a failed run still shows)
     add(label, f and f.get(metric), r and r.get(metric), unit, op, target,
         " (noisy)" if noisy(r, f) else "")
 
