@@ -170,7 +170,7 @@ hist_to_bytea(const RanreadHist *h)
 
 /* Decode the stored form, rejecting anything malformed */
 void
-hist_from_bytea(RanreadHist *h, const bytea *b)
+hist_from_bytea(RanreadHist *h, const bytea *b, const char *fn)
 {
 	Size		len = VARSIZE_ANY_EXHDR(b);
 	const unsigned char *p = (const unsigned char *) VARDATA_ANY(b);
@@ -181,7 +181,7 @@ hist_from_bytea(RanreadHist *h, const bytea *b)
 		p[0] != HIST_FORMAT_VERSION)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid ranread histogram"),
+				 errmsg("invalid ranread histogram given to %s", fn),
 				 errdetail("A histogram is the bytea stored in ranread_results.histogram.")));
 	p++;
 	hist_reset(h);
@@ -197,15 +197,15 @@ hist_from_bytea(RanreadHist *h, const bytea *b)
 		if (idx >= HIST_BUCKETS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-					 errmsg("invalid ranread histogram: bucket %d out of range", idx)));
+					 errmsg("invalid ranread histogram given to %s: bucket %d out of range", fn, idx)));
 		h->buckets[idx] = get_u64(&p);
 		total += h->buckets[idx];
 	}
 	if (total != h->count)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid ranread histogram: buckets hold " UINT64_FORMAT " values, header says " UINT64_FORMAT,
-						total, h->count)));
+				 errmsg("invalid ranread histogram given to %s: buckets hold " UINT64_FORMAT " values, header says " UINT64_FORMAT,
+						fn, total, h->count)));
 	if (h->count == 0)
 		h->min_ns = PG_UINT64_MAX;
 }
@@ -232,7 +232,7 @@ ranread_hist_merge_sfunc(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(1))
 	{
 		tmp = palloc(sizeof(RanreadHist));
-		hist_from_bytea(tmp, PG_GETARG_BYTEA_PP(1));
+		hist_from_bytea(tmp, PG_GETARG_BYTEA_PP(1), "ranread_hist_merge");
 		hist_merge(state, tmp);
 		pfree(tmp);
 	}
@@ -258,8 +258,9 @@ ranread_hist_percentile(PG_FUNCTION_ARGS)
 	if (isnan(pct) || pct < 0 || pct > 100)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("percentile must be between 0 and 100, not %g", pct)));
-	hist_from_bytea(h, PG_GETARG_BYTEA_PP(0));
+				 errmsg("percentile of ranread_hist_percentile must be between 0 and 100, not %g", pct),
+				 errhint("For the 99th percentile, pass 99.")));
+	hist_from_bytea(h, PG_GETARG_BYTEA_PP(0), "ranread_hist_percentile");
 	if (h->count == 0)
 		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(hist_percentile_ms(h, pct));
@@ -271,7 +272,7 @@ ranread_hist_count(PG_FUNCTION_ARGS)
 {
 	RanreadHist *h = palloc(sizeof(RanreadHist));
 
-	hist_from_bytea(h, PG_GETARG_BYTEA_PP(0));
+	hist_from_bytea(h, PG_GETARG_BYTEA_PP(0), "ranread_hist_count");
 	PG_RETURN_INT64((int64) h->count);
 }
 
@@ -283,7 +284,7 @@ ranread_hist_buckets(PG_FUNCTION_ARGS)
 	RanreadHist *h = palloc(sizeof(RanreadHist));
 
 	InitMaterializedSRF(fcinfo, 0);
-	hist_from_bytea(h, PG_GETARG_BYTEA_PP(0));
+	hist_from_bytea(h, PG_GETARG_BYTEA_PP(0), "ranread_hist_buckets");
 	for (int i = 0; i < HIST_BUCKETS; i++)
 	{
 		Datum		values[3];

@@ -67,6 +67,6 @@ extern uint64 hist_bucket_high(int idx);
 extern double hist_percentile_ms(const RanreadHist *h, double pct);
 extern double hist_avg_ms(const RanreadHist *h);
 extern bytea *hist_to_bytea(const RanreadHist *h);
-extern void hist_from_bytea(RanreadHist *h, const bytea *b);
+extern void hist_from_bytea(RanreadHist *h, const bytea *b, const char *fn);
 
 #endif							/* RANREAD_HIST_H */
