@@ -263,6 +263,7 @@ extern uint64 ranread_now_ns(void);
 extern void ranread_raise_fd_limit(void);
 
 /* iobuf.c */
+#define IOBUF_STRIDE(block_size)	TYPEALIGN(4096, (block_size))	/* one slot's buffer */
 extern char *ranread_iobuf_alloc(Size size, bool huge, RanreadPages *pages);
 extern void ranread_iobuf_free(char *buf, Size size, bool huge);
 extern Size ranread_iobuf_length(Size size, bool huge);

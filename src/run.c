@@ -611,7 +611,7 @@ iobuf_bytes(BatchShared *bs)
 
 	for (int i = 0; i < p->nworkers; i++)
 		sum += ranread_iobuf_length((Size) bs->workers[i].nstreams * p->queue_depth *
-									TYPEALIGN(4096, p->block_size), p->huge_pages);
+									IOBUF_STRIDE(p->block_size), p->huge_pages);
 	return sum;
 }
 

@@ -191,7 +191,7 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 {
 	const BatchParams *p = &bs->p;
 	WorkerSlot *me = &bs->workers[index];
-	Size		stride = TYPEALIGN(4096, p->block_size);
+	Size		stride = IOBUF_STRIDE(p->block_size);
 	char	   *bufs;
 
 	memset(w, 0, sizeof(*w));
