@@ -35,16 +35,7 @@ EXCEPTION WHEN OTHERS THEN
 END
 $$;
 
--- The error of a statement (NULL if it succeeds)
-CREATE FUNCTION pg_temp.error_of(statement text) RETURNS text
-LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN NULL;
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END
-$$;
+\ir lib/util.psql
 
 SELECT is(pg_temp.run('superuser', $$2, 50, target => 'tap_privileges'$$), NULL,
     'a superuser runs a batch');

@@ -5,6 +5,8 @@ BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(44);
 
+\ir lib/util.psql
+
 -- A fresh directory for this test; removed at the end.
 CREATE TEMP TABLE dir AS SELECT '/tmp/ranread_export_test_' || pg_backend_pid() AS d;
 DO $$
@@ -137,16 +139,6 @@ SELECT throws_ok(format('SELECT ranread_export(%L, NULL)', (SELECT d FROM dir)),
     'format for ranread_export must not be null', 'a NULL format is refused');
 SELECT matches(ranread_export((SELECT d FROM dir), 'JSON'), '\.json$', 'formats are case-insensitive');
 
-CREATE FUNCTION pg_temp.hint_of(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE h text;
-BEGIN
-    EXECUTE q;
-    RETURN NULL;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS h = PG_EXCEPTION_HINT;
-    RETURN h;
-END
-$$;
 SELECT is(pg_temp.hint_of(format('SELECT ranread_export(%L, %L)', (SELECT d FROM dir), 'xml')),
     'Allowed formats are tsv, csv, json and svg.', 'the hint lists the formats');
 

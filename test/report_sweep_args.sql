@@ -3,6 +3,8 @@
 BEGIN;
 SELECT plan(22);
 
+\ir lib/util.psql
+
 CREATE TEMP TABLE before AS
 SELECT (SELECT count(*) FROM ranread_batches) AS batches,
        (SELECT count(*) FROM ranread_sweeps) AS sweeps;
@@ -48,16 +50,6 @@ SELECT throws_ok($$SELECT * FROM ranread_sweep(workers => 0)$$, '22023',
     'invalid workers 0 for ranread_sweep', 'workers must be at least 1');
 
 -- The hint says what is allowed.
-CREATE FUNCTION pg_temp.hint_of(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE h text;
-BEGIN
-    EXECUTE q;
-    RETURN NULL;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS h = PG_EXCEPTION_HINT;
-    RETURN h;
-END
-$$;
 SELECT is(pg_temp.hint_of($$SELECT * FROM ranread_sweep(start => 10, max_processes => 5)$$),
     (SELECT format('max_processes must be between start (10) and %s.', max_processes) FROM ranread_limits()),
     'the hint gives the allowed range');

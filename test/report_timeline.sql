@@ -4,11 +4,7 @@ BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(16);
 
-CREATE FUNCTION pg_temp.svg_ok(svg text) RETURNS boolean LANGUAGE sql AS $$
-    SELECT xml_is_well_formed_document(svg)
-       AND xpath_exists('/svg:svg[@width and @height]', svg::xml,
-                        ARRAY[ARRAY['svg', 'http://www.w3.org/2000/svg']])
-$$;
+\ir lib/util.psql
 
 DELETE FROM ranread_intervals;
 DELETE FROM ranread_results;

@@ -14,13 +14,7 @@ LANGUAGE sql AS $$
     SELECT * FROM ranread_results WHERE batch = (SELECT batch FROM runs WHERE runs.label = procs.label)
 $$;
 
--- The md5 of every 8 kB block of a target's file, read past shared buffers
-CREATE FUNCTION pg_temp.blocks(target name) RETURNS TABLE (block bigint, md5 text)
-LANGUAGE sql AS $$
-    SELECT b, md5(pg_read_binary_file(pg_relation_filepath(c.relid), b * 8192, 8192))
-      FROM ranread_target_catalog c, generate_series(0, c.size_bytes / 8192 - 1) AS b
-     WHERE c.target = blocks.target
-$$;
+\ir lib/util.psql
 
 -- Blocks of a target whose header is not that of a valid, empty heap page
 CREATE FUNCTION pg_temp.bad_pages(target name) RETURNS bigint

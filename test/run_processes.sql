@@ -10,16 +10,7 @@ SELECT plan(31);
 
 \ir lib/runs.psql
 
--- The error of a statement (NULL if it succeeds)
-CREATE FUNCTION pg_temp.error_of(statement text) RETURNS text
-LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE statement;
-    RETURN NULL;
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END
-$$;
+\ir lib/util.psql
 
 
 -- Reads per process of a batch, in process order
