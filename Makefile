@@ -15,8 +15,12 @@ OBJS = \
 	src/chart.o
 
 EXTENSION = ranread
-# The install script is assembled from the parts in sql/install/, in name order.
-DATA_built = ranread--1.0.sql
+# The install script of the current version is assembled from the parts in
+# sql/install/, in name order.  Released install scripts and the upgrade
+# scripts between versions are kept as they are, in sql/versions/.
+EXTVERSION = 1.1
+DATA_built = ranread--$(EXTVERSION).sql
+DATA = $(wildcard sql/versions/ranread--*.sql)
 INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
 
 REGRESS = surface setup_errors run_errors bad_input
@@ -35,7 +39,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-ranread--1.0.sql: $(INSTALL_PARTS)
+ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
 	cat $^ > $@
 
 $(OBJS): src/ranread.h src/hist.h src/worker.h src/report.h

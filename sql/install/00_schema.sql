@@ -1,4 +1,4 @@
--- ranread 1.0: history tables, target catalog and the views over them.
+-- ranread: history tables, target catalog and the views over them.
 -- The install script is assembled from sql/install/*.sql in name order.
 
 \echo Use "CREATE EXTENSION ranread" to load this file. \quit

@@ -1,0 +1,731 @@
+-- ranread 1.0: history tables, target catalog and the views over them.
+-- The install script is assembled from sql/install/*.sql in name order.
+
+\echo Use "CREATE EXTENSION ranread" to load this file. \quit
+
+-- Batch ids survive rollbacks: nextval is not transactional.
+CREATE SEQUENCE @extschema@.ranread_batch_seq;
+CREATE SEQUENCE @extschema@.ranread_sweep_seq;
+
+-- One row per batch, written by the batch's recording worker in its own
+-- transactions: inserted as 'running' before the first I/O, completed after
+-- the last.  The batch's figures are computed once, from the merged
+-- histograms of its processes, so the summary never re-aggregates.
+CREATE TABLE @extschema@.ranread_batches (
+    batch          bigint PRIMARY KEY,
+    run_at         timestamptz NOT NULL,
+    finished_at    timestamptz,
+    target         name NOT NULL,
+    tablespace     name,
+    processes      integer NOT NULL,
+    iterations     bigint,
+    duration       interval,
+    block_size     integer NOT NULL,
+    queue_depth    integer NOT NULL,
+    write_pct      integer NOT NULL,
+    pattern        text NOT NULL,
+    region_start   float8 NOT NULL,
+    region_end     float8 NOT NULL,
+    warmup         interval,
+    rate_iops      integer,
+    seed           bigint NOT NULL,
+    workers        integer NOT NULL,
+    engine         text NOT NULL,
+    reads          bigint,
+    writes         bigint,
+    seconds        float8,
+    iops           float8,
+    mbps           float8,
+    avg_ms         float8,
+    min_ms         float8,
+    p50_ms         float8,
+    p95_ms         float8,
+    p99_ms         float8,
+    p999_ms        float8,
+    max_ms         float8,
+    read_avg_ms    float8,
+    read_p99_ms    float8,
+    read_max_ms    float8,
+    write_avg_ms   float8,
+    write_p99_ms   float8,
+    write_max_ms   float8,
+    histogram      bytea,
+    write_histogram bytea,
+    status         text NOT NULL
+        CHECK (status IN ('running', 'completed', 'stopped', 'cancelled', 'failed')),
+    message        text,
+    sweep          bigint,
+    started_by     name,
+    -- what the I/O buffers were made of: huge (2 MB pages), small, mixed
+    buffer_pages   text CHECK (buffer_pages IN ('huge', 'small', 'mixed'))
+);
+CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
+CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
+    WHERE sweep IS NOT NULL;
+
+-- One row per process (I/O stream) per batch.
+CREATE TABLE @extschema@.ranread_results (
+    batch          bigint NOT NULL,
+    process        integer NOT NULL,
+    run_at         timestamptz NOT NULL,
+    target         name NOT NULL,
+    processes      integer NOT NULL,
+    iterations     bigint,
+    block_size     integer NOT NULL,
+    queue_depth    integer NOT NULL,
+    write_pct      integer NOT NULL,
+    pattern        text NOT NULL,
+    reads          bigint NOT NULL,
+    writes         bigint NOT NULL,
+    seconds        float8 NOT NULL,
+    iops           float8 NOT NULL,
+    avg_ms         float8,
+    min_ms         float8,
+    p50_ms         float8,
+    p95_ms         float8,
+    p99_ms         float8,
+    p999_ms        float8,
+    max_ms         float8,
+    read_avg_ms    float8,
+    read_p99_ms    float8,
+    write_avg_ms   float8,
+    write_p99_ms   float8,
+    histogram      bytea NOT NULL,
+    write_histogram bytea,
+    status         text NOT NULL,
+    PRIMARY KEY (batch, process)
+);
+
+-- Per batch and second of the measured part: throttling and burst credits
+-- show here.
+CREATE TABLE @extschema@.ranread_intervals (
+    batch          bigint NOT NULL,
+    second         integer NOT NULL,
+    reads          bigint NOT NULL,
+    writes         bigint NOT NULL,
+    iops           float8 NOT NULL,
+    avg_ms         float8,
+    max_ms         float8,
+    PRIMARY KEY (batch, second)
+);
+
+-- Targets: which relation backs which target name.  Not dumped: the
+-- relations are extension members and never leave the server.
+CREATE TABLE @extschema@.ranread_target_catalog (
+    target         name PRIMARY KEY,
+    relid          oid NOT NULL,
+    tablespace     name NOT NULL,
+    size_bytes     bigint NOT NULL,
+    created_at     timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_batches', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_results', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_intervals', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_batch_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_sweep_seq', '');
+
+CREATE TYPE @extschema@.ranread_setup_result AS (
+    target      name,
+    tablespace  name,
+    size_bytes  bigint,
+    seconds     float8,
+    mbps        float8
+);
+
+CREATE TYPE @extschema@.ranread_run_result AS (
+    batch       bigint,
+    target      name,
+    processes   integer,
+    reads       bigint,
+    writes      bigint,
+    seconds     float8,
+    iops        float8,
+    mbps        float8,
+    avg_ms      float8,
+    p50_ms      float8,
+    p95_ms      float8,
+    p99_ms      float8,
+    p999_ms     float8,
+    max_ms      float8,
+    status      text
+);
+
+-- 'ready', 'empty' (crash recovery reset the unlogged relation), or
+-- 'missing'/'damaged' when someone went behind the extension's back.
+CREATE FUNCTION @extschema@.ranread_target_state(relid oid, size_bytes bigint)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_target_state'
+LANGUAGE C STRICT STABLE;
+
+CREATE VIEW @extschema@.ranread_targets AS
+SELECT c.target,
+       c.tablespace,
+       c.size_bytes,
+       c.created_at,
+       @extschema@.ranread_target_state(c.relid, c.size_bytes) AS state
+  FROM @extschema@.ranread_target_catalog c;
+
+-- The seed's GROUP BY batch, precomputed: one row per batch.
+CREATE VIEW @extschema@.ranread_summary AS
+SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
+       b.write_pct, b.reads, b.writes, b.iops, b.mbps, b.avg_ms, b.p99_ms,
+       b.max_ms, b.status, b.sweep,
+       b.queue_depth, b.pattern, b.duration, b.seconds, b.min_ms, b.p50_ms,
+       b.p95_ms, b.p999_ms, b.read_avg_ms, b.read_p99_ms, b.write_avg_ms,
+       b.write_p99_ms, b.engine, b.workers, b.seed, b.buffer_pages, b.message
+  FROM @extschema@.ranread_batches b;
+-- Targets and batches: the C entry points.
+
+CREATE FUNCTION @extschema@.ranread_setup(
+    size       text DEFAULT '1GB',
+    tablespace name DEFAULT 'pg_default',
+    target     name DEFAULT 'ranread')
+RETURNS @extschema@.ranread_setup_result
+AS 'MODULE_PATHNAME', 'ranread_setup'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+CREATE FUNCTION @extschema@.ranread_purge(target name DEFAULT 'ranread')
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'ranread_purge'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+CREATE FUNCTION @extschema@.ranread_run(
+    processes    integer,
+    iterations   bigint   DEFAULT NULL,
+    target       name     DEFAULT 'ranread',
+    duration     interval DEFAULT NULL,
+    block_size   integer  DEFAULT 8192,
+    write_pct    integer  DEFAULT 0,
+    queue_depth  integer  DEFAULT 1,
+    pattern      text     DEFAULT 'random',
+    region_start float8   DEFAULT 0,
+    region_end   float8   DEFAULT 100,
+    warmup       interval DEFAULT '0',
+    rate_iops    integer  DEFAULT NULL,
+    seed         bigint   DEFAULT NULL,
+    workers      integer  DEFAULT NULL)
+RETURNS @extschema@.ranread_run_result
+AS 'MODULE_PATHNAME', 'ranread_run'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+-- ranread_run with the sweep id its batch belongs to; used by ranread_sweep.
+CREATE FUNCTION @extschema@.ranread_run_step(
+    processes    integer,
+    iterations   bigint,
+    target       name,
+    duration     interval,
+    block_size   integer,
+    write_pct    integer,
+    queue_depth  integer,
+    pattern      text,
+    region_start float8,
+    region_end   float8,
+    warmup       interval,
+    rate_iops    integer,
+    seed         bigint,
+    workers      integer,
+    sweep        bigint)
+RETURNS @extschema@.ranread_run_result
+AS 'MODULE_PATHNAME', 'ranread_run'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+CREATE FUNCTION @extschema@.ranread_stop()
+RETURNS integer
+AS 'MODULE_PATHNAME', 'ranread_stop'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION @extschema@.ranread_reset(before timestamptz DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'ranread_reset'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+-- Latency histograms as stored in ranread_results.histogram and
+-- ranread_batches.histogram: merge them, read percentiles and buckets.
+CREATE FUNCTION @extschema@.ranread_hist_merge_sfunc(internal, bytea)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'ranread_hist_merge_sfunc'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.ranread_hist_merge_final(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'ranread_hist_merge_final'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.ranread_hist_merge(bytea) (
+    SFUNC = @extschema@.ranread_hist_merge_sfunc,
+    STYPE = internal,
+    FINALFUNC = @extschema@.ranread_hist_merge_final
+);
+
+CREATE FUNCTION @extschema@.ranread_hist_percentile(histogram bytea, percentile float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'ranread_hist_percentile'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.ranread_hist_count(histogram bytea)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'ranread_hist_count'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.ranread_hist_buckets(histogram bytea,
+    OUT low_ms float8, OUT high_ms float8, OUT count bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ranread_hist_buckets'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+-- Where each process's first n I/Os would go (byte offsets in the target),
+-- chosen by the engines' own code; no I/O is done.
+CREATE FUNCTION @extschema@.ranread_blocks(
+    processes    integer,
+    n            integer  DEFAULT 10,
+    target       name     DEFAULT 'ranread',
+    block_size   integer  DEFAULT 8192,
+    pattern      text     DEFAULT 'random',
+    region_start float8   DEFAULT 0,
+    region_end   float8   DEFAULT 100,
+    seed         bigint   DEFAULT 0,
+    OUT process     integer,
+    OUT seq         integer,
+    OUT byte_offset bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ranread_blocks'
+LANGUAGE C CALLED ON NULL INPUT STABLE;
+-- Reports: the sweep (the methodology as one call) and its verdict, the
+-- summary export, and the SVG chart and timeline (C, in src/export.c).
+--
+-- Every object is schema-qualified and every PL/pgSQL function pins
+-- search_path, so neither this script nor the functions depend on the
+-- caller's search_path.
+
+-- One row per sweep, written by ranread_sweep when it returns, in the
+-- caller's transaction.  The batches of a sweep are recorded by their
+-- workers and survive a sweep that is cancelled half-way (they carry the
+-- sweep id in ranread_batches.sweep); this row does not, and ranread_chart
+-- then falls back to the default bound of 10 ms.
+CREATE TABLE @extschema@.ranread_sweeps (
+    sweep              bigint PRIMARY KEY,
+    started_at         timestamptz NOT NULL,
+    finished_at        timestamptz NOT NULL,
+    started_by         name NOT NULL DEFAULT CURRENT_USER,
+    target             name NOT NULL,
+    block_size         integer NOT NULL,
+    write_pct          integer NOT NULL,
+    queue_depth        integer NOT NULL,
+    pattern            text NOT NULL,
+    start              integer NOT NULL,
+    max_processes      integer NOT NULL,
+    iterations         bigint,
+    duration           interval,
+    max_avg_ms         float8 NOT NULL,
+    steps              integer NOT NULL,
+    stop_reason        text,
+    -- The verdict: the highest IOPS of a step whose average latency stayed
+    -- within max_avg_ms, and that step (CALIBRATE_IO's max_iops and
+    -- actual_latency).  NULL when no step stayed within the bound.
+    max_iops           float8,
+    actual_latency_ms  float8,
+    max_iops_processes integer,
+    max_iops_batch     bigint,
+    -- All-flash guidance at that step: average <= 2 ms and maximum <= 5 ms.
+    meets_flash_guidance boolean NOT NULL
+);
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_sweeps', '');
+
+-- Each sweep's verdict, one query away.
+CREATE VIEW @extschema@.ranread_sweep_verdict AS
+SELECT s.sweep,
+       s.started_at,
+       s.target,
+       s.block_size,
+       s.write_pct,
+       s.queue_depth,
+       s.pattern,
+       s.max_avg_ms,
+       s.steps,
+       s.max_iops,
+       s.actual_latency_ms,
+       s.max_iops_processes AS processes,
+       s.max_iops_batch AS batch,
+       s.meets_flash_guidance,
+       s.stop_reason
+  FROM @extschema@.ranread_sweeps s;
+
+-- One step of a sweep, as the decision functions see it.
+CREATE TYPE @extschema@.ranread_sweep_step AS (
+    step       integer,
+    processes  integer,
+    batch      bigint,
+    iops       float8,
+    avg_ms     float8,
+    p99_ms     float8,
+    max_ms     float8,
+    status     text
+);
+
+-- The limits ranread_run enforces (src/ranread.h).
+CREATE FUNCTION @extschema@.ranread_limits(
+    OUT max_processes   integer,
+    OUT max_queue_depth integer,
+    OUT max_inflight    integer,
+    OUT max_inflight_bytes bigint)
+AS 'MODULE_PATHNAME', 'ranread_limits'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- What a sweep does next, given its steps so far: the processes of the next
+-- step, or NULL and why it stops.  Pure, so the rules can be tested on known
+-- numbers.  The rules, in order:
+--   status         the last batch did not complete
+--   latency        average latency above max_avg_ms on the last two steps
+--   scaling        the last step raised IOPS by less than 10% of what linear
+--                  scaling would give:
+--                  iops - prev_iops < 0.10 * prev_iops * (processes / prev_processes - 1)
+--   max_processes  the last step ran max_processes
+-- Steps double the processes; a doubling past max_processes is clamped to
+-- max_processes, so a sweep always ends by measuring max_processes itself
+-- unless another rule stops it first (start 10, max 100: 10, 20, 40, 80, 100).
+-- Each stop_reason starts with the rule's name and a colon.
+CREATE FUNCTION @extschema@.ranread_sweep_next(
+    steps          @extschema@.ranread_sweep_step[],
+    start          integer,
+    max_processes  integer,
+    max_avg_ms     float8,
+    OUT next_processes integer,
+    OUT stop_reason    text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n      integer := coalesce(cardinality(steps), 0);
+    cur    @extschema@.ranread_sweep_step;
+    prev   @extschema@.ranread_sweep_step;
+    linear float8;
+BEGIN
+    IF n = 0 THEN
+        next_processes := start;
+        RETURN;
+    END IF;
+
+    cur := steps[array_upper(steps, 1)];
+    IF cur.status IS DISTINCT FROM 'completed' THEN
+        stop_reason := format('status: batch %s at %s processes ended %s, not completed',
+                              cur.batch, cur.processes,
+                              coalesce(cur.status, 'without a status'));
+        RETURN;
+    END IF;
+
+    IF n >= 2 THEN
+        prev := steps[array_upper(steps, 1) - 1];
+
+        IF cur.avg_ms > max_avg_ms AND prev.avg_ms > max_avg_ms THEN
+            stop_reason := format('latency: average %s ms at %s processes and %s ms at %s processes, both above the %s ms bound',
+                                  round(prev.avg_ms::numeric, 2), prev.processes,
+                                  round(cur.avg_ms::numeric, 2), cur.processes,
+                                  max_avg_ms);
+            RETURN;
+        END IF;
+
+        linear := prev.iops * (cur.processes::float8 / prev.processes - 1);
+        IF cur.iops - prev.iops < 0.10 * linear THEN
+            stop_reason := format('scaling: going from %s to %s processes raised IOPS from %s to %s, %s of linear scaling (less than 10%%)',
+                                  prev.processes, cur.processes,
+                                  round(prev.iops::numeric), round(cur.iops::numeric),
+                                  CASE WHEN linear > 0
+                                       THEN round((100 * (cur.iops - prev.iops) / linear)::numeric, 1) || '%'
+                                       ELSE 'n/a' END);
+            RETURN;
+        END IF;
+    END IF;
+
+    IF cur.processes >= max_processes THEN
+        stop_reason := format('max_processes: the step at %s processes reached max_processes %s',
+                              cur.processes, max_processes);
+        RETURN;
+    END IF;
+
+    next_processes := least(cur.processes::bigint * 2, max_processes)::integer;
+END
+$$;
+
+-- A sweep's verdict from its steps: the highest IOPS among completed steps
+-- whose average latency is within max_avg_ms (ties: fewer processes), that
+-- step's average latency, processes and batch, and whether it meets the
+-- all-flash guidance (average <= 2 ms, maximum <= 5 ms).  All NULL, and
+-- meets_flash_guidance false, when no step is within the bound.
+CREATE FUNCTION @extschema@.ranread_sweep_judge(
+    steps       @extschema@.ranread_sweep_step[],
+    max_avg_ms  float8,
+    OUT max_iops             float8,
+    OUT actual_latency_ms    float8,
+    OUT processes            integer,
+    OUT batch                bigint,
+    OUT meets_flash_guidance boolean)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    SELECT s.iops, s.avg_ms, s.processes, s.batch,
+           coalesce(s.avg_ms <= 2 AND s.max_ms <= 5, false)
+      INTO max_iops, actual_latency_ms, processes, batch, meets_flash_guidance
+      FROM unnest(steps) AS s
+     WHERE s.status = 'completed'
+       AND s.avg_ms <= max_avg_ms
+       AND s.iops IS NOT NULL
+     ORDER BY s.iops DESC, s.processes, s.step
+     LIMIT 1;
+    meets_flash_guidance := coalesce(meets_flash_guidance, false);
+END
+$$;
+
+-- The methodology as one call: batches at start, 2 x start, 4 x start ...
+-- processes (the last clamped to max_processes) until ranread_sweep_next
+-- says stop.  One row per step; stop_reason on the last row only.  The
+-- verdict goes to ranread_sweeps (see ranread_sweep_verdict).  The other
+-- arguments pass through to ranread_run, which checks them before the
+-- first step starts any worker.
+CREATE FUNCTION @extschema@.ranread_sweep(
+    start          integer  DEFAULT 10,
+    max_processes  integer  DEFAULT 1280,
+    iterations     bigint   DEFAULT NULL,
+    duration       interval DEFAULT '30s',
+    max_avg_ms     float8   DEFAULT 10,
+    target         name     DEFAULT 'ranread',
+    block_size     integer  DEFAULT 8192,
+    write_pct      integer  DEFAULT 0,
+    queue_depth    integer  DEFAULT 1,
+    pattern        text     DEFAULT 'random',
+    region_start   float8   DEFAULT 0,
+    region_end     float8   DEFAULT 100,
+    warmup         interval DEFAULT '0',
+    rate_iops      integer  DEFAULT NULL,
+    seed           bigint   DEFAULT NULL,
+    workers        integer  DEFAULT NULL)
+RETURNS TABLE (
+    step           integer,
+    processes      integer,
+    batch          bigint,
+    iops           float8,
+    avg_ms         float8,
+    p99_ms         float8,
+    max_ms         float8,
+    within_bound   boolean,
+    stop_reason    text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lim       record;
+    nxt       record;
+    verdict   record;
+    r         @extschema@.ranread_run_result;
+    s         @extschema@.ranread_sweep_step;
+    steps     @extschema@.ranread_sweep_step[] := '{}';
+    sweep_id  bigint;
+    started   timestamptz := clock_timestamp();
+    reason    text;
+    missing   text;
+BEGIN
+    -- What a sweep uses besides itself, so that a role granted only
+    -- ranread_sweep learns everything it lacks before anything runs.
+    SELECT string_agg(m.what, ', ') INTO missing
+      FROM (SELECT format('EXECUTE on function %s', f) AS what
+              FROM unnest(ARRAY[
+                   '@extschema@.ranread_limits()',
+                   '@extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint)',
+                   '@extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)',
+                   '@extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)']::regprocedure[]) AS f
+             WHERE NOT has_function_privilege(f, 'EXECUTE')
+            UNION ALL
+            SELECT 'USAGE on sequence @extschema@.ranread_sweep_seq'
+             WHERE NOT has_sequence_privilege('@extschema@.ranread_sweep_seq', 'USAGE')
+            UNION ALL
+            SELECT 'INSERT on table @extschema@.ranread_sweeps'
+             WHERE NOT has_table_privilege('@extschema@.ranread_sweeps', 'INSERT')) AS m;
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'insufficient_privilege',
+            MESSAGE = 'permission denied to run ranread_sweep',
+            DETAIL = format('The role %s lacks %s.', current_user, missing),
+            HINT = 'Grant these along with EXECUTE on ranread_sweep, or run sweeps as a superuser.';
+    END IF;
+
+    -- Arguments, before any batch runs.
+    SELECT * INTO lim FROM @extschema@.ranread_limits();
+    IF start IS NULL OR start < 1 OR start > lim.max_processes THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid start %s for ranread_sweep', coalesce(start::text, 'NULL')),
+            HINT = format('start is the number of processes of the first step: 1 to %s.',
+                          lim.max_processes);
+    END IF;
+    IF max_processes IS NULL OR max_processes < start OR max_processes > lim.max_processes THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_processes %s for ranread_sweep',
+                             coalesce(max_processes::text, 'NULL')),
+            HINT = format('max_processes must be between start (%s) and %s.',
+                          start, lim.max_processes);
+    END IF;
+    IF queue_depth BETWEEN 1 AND lim.max_queue_depth
+       AND max_processes::bigint * queue_depth > lim.max_inflight THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_processes %s for ranread_sweep with queue_depth %s',
+                             max_processes, queue_depth),
+            HINT = format('max_processes x queue_depth must be at most %s I/Os in flight.',
+                          lim.max_inflight);
+    END IF;
+    IF queue_depth BETWEEN 1 AND lim.max_queue_depth AND block_size > 0
+       AND max_processes::bigint * queue_depth * block_size > lim.max_inflight_bytes THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_processes %s for ranread_sweep with queue_depth %s and block_size %s',
+                             max_processes, queue_depth, block_size),
+            HINT = format('max_processes x queue_depth x block_size must be at most %s bytes of I/O buffers.',
+                          lim.max_inflight_bytes);
+    END IF;
+    IF workers < 1 OR workers > start THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid workers %s for ranread_sweep', workers),
+            HINT = format('workers must be between 1 and start (%s), the processes of the smallest step, or NULL to let each step choose.',
+                          start);
+    END IF;
+    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0)
+       OR max_avg_ms IN ('NaN'::float8, 'Infinity'::float8) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_avg_ms %s for ranread_sweep',
+                             coalesce(max_avg_ms::text, 'NULL')),
+            HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.';
+    END IF;
+    IF iterations < 1 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid iterations %s for ranread_sweep', iterations),
+            HINT = 'iterations is the number of I/Os per process and step: at least 1, or NULL to run for duration.';
+    END IF;
+    IF duration <= interval '0' THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid duration "%s" for ranread_sweep', duration),
+            HINT = 'duration is the length of each step: greater than 0, such as ''30s'', or NULL to run for iterations.';
+    END IF;
+
+    sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
+
+    LOOP
+        SELECT * INTO nxt
+          FROM @extschema@.ranread_sweep_next(steps, start, max_processes, max_avg_ms);
+        reason := nxt.stop_reason;
+        EXIT WHEN nxt.next_processes IS NULL;
+
+        r := @extschema@.ranread_run_step(nxt.next_processes, iterations, target, duration,
+                                          block_size, write_pct, queue_depth, pattern,
+                                          region_start, region_end, warmup, rate_iops,
+                                          seed, workers, sweep_id);
+        steps := steps || ROW(coalesce(cardinality(steps), 0) + 1, r.processes, r.batch,
+                              r.iops, r.avg_ms, r.p99_ms, r.max_ms,
+                              r.status)::@extschema@.ranread_sweep_step;
+    END LOOP;
+
+    SELECT * INTO verdict FROM @extschema@.ranread_sweep_judge(steps, max_avg_ms);
+
+    INSERT INTO @extschema@.ranread_sweeps
+        (sweep, started_at, finished_at, target, block_size, write_pct, queue_depth,
+         pattern, start, max_processes, iterations, duration, max_avg_ms, steps,
+         stop_reason, max_iops, actual_latency_ms, max_iops_processes, max_iops_batch,
+         meets_flash_guidance)
+    VALUES
+        (sweep_id, started, clock_timestamp(), target, block_size, write_pct, queue_depth,
+         pattern, start, max_processes, iterations, duration, max_avg_ms,
+         cardinality(steps), reason, verdict.max_iops, verdict.actual_latency_ms,
+         verdict.processes, verdict.batch, verdict.meets_flash_guidance);
+
+    IF verdict.max_iops IS NULL THEN
+        RAISE NOTICE 'sweep %: no step stayed within the % ms average latency bound', sweep_id, max_avg_ms;
+    ELSE
+        RAISE NOTICE 'sweep %: max % IOPS within % ms average latency, at % processes (average % ms, batch %); all-flash guidance %',
+            sweep_id, round(verdict.max_iops::numeric), max_avg_ms, verdict.processes,
+            round(verdict.actual_latency_ms::numeric, 3), verdict.batch,
+            CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
+    END IF;
+    RAISE NOTICE 'sweep % stopped on %', sweep_id, reason;
+
+    FOREACH s IN ARRAY steps LOOP
+        step := s.step;
+        processes := s.processes;
+        batch := s.batch;
+        iops := s.iops;
+        avg_ms := s.avg_ms;
+        p99_ms := s.p99_ms;
+        max_ms := s.max_ms;
+        within_bound := coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false);
+        stop_reason := CASE WHEN s.step = cardinality(steps) THEN reason END;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-- The summary to a server file (tsv, csv, json) or the chart (svg).
+CREATE FUNCTION @extschema@.ranread_export(
+    directory text,
+    format    text DEFAULT 'tsv')
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_export'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+SET search_path = pg_catalog, pg_temp;
+
+-- SVG: IOPS, average and p99 latency against processes for a sweep (the
+-- latest when NULL; every completed batch when there has been no sweep).
+CREATE FUNCTION @extschema@.ranread_chart(sweep bigint DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_chart'
+LANGUAGE C CALLED ON NULL INPUT STABLE
+SET search_path = pg_catalog, pg_temp;
+
+-- SVG: IOPS, average and maximum latency per second of a batch (the latest
+-- batch with per-second intervals when NULL).
+CREATE FUNCTION @extschema@.ranread_timeline(batch bigint DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_timeline'
+LANGUAGE C CALLED ON NULL INPUT STABLE
+SET search_path = pg_catalog, pg_temp;
+
+-- Readers of the history (pg_monitor) may read the verdicts and draw the
+-- charts: the chart functions only read what pg_monitor can SELECT.
+GRANT SELECT ON @extschema@.ranread_sweeps, @extschema@.ranread_sweep_verdict TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.ranread_chart(bigint),
+                          @extschema@.ranread_timeline(bigint) TO pg_monitor;
+-- Privileges, last: every function of the extension is revoked from PUBLIC
+-- (superusers run them, others by GRANT); history is readable by pg_monitor.
+
+DO $$
+DECLARE
+    fn pg_catalog.regprocedure;
+BEGIN
+    FOR fn IN
+        SELECT d.objid::pg_catalog.regprocedure
+          FROM pg_catalog.pg_depend d
+         WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+           AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+           AND d.refobjid OPERATOR(pg_catalog.=)
+               (SELECT e.oid FROM pg_catalog.pg_extension e
+                 WHERE e.extname OPERATOR(pg_catalog.=) 'ranread')
+           AND d.deptype OPERATOR(pg_catalog.=) 'e'
+    LOOP
+        EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', fn);
+    END LOOP;
+END
+$$;
+
+REVOKE ALL ON @extschema@.ranread_batches, @extschema@.ranread_results,
+    @extschema@.ranread_intervals, @extschema@.ranread_target_catalog,
+    @extschema@.ranread_summary, @extschema@.ranread_targets FROM PUBLIC;
+GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
+    @extschema@.ranread_intervals, @extschema@.ranread_summary,
+    @extschema@.ranread_targets TO pg_monitor;
+
+-- Functions the views and reports call on the reader's behalf.
+GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint) TO pg_monitor;

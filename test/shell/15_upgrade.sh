@@ -1,0 +1,64 @@
+#!/bin/bash
+# From 1.0 to 1.1 with ALTER EXTENSION ranread UPDATE:
+#  - a database made with 1.0 records history (batches, a sweep, intervals)
+#    with the installed library, then updates
+#  - the history is intact after the update, row for row, and the 1.1
+#    functions read it
+#  - the updated extension has the same objects with the same definitions
+#    as a fresh 1.1 (test/lib/catalog.sql over both), so an upgrade script
+#    that forgets a change fails here
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/faults.bash"
+
+CATALOG="$(dirname "$0")/../lib/catalog.sql"
+catalog_of() { psql -qAtX -d "$1" -f "$CATALOG"; }
+
+# --- a 1.0 database with history
+DB=rr_upgrade
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
+q "CREATE EXTENSION ranread VERSION '1.0'" >/dev/null
+is "$(q "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" 1.0 "CREATE EXTENSION ranread VERSION '1.0' installs 1.0"
+setup_target 64MB
+is "$(q "SELECT status || '|' || reads FROM ranread_run(2, 500)")" "completed|1000" "a 1.0 database runs a batch with the installed library"
+is "$(q "SELECT status FROM ranread_run(1, duration => '1.5s', write_pct => 20, queue_depth => 4)")" completed \
+  "... and a duration batch with writes"
+is "$(q "SELECT count(*) FROM ranread_sweep(start => 1, max_processes => 2, duration => '0.5s')")" 2 "... and a two-step sweep"
+
+history_of() {
+  q "SELECT (SELECT string_agg(concat_ws(':', batch, status, processes, reads, writes, round(iops), md5(histogram::text), sweep), ',' ORDER BY batch) FROM ranread_batches)
+     || ' / ' || (SELECT string_agg(concat_ws(':', batch, process, reads, writes, md5(histogram::text)), ',' ORDER BY batch, process) FROM ranread_results)
+     || ' / ' || (SELECT string_agg(concat_ws(':', batch, second, reads, writes), ',' ORDER BY batch, second) FROM ranread_intervals)
+     || ' / ' || (SELECT string_agg(concat_ws(':', sweep, steps, round(max_iops), stop_reason), ',' ORDER BY sweep) FROM ranread_sweeps)
+     || ' / ' || (SELECT string_agg(concat_ws(':', target, size_bytes), ',') FROM ranread_targets)"
+}
+before=$(history_of)
+is "$(q "SELECT count(*) FROM ranread_batches")" 4 "1.0 recorded four batches"
+cmp_ok "$(q "SELECT count(*) FROM ranread_intervals")" '>=' 3 "... with per-second intervals"
+
+# --- the update
+out=$(psql -qAtX -d "$DB" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
+ok $? "ALTER EXTENSION ranread UPDATE succeeds"
+[ -z "$out" ] || diag "update said: $out"
+is "$(q "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" 1.1 "... and the extension is at 1.1"
+is "$(history_of)" "$before" "the history is intact after the update: batches, processes, intervals, sweeps, targets"
+
+# --- 1.1 works on the updated database and its history
+is "$(q "SELECT status || '|' || reads FROM ranread_run(1, 300)")" "completed|300" "the updated database runs a batch"
+is "$(q "SELECT count(*) FROM ranread_summary")" 5 "ranread_summary shows the 1.0 batches and the new one"
+q "SELECT ranread_chart()" | grep -q '^<svg'
+ok $? "ranread_chart draws the sweep recorded by 1.0"
+is "$(q "SELECT ranread_hist_count(ranread_hist_merge(histogram)) = sum(reads + writes) FROM ranread_results WHERE batch IN (SELECT batch FROM ranread_batches ORDER BY batch LIMIT 4)")" t \
+  "the 1.0 histograms merge with the 1.1 aggregate"
+
+# --- an updated 1.1 is a fresh 1.1
+FRESH=rr_upgrade_fresh
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FRESH" -c "CREATE DATABASE $FRESH" >/dev/null
+q_in "$FRESH" "CREATE EXTENSION ranread" >/dev/null
+catalog_of "$DB" > "$WORK/updated.txt"
+catalog_of "$FRESH" > "$WORK/fresh.txt"
+cmp_ok "$(wc -l < "$WORK/fresh.txt")" '>' 100 "the catalog listing of a fresh 1.1 has its objects ($(wc -l < "$WORK/fresh.txt") lines)"
+if diff -u "$WORK/fresh.txt" "$WORK/updated.txt" > "$WORK/catalog.diff"; then ok 0 "an updated 1.1 has the same objects and definitions as a fresh 1.1"
+else ok 1 "an updated 1.1 has the same objects and definitions as a fresh 1.1"; sed 's/^/# /' "$WORK/catalog.diff" | head -60; fi
+
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FRESH" >/dev/null 2>&1
+done_testing
