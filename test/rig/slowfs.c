@@ -1,0 +1,566 @@
+/*
+ * slowfs.c - a FUSE passthrough filesystem that emulates slow storage
+ *
+ * What it is for: ranread's tests need storage whose every I/O takes a known
+ * time and that admits only a limited number of requests in flight, making
+ * the submitter wait beyond that, as FUSE does on its own: the kernel sends
+ * at most max_background asynchronous requests (12 by default) to the daemon
+ * and blocks whoever submits the next one until one completes.  O_DIRECT
+ * reads and writes, psync and io_uring alike, are such requests.  With a
+ * 2 ms delay per read (2.1 ms with FUSE's round trip), 16 streams of QD1
+ * reads then get about 12 / 2.1 ms = 5,600 IOPS and wait about 16 / 5,600 s
+ * = 2.85 ms each, the set-up in which ranread's io_uring engine was seen to
+ * leave part of that wait out of its latency (README.md: measurements).
+ *
+ * Usage:
+ *   slowfs BACKING_DIR MOUNTPOINT [-f] [-o OPTIONS]
+ * Options of its own (microseconds, counts):
+ *   read_delay_us=N         each READ takes at least N us        (default 0)
+ *   write_delay_us=N        each WRITE takes at least N us       (default 0)
+ *   max_background=N        the connection's limit of background requests
+ *                           (default: the kernel's, 12)
+ *   congestion_threshold=N  the connection's congestion threshold
+ *                           (default: the kernel's, 3/4 of max_background)
+ * and every libfuse option; tests mount with allow_other,default_permissions.
+ * The daemon runs up to 256 threads (-o max_threads=N to change), so that
+ * the daemon is never what limits the requests in flight.
+ *
+ * Every operation goes to the same path under BACKING_DIR.  A delayed
+ * request does its pread/pwrite at once and then sleeps until arrival + delay,
+ * so the daemon answers after max(delay, real time).  O_DIRECT is dropped on
+ * the backing files: the emulated device is the delay, the backing store
+ * may be the page cache.  Files, directories, nodes and symlinks made
+ * through the mount belong to the uid/gid of the calling process.
+ *
+ * The virtual file /.slowfs-stats (not listed, never cached) reads as
+ *   reads N / writes N / in_flight N / max_in_flight N
+ * counted in the daemon: READ and WRITE requests served, those being served
+ * now, and the most ever served at once.
+ *
+ * Build: gcc -Wall -Wextra -O2 slowfs.c $(pkg-config --cflags --libs fuse3)
+ */
+#define FUSE_USE_VERSION 312
+#define _GNU_SOURCE
+
+#include <fuse.h>
+#include <fuse_lowlevel.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STATS_PATH "/.slowfs-stats"
+#define STATS_FH ((uint64_t) -1)
+
+static struct options
+{
+	unsigned	read_delay_us;
+	unsigned	write_delay_us;
+	int			max_background;		/* -1: the kernel's default */
+	int			congestion_threshold;	/* -1: the kernel's default */
+	const char *backing;
+} opt = {0, 0, -1, -1, NULL};
+
+#define OPT(t, f) {t, offsetof(struct options, f), 0}
+static const struct fuse_opt option_spec[] = {
+	OPT("read_delay_us=%u", read_delay_us),
+	OPT("write_delay_us=%u", write_delay_us),
+	OPT("max_background=%d", max_background),
+	OPT("congestion_threshold=%d", congestion_threshold),
+	FUSE_OPT_END
+};
+
+static int	base_fd = -1;		/* the backing directory */
+static atomic_long n_reads, n_writes, in_flight, max_in_flight;
+
+/* "/a/b" -> "a/b" relative to base_fd; "/" -> "." */
+static const char *
+rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+static int
+is_stats(const char *path)
+{
+	return path && strcmp(path, STATS_PATH) == 0;
+}
+
+/* Give what the caller made to the caller (the daemon runs as root) */
+static int
+own(const char *path)
+{
+	struct fuse_context *ctx = fuse_get_context();
+
+	if (fchownat(base_fd, rel(path), ctx->uid, ctx->gid, AT_SYMLINK_NOFOLLOW) != 0)
+		return -errno;
+	return 0;
+}
+
+/* Start of a delayed request: count it, and return when it may answer */
+static struct timespec
+delay_start(unsigned delay_us, atomic_long *counter)
+{
+	struct timespec t;
+	long		now = atomic_fetch_add(&in_flight, 1) + 1;
+	long		max = atomic_load(&max_in_flight);
+
+	while (now > max && !atomic_compare_exchange_weak(&max_in_flight, &max, now))
+		;
+	atomic_fetch_add(counter, 1);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += delay_us / 1000000;
+	t.tv_nsec += (long) (delay_us % 1000000) * 1000;
+	if (t.tv_nsec >= 1000000000)
+	{
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000;
+	}
+	return t;
+}
+
+/* End of a delayed request: sleep until its deadline */
+static void
+delay_end(const struct timespec *deadline)
+{
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, deadline, NULL) == EINTR)
+		;
+	atomic_fetch_sub(&in_flight, 1);
+}
+
+static void *
+sf_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	if (opt.max_background >= 0)
+		conn->max_background = (unsigned) opt.max_background;
+	if (opt.congestion_threshold >= 0)
+		conn->congestion_threshold = (unsigned) opt.congestion_threshold;
+	/*
+	 * No attribute or name caching, so that hard links and every change show
+	 * at once; then no attribute revalidation before each read either (only
+	 * this mount changes the backing files), or every read would cost a
+	 * GETATTR round trip more.
+	 */
+	conn->want &= ~FUSE_CAP_AUTO_INVAL_DATA;
+	cfg->entry_timeout = 0;
+	cfg->attr_timeout = 0;
+	cfg->negative_timeout = 0;
+	cfg->use_ino = 1;
+	cfg->nullpath_ok = 1;
+	cfg->hard_remove = 1;		/* no .fuse_hidden files left in directories */
+	return NULL;
+}
+
+static int
+sf_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	if (is_stats(path) || (fi && fi->fh == STATS_FH))
+	{
+		memset(st, 0, sizeof(*st));
+		st->st_mode = S_IFREG | 0444;
+		st->st_nlink = 1;
+		return 0;
+	}
+	if (fi)
+		return fstat((int) fi->fh, st) == 0 ? 0 : -errno;
+	return fstatat(base_fd, rel(path), st, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : -errno;
+}
+
+static int
+sf_readlink(const char *path, char *buf, size_t size)
+{
+	ssize_t		n = readlinkat(base_fd, rel(path), buf, size - 1);
+
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int
+sf_mknod(const char *path, mode_t mode, dev_t rdev)
+{
+	if (mknodat(base_fd, rel(path), mode, rdev) != 0)
+		return -errno;
+	return own(path);
+}
+
+static int
+sf_mkdir(const char *path, mode_t mode)
+{
+	if (mkdirat(base_fd, rel(path), mode) != 0)
+		return -errno;
+	return own(path);
+}
+
+static int
+sf_unlink(const char *path)
+{
+	return unlinkat(base_fd, rel(path), 0) == 0 ? 0 : -errno;
+}
+
+static int
+sf_rmdir(const char *path)
+{
+	return unlinkat(base_fd, rel(path), AT_REMOVEDIR) == 0 ? 0 : -errno;
+}
+
+static int
+sf_symlink(const char *target, const char *path)
+{
+	if (symlinkat(target, base_fd, rel(path)) != 0)
+		return -errno;
+	return own(path);
+}
+
+static int
+sf_rename(const char *from, const char *to, unsigned int flags)
+{
+	return renameat2(base_fd, rel(from), base_fd, rel(to), flags) == 0 ? 0 : -errno;
+}
+
+static int
+sf_link(const char *from, const char *to)
+{
+	return linkat(base_fd, rel(from), base_fd, rel(to), 0) == 0 ? 0 : -errno;
+}
+
+static int
+sf_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	if (fi)
+		return fchmod((int) fi->fh, mode) == 0 ? 0 : -errno;
+	return fchmodat(base_fd, rel(path), mode, 0) == 0 ? 0 : -errno;
+}
+
+static int
+sf_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
+{
+	if (fi)
+		return fchown((int) fi->fh, uid, gid) == 0 ? 0 : -errno;
+	return fchownat(base_fd, rel(path), uid, gid, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : -errno;
+}
+
+static int
+sf_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	int			fd,
+				rc;
+
+	if (fi)
+		return ftruncate((int) fi->fh, size) == 0 ? 0 : -errno;
+	fd = openat(base_fd, rel(path), O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	rc = ftruncate(fd, size) == 0 ? 0 : -errno;
+	close(fd);
+	return rc;
+}
+
+static int
+sf_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
+{
+	if (fi)
+		return futimens((int) fi->fh, tv) == 0 ? 0 : -errno;
+	return utimensat(base_fd, rel(path), tv, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : -errno;
+}
+
+static int
+sf_open(const char *path, struct fuse_file_info *fi)
+{
+	int			fd;
+
+	if (is_stats(path))
+	{
+		if ((fi->flags & O_ACCMODE) != O_RDONLY)
+			return -EACCES;
+		fi->fh = STATS_FH;
+		fi->direct_io = 1;		/* fresh figures on every read */
+		return 0;
+	}
+	fd = openat(base_fd, rel(path), fi->flags & ~O_DIRECT);
+	if (fd < 0)
+		return -errno;
+	fi->fh = (uint64_t) fd;
+	return 0;
+}
+
+static int
+sf_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	int			fd = openat(base_fd, rel(path), (fi->flags & ~O_DIRECT) | O_CREAT, mode);
+	int			rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = own(path);
+	if (rc != 0)
+	{
+		close(fd);
+		return rc;
+	}
+	fi->fh = (uint64_t) fd;
+	return 0;
+}
+
+static int
+sf_read_stats(char *buf, size_t size, off_t off)
+{
+	char		text[256];
+	int			len = snprintf(text, sizeof(text),
+							   "reads %ld\nwrites %ld\nin_flight %ld\nmax_in_flight %ld\n",
+							   atomic_load(&n_reads), atomic_load(&n_writes),
+							   atomic_load(&in_flight), atomic_load(&max_in_flight));
+
+	if (off >= len)
+		return 0;
+	if ((size_t) (len - off) < size)
+		size = (size_t) (len - off);
+	memcpy(buf, text + off, size);
+	return (int) size;
+}
+
+static int
+sf_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct timespec deadline;
+	ssize_t		n;
+
+	(void) path;
+	if (fi->fh == STATS_FH)
+		return sf_read_stats(buf, size, off);
+	deadline = delay_start(opt.read_delay_us, &n_reads);
+	n = pread((int) fi->fh, buf, size, off);
+	if (n < 0)
+		n = -errno;
+	delay_end(&deadline);
+	return (int) n;
+}
+
+static int
+sf_write(const char *path, const char *buf, size_t size, off_t off,
+		 struct fuse_file_info *fi)
+{
+	struct timespec deadline = delay_start(opt.write_delay_us, &n_writes);
+	ssize_t		n;
+
+	(void) path;
+	n = pwrite((int) fi->fh, buf, size, off);
+	if (n < 0)
+		n = -errno;
+	delay_end(&deadline);
+	return (int) n;
+}
+
+static int
+sf_statfs(const char *path, struct statvfs *st)
+{
+	(void) path;
+	return fstatvfs(base_fd, st) == 0 ? 0 : -errno;
+}
+
+static int
+sf_release(const char *path, struct fuse_file_info *fi)
+{
+	(void) path;
+	if (fi->fh != STATS_FH)
+		close((int) fi->fh);
+	return 0;
+}
+
+static int
+sf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	(void) path;
+	if (fi->fh == STATS_FH)
+		return 0;
+	return (datasync ? fdatasync((int) fi->fh) : fsync((int) fi->fh)) == 0 ? 0 : -errno;
+}
+
+static int
+sf_opendir(const char *path, struct fuse_file_info *fi)
+{
+	int			fd = openat(base_fd, rel(path), O_RDONLY | O_DIRECTORY);
+	DIR		   *d;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (d == NULL)
+	{
+		int			e = errno;
+
+		close(fd);
+		return -e;
+	}
+	fi->fh = (uint64_t) (uintptr_t) d;
+	return 0;
+}
+
+static int
+sf_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t off,
+		   struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+{
+	DIR		   *d = (DIR *) (uintptr_t) fi->fh;
+	struct dirent *e;
+
+	(void) path;
+	(void) off;
+	(void) flags;
+	/* the whole listing at offset 0: libfuse keeps it for later offsets */
+	rewinddir(d);
+	while ((e = readdir(d)) != NULL)
+	{
+		struct stat st;
+
+		memset(&st, 0, sizeof(st));
+		st.st_ino = e->d_ino;
+		st.st_mode = (mode_t) DTTOIF(e->d_type);
+		if (filler(buf, e->d_name, &st, 0, 0))
+			break;
+	}
+	return 0;
+}
+
+static int
+sf_releasedir(const char *path, struct fuse_file_info *fi)
+{
+	(void) path;
+	closedir((DIR *) (uintptr_t) fi->fh);
+	return 0;
+}
+
+static int
+sf_fsyncdir(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	int			fd = dirfd((DIR *) (uintptr_t) fi->fh);
+
+	(void) path;
+	return (datasync ? fdatasync(fd) : fsync(fd)) == 0 ? 0 : -errno;
+}
+
+static int
+sf_fallocate(const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
+{
+	(void) path;
+	return fallocate((int) fi->fh, mode, off, len) == 0 ? 0 : -errno;
+}
+
+static const struct fuse_operations sf_ops = {
+	.init = sf_init,
+	.getattr = sf_getattr,
+	.readlink = sf_readlink,
+	.mknod = sf_mknod,
+	.mkdir = sf_mkdir,
+	.unlink = sf_unlink,
+	.rmdir = sf_rmdir,
+	.symlink = sf_symlink,
+	.rename = sf_rename,
+	.link = sf_link,
+	.chmod = sf_chmod,
+	.chown = sf_chown,
+	.truncate = sf_truncate,
+	.utimens = sf_utimens,
+	.open = sf_open,
+	.create = sf_create,
+	.read = sf_read,
+	.write = sf_write,
+	.statfs = sf_statfs,
+	.release = sf_release,
+	.fsync = sf_fsync,
+	.opendir = sf_opendir,
+	.readdir = sf_readdir,
+	.releasedir = sf_releasedir,
+	.fsyncdir = sf_fsyncdir,
+	.fallocate = sf_fallocate,
+};
+
+/* The first non-option argument is the backing directory */
+static int
+take_backing(void *data, const char *arg, int key, struct fuse_args *args)
+{
+	(void) data;
+	(void) args;
+	if (key == FUSE_OPT_KEY_NONOPT && opt.backing == NULL)
+	{
+		opt.backing = strdup(arg);
+		return 0;
+	}
+	return 1;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+	struct fuse_cmdline_opts co;
+	struct fuse_loop_config *loop;
+	struct fuse *fuse;
+	int			rc = 1;
+
+	/* 256 daemon threads unless -o max_threads= says otherwise (later wins) */
+	fuse_opt_add_arg(&args, argv[0]);
+	fuse_opt_add_arg(&args, "-omax_threads=256");
+	for (int i = 1; i < argc; i++)
+		fuse_opt_add_arg(&args, argv[i]);
+	if (fuse_opt_parse(&args, &opt, option_spec, take_backing) != 0 ||
+		fuse_parse_cmdline(&args, &co) != 0)
+		return 1;
+	if (co.show_help || opt.backing == NULL || co.mountpoint == NULL)
+	{
+		fprintf(stderr, "usage: %s BACKING_DIR MOUNTPOINT [-f] [-o read_delay_us=N,write_delay_us=N,"
+				"max_background=N,congestion_threshold=N,...]\n", argv[0]);
+		if (co.show_help)
+			fuse_cmdline_help();
+		return co.show_help ? 0 : 1;
+	}
+	base_fd = open(opt.backing, O_RDONLY | O_DIRECTORY);
+	if (base_fd < 0)
+	{
+		fprintf(stderr, "slowfs: cannot open backing directory %s: %s\n",
+				opt.backing, strerror(errno));
+		return 1;
+	}
+	/* sleep to the microsecond, not the default 50 us late (threads inherit) */
+	prctl(PR_SET_TIMERSLACK, 1UL);
+	umask(0);					/* the kernel already applied the caller's umask */
+
+	/*
+	 * fuse_main() would do the same, but libfuse 3.14's drops max_threads
+	 * (fixed in 3.14.1): the daemon's threads must never be the limit.
+	 */
+	fuse = fuse_new(&args, &sf_ops, sizeof(sf_ops), NULL);
+	if (fuse == NULL)
+		goto out;
+	if (fuse_mount(fuse, co.mountpoint) != 0)
+		goto out_destroy;
+	if (fuse_daemonize(co.foreground) != 0 ||
+		fuse_set_signal_handlers(fuse_get_session(fuse)) != 0)
+		goto out_unmount;
+	loop = fuse_loop_cfg_create();
+	fuse_loop_cfg_set_clone_fd(loop, (unsigned) co.clone_fd);
+	fuse_loop_cfg_set_max_threads(loop, co.max_threads);
+	rc = co.singlethread ? fuse_loop(fuse) : fuse_loop_mt(fuse, loop);
+	fuse_loop_cfg_destroy(loop);
+	fuse_remove_signal_handlers(fuse_get_session(fuse));
+out_unmount:
+	fuse_unmount(fuse);
+out_destroy:
+	fuse_destroy(fuse);
+out:
+	free(co.mountpoint);
+	fuse_opt_free_args(&args);
+	return rc ? 1 : 0;
+}
