@@ -3,13 +3,20 @@
 MODULE_big = ranread
 OBJS = \
 	src/ranread.o \
+	src/extension.o \
 	src/hist.o \
 	src/target.o \
+	src/target_am.o \
+	src/fill.o \
+	src/fsinfo.o \
+	src/params.o \
 	src/run.o \
 	src/worker.o \
 	src/engine_uring.o \
 	src/engine_sync.o \
+	src/blocks.o \
 	src/iobuf.o \
+	src/figures.o \
 	src/history.o \
 	src/export.o \
 	src/chart.o
@@ -19,7 +26,8 @@ EXTENSION = ranread
 # sql/install/, in name order.  Released install scripts and the upgrade
 # scripts between versions are kept as they are, in sql/versions/.
 EXTVERSION = 1.1
-DATA_built = ranread--$(EXTVERSION).sql
+UPGRADES = ranread--1.0--1.1.sql
+DATA_built = ranread--$(EXTVERSION).sql $(UPGRADES)
 DATA = $(wildcard sql/versions/ranread--*.sql)
 INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
 
@@ -28,6 +36,12 @@ REGRESS_OPTS = --inputdir=. --outputdir=.
 
 SHLIB_LINK += -luring
 PG_CPPFLAGS += -Isrc
+# PostgreSQL 15 loads extension libraries with RTLD_GLOBAL and marks nothing
+# for export, so build with hidden symbols and export only what the server
+# looks up by name: SQL functions (PG_FUNCTION_INFO_V1), the magic block,
+# _PG_init and the background workers' entry points, all PGDLLEXPORT.
+PG_CPPFLAGS += '-DPGDLLEXPORT=__attribute__((visibility("default")))'
+PG_CFLAGS += -fvisibility=hidden
 PG_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
 ifdef WERROR
 PG_CFLAGS += -Werror
@@ -42,4 +56,9 @@ include $(PGXS)
 ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
 	cat $^ > $@
 
-$(OBJS): src/ranread.h src/hist.h src/worker.h src/report.h
+# An upgrade script: its source in sql/upgrades/, each "-- @include FILE"
+# line replaced by the file (see the top of sql/upgrades/ranread--1.0--1.1.sql)
+ranread--%.sql: sql/upgrades/ranread--%.sql $(INSTALL_PARTS)
+	awk '/^-- @include /{ f = $$3; while ((getline line < f) > 0) print line; close(f); next } { print }' $< > $@
+
+$(OBJS): $(wildcard src/*.h)

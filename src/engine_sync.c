@@ -26,8 +26,7 @@ sleep_until(Worker *w, uint64 due)
 {
 	uint64		now;
 
-	while ((now = ranread_now_ns()) < due && now < w->end_ns &&
-		   *w->stop == STOP_NONE && !ProcDiePending)
+	while ((now = ranread_now_ns()) < due && now < w->end_ns && !io_stopping(w))
 	{
 		uint64		until = Min(Min(due, now + SLEEP_SLICE_NS), w->end_ns);
 		struct timespec ts;
@@ -40,19 +39,23 @@ sleep_until(Worker *w, uint64 due)
 	}
 }
 
-/* Run the worker's single stream to its end */
+/*
+ * Run the worker's single stream to its end.  Each I/O's latency starts when
+ * the previous one completed (worker.h), or when it was due under a rate
+ * limit.
+ */
 void
 engine_sync_run(Worker *w)
 {
 	Slot	   *s = &w->slots[0];
-	int			bs = w->p->block_size;
+	int			len = (int) s->len;
 	uint64		now = ranread_now_ns();
 
 	for (;;)
 	{
 		ssize_t		rc;
 
-		if (w->rate_interval_ns)
+		if (s->rate_interval_ns)
 		{
 			if (s->due_ns > now)
 			{
@@ -66,11 +69,11 @@ engine_sync_run(Worker *w)
 		io_stamp(w, s, now);
 
 		if (s->is_write)
-			rc = pwrite(w->fds[s->seg], s->buf, bs, s->offset);
+			rc = pwrite(w->fds[s->file], s->buf, len, s->offset);
 		else
-			rc = pread(w->fds[s->seg], s->buf, bs, s->offset);
+			rc = pread(w->fds[s->file], s->buf, len, s->offset);
 		now = ranread_now_ns();
-		if (unlikely(rc != bs))
+		if (unlikely(rc != len))
 		{
 			worker_io_error(w, s, rc < 0 ? errno : 0, (int) rc);
 			break;

@@ -3,15 +3,19 @@
  *		The io_uring engine: one worker keeps every slot of its streams in
  *		flight through a single ring.
  *
- * Each loop turn waits for a completion, reaps every completion that is
- * ready (stamped with one clock read when they were seen), and re-arms each
- * freed slot at once: next block, a clock read, one io_uring_enter.
- * Files and buffers are registered with the ring when the kernel allows it,
- * so the kernel skips per-I/O file lookups and page pinning.
+ * The loop: wait for a completion (at most 0.1 s, so that a stop is noticed
+ * even when the device hangs), reap every completion that is ready, stamped
+ * with one clock read when they were seen, and re-arm each freed slot at
+ * once: next block, one io_uring_enter.  Each re-armed I/O's latency starts
+ * at that same clock read, when its slot became free (worker.h says why):
+ * if a submit blocks because the storage takes only so many requests in
+ * flight, the slots re-armed after it count the wait.  Files are registered
+ * with the ring, and buffers too when they are in huge pages, so the kernel
+ * skips per-I/O file lookups and page pinning.
  *
- * Under a rate limit a slot whose next I/O is not yet due is parked; the wait
- * then also times out at the earliest due time, and a paced I/O's latency
- * counts from when it was due, not when it went out.
+ * Under a rate limit a slot whose next I/O is not yet due is parked in a
+ * heap ordered by due time; the wait then also times out at the earliest due
+ * time, and a paced I/O's latency counts from when it was due.
  */
 #include "postgres.h"
 
@@ -20,6 +24,7 @@
 #include "worker.h"
 
 #define WAIT_CAP_NS		((uint64) 100 * 1000000)	/* notice a stop within 0.1 s */
+#define HUNG_GRACE_NS	((uint64) 5 * 1000000000)	/* in flight after a stop */
 #define CQE_BATCH		256
 #define MAX_SUBMIT_RETRIES 1000
 
@@ -29,6 +34,7 @@ typedef struct UringEngine
 	struct io_uring ring;
 	bool		fixed_files;
 	bool		fixed_bufs;
+	int			inflight;
 } UringEngine;
 
 /*
@@ -117,7 +123,8 @@ engine_uring_prepare(Worker *w)
 				 errmsg("could not set up io_uring: %s", strerror(-rc)),
 				 errhint("SET ranread.engine = sync to use the synchronous engine.")));
 
-	e->fixed_files = io_uring_register_files(&e->ring, w->fds, w->p->nsegs) == 0;
+	e->fixed_files = io_uring_register_files(&e->ring, w->fds, w->nfds) == 0;
+
 	/*
 	 * Register the buffers only when they are huge pages: a registered
 	 * buffer reaches the device one bvec per page, while an unregistered one
@@ -131,7 +138,7 @@ engine_uring_prepare(Worker *w)
 		for (int i = 0; i < w->nslots; i++)
 		{
 			iov[i].iov_base = w->slots[i].buf;
-			iov[i].iov_len = w->p->block_size;
+			iov[i].iov_len = w->slots[i].len;
 		}
 		e->fixed_bufs = io_uring_register_buffers(&e->ring, iov, w->nslots) == 0;
 		pfree(iov);
@@ -145,8 +152,7 @@ queue_io(UringEngine *e, Worker *w, int idx)
 {
 	Slot	   *s = &w->slots[idx];
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
-	int			fd = e->fixed_files ? s->seg : w->fds[s->seg];
-	unsigned	len = (unsigned) w->p->block_size;
+	int			fd = e->fixed_files ? s->file : w->fds[s->file];
 
 	if (unlikely(sqe == NULL))
 	{
@@ -158,177 +164,177 @@ queue_io(UringEngine *e, Worker *w, int idx)
 	if (e->fixed_bufs)
 	{
 		if (s->is_write)
-			io_uring_prep_write_fixed(sqe, fd, s->buf, len, s->offset, idx);
+			io_uring_prep_write_fixed(sqe, fd, s->buf, s->len, s->offset, idx);
 		else
-			io_uring_prep_read_fixed(sqe, fd, s->buf, len, s->offset, idx);
+			io_uring_prep_read_fixed(sqe, fd, s->buf, s->len, s->offset, idx);
 	}
 	else if (s->is_write)
-		io_uring_prep_write(sqe, fd, s->buf, len, s->offset);
+		io_uring_prep_write(sqe, fd, s->buf, s->len, s->offset);
 	else
-		io_uring_prep_read(sqe, fd, s->buf, len, s->offset);
+		io_uring_prep_read(sqe, fd, s->buf, s->len, s->offset);
 	if (e->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data64(sqe, (uint64) idx);
 	return true;
 }
 
-/* Stamp a prepared slot and queue it */
-static inline bool
+/* Prepare, stamp and queue a slot's next I/O (not yet submitted) */
+static inline void
 arm(UringEngine *e, Worker *w, int idx, uint64 now)
 {
-	io_stamp(w, &w->slots[idx], now);
+	Slot	   *s = &w->slots[idx];
+
+	io_prepare(w, s, now);
+	io_stamp(w, s, now);
 	if (unlikely(!queue_io(e, w, idx)))
 	{
 		worker_engine_error(w, "the io_uring submission queue is stuck");
-		return false;
+		return;
 	}
-	return true;
+	e->inflight++;
+}
+
+/* Give a freed slot its next I/O now, park it until due, or let it rest */
+static inline void
+rearm(UringEngine *e, Worker *w, int idx, uint64 now)
+{
+	Slot	   *s = &w->slots[idx];
+
+	if (!io_may_issue(w, s, Max(now, s->due_ns)))
+		return;
+	if (s->rate_interval_ns && s->due_ns > now)
+		parked_push(w, idx);
+	else
+	{
+		arm(e, w, idx, now);
+		(void) io_uring_submit(&e->ring);
+	}
+}
+
+/* Arm the parked slots whose time has come; returns the next due time */
+static uint64
+unpark(UringEngine *e, Worker *w, uint64 now)
+{
+	int			idx;
+
+	while ((idx = parked_first(w)) >= 0 && w->slots[idx].due_ns <= now)
+	{
+		(void) parked_pop(w);
+		if (io_may_issue(w, &w->slots[idx], w->slots[idx].due_ns))
+			arm(e, w, idx, now);
+	}
+	return idx >= 0 ? w->slots[idx].due_ns : UINT64_MAX;
 }
 
 /*
- * Run the worker's streams to their end.
- *
- * Each I/O is submitted as soon as its slot is free, one io_uring_enter per
- * I/O, as fio does by default: measured on virtio disks, handing the device
- * bursts of requests behind one notification cost about 10% of the IOPS at
- * queue depth 32, while the extra syscalls still leave the engine cheaper
- * per I/O than fio.
+ * Submit what is queued and wait for a completion, at most until the next
+ * due time or WAIT_CAP_NS.  Returns false when the ring has failed.
  */
+static bool
+submit_and_wait(UringEngine *e, Worker *w, uint64 now, uint64 next_due, int *failures)
+{
+	uint64		wait = WAIT_CAP_NS;
+	struct __kernel_timespec ts;
+	struct io_uring_cqe *cqe;
+	int			rc;
+
+	if (next_due != UINT64_MAX)
+		wait = next_due > now ? Min(next_due - now, WAIT_CAP_NS) : 0;
+	ts.tv_sec = wait / 1000000000;
+	ts.tv_nsec = wait % 1000000000;
+	rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, 1, &ts, NULL);
+	if (likely(rc >= 0 || rc == -ETIME || rc == -EINTR))
+	{
+		*failures = 0;
+		return true;
+	}
+	/* -EAGAIN, -EBUSY: the kernel is short of something; retry a while */
+	if ((rc == -EAGAIN || rc == -EBUSY) && ++*failures <= MAX_SUBMIT_RETRIES)
+		return true;
+	worker_engine_error(w, psprintf("io_uring_enter failed: %s", strerror(-rc)));
+	return false;
+}
+
+/* Reap every completion there is; each freed slot is re-armed at once */
+static uint64
+reap(UringEngine *e, Worker *w)
+{
+	struct io_uring_cqe *cqes[CQE_BATCH];
+	unsigned	n;
+	uint64		now = 0;
+
+	while ((n = io_uring_peek_batch_cqe(&e->ring, cqes, CQE_BATCH)) > 0)
+	{
+		now = ranread_now_ns();
+		for (unsigned k = 0; k < n; k++)
+		{
+			int			idx;
+			Slot	   *s;
+
+			if (unlikely(cqes[k]->user_data == LIBURING_UDATA_TIMEOUT))
+				continue;
+			idx = (int) cqes[k]->user_data;
+			s = &w->slots[idx];
+			e->inflight--;
+			if (unlikely(cqes[k]->res != (int) s->len))
+			{
+				worker_io_error(w, s, cqes[k]->res < 0 ? -cqes[k]->res : 0, cqes[k]->res);
+				continue;
+			}
+			io_complete(w, s, now);
+			rearm(e, w, idx, now);
+		}
+		io_uring_cq_advance(&e->ring, n);
+		if (n < CQE_BATCH)
+			break;
+	}
+	return now;
+}
+
+/* Run the worker's streams to their end */
 void
 engine_uring_run(Worker *w)
 {
 	UringEngine *e = (UringEngine *) w->engine;
-	struct io_uring_cqe *cqes[CQE_BATCH];
-	int			inflight = 0;
-	int			nparked = 0;
-	int			failures = 0;
-	uint64		rate = w->rate_interval_ns;
 	uint64		now = ranread_now_ns();
+	uint64		stopped_at = 0;
+	int			failures = 0;
 
-	/* the first I/O of every slot goes out in one submission */
+	/* every unpaced slot's first I/O goes out in one submission */
 	for (int i = 0; i < w->nslots; i++)
 	{
-		if (rate)
-		{
-			w->slots[i].parked = true;
-			nparked++;
-		}
+		if (w->slots[i].rate_interval_ns)
+			parked_push(w, i);
 		else if (io_may_issue(w, &w->slots[i], now))
-		{
-			io_prepare(w, &w->slots[i], now);
-			if (!arm(e, w, i, now))
-				break;
-			inflight++;
-		}
+			arm(e, w, i, now);
 	}
 
 	for (;;)
 	{
-		uint64		next_due = UINT64_MAX;
-		unsigned	n;
-		int			rc;
+		uint64		next_due = unpark(e, w, now);
 
-		/* paced slots whose time has come */
-		if (nparked)
-		{
-			for (int i = 0; i < w->nslots; i++)
-			{
-				Slot	   *s = &w->slots[i];
-
-				if (!s->parked)
-					continue;
-				if (!io_may_issue(w, s, Max(now, s->due_ns)))
-				{
-					s->parked = false;
-					nparked--;
-				}
-				else if (s->due_ns <= now)
-				{
-					s->parked = false;
-					nparked--;
-					io_prepare(w, s, now);
-					if (arm(e, w, i, now))
-						inflight++;
-				}
-				else
-					next_due = Min(next_due, s->due_ns);
-			}
-		}
-		if (inflight == 0 && nparked == 0)
+		if (e->inflight == 0 && w->nparked == 0)
 			break;
-
-		/* submit anything queued, and wait for a completion */
-		if (nparked)
-		{
-			uint64		wait = WAIT_CAP_NS;
-			struct __kernel_timespec ts;
-			struct io_uring_cqe *cqe;
-
-			if (next_due != UINT64_MAX)
-				wait = next_due > now ? Min(next_due - now, WAIT_CAP_NS) : 0;
-			ts.tv_sec = wait / 1000000000;
-			ts.tv_nsec = wait % 1000000000;
-			rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, 1, &ts, NULL);
-		}
-		else
-			rc = io_uring_submit_and_wait(&e->ring, 1);
-		if (unlikely(rc < 0 && rc != -ETIME && rc != -EINTR))
-		{
-			/* -EAGAIN, -EBUSY: the kernel is short of something; retry a while */
-			if (++failures > MAX_SUBMIT_RETRIES ||
-				(rc != -EAGAIN && rc != -EBUSY))
-			{
-				worker_engine_error(w, psprintf("io_uring_enter failed: %s", strerror(-rc)));
-				break;			/* in-flight I/O dies with the ring */
-			}
-		}
-		else
-			failures = 0;
-
-		/* reap what completed, stamped when seen; re-arm each slot at once */
-		while ((n = io_uring_peek_batch_cqe(&e->ring, cqes, CQE_BATCH)) > 0)
-		{
-			now = ranread_now_ns();
-			for (unsigned k = 0; k < n; k++)
-			{
-				struct io_uring_cqe *cqe = cqes[k];
-				int			idx;
-				Slot	   *s;
-
-				if (unlikely(cqe->user_data == LIBURING_UDATA_TIMEOUT))
-					continue;
-				idx = (int) cqe->user_data;
-				s = &w->slots[idx];
-				inflight--;
-				if (unlikely(cqe->res != w->p->block_size))
-				{
-					worker_io_error(w, s, cqe->res < 0 ? -cqe->res : 0, cqe->res);
-					continue;
-				}
-				io_complete(w, s, now);
-				if (!io_may_issue(w, s, now))
-					continue;
-				if (rate)
-				{
-					s->parked = true;
-					nparked++;
-					continue;
-				}
-				io_prepare(w, s, now);
-				if (arm(e, w, idx, now))
-				{
-					inflight++;
-					(void) io_uring_submit(&e->ring);
-				}
-			}
-			io_uring_cq_advance(&e->ring, n);
-			if (n < CQE_BATCH)
-				break;
-		}
+		if (!submit_and_wait(e, w, now, next_due, &failures))
+			break;				/* in-flight I/O dies with the ring */
+		(void) reap(e, w);
 		now = ranread_now_ns();
-
 		if (unlikely(now >= w->next_report_ns))
 			worker_progress(w, now);
+
+		/* stopped: parked slots rest; a device that never answers is given up */
+		if (unlikely(io_stopping(w)))
+		{
+			w->nparked = 0;
+			if (stopped_at == 0)
+				stopped_at = now;
+			else if (e->inflight > 0 && now - stopped_at > HUNG_GRACE_NS)
+			{
+				worker_engine_error(w, psprintf("%d I/Os were still in flight %.0f s after the batch stopped; the device may hang",
+												e->inflight, HUNG_GRACE_NS / 1e9));
+				break;
+			}
+		}
 	}
 
 	io_uring_queue_exit(&e->ring);

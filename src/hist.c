@@ -21,6 +21,7 @@
 #include "utils/builtins.h"
 
 #include "hist.h"
+#include "sqlfunc.h"
 
 #define HIST_FORMAT_VERSION 1
 #define HIST_HEADER_BYTES	(1 + 4 * 8)

@@ -1,403 +1,238 @@
 /*
  * history.c
- *		Figures from histograms, and the history tables: the batch row, one
- *		row per process, per-second intervals, orphan repair, ranread_reset.
+ *		The history rows of a batch: the batch's row, one row per process,
+ *		per-second intervals; the repair of rows a crash left 'running'; who
+ *		holds the locks a recording waits for; and ranread_reset.
  *
  * History is written by the batch's recording worker (worker 0) in its own
  * transactions, never in the caller's: the 'running' row before the first
  * I/O, everything else after the last.  So a batch survives the caller's
  * ROLLBACK, cancel or disconnect.  A server crash can leave a 'running' row
- * behind; the next setup or run marks it failed (history_fail_orphans).
+ * behind: the views show such a row as failed as soon as no live batch
+ * matches it (ranread_batch_live), and the next batch's recorder marks it
+ * failed in the table itself.
  *
- * Writes go through SPI as the extension's owner, so that roles granted only
- * EXECUTE on the functions need no privileges on the tables.
+ * Rows are built column by column (HistoryRow) with the version of the SQL
+ * script that introduced each column, and only the columns the installed
+ * version has are written: a database still at 1.0 keeps working with the
+ * 1.1 library.  Writes go through SPI as the extension's owner, so roles
+ * granted only EXECUTE need no privileges on the tables.
  */
 #include "postgres.h"
 
 #include <math.h>
 
-#include "access/genam.h"
-#include "access/htup_details.h"
-#include "access/table.h"
 #include "access/xact.h"
-#include "catalog/indexing.h"
-#include "catalog/pg_extension.h"
+#include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
-#include "postmaster/bgworker.h"
-#include "storage/ipc.h"
 #include "utils/builtins.h"
-#include "utils/fmgroids.h"
-#include "utils/guc.h"
-#include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
-#include "ranread.h"
+#include "figures.h"
+#include "history.h"
+#include "iobuf.h"
 
 PG_FUNCTION_INFO_V1(ranread_reset);
 
+#define HISTORY_MAX_COLS	48
+
 static const char *pattern_names[] = {"random", "sequential"};
-static const char *engine_names[] = {"auto", "io_uring", "sync"};
 
-/* Look up the extension's schema and owner in pg_extension */
+/* Merged histograms of the batch being recorded: per group, then total */
+static RanreadHist *rec_all;
+static RanreadHist *rec_writes;
+
+/* One row to insert or update: columns with types, values and nulls */
+typedef struct HistoryRow
+{
+	int			sql_version;
+	int			n;
+	const char *names[HISTORY_MAX_COLS];
+	Oid			types[HISTORY_MAX_COLS];
+	Datum		values[HISTORY_MAX_COLS];
+	char		nulls[HISTORY_MAX_COLS];
+} HistoryRow;
+
+/* Add a column, if the installed SQL version has it (since: 10 = 1.0) */
 static void
-extension_info(Oid *nsp, Oid *owner)
+col(HistoryRow *r, const char *name, Oid type, Datum value, bool isnull, int since)
 {
-	Relation	rel;
-	SysScanDesc scan;
-	ScanKeyData key;
-	HeapTuple	tup;
-
-	rel = table_open(ExtensionRelationId, AccessShareLock);
-	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
-				CStringGetDatum("ranread"));
-	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
-	tup = systable_getnext(scan);
-	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("extension \"ranread\" is not installed in this database")));
-	*nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
-	*owner = ((Form_pg_extension) GETSTRUCT(tup))->extowner;
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
+	if (since > r->sql_version)
+		return;
+	Assert(r->n < HISTORY_MAX_COLS);
+	r->names[r->n] = name;
+	r->types[r->n] = type;
+	r->values[r->n] = isnull ? (Datum) 0 : value;
+	r->nulls[r->n] = isnull ? 'n' : ' ';
+	r->n++;
 }
 
-/* The extension's schema, unquoted */
-char *
-ranread_schema_name_raw(void)
-{
-	Oid			nsp;
-	Oid			owner;
-
-	extension_info(&nsp, &owner);
-	return get_namespace_name(nsp);
-}
-
-/* The extension's schema, quoted for SQL text */
-char *
-ranread_schema_name(void)
-{
-	return pstrdup(quote_identifier(ranread_schema_name_raw()));
-}
-
-/* The role that owns the extension */
-Oid
-ranread_ext_owner(void)
-{
-	Oid			nsp;
-	Oid			owner;
-
-	extension_info(&nsp, &owner);
-	return owner;
-}
-
-/*
- * Figures of a set of I/Os given their read and write histograms; all
- * receives the two merged, which the totals' percentiles come from.
- */
-void
-figures_from_hists(RanreadFigures *f, const RanreadHist *r, const RanreadHist *w,
-				   RanreadHist *all, uint64 reads, uint64 writes, double seconds,
-				   int block_size)
-{
-	hist_reset(all);
-	hist_merge(all, r);
-	hist_merge(all, w);
-	memset(f, 0, sizeof(*f));
-	f->reads = reads;
-	f->writes = writes;
-	f->seconds = seconds;
-	f->iops = seconds > 0 ? (reads + writes) / seconds : 0;
-	f->mbps = f->iops * block_size / 1048576.0;
-	f->avg_ms = hist_avg_ms(all);
-	f->min_ms = all->count ? all->min_ns / 1e6 : 0;
-	f->p50_ms = hist_percentile_ms(all, 50);
-	f->p95_ms = hist_percentile_ms(all, 95);
-	f->p99_ms = hist_percentile_ms(all, 99);
-	f->p999_ms = hist_percentile_ms(all, 99.9);
-	f->max_ms = all->max_ns / 1e6;
-	f->read_avg_ms = hist_avg_ms(r);
-	f->read_p99_ms = hist_percentile_ms(r, 99);
-	f->read_max_ms = r->max_ns / 1e6;
-	f->write_avg_ms = hist_avg_ms(w);
-	f->write_p99_ms = hist_percentile_ms(w, 99);
-	f->write_max_ms = w->max_ns / 1e6;
-}
-
-/* Seconds a process measured: to its last completion */
-static double
-stream_seconds(BatchShared *bs, StreamStats *st)
-{
-	const BatchParams *p = &bs->p;
-	double		s = st->last_ns > bs->measure_ns ? (st->last_ns - bs->measure_ns) / 1e9 : 0;
-
-	/*
-	 * A process that ran for the whole duration was measuring all of it, even
-	 * if its last I/O completed a little before the end (a paced process may
-	 * wait seconds between I/Os).  One that finished its iterations first, or
-	 * was stopped, measured until its last completion.
-	 */
-	if (p->duration_ns > 0 && bs->status == STOP_NONE &&
-		(p->iterations == 0 || st->reads + st->writes < (uint64) p->iterations))
-		s = Max(s, p->duration_ns / 1e9);
-	return s;
-}
-
-/*
- * Figures of the whole batch: percentiles from the merged histograms, IOPS
- * the sum of the processes' IOPS (the seed's SUM(IOPS)), seconds the longest
- * process.  all and writes receive the merged histograms.
- */
-void
-batch_figures(BatchShared *bs, RanreadFigures *f, RanreadHist *all, RanreadHist *writes)
-{
-	RanreadHist *reads = palloc(sizeof(RanreadHist));
-	double		seconds = 0;
-	double		iops = 0;
-	uint64		nreads = 0;
-	uint64		nwrites = 0;
-
-	hist_reset(reads);
-	hist_reset(writes);
-	for (int i = 0; i < bs->p.processes; i++)
-	{
-		StreamStats *st = batch_stream(bs, i);
-		double		s = stream_seconds(bs, st);
-
-		hist_merge(reads, &st->hist[HIST_READS]);
-		hist_merge(writes, stream_write_hist(bs, st));
-		seconds = Max(seconds, s);
-		nreads += st->reads;
-		nwrites += st->writes;
-		if (s > 0)
-			iops += (st->reads + st->writes) / s;
-	}
-	figures_from_hists(f, reads, writes, all, nreads, nwrites, seconds, bs->p.block_size);
-	f->iops = iops;
-	f->mbps = iops * bs->p.block_size / 1048576.0;
-	pfree(reads);
-}
-
-/*
- * Act as the extension's owner (for SPI on the extension's tables and for
- * creating targets), so that roles granted only EXECUTE need nothing more.
- * Undone by ranread_restore_user, or by the transaction's abort.
- */
-void
-ranread_become_owner(RanreadOwnerState *st)
-{
-	GetUserIdAndSecContext(&st->save_user, &st->save_sec);
-	SetUserIdAndSecContext(ranread_ext_owner(), st->save_sec | SECURITY_LOCAL_USERID_CHANGE);
-	/* the caller's search_path must not choose our operators and functions */
-	st->guc_level = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-}
-
-/* Back to the caller's role and search_path */
-void
-ranread_restore_user(RanreadOwnerState *st)
-{
-	AtEOXact_GUC(true, st->guc_level);
-	SetUserIdAndSecContext(st->save_user, st->save_sec);
-}
-
-/* Run SQL as the extension owner inside the current transaction */
+/* A float8 column; NaN is stored as NULL */
 static void
-exec_as_owner(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
-			  int expect)
+col_float(HistoryRow *r, const char *name, double v, bool isnull, int since)
 {
-	RanreadOwnerState st;
-	int			rc;
+	col(r, name, FLOAT8OID, Float8GetDatum(v), isnull || isnan(v), since);
+}
 
-	ranread_become_owner(&st);
-	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
+/* A name column */
+static void
+col_name(HistoryRow *r, const char *name, const char *v, int since)
+{
+	NameData   *n = palloc(sizeof(NameData));
+
+	namestrcpy(n, v);
+	col(r, name, NAMEOID, NameGetDatum(n), false, since);
+}
+
+/* A text column; NULL for a NULL or empty string */
+static void
+col_text(HistoryRow *r, const char *name, const char *v, int since)
+{
+	col(r, name, TEXTOID, v && v[0] ? CStringGetTextDatum(v) : (Datum) 0, !(v && v[0]), since);
+}
+
+/* The latency figures of a row, shared by batch and process rows */
+static void
+col_figures(HistoryRow *r, const RanreadFigures *f)
+{
+	col(r, "reads", INT8OID, Int64GetDatum((int64) f->reads), false, 10);
+	col(r, "writes", INT8OID, Int64GetDatum((int64) f->writes), false, 10);
+	col_float(r, "seconds", f->seconds, false, 10);
+	col_float(r, "iops", f->iops, false, 10);
+	col_float(r, "avg_ms", f->avg_ms, !f->latency, 10);
+	col_float(r, "min_ms", f->min_ms, !f->latency, 10);
+	col_float(r, "p50_ms", f->p50_ms, !f->latency, 10);
+	col_float(r, "p95_ms", f->p95_ms, !f->latency, 10);
+	col_float(r, "p99_ms", f->p99_ms, !f->latency, 10);
+	col_float(r, "p999_ms", f->p999_ms, !f->latency, 10);
+	col_float(r, "max_ms", f->max_ms, !f->latency, 10);
+	col_float(r, "read_avg_ms", f->read_avg_ms, !f->read_latency, 10);
+	col_float(r, "read_p99_ms", f->read_p99_ms, !f->read_latency, 10);
+	col_float(r, "write_avg_ms", f->write_avg_ms, !f->write_latency, 10);
+	col_float(r, "write_p99_ms", f->write_p99_ms, !f->write_latency, 10);
+}
+
+/* INSERT INTO schema.table (columns) VALUES ($1, ...) */
+static char *
+insert_sql(const HistoryRow *r, const char *schema, const char *table)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "INSERT INTO %s.%s (", quote_identifier(schema), table);
+	for (int i = 0; i < r->n; i++)
+		appendStringInfo(&sql, "%s%s", i ? ", " : "", r->names[i]);
+	appendStringInfoString(&sql, ") VALUES (");
+	for (int i = 0; i < r->n; i++)
+		appendStringInfo(&sql, "%s$%d", i ? ", " : "", i + 1);
+	appendStringInfoChar(&sql, ')');
+	return sql.data;
+}
+
+/* Run a statement, failing unless it returns the expected SPI code */
+static void
+execute(const char *sql, const HistoryRow *r, int expect)
+{
+	int			rc = SPI_execute_with_args(sql, r->n, (Oid *) r->types, (Datum *) r->values,
+										   r->nulls, false, 0);
+
 	if (rc != expect)
-		elog(ERROR, "ranread history statement failed (%s): %s",
-			 SPI_result_code_string(rc), sql);
-	ranread_restore_user(&st);
+		elog(ERROR, "ranread history statement failed (%s): %s", SPI_result_code_string(rc), sql);
 }
 
-/* A float8 datum, or NULL when there were no I/Os */
-#define FIG(v, ok, i) (values[i] = Float8GetDatum(v), nulls[i] = (ok) ? ' ' : 'n')
+/* Remember the merged histograms the batch's rows store */
+void
+history_set_hists(RanreadHist *all, RanreadHist *writes)
+{
+	rec_all = all;
+	rec_writes = writes;
+}
+
+/*
+ * Mark this database's batches left 'running' as failed: only one batch
+ * runs in the cluster, and it is ours, so any other is an orphan of a crash
+ * or of a recording that gave up.
+ */
+static void
+repair_orphans(const BatchParams *p)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(p->batch)};
+
+	if (SPI_execute_with_args(psprintf("UPDATE %s.ranread_batches SET status = 'failed', "
+									   "finished_at = pg_catalog.now(), message = COALESCE(message, "
+									   "'the batch was interrupted before its history was written "
+									   "(a server restart, a killed worker, or a recording that gave up)') "
+									   "WHERE status OPERATOR(pg_catalog.=) 'running' AND batch OPERATOR(pg_catalog.<>) $1",
+									   quote_identifier(p->schema)),
+							  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not repair the ranread history");
+}
 
 /* Insert the batch's 'running' row: called by the recorder before go */
 void
 history_insert_running(BatchShared *bs)
 {
-	BatchParams *p = &bs->p;
-	Oid			types[21] = {INT8OID, TIMESTAMPTZOID, NAMEOID, NAMEOID, INT4OID, INT8OID,
-		INTERVALOID, INT4OID, INT4OID, INT4OID, TEXTOID, FLOAT8OID, FLOAT8OID,
-	INTERVALOID, INT4OID, INT8OID, INT4OID, TEXTOID, INT8OID, NAMEOID, TEXTOID};
-	Datum		values[21];
-	char		nulls[21];
-	NameData	target,
-				spc,
-				who;
+	const BatchParams *p = &bs->p;
+	const GroupParams *g = &p->groups[0];
+	const BatchTarget *t = &p->targets[g->target];
+	HistoryRow r;
+	RanreadOwnerState owner;
 
-	memset(nulls, ' ', sizeof(nulls));
-	namestrcpy(&target, p->target);
-	namestrcpy(&spc, p->tablespace);
-	namestrcpy(&who, p->started_by);
-	values[0] = Int64GetDatum(p->batch);
-	values[1] = TimestampTzGetDatum(bs->run_at);
-	values[2] = NameGetDatum(&target);
-	values[3] = NameGetDatum(&spc);
-	values[4] = Int32GetDatum(p->processes);
-	values[5] = Int64GetDatum(p->iterations);
-	nulls[5] = p->iterations > 0 ? ' ' : 'n';
-	values[6] = IntervalPGetDatum(&p->duration);
-	nulls[6] = p->duration_ns > 0 ? ' ' : 'n';
-	values[7] = Int32GetDatum(p->block_size);
-	values[8] = Int32GetDatum(p->queue_depth);
-	values[9] = Int32GetDatum(p->write_pct);
-	values[10] = CStringGetTextDatum(pattern_names[p->pattern]);
-	values[11] = Float8GetDatum(p->region_start);
-	values[12] = Float8GetDatum(p->region_end);
-	values[13] = IntervalPGetDatum(&p->warmup);
-	values[14] = Int32GetDatum(p->rate_iops);
-	nulls[14] = p->rate_iops > 0 ? ' ' : 'n';
-	values[15] = Int64GetDatum(p->seed);
-	values[16] = Int32GetDatum(p->nworkers);
-	values[17] = CStringGetTextDatum(engine_names[p->engine]);
-	values[18] = Int64GetDatum(p->sweep);
-	nulls[18] = p->sweep > 0 ? ' ' : 'n';
-	values[19] = NameGetDatum(&who);
-	values[20] = CStringGetTextDatum("running");
+	memset(&r, 0, sizeof(r));
+	r.sql_version = p->sql_version;
+	col(&r, "batch", INT8OID, Int64GetDatum(p->batch), false, 10);
+	col(&r, "run_at", TIMESTAMPTZOID, TimestampTzGetDatum(bs->run_at), false, 10);
+	col_name(&r, "target", t->name, 10);
+	col_name(&r, "tablespace", t->tablespace, 10);
+	col(&r, "processes", INT4OID, Int32GetDatum(p->processes), false, 10);
+	col(&r, "iterations", INT8OID, Int64GetDatum(g->iterations), g->iterations == 0, 10);
+	col(&r, "duration", INTERVALOID, IntervalPGetDatum(&p->duration), p->duration_ns == 0, 10);
+	col(&r, "block_size", INT4OID, Int32GetDatum(g->block_size), false, 10);
+	col(&r, "queue_depth", INT4OID, Int32GetDatum(g->queue_depth), false, 10);
+	col(&r, "write_pct", INT4OID, Int32GetDatum(g->write_pct), false, 10);
+	col_text(&r, "pattern", pattern_names[g->pattern], 10);
+	col_float(&r, "region_start", g->region_start, false, 10);
+	col_float(&r, "region_end", g->region_end, false, 10);
+	col(&r, "warmup", INTERVALOID, IntervalPGetDatum(&p->warmup), false, 10);
+	col(&r, "rate_iops", INT4OID, Int32GetDatum(g->rate_iops), g->rate_iops == 0, 10);
+	col(&r, "seed", INT8OID, Int64GetDatum(p->seed), false, 10);
+	col(&r, "workers", INT4OID, Int32GetDatum(p->nworkers), false, 10);
+	col_text(&r, "engine", p->engine == ENGINE_SYNC ? "sync" : "io_uring", 10);
+	col(&r, "sweep", INT8OID, Int64GetDatum(p->sweep), p->sweep == 0, 10);
+	col_name(&r, "started_by", p->started_by, 10);
+	col_text(&r, "status", "running", 10);
+	col_text(&r, "filesystem", t->filesystem, 11);
+	col(&r, "timing", BOOLOID, BoolGetDatum(p->timing), false, 11);
 
-	exec_as_owner(psprintf("INSERT INTO %s.ranread_batches (batch, run_at, target, tablespace, "
-						   "processes, iterations, duration, block_size, queue_depth, write_pct, "
-						   "pattern, region_start, region_end, warmup, rate_iops, seed, workers, "
-						   "engine, sweep, started_by, status) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-						   "$8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
-						   p->schema),
-				  21, types, values, nulls, SPI_OK_INSERT);
+	ranread_become_owner(&owner);
+	repair_orphans(p);
+	execute(insert_sql(&r, p->schema, "ranread_batches"), &r, SPI_OK_INSERT);
+	ranread_restore_user(&owner);
 }
 
-/* Insert one process's row */
-static void
-insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr plan)
+/* What the workers actually ran: io_uring, sync, or both */
+static const char *
+engines_used(BatchShared *bs)
 {
-	BatchParams *p = &bs->p;
-	StreamStats *st = batch_stream(bs, i);
-	const RanreadHist *wh = stream_write_hist(bs, st);
-	RanreadFigures f;
-	RanreadHist *all = palloc(sizeof(RanreadHist));
-	Datum		values[28];
-	char		nulls[28];
-	NameData	target;
-	bool		any;
+	int			used = 0;
 
-	figures_from_hists(&f, &st->hist[HIST_READS], wh, all, st->reads, st->writes,
-					   stream_seconds(bs, st), p->block_size);
-	any = st->hist[HIST_READS].count + wh->count > 0;
-	memset(nulls, ' ', sizeof(nulls));
-	namestrcpy(&target, p->target);
-	values[0] = Int64GetDatum(p->batch);
-	values[1] = Int32GetDatum(i + 1);
-	values[2] = TimestampTzGetDatum(bs->run_at);
-	values[3] = NameGetDatum(&target);
-	values[4] = Int32GetDatum(p->processes);
-	values[5] = Int64GetDatum(p->iterations);
-	nulls[5] = p->iterations > 0 ? ' ' : 'n';
-	values[6] = Int32GetDatum(p->block_size);
-	values[7] = Int32GetDatum(p->queue_depth);
-	values[8] = Int32GetDatum(p->write_pct);
-	values[9] = CStringGetTextDatum(pattern_names[p->pattern]);
-	values[10] = Int64GetDatum((int64) f.reads);
-	values[11] = Int64GetDatum((int64) f.writes);
-	values[12] = Float8GetDatum(f.seconds);
-	values[13] = Float8GetDatum(f.iops);
-	FIG(f.avg_ms, any, 14);
-	FIG(f.min_ms, any, 15);
-	FIG(f.p50_ms, any, 16);
-	FIG(f.p95_ms, any, 17);
-	FIG(f.p99_ms, any, 18);
-	FIG(f.p999_ms, any, 19);
-	FIG(f.max_ms, any, 20);
-	FIG(f.read_avg_ms, st->hist[HIST_READS].count > 0, 21);
-	FIG(f.read_p99_ms, st->hist[HIST_READS].count > 0, 22);
-	FIG(f.write_avg_ms, wh->count > 0, 23);
-	FIG(f.write_p99_ms, wh->count > 0, 24);
-	values[25] = PointerGetDatum(hist_to_bytea(all));
-	values[26] = PointerGetDatum(hist_to_bytea(wh));
-	nulls[26] = wh->count > 0 ? ' ' : 'n';
-	values[27] = CStringGetTextDatum(status);
-
-	if (SPI_execute_plan(plan, values, nulls, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "could not record process %d of batch " INT64_FORMAT, i + 1, p->batch);
-	pfree(all);
-}
-
-/* One second of the batch, every worker's share merged */
-static IntervalSlot
-interval_sum(BatchShared *bs, int s)
-{
-	IntervalSlot sum = {0, 0, 0, 0};
-
-	for (int w = 0; w < bs->p.nworkers; w++)
-	{
-		IntervalSlot *iv = batch_intervals(bs, w) + s;
-
-		sum.reads += iv->reads;
-		sum.writes += iv->writes;
-		sum.sum_ns += iv->sum_ns;
-		sum.max_ns = Max(sum.max_ns, iv->max_ns);
-	}
-	return sum;
-}
-
-/*
- * Insert the per-second rows.  Seconds without any I/O get a row too (a
- * stall is news).  In a duration run the I/Os still in flight when the time
- * is up complete a little after it; they count in the last second, whose
- * length stretches to cover them.
- */
-static void
-insert_intervals(BatchShared *bs, double seconds)
-{
-	BatchParams *p = &bs->p;
-	int			n;
-	Oid			types[7] = {INT8OID, INT4OID, INT8OID, INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID};
-	SPIPlanPtr	plan;
-
-	if (p->duration_ns > 0)
-		n = (int) Min((p->duration_ns - 1) / 1000000000 + 1, (int64) ceil(seconds));
-	else
-		n = (int) ceil(seconds);
-	n = Min(n, p->nintervals);
-
-	plan = SPI_prepare(psprintf("INSERT INTO %s.ranread_intervals (batch, second, reads, writes, "
-								"iops, avg_ms, max_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-								p->schema), 7, types);
-	for (int s = 0; s < n; s++)
-	{
-		IntervalSlot sum = interval_sum(bs, s);
-		Datum		values[7];
-		char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
-		uint64		ios = sum.reads + sum.writes;
-		double		len = s == n - 1 ? seconds - s : 1.0;
-
-		values[0] = Int64GetDatum(p->batch);
-		values[1] = Int32GetDatum(s);
-		values[2] = Int64GetDatum((int64) sum.reads);
-		values[3] = Int64GetDatum((int64) sum.writes);
-		values[4] = Float8GetDatum(len > 0 ? ios / len : 0);
-		values[5] = Float8GetDatum(ios ? sum.sum_ns / (double) ios / 1e6 : 0);
-		nulls[5] = ios && p->timing ? ' ' : 'n';
-		values[6] = Float8GetDatum(sum.max_ns / 1e6);
-		nulls[6] = ios && p->timing ? ' ' : 'n';
-		if (SPI_execute_plan(plan, values, nulls, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not record intervals of batch " INT64_FORMAT, p->batch);
-	}
+	for (int i = 0; i < bs->p.nworkers; i++)
+		used |= bs->workers[i].engines;
+	if (used == (RAN_URING | RAN_SYNC))
+		return "io_uring+sync";
+	if (used == RAN_SYNC)
+		return "sync";
+	return "io_uring";
 }
 
 /* What the I/O buffers of the batch's started workers were made of */
 RanreadPages
-batch_pages(BatchShared *bs)
+history_pages(BatchShared *bs)
 {
 	RanreadPages all = PAGES_UNKNOWN;
 
@@ -412,230 +247,299 @@ batch_pages(BatchShared *bs)
 	return all;
 }
 
+/* In-flight slots of the groups the busy check applies to */
+static int
+busy_slots(const BatchParams *p)
+{
+	int			slots = 0;
+
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->timing && p->groups[g].rate_iops == 0)
+			slots += p->groups[g].processes * p->groups[g].queue_depth;
+	return slots;
+}
+
 /*
- * Record a finished batch: its row, one row per process, its seconds.
- * Called by the recorder in its own transaction once every worker is done.
+ * What a reader of the summary should know about a batch: what the
+ * figures cannot show by themselves.  NULL when there is nothing.
+ */
+char *
+history_notes(BatchShared *bs)
+{
+	StringInfoData s;
+	RanreadPages pages = history_pages(bs);
+
+	initStringInfo(&s);
+	if (figures_busy_low(&bs->total, busy_slots(&bs->p)))
+		appendStringInfo(&s, "%sthe processes were busy only %.1f%% of the measured time (Little's law): latency went missing or the run was starved",
+						 s.len ? "; " : "", 100 * bs->total.busy);
+	if (bs->p.huge_pages && (pages == PAGES_SMALL || pages == PAGES_MIXED))
+		appendStringInfo(&s, "%s%s I/O buffers were in base pages, not huge pages",
+						 s.len ? "; " : "", pages == PAGES_SMALL ? "the" : "some");
+	if (!bs->p.timing)
+		appendStringInfo(&s, "%slatency was not measured (ranread.timing = off)", s.len ? "; " : "");
+	return s.len ? s.data : NULL;
+}
+
+/* Insert one process's row */
+static void
+insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr *plan)
+{
+	const BatchParams *p = &bs->p;
+	const GroupParams *g = &p->groups[batch_group_of(p, i)];
+	StreamStats *st = batch_stream(bs, i);
+	const RanreadHist *wh = stream_write_hist(bs, st);
+	RanreadFigures f;
+	RanreadHist *all = palloc(sizeof(RanreadHist));
+	HistoryRow r;
+
+	figures_stream(bs, i, &f, all);
+	memset(&r, 0, sizeof(r));
+	r.sql_version = p->sql_version;
+	col(&r, "batch", INT8OID, Int64GetDatum(p->batch), false, 10);
+	col(&r, "process", INT4OID, Int32GetDatum(i + 1), false, 10);
+	col(&r, "run_at", TIMESTAMPTZOID, TimestampTzGetDatum(bs->run_at), false, 10);
+	col_name(&r, "target", p->targets[g->target].name, 10);
+	col(&r, "processes", INT4OID, Int32GetDatum(p->processes), false, 10);
+	col(&r, "iterations", INT8OID, Int64GetDatum(g->iterations), g->iterations == 0, 10);
+	col(&r, "block_size", INT4OID, Int32GetDatum(g->block_size), false, 10);
+	col(&r, "queue_depth", INT4OID, Int32GetDatum(g->queue_depth), false, 10);
+	col(&r, "write_pct", INT4OID, Int32GetDatum(g->write_pct), false, 10);
+	col_text(&r, "pattern", pattern_names[g->pattern], 10);
+	col_figures(&r, &f);
+	col(&r, "histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(all)), false, 10);
+	col(&r, "write_histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(wh)), wh->count == 0, 10);
+	col_text(&r, "status", status, 10);
+	col_float(&r, "busy", f.busy, false, 11);
+
+	if (*plan == NULL)
+	{
+		*plan = SPI_prepare(insert_sql(&r, p->schema, "ranread_results"), r.n, r.types);
+		if (*plan == NULL)
+			elog(ERROR, "could not prepare the results insert: %s",
+				 SPI_result_code_string(SPI_result));
+	}
+	if (SPI_execute_plan(*plan, r.values, r.nulls, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "could not record process %d of batch " INT64_FORMAT, i + 1, p->batch);
+	pfree(all);
+}
+
+/* One second of the batch, every worker's and group's share merged */
+static IntervalSlot
+interval_sum(BatchShared *bs, int s)
+{
+	IntervalSlot sum = {0, 0, 0, 0};
+
+	for (int w = 0; w < bs->p.nworkers; w++)
+		for (int g = 0; g < bs->p.ngroups; g++)
+		{
+			IntervalSlot *iv = batch_intervals(bs, w, g) + s;
+
+			sum.reads += iv->reads;
+			sum.writes += iv->writes;
+			sum.sum_ns += iv->sum_ns;
+			sum.max_ns = Max(sum.max_ns, iv->max_ns);
+		}
+	return sum;
+}
+
+/*
+ * Insert the per-second rows.  Seconds without any I/O get a row too (a
+ * stall is news).  In a duration run the I/Os still in flight when the time
+ * is up complete a little after it; they count in the last second, whose
+ * length stretches to cover them.
+ */
+static void
+insert_intervals(BatchShared *bs, double seconds)
+{
+	const BatchParams *p = &bs->p;
+	int			n;
+	SPIPlanPtr	plan = NULL;
+
+	if (p->duration_ns > 0)
+		n = (int) Min((p->duration_ns - 1) / 1000000000 + 1, (int64) ceil(seconds));
+	else
+		n = (int) ceil(seconds);
+	n = Min(n, p->nintervals);
+
+	for (int s = 0; s < n; s++)
+	{
+		IntervalSlot sum = interval_sum(bs, s);
+		uint64		ios = sum.reads + sum.writes;
+		double		len = s == n - 1 ? seconds - s : 1.0;
+		bool		lat = ios > 0 && p->timing;
+		HistoryRow	r;
+
+		memset(&r, 0, sizeof(r));
+		r.sql_version = p->sql_version;
+		col(&r, "batch", INT8OID, Int64GetDatum(p->batch), false, 10);
+		col(&r, "second", INT4OID, Int32GetDatum(s), false, 10);
+		col(&r, "reads", INT8OID, Int64GetDatum((int64) sum.reads), false, 10);
+		col(&r, "writes", INT8OID, Int64GetDatum((int64) sum.writes), false, 10);
+		col_float(&r, "iops", len > 0 ? ios / len : 0, false, 10);
+		col_float(&r, "avg_ms", ios ? sum.sum_ns / (double) ios / 1e6 : 0, !lat, 10);
+		col_float(&r, "max_ms", sum.max_ns / 1e6, !lat, 10);
+		if (plan == NULL)
+		{
+			plan = SPI_prepare(insert_sql(&r, p->schema, "ranread_intervals"), r.n, r.types);
+			if (plan == NULL)
+				elog(ERROR, "could not prepare the intervals insert");
+		}
+		if (SPI_execute_plan(plan, r.values, r.nulls, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not record intervals of batch " INT64_FORMAT, p->batch);
+	}
+}
+
+/*
+ * Record a finished batch: its row, one row per process, its seconds, all
+ * from the figures computed once (figures_conclude).  Called by the
+ * recorder in its own transaction once every worker has stopped counting.
  */
 void
 history_finish(BatchShared *bs)
 {
-	BatchParams *p = &bs->p;
-	RanreadFigures f;
-	RanreadHist *all = palloc(sizeof(RanreadHist));
-	RanreadHist *writes = palloc(sizeof(RanreadHist));
+	const BatchParams *p = &bs->p;
+	const RanreadFigures *f = &bs->total;
+	const RanreadHist *all = &rec_all[p->ngroups];
+	const RanreadHist *writes = &rec_writes[p->ngroups];
 	const char *status = ranread_status_name(bs->status);
-	Oid			types[24];
-	Datum		values[24];
-	char		nulls[24];
-	bool		any;
-	const char *pages = ranread_pages_name(batch_pages(bs));
-	RanreadOwnerState st;
-	SPIPlanPtr	plan;
-	Oid			rtypes[28] = {INT8OID, INT4OID, TIMESTAMPTZOID, NAMEOID, INT4OID, INT8OID,
-		INT4OID, INT4OID, INT4OID, TEXTOID, INT8OID, INT8OID, FLOAT8OID, FLOAT8OID,
-		FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID,
-	FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, BYTEAOID, BYTEAOID, TEXTOID};
+	const char *pages = ranread_pages_name(history_pages(bs));
+	RanreadOwnerState owner;
+	HistoryRow	r;
+	StringInfoData sql;
+	SPIPlanPtr	plan = NULL;
 
-	batch_figures(bs, &f, all, writes);
-	any = all->count > 0;
-	memset(nulls, ' ', sizeof(nulls));
-	for (int i = 0; i < 24; i++)
-		types[i] = FLOAT8OID;
-	types[0] = INT8OID;
-	types[1] = INT8OID;
-	types[2] = INT8OID;
-	types[19] = BYTEAOID;
-	types[20] = BYTEAOID;
-	types[21] = TEXTOID;
-	types[22] = TEXTOID;
-	types[23] = TEXTOID;
-	values[0] = Int64GetDatum(p->batch);
-	values[1] = Int64GetDatum((int64) f.reads);
-	values[2] = Int64GetDatum((int64) f.writes);
-	FIG(f.seconds, true, 3);
-	FIG(f.iops, true, 4);
-	FIG(f.mbps, true, 5);
-	FIG(f.avg_ms, any, 6);
-	FIG(f.min_ms, any, 7);
-	FIG(f.p50_ms, any, 8);
-	FIG(f.p95_ms, any, 9);
-	FIG(f.p99_ms, any, 10);
-	FIG(f.p999_ms, any, 11);
-	FIG(f.max_ms, any, 12);
-	FIG(f.read_avg_ms, all->count > writes->count, 13);
-	FIG(f.read_p99_ms, all->count > writes->count, 14);
-	FIG(f.read_max_ms, all->count > writes->count, 15);
-	FIG(f.write_avg_ms, writes->count > 0, 16);
-	FIG(f.write_p99_ms, writes->count > 0, 17);
-	FIG(f.write_max_ms, writes->count > 0, 18);
-	values[19] = PointerGetDatum(hist_to_bytea(all));
-	values[20] = PointerGetDatum(hist_to_bytea(writes));
-	nulls[20] = writes->count > 0 ? ' ' : 'n';
-	values[21] = CStringGetTextDatum(status);
-	values[22] = CStringGetTextDatum(bs->message);
-	nulls[22] = bs->message[0] ? ' ' : 'n';
-	values[23] = pages ? CStringGetTextDatum(pages) : (Datum) 0;
-	nulls[23] = pages ? ' ' : 'n';
+	memset(&r, 0, sizeof(r));
+	r.sql_version = p->sql_version;
+	col(&r, "batch", INT8OID, Int64GetDatum(p->batch), false, 10);
+	col_figures(&r, f);
+	col_float(&r, "mbps", f->mbps, false, 10);
+	col_float(&r, "read_max_ms", f->read_max_ms, !f->read_latency, 10);
+	col_float(&r, "write_max_ms", f->write_max_ms, !f->write_latency, 10);
+	col(&r, "histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(all)), false, 10);
+	col(&r, "write_histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(writes)), writes->count == 0, 10);
+	col_text(&r, "status", status, 10);
+	col_text(&r, "message", bs->message, 10);
+	col_text(&r, "buffer_pages", pages, 10);
+	col_text(&r, "engine", engines_used(bs), 10);
+	col_float(&r, "busy", f->busy, false, 11);
+	col_text(&r, "notes", history_notes(bs), 11);
 
-	exec_as_owner(psprintf("UPDATE %s.ranread_batches SET finished_at = pg_catalog.now(), "
-						   "reads = $2, writes = $3, seconds = $4, iops = $5, mbps = $6, "
-						   "avg_ms = $7, min_ms = $8, p50_ms = $9, p95_ms = $10, p99_ms = $11, "
-						   "p999_ms = $12, max_ms = $13, read_avg_ms = $14, read_p99_ms = $15, "
-						   "read_max_ms = $16, write_avg_ms = $17, write_p99_ms = $18, "
-						   "write_max_ms = $19, histogram = $20, write_histogram = $21, "
-						   "status = $22, message = $23, buffer_pages = $24 "
-						   "WHERE batch OPERATOR(pg_catalog.=) $1", p->schema),
-				  24, types, values, nulls, SPI_OK_UPDATE);
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "UPDATE %s.ranread_batches SET finished_at = pg_catalog.now()",
+					 quote_identifier(p->schema));
+	for (int i = 1; i < r.n; i++)
+		appendStringInfo(&sql, ", %s = $%d", r.names[i], i + 1);
+	appendStringInfoString(&sql, " WHERE batch OPERATOR(pg_catalog.=) $1");
 
-	ranread_become_owner(&st);
-	plan = SPI_prepare(psprintf("INSERT INTO %s.ranread_results (batch, process, run_at, target, "
-								"processes, iterations, block_size, queue_depth, write_pct, pattern, "
-								"reads, writes, seconds, iops, avg_ms, min_ms, p50_ms, p95_ms, "
-								"p99_ms, p999_ms, max_ms, read_avg_ms, read_p99_ms, write_avg_ms, "
-								"write_p99_ms, histogram, write_histogram, status) VALUES ($1, $2, "
-								"$3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, "
-								"$17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)",
-								p->schema), 28, rtypes);
-	if (plan == NULL)
-		elog(ERROR, "could not prepare the results insert: %s",
-			 SPI_result_code_string(SPI_result));
+	ranread_become_owner(&owner);
+	execute(sql.data, &r, SPI_OK_UPDATE);
 	for (int i = 0; i < p->processes; i++)
-		insert_process_row(bs, i, status, plan);
-	insert_intervals(bs, f.seconds);
-	ranread_restore_user(&st);
-}
-
-#define ORPHAN_UPDATE \
-	"UPDATE %s.ranread_batches SET status = 'failed', finished_at = pg_catalog.now(), " \
-	"message = 'the batch was interrupted by a server restart' " \
-	"WHERE status OPERATOR(pg_catalog.=) 'running' AND batch OPERATOR(pg_catalog.<>) $1"
-
-/* Batches of this database left 'running', sparing the one that runs now */
-static int64
-count_orphans(int64 running)
-{
-	Oid			types[1] = {INT8OID};
-	Datum		values[1] = {Int64GetDatum(running)};
-	bool		isnull;
-
-	exec_as_owner(psprintf("SELECT pg_catalog.count(*) FROM %s.ranread_batches "
-						   "WHERE status OPERATOR(pg_catalog.=) 'running' "
-						   "AND batch OPERATOR(pg_catalog.<>) $1", ranread_schema_name()),
-				  1, types, values, NULL, SPI_OK_SELECT);
-	return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		insert_process_row(bs, i, status, &plan);
+	insert_intervals(bs, f->seconds);
+	ranread_restore_user(&owner);
 }
 
 /*
- * Background worker: mark this database's orphans failed in a transaction
- * of its own, so the repair stands even if the caller's statement fails.
+ * Say who holds or waits for a lock that keeps the recorder from the
+ * history tables, in bs->blocked_by; its own transaction, errors ignored.
  */
-void
-ranread_repair_main(Datum arg)
+static void
+describe_blockers(BatchShared *bs)
 {
-	Oid			dboid = DatumGetObjectId(arg);
-	int64		running;
-	Oid			owner;
-	Oid			types[1] = {INT8OID};
-	Datum		values[1];
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(bs->p.schema)};
 
-	memcpy(&running, MyBgworkerEntry->bgw_extra, sizeof(int64));
-	memcpy(&owner, MyBgworkerEntry->bgw_extra + sizeof(int64), sizeof(Oid));
-	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(dboid, owner, BGWORKER_BYPASS_ALLOWCONN);
-
-	values[0] = Int64GetDatum(running);
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	SPI_connect();
-	PushActiveSnapshot(GetTransactionSnapshot());
-	SPI_execute_with_args(psprintf(ORPHAN_UPDATE, ranread_schema_name()),
-						  1, types, values, NULL, false, 0);
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-	proc_exit(0);
-}
-
-/* Run ranread_repair_main and wait for it; false if it could not start */
-static bool
-repair_in_own_transaction(int64 running)
-{
-	BackgroundWorker bgw;
-	BackgroundWorkerHandle *handle;
-	Oid			owner = ranread_ext_owner();
-
-	ranread_worker_template(&bgw, "ranread_repair_main", "ranread history repair");
-	bgw.bgw_main_arg = ObjectIdGetDatum(MyDatabaseId);
-	memcpy(bgw.bgw_extra, &running, sizeof(int64));
-	memcpy(bgw.bgw_extra + sizeof(int64), &owner, sizeof(Oid));
-	if (!RegisterDynamicBackgroundWorker(&bgw, &handle))
-		return false;
-	return WaitForBackgroundWorkerShutdown(handle) == BGWH_STOPPED;
-}
-
-/*
- * Mark batches left 'running' by a crash as failed, before setup and run.
- * The batch that runs now (in this database) is spared.  The repair is
- * committed by a short-lived worker, so a failing caller does not undo it;
- * whatever that could not reach (rows of the caller's own transaction) is
- * repaired here.
- */
-void
-history_fail_orphans(void)
-{
-	RanreadControl *ctl = ranread_control();
-	int64		running = 0;
-	Oid			types[1] = {INT8OID};
-	Datum		values[1];
-
-	SpinLockAcquire(&ctl->mutex);
-	if (ctl->running && ctl->dboid == MyDatabaseId)
-		running = ctl->batch;
-	SpinLockRelease(&ctl->mutex);
-
-	values[0] = Int64GetDatum(running);
-	SPI_connect();
-	if (count_orphans(running) > 0)
+	bs->blocked_by[0] = '\0';
+	if (SPI_execute_with_args("SELECT pg_catalog.string_agg(pg_catalog.format('PID %s %s %s on %s (%s)', "
+							  "l.pid, CASE WHEN l.granted THEN 'holds' ELSE 'waits for' END, l.mode, c.relname, "
+							  "pg_catalog.left(pg_catalog.regexp_replace(a.query, '\\s+', ' ', 'g'), 60)), '; ' ORDER BY l.pid) "
+							  "FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) l.relation "
+							  "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+							  "LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid OPERATOR(pg_catalog.=) l.pid "
+							  "WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.~) '^ranread_(batches|results|intervals)' "
+							  "AND l.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid() "
+							  "AND l.mode OPERATOR(pg_catalog.=) ANY ('{ShareLock,ShareRowExclusiveLock,ExclusiveLock,AccessExclusiveLock}')",
+							  1, types, values, NULL, true, 1) == SPI_OK_SELECT &&
+		SPI_processed == 1)
 	{
-		(void) repair_in_own_transaction(running);
-		if (count_orphans(running) > 0)
-			exec_as_owner(psprintf(ORPHAN_UPDATE, ranread_schema_name()),
-						  1, types, values, NULL, SPI_OK_UPDATE);
+		char	   *s = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		if (s)
+			strlcpy(bs->blocked_by, s, sizeof(bs->blocked_by));
 	}
-	SPI_finish();
 }
 
-/* ranread_reset(before): delete history; returns batches removed */
+void
+history_describe_blockers(BatchShared *bs)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		describe_blockers(bs);
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		AbortCurrentTransaction();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+}
+
+/*
+ * ranread_reset(before): delete history; returns batches removed.  A sweep
+ * goes with all its batches: with every batch when it started before
+ * `before`, and not at all otherwise (its verdict stays with its steps).
+ * The batch that runs now in this database is kept.
+ */
 Datum
 ranread_reset(PG_FUNCTION_ARGS)
 {
 	char	   *schema = ranread_schema_name();
-	Oid			types[1] = {TIMESTAMPTZOID};
-	Datum		values[1];
-	char		nulls[1] = {' '};
+	Oid			types[2] = {TIMESTAMPTZOID, INT8OID};
+	Datum		values[2];
+	char		nulls[2] = {' ', ' '};
 	int64		removed;
+	RanreadOwnerState owner;
 
-	history_fail_orphans();
+	ranread_refuse_on_standby("ranread_reset");
 	if (PG_ARGISNULL(0))
 		nulls[0] = 'n';
 	else
 		values[0] = PG_GETARG_DATUM(0);
+	values[1] = Int64GetDatum(ranread_live_batch());
 
+	ranread_become_owner(&owner);
 	SPI_connect();
-	exec_as_owner(psprintf("WITH gone AS (DELETE FROM %s.ranread_batches "
-						   "WHERE status OPERATOR(pg_catalog.<>) 'running' "
-						   "AND ($1 IS NULL OR run_at OPERATOR(pg_catalog.<) $1) RETURNING batch), "
-						   "r AS (DELETE FROM %s.ranread_results WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
-						   "i AS (DELETE FROM %s.ranread_intervals WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
-						   "s AS (DELETE FROM %s.ranread_sweeps "
-						   "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1) "
-						   "SELECT pg_catalog.count(*) FROM gone", schema, schema, schema, schema),
-				  1, types, values, nulls, SPI_OK_SELECT);
+	if (SPI_execute_with_args(psprintf("WITH s AS (DELETE FROM %s.ranread_sweeps "
+									   "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1 RETURNING sweep), "
+									   "gone AS (DELETE FROM %s.ranread_batches b "
+									   "WHERE (b.status OPERATOR(pg_catalog.<>) 'running' OR b.batch OPERATOR(pg_catalog.<>) $2) "
+									   "AND ($1 IS NULL OR (b.sweep IS NULL AND b.run_at OPERATOR(pg_catalog.<) $1) "
+									   "OR b.sweep OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT sweep FROM s)) "
+									   "OR (b.sweep IS NOT NULL AND b.run_at OPERATOR(pg_catalog.<) $1 AND NOT EXISTS "
+									   "(SELECT FROM %s.ranread_sweeps k WHERE k.sweep OPERATOR(pg_catalog.=) b.sweep))) RETURNING batch), "
+									   "r AS (DELETE FROM %s.ranread_results WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
+									   "i AS (DELETE FROM %s.ranread_intervals WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))) "
+									   "SELECT pg_catalog.count(*) FROM gone", schema, schema, schema, schema, schema),
+							  2, types, values, nulls, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not reset the ranread history");
 	{
 		bool		isnull;
 
 		removed = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	}
 	SPI_finish();
+	ranread_restore_user(&owner);
 	PG_RETURN_INT64(removed);
 }

@@ -19,11 +19,13 @@
  * take at least one 2 MB page, whatever their size.
  * No hugetlb pages are taken: those belong to shared_buffers.
  */
-#include "ranread.h"
+#include "postgres.h"
 
 #include <sys/mman.h>
 #include <errno.h>
 #include <stdio.h>
+
+#include "iobuf.h"
 
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25

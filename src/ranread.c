@@ -1,7 +1,7 @@
 /*
  * ranread.c
- *		Module init, the ranread.engine setting, the cluster-wide control
- *		block and ranread_stop().
+ *		Module init, the settings (ranread.*), the cluster-wide control
+ *		block, ranread_stop() and ranread_batch_live().
  *
  * One batch runs at a time in the whole cluster.  The control block in the
  * main shared memory segment records which (batch id, leader PID, role,
@@ -14,13 +14,17 @@
  * The leader claims the block before launching workers.  The claim is held by
  * a reference count (leader plus every attached worker) and released by the
  * last process to detach from the batch's DSM segment, whatever the reason it
- * detaches: success, error, cancel or exit.
+ * detaches: success, error, cancel or exit.  The block keeps the last
+ * batch's identity, and whether its history was committed, after the claim
+ * is gone: ranread_batch_live() tells the views which 'running' rows are
+ * true.
  */
 #include "postgres.h"
 
 #include <sys/resource.h>
 #include <time.h>
 
+#include "access/xlog.h"
 #include "catalog/pg_authid.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -36,10 +40,12 @@
 PG_MODULE_MAGIC;
 
 PG_FUNCTION_INFO_V1(ranread_stop);
+PG_FUNCTION_INFO_V1(ranread_batch_live);
 
 int			ranread_engine_guc = ENGINE_AUTO;
 bool		ranread_timing_guc = true;
 bool		ranread_huge_pages_guc = true;
+int			ranread_reserve_guc = -1;
 
 static const struct config_enum_entry engine_options[] = {
 	{"auto", ENGINE_AUTO, false},
@@ -50,7 +56,7 @@ static const struct config_enum_entry engine_options[] = {
 
 static RanreadControl *control = NULL;
 
-void		_PG_init(void);
+extern PGDLLEXPORT void _PG_init(void);
 
 /* Define the settings */
 void
@@ -85,6 +91,16 @@ _PG_init(void)
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("ranread.reserve",
+							"Free space ranread_setup leaves on a target's filesystem.",
+							"-1 (the default) computes it: 5% of the filesystem (at most "
+							"10 GB), plus twice max_wal_size and wal_keep_size when pg_wal "
+							"is there; 0 keeps no reserve.",
+							&ranread_reserve_guc,
+							-1, -1, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_MB,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("ranread");
 }
 
@@ -139,10 +155,14 @@ ranread_now_ns(void)
 /*
  * ranread_stop(): stop the running batch, from any session.
  *
- * Allowed to superusers, to the role that started the batch and to members
- * of pg_signal_backend.  Returns how many processes were stopped and waits
- * (up to a few seconds) until the batch has recorded its history, so that
- * the next ranread_run does not find it still running.
+ * Allowed as pg_cancel_backend is: a superuser's batch only to superusers;
+ * any other batch to superusers, to roles with the privileges of the role
+ * that started it, and to members of pg_signal_backend.  Returns how many
+ * processes were stopped and waits (up to a few seconds) until the batch
+ * has recorded its history, so that the next ranread_run does not find it
+ * still running.  A batch whose I/O is over but whose recording waits for a
+ * lock gives up the recording when stopped (the leader reports the
+ * figures).
  */
 Datum
 ranread_stop(PG_FUNCTION_ARGS)
@@ -152,6 +172,7 @@ ranread_stop(PG_FUNCTION_ARGS)
 	uint64		claim;
 	int			processes;
 	Oid			owner;
+	bool		owner_super;
 	int			leader_pid;
 
 	SpinLockAcquire(&ctl->mutex);
@@ -159,31 +180,39 @@ ranread_stop(PG_FUNCTION_ARGS)
 	claim = ctl->claim;
 	processes = ctl->processes;
 	owner = ctl->leader_user;
+	owner_super = ctl->leader_super;
 	leader_pid = ctl->leader_pid;
-	if (!ctl->running || ctl->stop != STOP_NONE)
+	if (!ctl->running)
 	{
 		SpinLockRelease(&ctl->mutex);
 		PG_RETURN_INT32(0);
 	}
 	SpinLockRelease(&ctl->mutex);
 
-	if (!superuser() && !has_privs_of_role(GetUserId(), owner) &&
-		!has_privs_of_role(GetUserId(), ROLE_PG_SIGNAL_BACKEND))
+	if (!superuser() &&
+		(owner_super ||
+		 (!has_privs_of_role(GetUserId(), owner) &&
+		  !has_privs_of_role(GetUserId(), ROLE_PG_SIGNAL_BACKEND))))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to stop ranread batch " INT64_FORMAT, batch),
-				 errdetail("The batch was started by role \"%s\" in the session with PID %d.",
+				 errdetail("The batch was started by %srole \"%s\" in the session with PID %d.",
+						   owner_super ? "the superuser " : "",
 						   GetUserNameFromId(owner, true) ? GetUserNameFromId(owner, true) : "?",
 						   leader_pid),
-				 errhint("Only superusers, the role that started the batch and members of pg_signal_backend may stop it.")));
+				 errhint(owner_super ?
+						 "Only superusers may stop a superuser's batch, as only they may cancel a superuser's query." :
+						 "Only superusers, the role that started the batch and members of pg_signal_backend may stop it.")));
 
 	SpinLockAcquire(&ctl->mutex);
-	if (!ctl->running || ctl->claim != claim || ctl->stop != STOP_NONE)
+	if (!ctl->running || ctl->claim != claim)
 	{
 		SpinLockRelease(&ctl->mutex);
 		PG_RETURN_INT32(0);
 	}
-	ctl->stop = STOP_STOPPED;
+	if (ctl->stop == STOP_NONE)
+		ctl->stop = STOP_STOPPED;
+	ctl->stop_requests++;
 	SpinLockRelease(&ctl->mutex);
 
 	/* Wait for the batch to wind down and record itself */
@@ -201,6 +230,48 @@ ranread_stop(PG_FUNCTION_ARGS)
 	}
 
 	PG_RETURN_INT32(processes);
+}
+
+/*
+ * The batch of this database that runs now, or -1.  A batch counts as
+ * running until every process of it has left.
+ */
+int64
+ranread_live_batch(void)
+{
+	RanreadControl *ctl = ranread_control();
+	int64		batch = -1;
+
+	SpinLockAcquire(&ctl->mutex);
+	if (ctl->running && ctl->dboid == MyDatabaseId)
+		batch = ctl->batch;
+	SpinLockRelease(&ctl->mutex);
+	return batch;
+}
+
+/*
+ * ranread_batch_live(batch): may a 'running' row of this batch be true?
+ * Yes while the batch runs, and for the last batch once its history is
+ * committed (a reader's older snapshot may still see its 'running' row);
+ * no for every other batch, whatever the table says: a crash, a killed
+ * recorder or a recording that gave up left it behind.  NULL on a standby,
+ * which cannot know what runs on its primary.
+ */
+Datum
+ranread_batch_live(PG_FUNCTION_ARGS)
+{
+	RanreadControl *ctl;
+	int64		batch = PG_GETARG_INT64(0);
+	bool		live;
+
+	if (RecoveryInProgress())
+		PG_RETURN_NULL();
+	ctl = ranread_control();
+	SpinLockAcquire(&ctl->mutex);
+	live = ctl->dboid == MyDatabaseId && ctl->batch == batch &&
+		(ctl->running || ctl->recorded);
+	SpinLockRelease(&ctl->mutex);
+	PG_RETURN_BOOL(live);
 }
 
 /*
@@ -231,6 +302,18 @@ ranread_join(uint64 claim)
 		ctl->refcount++;
 	SpinLockRelease(&ctl->mutex);
 	return ok;
+}
+
+/* The batch's history is committed: say so to the views */
+void
+ranread_mark_recorded(uint64 claim)
+{
+	RanreadControl *ctl = ranread_control();
+
+	SpinLockAcquire(&ctl->mutex);
+	if (ctl->claim == claim)
+		ctl->recorded = true;
+	SpinLockRelease(&ctl->mutex);
 }
 
 /* Leave the claim; the last one out frees the cluster for the next batch */

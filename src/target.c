@@ -1,105 +1,71 @@
 /*
  * target.c
- *		Targets: the files a batch reads.  ranread_setup, ranread_purge,
- *		ranread_target_state, and what run.c needs to find a target's files.
+ *		Targets: the files a batch reads.  ranread_setup, ranread_purge, the
+ *		state the ranread_targets view shows, and finding a target's files
+ *		for a batch.
  *
  * A target is an unlogged, zero-column relation of the extension
- * ("ranread_target_<md5 of its name>") in the chosen tablespace, made a
- * member of the extension with a pg_depend entry so that DROP EXTENSION
- * removes it and pg_dump never dumps it; unlogged main forks are left out of
- * base backups.  Nobody has privileges on it, and every page is a valid empty
- * heap page (header, no tuples) whose free space holds pseudo-random bytes,
- * so SQL sees no rows while the storage sees incompressible, unique data.
+ * ("ranread_target_<md5 of its name>") in the chosen tablespace, using the
+ * ranread_target access method (target_am.c) so that VACUUM, VACUUM FULL
+ * and anti-wraparound autovacuum leave it alone.  It is made a member of the
+ * extension with a pg_depend entry, so DROP EXTENSION removes it and pg_dump
+ * never dumps it; unlogged main forks are left out of base backups.  Nobody
+ * has privileges on it.  fill.c writes every block.
  *
- * Setup writes every block itself, bypassing shared buffers: the segment
- * files are opened with O_DIRECT and written in 1 MiB chunks, eight in
- * flight through io_uring (synchronous pwrite where io_uring is not allowed),
- * then fdatasync'd.  Nothing is sparse or fallocated.  The relation is created
- * in the caller's transaction, so any error (including running out of space
- * mid-fill, or a cancel) rolls it back and the server unlinks every segment.
+ * Where a target is, is read from pg_class whenever it is used, never from
+ * what setup recorded: ALTER TABLE ... SET TABLESPACE, ALTER TABLESPACE ...
+ * RENAME and ALTER TABLE ALL IN TABLESPACE all move or rename behind
+ * ranread's back, and a batch must be labelled with where it really read.
+ *
+ * The catalog is read in a subtransaction that is rolled back at once
+ * (ranread_without_locks), so no lock on the extension's tables outlives the
+ * lookup: a batch's recording worker needs those tables, and a lock kept by
+ * its leader, with a VACUUM FULL queued behind it, would make the worker
+ * wait for a leader that waits for the worker.  The target's own relation
+ * stays locked (AccessShareLock) until the caller's transaction ends, so it
+ * cannot be dropped or rewritten while a batch reads it.
  */
 #include "postgres.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
-#include <liburing.h>
 
-#include "access/htup_details.h"
 #include "access/relation.h"
+#include "access/xlog.h"
 #include "catalog/dependency.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_tablespace_d.h"
+#include "commands/defrem.h"
 #include "commands/extension.h"
 #include "commands/tablespace.h"
-#include "common/file_perm.h"
+#include "common/hashfn.h"
 #include "common/md5.h"
 #include "common/relpath.h"
 #include "executor/spi.h"
-#include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
-#include "storage/bufpage.h"
-#include "storage/smgr.h"
-#include "common/hashfn.h"
-#include "utils/inval.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
-#include "ranread.h"
+#include "target.h"
 
 PG_FUNCTION_INFO_V1(ranread_setup);
 PG_FUNCTION_INFO_V1(ranread_purge);
 PG_FUNCTION_INFO_V1(ranread_target_state);
+PG_FUNCTION_INFO_V1(ranread_target_info);
 
-#define TMPFS_MAGIC_NUMBER	0x01021994
-#define RAMFS_MAGIC_NUMBER	0x858458f6
-#define FILL_CHUNK			(1024 * 1024)
-#define FILL_DEPTH			8
-#define FILL_PROGRESS_NS	((uint64) 5 * 1000000000)
 #define MIN_TARGET_BYTES	((int64) 1024 * 1024)
 #define MAX_TARGET_BYTES	((int64) MaxBlockNumber * BLCKSZ)
 
-/* Seed a xoshiro256 state from one number (splitmix64) */
-void
-rng_seed(uint64 *s, uint64 seed)
-{
-	for (int i = 0; i < 4; i++)
-	{
-		uint64		z = (seed += UINT64CONST(0x9E3779B97F4A7C15));
-
-		z = (z ^ (z >> 30)) * UINT64CONST(0xBF58476D1CE4E5B9);
-		z = (z ^ (z >> 27)) * UINT64CONST(0x94D049BB133111EB);
-		s[i] = z ^ (z >> 31);
-	}
-}
-
-/*
- * Make one valid, empty heap page whose free space is pseudo-random, with a
- * data checksum for blkno when the cluster has them.
- */
-void
-target_fill_page(char *page, BlockNumber blkno, uint64 *rng)
-{
-	uint64	   *p;
-	uint64	   *end = (uint64 *) (page + BLCKSZ);
-
-	PageInit((Page) page, BLCKSZ, 0);
-	for (p = (uint64 *) (page + MAXALIGN(SizeOfPageHeaderData)); p < end; p++)
-		*p = rng_next(rng);
-	PageSetChecksumInplace((Page) page, blkno);
-}
-
 /* The relation name that backs a target */
-static char *
+char *
 target_relname(const char *target)
 {
 	char		hex[33];
@@ -114,7 +80,7 @@ target_relname(const char *target)
  * A name argument that must be given and not be empty: a NULL is 22004, as
  * for every other argument, an empty name 22023.  Returns the name.
  */
-static const char *
+const char *
 name_arg(FunctionCallInfo fcinfo, int argno, const char *what, const char *fn,
 		 const char *hint)
 {
@@ -135,101 +101,221 @@ target_arg(FunctionCallInfo fcinfo, int argno, const char *fn)
 	return name_arg(fcinfo, argno, "target", fn, "The default target is named \"ranread\".");
 }
 
-/*
- * Find a target in the catalog.  Returns false if there is none by that name
- * (or its relation has gone).
- */
-bool
-target_lookup(const char *name, RanreadTarget *t)
+/* What the catalog lookup finds, copied out of its subtransaction */
+typedef struct CatalogRow
 {
-	char	   *schema = ranread_schema_name();
+	const char *name;
+	bool		found;
+	Oid			relid;
+	uint64		size_bytes;
+} CatalogRow;
+
+/*
+ * Read a target's row of ranread_target_catalog (as the extension's owner),
+ * with a snapshot of its own: setup may have waited for another session's
+ * setup of the same name, and must see what that one committed.
+ */
+static void
+read_catalog_row(void *arg)
+{
+	CatalogRow *row = (CatalogRow *) arg;
 	Oid			argtypes[1] = {NAMEOID};
 	Datum		values[1];
-	bool		found = false;
 	NameData	n;
-
 	RanreadOwnerState owner;
 
-	namestrcpy(&n, name);
+	namestrcpy(&n, row->name);
 	values[0] = NameGetDatum(&n);
 	ranread_become_owner(&owner);
 	SPI_connect();
-	if (SPI_execute_with_args(psprintf("SELECT relid, tablespace, size_bytes FROM %s.ranread_target_catalog "
+	if (SPI_execute_with_args(psprintf("SELECT relid, size_bytes FROM %s.ranread_target_catalog "
 									   "WHERE target OPERATOR(pg_catalog.=) $1",
-									   schema),
+									   ranread_schema_name()),
 							  1, argtypes, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the ranread target catalog");
 	if (SPI_processed == 1)
 	{
 		bool		isnull;
-		HeapTuple	tup = SPI_tuptable->vals[0];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
 
-		t->relid = DatumGetObjectId(SPI_getbinval(tup, desc, 1, &isnull));
-		strlcpy(t->tablespace, NameStr(*DatumGetName(SPI_getbinval(tup, desc, 2, &isnull))),
-				NAMEDATALEN);
-		t->size_bytes = DatumGetInt64(SPI_getbinval(tup, desc, 3, &isnull));
-		found = SearchSysCacheExists1(RELOID, ObjectIdGetDatum(t->relid));
+		row->found = true;
+		row->relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0],
+													SPI_tuptable->tupdesc, 1, &isnull));
+		row->size_bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+													  SPI_tuptable->tupdesc, 2, &isnull));
 	}
 	SPI_finish();
 	ranread_restore_user(&owner);
-
-	if (found)
-	{
-		Relation	rel = try_relation_open(t->relid, AccessShareLock);
-		char	   *path;
-		struct statx stx;
-
-		if (rel == NULL)
-			return false;		/* purged while we looked */
-		path = relpathperm(rel->rd_node, MAIN_FORKNUM);
-
-		strlcpy(t->relpath, path, MAXPGPATH);
-		relation_close(rel, NoLock);	/* keep the lock: no purge mid-run */
-
-		t->dio_align = 4096;
-#ifdef STATX_DIOALIGN
-		if (statx(AT_FDCWD, t->relpath, 0, STATX_DIOALIGN, &stx) == 0 &&
-			(stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
-			t->dio_align = Max(stx.stx_dio_offset_align, stx.stx_dio_mem_align);
-#endif
-	}
-	return found;
 }
 
-/* Blocks a relation has on disk, or -1 if it is gone */
-static int64
-target_nblocks(Oid relid)
+/* Is this relation made with the ranread_target access method? */
+static bool
+uses_target_am(Relation rel)
+{
+	Oid			am = get_am_oid("ranread_target", true);
+
+	return OidIsValid(am) && rel->rd_rel->relam == am;
+}
+
+/* Fill in where a locked target relation's files are now */
+static void
+describe_relation(Relation rel, RanreadTarget *t)
+{
+	Oid			spc = rel->rd_rel->reltablespace;
+
+	t->spcoid = OidIsValid(spc) ? spc : MyDatabaseTableSpace;
+	strlcpy(t->tablespace, get_tablespace_name(t->spcoid), NAMEDATALEN);
+	strlcpy(t->relpath, relpathperm(rel->rd_node, MAIN_FORKNUM), MAXPGPATH);
+	t->rewritten = rel->rd_node.relNode != RelationGetRelid(rel);
+	t->protected = uses_target_am(rel);
+	t->nblocks = RecoveryInProgress() ? -1 : RelationGetNumberOfBlocks(rel);
+}
+
+/*
+ * Find a target and lock its relation until the end of the transaction.
+ * Returns false if there is none by that name (or its relation has gone).
+ */
+bool
+target_lookup(const char *name, RanreadTarget *t)
+{
+	CatalogRow	row;
+	Relation	rel;
+
+	memset(&row, 0, sizeof(row));
+	row.name = name;
+	ranread_without_locks(read_catalog_row, &row);
+	if (!row.found)
+		return false;
+
+	memset(t, 0, sizeof(*t));
+	t->relid = row.relid;
+	strlcpy(t->name, name, NAMEDATALEN);
+	t->size_bytes = row.size_bytes;
+	rel = try_relation_open(t->relid, AccessShareLock);
+	if (rel == NULL)
+		return false;			/* purged while we looked */
+	describe_relation(rel, t);
+	relation_close(rel, NoLock);	/* keep the lock: no purge mid-run */
+	return true;
+}
+
+/*
+ * Refuse a target that cannot be read: emptied (by crash recovery, or by a
+ * rewrite of a 1.0 target) or not the size it was made with.
+ */
+void
+target_check_usable(const RanreadTarget *t, const char *fn)
+{
+	char	   *again = psprintf("SELECT * FROM ranread_setup(%s, %s, %s);",
+								 quote_literal_cstr(fsinfo_pretty(t->size_bytes)),
+								 quote_literal_cstr(t->tablespace), quote_literal_cstr(t->name));
+
+	if (t->nblocks == 0 && t->rewritten)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("ranread target \"%s\" is empty: VACUUM FULL, CLUSTER or TRUNCATE rewrote it", t->name),
+				 errdetail("It was made by ranread 1.0 as a plain heap relation, which a rewrite empties."),
+				 errhint("Run ranread_setup again; it makes a target that maintenance leaves alone: %s", again)));
+	if (t->nblocks == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("ranread target \"%s\" is empty", t->name),
+				 errdetail("Crash recovery resets unlogged relations, and targets are unlogged."),
+				 errhint("Run ranread_setup again: %s", again)));
+	if ((uint64) t->nblocks * BLCKSZ != t->size_bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("ranread target \"%s\" has " INT64_FORMAT " bytes on disk, not the " UINT64_FORMAT " it was made with",
+						t->name, t->nblocks * BLCKSZ, t->size_bytes),
+				 errhint("Run ranread_setup again to re-create it: %s", again)));
+}
+
+/* State and explanation of a target, for the views */
+static const char *
+target_state(Oid relid, int64 size, RanreadTarget *t, const char **note)
 {
 	Relation	rel;
-	int64		n;
 
+	*note = NULL;
+	if (RecoveryInProgress())
+	{
+		*note = "targets are unlogged: their data exists only on the primary";
+		rel = try_relation_open(relid, AccessShareLock);
+		if (rel != NULL)
+		{
+			describe_relation(rel, t);
+			relation_close(rel, AccessShareLock);
+		}
+		return "unavailable on a standby";
+	}
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		return "missing";
 	rel = try_relation_open(relid, AccessShareLock);
 	if (rel == NULL)
-		return -1;
-	n = RelationGetNumberOfBlocks(rel);
+		return "missing";
+	describe_relation(rel, t);
 	relation_close(rel, AccessShareLock);
-	return n;
+	if (t->nblocks == 0)
+	{
+		*note = t->rewritten ?
+			"VACUUM FULL, CLUSTER or TRUNCATE rewrote this 1.0 target into an empty file; run ranread_setup again" :
+			"crash recovery reset it (targets are unlogged); run ranread_setup again";
+		return "empty";
+	}
+	if (t->nblocks * BLCKSZ != size)
+	{
+		*note = "its size on disk is not the size it was made with; run ranread_setup again";
+		return "damaged";
+	}
+	if (!t->protected)
+		*note = "made by ranread 1.0: VACUUM reads it and VACUUM FULL empties it; run ranread_setup again to protect it";
+	return "ready";
 }
 
 /* ranread_target_state(relid, size_bytes): ready, empty, missing or damaged */
 Datum
 ranread_target_state(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	int64		size = PG_GETARG_INT64(1);
-	int64		nblocks;
+	RanreadTarget t;
+	const char *note;
 
-	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
-		PG_RETURN_TEXT_P(cstring_to_text("missing"));
-	nblocks = target_nblocks(relid);
-	if (nblocks < 0)
-		PG_RETURN_TEXT_P(cstring_to_text("missing"));
-	if (nblocks == 0)
-		PG_RETURN_TEXT_P(cstring_to_text("empty"));
-	if (nblocks * BLCKSZ == size)
-		PG_RETURN_TEXT_P(cstring_to_text("ready"));
-	PG_RETURN_TEXT_P(cstring_to_text("damaged"));
+	memset(&t, 0, sizeof(t));
+	PG_RETURN_TEXT_P(cstring_to_text(target_state(PG_GETARG_OID(0), PG_GETARG_INT64(1), &t, &note)));
+}
+
+/*
+ * ranread_target_info(relid, size_bytes): state, the tablespace its files
+ * are in now, whether maintenance leaves it alone, and what to do about it
+ */
+Datum
+ranread_target_info(PG_FUNCTION_ARGS)
+{
+	RanreadTarget t;
+	const char *note;
+	const char *state;
+	TupleDesc	tupdesc;
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
+
+	memset(&t, 0, sizeof(t));
+	state = target_state(PG_GETARG_OID(0), PG_GETARG_INT64(1), &t, &note);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	values[0] = CStringGetTextDatum(state);
+	if (t.tablespace[0])
+	{
+		NameData   *n = palloc(sizeof(NameData));
+
+		namestrcpy(n, t.tablespace);
+		values[1] = NameGetDatum(n);
+	}
+	else
+		nulls[1] = true;
+	values[2] = BoolGetDatum(t.protected);
+	nulls[2] = t.tablespace[0] == '\0';
+	values[3] = note ? CStringGetTextDatum(note) : (Datum) 0;
+	nulls[3] = note == NULL;
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
 /*
@@ -248,20 +334,31 @@ lock_target_name(const char *target)
 	InvalidateCatalogSnapshot();
 }
 
+/* Run SQL as the extension's owner; returns SPI_processed */
+static uint64
+exec_as_owner(const char *sql, int nargs, Oid *types, Datum *values, int expect)
+{
+	RanreadOwnerState owner;
+	uint64		n;
+
+	ranread_become_owner(&owner);
+	SPI_connect();
+	if (SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0) != expect)
+		elog(ERROR, "ranread target statement failed: %s", sql);
+	n = SPI_processed;
+	SPI_finish();
+	ranread_restore_user(&owner);
+	return n;
+}
+
 /* Drop a target's relation and catalog row; false if there was none */
 static bool
 target_drop(const char *name)
 {
 	RanreadTarget t;
-	char	   *schema = ranread_schema_name();
 	Oid			argtypes[1] = {NAMEOID};
 	Datum		values[1];
 	NameData	n;
-	bool		had_row;
-	RanreadOwnerState owner;
-
-	namestrcpy(&n, name);
-	values[0] = NameGetDatum(&n);
 
 	if (target_lookup(name, &t))
 	{
@@ -275,61 +372,60 @@ target_drop(const char *name)
 		performDeletion(&obj, DROP_RESTRICT, 0);
 	}
 
-	ranread_become_owner(&owner);
-	SPI_connect();
-	if (SPI_execute_with_args(psprintf("DELETE FROM %s.ranread_target_catalog "
-									   "WHERE target OPERATOR(pg_catalog.=) $1", schema),
-							  1, argtypes, values, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not update the ranread target catalog");
-	had_row = SPI_processed > 0;
-	SPI_finish();
-	ranread_restore_user(&owner);
-	return had_row;
+	namestrcpy(&n, name);
+	values[0] = NameGetDatum(&n);
+	return exec_as_owner(psprintf("DELETE FROM %s.ranread_target_catalog "
+								  "WHERE target OPERATOR(pg_catalog.=) $1", ranread_schema_name()),
+						 1, argtypes, values, SPI_OK_DELETE) > 0;
 }
 
-/* Filesystem checks: real O_DIRECT and enough free space */
+/*
+ * The filesystem a new target goes to must be real storage, and must keep
+ * its reserve free after the target (fsinfo.c says why and how much).
+ */
 static void
-check_filesystem(const char *dir, const char *spcname, const char *target,
-				 int64 size, bool replacing)
+check_filesystem(const char *dir, const char *spcname, const char *target, int64 size,
+				 const RanreadTarget *old)
 {
-	struct statfs sfs;
-	struct statvfs svfs;
-	uint64		avail;
+	FsInfo		fi;
+	FsReserve	r;
+	int64		left;
 
-	if (statfs(dir, &sfs) != 0 || statvfs(dir, &svfs) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not inspect the filesystem of tablespace \"%s\" at \"%s\": %m",
-						spcname, dir)));
-
-	if ((uint64) sfs.f_type == TMPFS_MAGIC_NUMBER || (uint64) sfs.f_type == RAMFS_MAGIC_NUMBER)
+	fsinfo_read(dir, &fi);
+	if (fi.memory)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("tablespace \"%s\" is on a memory filesystem without real O_DIRECT",
-						spcname),
-				 errdetail("Reads from tmpfs or ramfs measure memory, not storage."),
+				 errmsg("tablespace \"%s\" is on a memory filesystem without real O_DIRECT", spcname),
+				 errdetail("Its directory is on %s at %s; reads from tmpfs or ramfs measure memory, not storage.",
+						   fi.type, fi.mount_point),
 				 errhint("Create the target in a tablespace on the storage you want to measure.")));
 
-	avail = (uint64) svfs.f_bavail * svfs.f_frsize;
-	if ((uint64) size + MIN_TARGET_BYTES > avail)
-		ereport(ERROR,
-				(errcode(ERRCODE_DISK_FULL),
-				 errmsg("not enough free space in tablespace \"%s\" for target \"%s\"",
-						spcname, target),
-				 errdetail("The target needs " INT64_FORMAT " bytes plus 1 MB of headroom; the filesystem has " UINT64_FORMAT " bytes available.",
-						   size, avail),
-				 replacing ?
-				 errhint("The existing target \"%s\" is only removed when setup commits: run ranread_purge(%s) first to free its space.",
-						 target, quote_literal_cstr(target)) :
-				 errhint("Choose a smaller size or another tablespace.")));
-}
-
-/* pg_size_pretty of a byte count, as a C string */
-static char *
-pretty(int64 bytes)
-{
-	return text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty,
-															  Int64GetDatum(bytes))));
+	fsinfo_reserve(&fi, &r);
+	left = (int64) fi.avail_bytes - size;
+	if (left >= (int64) r.bytes)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_DISK_FULL),
+			 errmsg("not enough free space in tablespace \"%s\" for target \"%s\"", spcname, target),
+			 errdetail("The target needs " INT64_FORMAT " bytes (%s); the filesystem (%s at %s) has " UINT64_FORMAT " bytes available (%s), so it would leave %s%s, less than the reserve of %s%s.",
+					   size, fsinfo_pretty(size), fi.type, fi.mount_point,
+					   fi.avail_bytes, fsinfo_pretty(fi.avail_bytes),
+					   left < 0 ? "a shortfall of " : "", fsinfo_pretty(left < 0 ? -left : left),
+					   fsinfo_pretty(r.bytes),
+					   !r.automatic ? " set by ranread.reserve" :
+					   r.holds_wal ?
+					   psprintf(": %s (5%% of the filesystem) for everything else there plus %s for WAL, because pg_wal is on this filesystem (twice max_wal_size, plus wal_keep_size)",
+								fsinfo_pretty(r.base_bytes), fsinfo_pretty(r.wal_bytes)) :
+					   psprintf(" (5%% of the filesystem) for everything else there%s",
+								r.holds_data ? ", the data directory among it" : "")),
+			 old && old->nblocks > 0 && fsinfo_same_device(old->relpath, fi.dev) &&
+			 left + (int64) old->size_bytes >= (int64) r.bytes ?
+			 errhint("The existing target \"%s\" (%s) is removed only when setup commits: run ranread_purge(%s) first to free its space.",
+					 target, fsinfo_pretty(old->size_bytes), quote_literal_cstr(target)) :
+			 fi.avail_bytes > r.bytes + MIN_TARGET_BYTES ?
+			 errhint("Choose a size of at most %s or another tablespace, or lower the reserve: SET ranread.reserve = '...' (superuser; 0 keeps none).",
+					 fsinfo_pretty(fi.avail_bytes - r.bytes)) :
+			 errhint("Choose another tablespace, free space, or lower the reserve: SET ranread.reserve = '...' (superuser; 0 keeps none).")));
 }
 
 /* Warn when caches could answer instead of the disks */
@@ -341,13 +437,17 @@ warn_if_small(int64 size)
 	if (ram > 0 && size < 2 * ram)
 		ereport(WARNING,
 				(errmsg("target size %s is less than twice the server's RAM (%s)",
-						pretty(size), pretty(ram)),
+						fsinfo_pretty(size), fsinfo_pretty(ram)),
 				 errdetail("Reads bypass the page cache, but storage and controller caches may still answer."),
 				 errhint("For figures from the disks, make the target at least %s.",
-						 pretty(2 * ram))));
+						 fsinfo_pretty(2 * ram))));
 }
 
-/* Parse the size argument, naming it on error */
+/*
+ * Parse the size argument, naming it on error.  Only pg_size_bytes' own
+ * complaints about the text (data exceptions: not a size, out of range) are
+ * replaced; a cancel or any other error passes unchanged.
+ */
 static int64
 parse_size(text *size_txt)
 {
@@ -360,7 +460,12 @@ parse_size(text *size_txt)
 	}
 	PG_CATCH();
 	{
+		ErrorData  *edata;
+
 		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
+			PG_RE_THROW();
 		FlushErrorState();
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -395,12 +500,15 @@ create_target_relation(const char *target, const char *spcname)
 	ObjectAddress rel;
 	ObjectAddress ext;
 	RanreadOwnerState owner;
+	bool		protected = ranread_sql_version() >= 11;
 
 	/* created by the extension's owner: no one else has any privilege on it */
 	ranread_become_owner(&owner);
 	SPI_connect();
-	if (SPI_execute(psprintf("CREATE UNLOGGED TABLE %s.%s () WITH (autovacuum_enabled = off, vacuum_truncate = off) TABLESPACE %s",
-							 schema, quote_identifier(relname), quote_identifier(spcname)),
+	if (SPI_execute(psprintf("CREATE UNLOGGED TABLE %s.%s () %s WITH (autovacuum_enabled = off, vacuum_truncate = off) TABLESPACE %s",
+							 schema, quote_identifier(relname),
+							 protected ? "USING ranread_target" : "",
+							 quote_identifier(spcname)),
 					false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not create the relation of target \"%s\"", target);
 	SPI_execute(psprintf("COMMENT ON TABLE %s.%s IS %s", schema, quote_identifier(relname),
@@ -417,186 +525,33 @@ create_target_relation(const char *target, const char *spcname)
 	return relid;
 }
 
-/* The fill: what it writes to and how far it got */
-typedef struct Filler
+/* The tablespace of a setup call, checked as CREATE TABLE would check it */
+static Oid
+setup_tablespace(const char *spcname)
 {
-	int		   *fds;
-	int			nsegs;
-	char	   *bufs;
-	bool		uring;
-	struct io_uring ring;
-	int			inflight;
-	uint64		rng[4];
-	const char *target;
-} Filler;
+	Oid			spcoid = get_tablespace_oid(spcname, true);
 
-/* Wait for in-flight writes; with check, error on a failed or short one */
-static void
-fill_reap(Filler *f, bool wait_all, bool check, uint32 *free_stack, int *nfree)
-{
-	struct io_uring_cqe *cqe;
-
-	while (f->inflight > 0)
-	{
-		int			rc;
-
-		if (wait_all || *nfree == 0)
-			rc = io_uring_wait_cqe(&f->ring, &cqe);
-		else
-			rc = io_uring_peek_cqe(&f->ring, &cqe);
-		if (rc == -EINTR)
-			continue;
-		if (rc == -EAGAIN)
-			break;
-		if (rc < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_IO_ERROR),
-					 errmsg("io_uring wait failed while filling target \"%s\": %s",
-							f->target, strerror(-rc))));
-		{
-			int			res = cqe->res;
-			uint32		slot = (uint32) (cqe->user_data & 0xffffffff);
-			uint32		want = (uint32) (cqe->user_data >> 32);
-
-			io_uring_cqe_seen(&f->ring, cqe);
-			f->inflight--;
-			free_stack[(*nfree)++] = slot;
-			if (check && res != (int) want)
-			{
-				if (res == -ENOSPC || (res >= 0 && res < (int) want))
-					ereport(ERROR,
-							(errcode(ERRCODE_DISK_FULL),
-							 errmsg("could not write target \"%s\": no space left on device",
-									f->target),
-							 errdetail("The target was removed; nothing was kept."),
-							 errhint("Free space in the tablespace or choose a smaller size.")));
-				ereport(ERROR,
-						(errcode(ERRCODE_IO_ERROR),
-						 errmsg("could not write target \"%s\": %s", f->target, strerror(-res))));
-			}
-		}
-	}
-}
-
-/* Write every block of the target; returns bytes written */
-static void
-fill_target(Filler *f, const char *relpath, int64 size)
-{
-	uint64		total_blocks = size / BLCKSZ;
-	uint64		next = 0;
-	uint64		start_ns = ranread_now_ns();
-	uint64		last_note = start_ns;
-	uint32		free_stack[FILL_DEPTH];
-	int			nfree = FILL_DEPTH;
-
-	for (int i = 0; i < FILL_DEPTH; i++)
-		free_stack[i] = i;
-
-	while (next < total_blocks)
-	{
-		int			seg = (int) (next / RELSEG_SIZE);
-		uint64		in_seg = next % RELSEG_SIZE;
-		uint32		nblk = (uint32) Min(Min((uint64) (FILL_CHUNK / BLCKSZ), total_blocks - next),
-										(uint64) RELSEG_SIZE - in_seg);
-		uint32		slot;
-		char	   *buf;
-
-		CHECK_FOR_INTERRUPTS();
-		if (nfree == 0)
-			fill_reap(f, false, true, free_stack, &nfree);
-		slot = free_stack[--nfree];
-		buf = f->bufs + (Size) slot * FILL_CHUNK;
-		for (uint32 b = 0; b < nblk; b++)
-			target_fill_page(buf + (Size) b * BLCKSZ, (BlockNumber) (next + b), f->rng);
-
-		if (f->uring)
-		{
-			struct io_uring_sqe *sqe = io_uring_get_sqe(&f->ring);
-
-			io_uring_prep_write(sqe, f->fds[seg], buf, nblk * BLCKSZ, in_seg * BLCKSZ);
-			io_uring_sqe_set_data64(sqe, ((uint64) (nblk * BLCKSZ) << 32) | slot);
-			f->inflight++;
-			io_uring_submit(&f->ring);
-		}
-		else
-		{
-			ssize_t		rc = pwrite(f->fds[seg], buf, nblk * BLCKSZ, in_seg * BLCKSZ);
-
-			free_stack[nfree++] = slot;
-			if (rc != (ssize_t) (nblk * BLCKSZ))
-			{
-				if ((rc < 0 && errno == ENOSPC) || rc >= 0)
-					ereport(ERROR,
-							(errcode(ERRCODE_DISK_FULL),
-							 errmsg("could not write target \"%s\": no space left on device",
-									f->target),
-							 errdetail("The target was removed; nothing was kept."),
-							 errhint("Free space in the tablespace or choose a smaller size.")));
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not write target \"%s\": %m", f->target)));
-			}
-		}
-		next += nblk;
-
-		if (ranread_now_ns() - last_note >= FILL_PROGRESS_NS)
-		{
-			double		secs = (ranread_now_ns() - start_ns) / 1e9;
-
-			last_note = ranread_now_ns();
-			ereport(NOTICE,
-					(errmsg("ranread_setup: %.1f of %.1f GB written (%.0f%%), %.0f MB/s",
-							next * (double) BLCKSZ / 1e9, size / 1e9,
-							100.0 * next / total_blocks,
-							next * (double) BLCKSZ / 1048576.0 / secs)));
-		}
-	}
-	if (f->uring)
-		fill_reap(f, true, true, free_stack, &nfree);
-}
-
-/* Open (creating all but the first) segment files of a new target */
-static void
-open_segments(Filler *f, const char *relpath, const char *spcname)
-{
-	for (int s = 0; s < f->nsegs; s++)
-	{
-		char	   *path = s == 0 ? pstrdup(relpath) : psprintf("%s.%d", relpath, s);
-		int			flags = O_RDWR | O_DIRECT | PG_BINARY | (s == 0 ? 0 : O_CREAT | O_EXCL);
-
-		f->fds[s] = open(path, flags, pg_file_create_mode);
-		if (f->fds[s] < 0)
-		{
-			if (errno == EINVAL)
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("the filesystem of tablespace \"%s\" does not support O_DIRECT",
-								spcname),
-						 errdetail("ranread reads with O_DIRECT so that no page cache answers."),
-						 errhint("Create the target in a tablespace on a filesystem with direct I/O, such as ext4 or xfs.")));
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not open \"%s\": %m", path)));
-		}
-	}
-}
-
-/* Close and flush the segment files; drop them from the page cache */
-static void
-close_segments(Filler *f, bool sync)
-{
-	for (int s = 0; s < f->nsegs; s++)
-	{
-		if (f->fds[s] < 0)
-			continue;
-		if (sync && fdatasync(f->fds[s]) != 0)
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not flush target \"%s\": %m", f->target)));
-		(void) posix_fadvise(f->fds[s], 0, 0, POSIX_FADV_DONTNEED);
-		close(f->fds[s]);
-		f->fds[s] = -1;
-	}
+	if (!OidIsValid(spcoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("tablespace \"%s\" does not exist", spcname),
+				 errhint("See \\db in psql for the tablespaces of this server.")));
+	if (spcoid == GLOBALTABLESPACE_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tablespace \"%s\" cannot hold a target", spcname),
+				 errdetail("pg_global holds shared catalogs only.")));
+	/* PostgreSQL's rule: CREATE on the tablespace unless it is the database's default */
+	if (spcoid != MyDatabaseTableSpace &&
+		pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to create a target in tablespace \"%s\"", spcname),
+				 errdetail("Creating a relation in a tablespace other than the database's default (\"%s\") needs the CREATE privilege on it.",
+						   get_tablespace_name(MyDatabaseTableSpace)),
+				 errhint("GRANT CREATE ON TABLESPACE %s TO the role that runs ranread_setup.",
+						 quote_identifier(spcname))));
+	return spcoid;
 }
 
 /*
@@ -612,18 +567,14 @@ ranread_setup(PG_FUNCTION_ARGS)
 	Oid			spcoid;
 	Oid			relid;
 	bool		replacing;
-	RanreadTarget t;
-	Filler		f;
-	bool		huge = ranread_huge_pages_guc;
-	char	   *spcdir;
-	uint64		start_ns;
+	RanreadTarget old;
+	char	   *relpath;
 	double		secs;
 	TupleDesc	tupdesc;
 	Datum		values[5];
 	bool		nulls[5] = {false, false, false, false, false};
-	char	   *schema = ranread_schema_name();
-	RanreadOwnerState owner;
 
+	ranread_refuse_on_standby("ranread_setup");
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -632,89 +583,24 @@ ranread_setup(PG_FUNCTION_ARGS)
 	spcname = pstrdup(name_arg(fcinfo, 1, "tablespace", "ranread_setup", "The default is pg_default."));
 	target = pstrdup(target_arg(fcinfo, 2, "ranread_setup"));
 	size = parse_size(PG_GETARG_TEXT_PP(0));
-
-	spcoid = get_tablespace_oid(spcname, true);
-	if (!OidIsValid(spcoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("tablespace \"%s\" does not exist", spcname),
-				 errhint("See \\db in psql for the tablespaces of this server.")));
-	if (spcoid == GLOBALTABLESPACE_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("tablespace \"%s\" cannot hold a target", spcname),
-				 errdetail("pg_global holds shared catalogs only.")));
-
-	if (spcoid != DEFAULTTABLESPACE_OID &&
-		pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to create a target in tablespace \"%s\"", spcname),
-				 errhint("GRANT CREATE ON TABLESPACE %s TO the role that runs ranread_setup.",
-						 quote_identifier(spcname))));
+	spcoid = setup_tablespace(spcname);
 
 	lock_target_name(target);
-	history_fail_orphans();
-
-	spcdir = spcoid == DEFAULTTABLESPACE_OID ? pstrdup(".") :
-		psprintf("pg_tblspc/%u", spcoid);
-	replacing = target_lookup(target, &t);
-	check_filesystem(spcdir, spcname, target, size, replacing);
+	replacing = target_lookup(target, &old);
+	check_filesystem(spcoid == DEFAULTTABLESPACE_OID ? "base" : psprintf("pg_tblspc/%u", spcoid),
+					 spcname, target, size, replacing ? &old : NULL);
 	warn_if_small(size);
 
 	/* Replace any earlier target of that name (undone if we fail) */
 	target_drop(target);
 	relid = create_target_relation(target, spcname);
-
 	{
 		Relation	rel = relation_open(relid, AccessExclusiveLock);
 
-		strlcpy(t.relpath, relpathperm(rel->rd_node, MAIN_FORKNUM), MAXPGPATH);
+		relpath = relpathperm(rel->rd_node, MAIN_FORKNUM);
 		relation_close(rel, NoLock);
 	}
-
-	memset(&f, 0, sizeof(f));
-	f.target = target;
-	f.nsegs = (int) ((size / BLCKSZ + RELSEG_SIZE - 1) / RELSEG_SIZE);
-	f.fds = palloc(sizeof(int) * f.nsegs);
-	for (int s = 0; s < f.nsegs; s++)
-		f.fds[s] = -1;
-	rng_seed(f.rng, ranread_now_ns() ^ ((uint64) MyProcPid << 32));
-	f.bufs = ranread_iobuf_alloc((Size) FILL_CHUNK * FILL_DEPTH, huge, NULL);
-	if (f.bufs == NULL)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	{
-		char		why[128];
-
-		/* the fill uses io_uring only where a batch could */
-		f.uring = ranread_engine_guc != ENGINE_SYNC && engine_uring_available(why, sizeof(why)) &&
-			io_uring_queue_init(FILL_DEPTH, &f.ring, 0) == 0;
-	}
-	ranread_raise_fd_limit();
-
-	start_ns = ranread_now_ns();
-	PG_TRY();
-	{
-		open_segments(&f, t.relpath, spcname);
-		fill_target(&f, t.relpath, size);
-		close_segments(&f, true);
-	}
-	PG_FINALLY();
-	{
-		/* never free a buffer the kernel may still read */
-		if (f.uring)
-		{
-			uint32		dummy[FILL_DEPTH];
-			int			nfree = 0;
-
-			fill_reap(&f, true, false, dummy, &nfree);
-			io_uring_queue_exit(&f.ring);
-		}
-		close_segments(&f, false);
-		ranread_iobuf_free(f.bufs, (Size) FILL_CHUNK * FILL_DEPTH, huge);
-	}
-	PG_END_TRY();
-	secs = (ranread_now_ns() - start_ns) / 1e9;
+	secs = target_fill(target, relpath, spcname, size);
 
 	/* Record it */
 	{
@@ -729,15 +615,10 @@ ranread_setup(PG_FUNCTION_ARGS)
 		args[1] = ObjectIdGetDatum(relid);
 		args[2] = NameGetDatum(&sn);
 		args[3] = Int64GetDatum(size);
-		ranread_become_owner(&owner);
-		SPI_connect();
-		if (SPI_execute_with_args(psprintf("INSERT INTO %s.ranread_target_catalog "
-										   "(target, relid, tablespace, size_bytes) "
-										   "VALUES ($1, $2, $3, $4)", schema),
-								  4, argtypes, args, NULL, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not record target \"%s\"", target);
-		SPI_finish();
-		ranread_restore_user(&owner);
+		exec_as_owner(psprintf("INSERT INTO %s.ranread_target_catalog "
+							   "(target, relid, tablespace, size_bytes) "
+							   "VALUES ($1, $2, $3, $4)", ranread_schema_name()),
+					  4, argtypes, args, SPI_OK_INSERT);
 	}
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -764,6 +645,7 @@ ranread_purge(PG_FUNCTION_ARGS)
 {
 	char	   *target;
 
+	ranread_refuse_on_standby("ranread_purge");
 	target = pstrdup(target_arg(fcinfo, 0, "ranread_purge"));
 	lock_target_name(target);
 	if (!target_drop(target))

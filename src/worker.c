@@ -1,29 +1,42 @@
 /*
  * worker.c
- *		The background worker of a batch: joins the batch, opens the target,
- *		waits for the start, hands its streams to an engine, and (worker 0)
- *		records the batch in the history.
+ *		The background worker of a batch: joins the batch, opens the
+ *		targets, waits for the start, hands its streams to an engine, and
+ *		(worker 0, the recorder) records the batch in the history.
  *
  * Lifecycle of worker i, all state in the batch's DSM segment (BatchShared):
  *	 attach, join the control block's claim, connect to the database;
  *	 wait until the leader has divided the streams ("assigned");
  *	 worker 0 inserts the batch's 'running' row in its own transaction;
- *	 open the segment files (O_DIRECT), allocate aligned buffers, seed the
- *	 streams; count itself ready and wait for "go";
+ *	 open the targets' segment files (O_DIRECT), allocate aligned buffers,
+ *	 seed the streams; count itself ready and wait for "go";
  *	 run the engine until iterations, duration or a stop end it;
- *	 mark itself done.  Worker 0 then waits for every other worker to be done
- *	 or gone, decides the status, writes the rows, and marks the batch
- *	 recorded.  Whatever happens, detaching from the segment marks the worker
- *	 exited and leaves the claim; the last one out frees the cluster.
+ *	 mark itself done.  Worker 0 then waits until every other worker is done
+ *	 or gone, computes the figures once (figures.c), writes the rows, and
+ *	 says how the recording ended.  Whatever happens, detaching from the
+ *	 segment marks the worker exited and leaves the claim; the last one out
+ *	 frees the cluster.
  *
- * Errors inside the worker are caught and kept in its slot's message, so the
- * batch records 'failed' with the reason instead of losing its history.
+ * Locks.  The recorder writes the history tables, and anyone may hold or
+ * queue for a lock on them (VACUUM FULL, TRUNCATE, LOCK, REINDEX ...).  Its
+ * lock waits are therefore short (lock_timeout) and retried, and between
+ * attempts it checks whether it should give up: a second ranread_stop(), a
+ * SIGTERM, or a leader that knows the recorder waits for the leader's own
+ * transaction.  A history that cannot be written is reported by the leader,
+ * with the figures, instead of hanging.  Nothing holds interrupts while it
+ * waits for a lock, so pg_terminate_backend always works.
+ *
+ * Signals.  SIGTERM (pg_terminate_backend, server shutdown) does not kill
+ * the worker mid-write: it stops the I/O, lets the recorder make one attempt
+ * to record what was done, and then exits.  SIGINT (pg_cancel_backend)
+ * stops the batch as cancelled.  Errors are caught, sent to the server log,
+ * and kept in the worker's slot, so the batch records 'failed' with the
+ * reason instead of losing its history.
  */
 #include "postgres.h"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "access/xact.h"
@@ -36,16 +49,26 @@
 #include "storage/proc.h"
 #include "tcop/tcopprot.h"
 #include "utils/backend_status.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
+#include "figures.h"
+#include "history.h"
+#include "iobuf.h"
 #include "worker.h"
 
-#define PROGRESS_NS		((uint64) 1000000000)
+#define PROGRESS_NS			((uint64) 1000000000)
+#define STOP_GRACE_MS		5000	/* others to stop counting, once stopped */
+#define RECORD_LOCK_TIMEOUT "250ms"
+#define RECORD_RETRY_MS		100
+
+volatile sig_atomic_t ranread_worker_terminate = false;
 
 static int	my_index = -1;
 static volatile sig_atomic_t cancel_requested = false;
+static volatile sig_atomic_t recording = false;	/* in a history transaction */
 
 /* Wake the leader, if it is still there */
 static void
@@ -57,13 +80,38 @@ wake_leader(BatchShared *bs)
 		SetLatch(latch);
 }
 
-/* SIGINT (pg_cancel_backend on a worker): stop the batch, keep its history */
+/*
+ * SIGINT: pg_cancel_backend on a worker stops the batch, keeping its
+ * history.  While the recorder writes, SIGINT is also how PostgreSQL ends a
+ * lock wait at lock_timeout (the timeout handler signals its own process),
+ * so there it is the server's own cancel, and a user's cancel then gives up
+ * the attempt.
+ */
 static void
 worker_sigint(SIGNAL_ARGS)
 {
 	int			save_errno = errno;
 
-	cancel_requested = true;
+	if (recording)
+		StatementCancelHandler(postgres_signal_arg);
+	else
+	{
+		cancel_requested = true;
+		SetLatch(MyLatch);
+	}
+	errno = save_errno;
+}
+
+/*
+ * SIGTERM (pg_terminate_backend, shutdown): stop the I/O, record what was
+ * done if the tables let us at once, then exit.
+ */
+static void
+worker_sigterm(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	ranread_worker_terminate = true;
 	SetLatch(MyLatch);
 	errno = save_errno;
 }
@@ -81,19 +129,28 @@ worker_detach(dsm_segment *seg, Datum arg)
 	ranread_release(bs->p.claim);
 }
 
+/* Sleep on the latch for a while, waking for signals */
+static void
+nap(int ms)
+{
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 ms, PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+}
+
 /*
  * Sleep until *flag is set or the leader gives up.  A stop requested now
  * does not cut the start short: the batch starts, stops at once, and is
- * recorded like any other.
+ * recorded like any other.  A SIGTERM does.
  */
 static bool
 wait_for_flag(BatchShared *bs, volatile bool *flag)
 {
 	ConditionVariablePrepareToSleep(&bs->cv);
-	while (!*flag && !bs->abort_start)
+	while (!*flag && !bs->abort_start && !ranread_worker_terminate)
 		ConditionVariableTimedSleep(&bs->cv, 100, PG_WAIT_EXTENSION);
 	ConditionVariableCancelSleep();
-	return *flag && !bs->abort_start;
+	return *flag && !bs->abort_start && !ranread_worker_terminate;
 }
 
 /* Progress for pg_stat_activity and the leader's notices, once a second */
@@ -109,7 +166,7 @@ worker_progress(Worker *w, uint64 now)
 			 w->p->batch, w->index + 1, w->nstreams, w->ios,
 			 now > w->measure_ns ? (now - w->measure_ns) / 1e9 : 0.0);
 	pgstat_report_activity(STATE_RUNNING, activity);
-	if (ProcDiePending || cancel_requested)
+	if (ranread_worker_terminate || cancel_requested)
 		ranread_request_stop(w->p->claim, STOP_CANCELLED);
 }
 
@@ -117,62 +174,20 @@ worker_progress(Worker *w, uint64 now)
 void
 worker_io_error(Worker *w, Slot *s, int err, int got)
 {
+	const BatchTarget *t = &w->p->targets[w->streams[s->stream].g->target];
+	int			seg = s->file - w->streams[s->stream].fd_base;
+
 	if (w->error[0])
 		return;
 	if (err)
 		snprintf(w->error, sizeof(w->error),
-				 "could not %s %d bytes at offset " UINT64_FORMAT " of segment %d of target \"%s\": %s",
-				 s->is_write ? "write" : "read", w->p->block_size, s->offset, s->seg,
-				 w->p->target, strerror(err));
+				 "could not %s %u bytes at offset " UINT64_FORMAT " of segment %d of target \"%s\": %s",
+				 s->is_write ? "write" : "read", s->len, s->offset, seg, t->name, strerror(err));
 	else
 		snprintf(w->error, sizeof(w->error),
-				 "short %s at offset " UINT64_FORMAT " of segment %d of target \"%s\": %d of %d bytes (was the file truncated?)",
-				 s->is_write ? "write" : "read", s->offset, s->seg, w->p->target,
-				 got, w->p->block_size);
+				 "short %s at offset " UINT64_FORMAT " of segment %d of target \"%s\": %d of %u bytes (was the file truncated?)",
+				 s->is_write ? "write" : "read", s->offset, seg, t->name, got, s->len);
 	ranread_request_stop(w->p->claim, STOP_FAILED);
-}
-
-/*
- * Seed process g's stream.  Its block sequence depends only on the seed, g,
- * the pattern and the region, so the same seed repeats a process's blocks.
- */
-static void
-stream_init(Stream *st, const BatchParams *p, uint64 g, StreamStats *stats)
-{
-	uint64		n = p->unit_hi - p->unit_lo;
-
-	rng_seed(st->rng, (uint64) p->seed * UINT64CONST(0x9E3779B97F4A7C15) + g);
-	rng_seed(st->data_rng, ~((uint64) p->seed * UINT64CONST(0xD1B54A32D192ED03) + g));
-	st->remaining = p->iterations > 0 ? (uint64) p->iterations : PG_UINT64_MAX;
-	st->seq_lo = p->unit_lo + g * n / p->processes;
-	st->seq_hi = Max(p->unit_lo + (g + 1) * n / p->processes, st->seq_lo + 1);
-	st->seq_pos = st->seq_lo;
-	st->stats = stats;
-}
-
-/*
- * The byte offsets (within the whole target) of process g's first n I/Os,
- * chosen by the very code the engines use; for ranread_blocks().
- */
-void
-worker_plan(const BatchParams *p, int g, int n, int64 *offsets)
-{
-	Worker		w;
-	Stream		st;
-	Slot		s;
-
-	memset(&w, 0, sizeof(w));
-	memset(&s, 0, sizeof(s));
-	w.p = p;
-	w.nunits = p->unit_hi - p->unit_lo;
-	w.streams = &st;
-	stream_init(&st, p, g, NULL);
-	st.remaining = PG_UINT64_MAX;
-	for (int i = 0; i < n; i++)
-	{
-		io_prepare(&w, &s, 0);
-		offsets[i] = (int64) ((uint64) s.seg * p->seg_bytes + s.offset);
-	}
 }
 
 /* The engine itself failed: stop this worker and fail the batch */
@@ -185,14 +200,142 @@ worker_engine_error(Worker *w, const char *msg)
 	ranread_request_stop(w->p->claim, STOP_FAILED);
 }
 
-/* Open the target, allocate buffers, seed the streams */
+/* Paced slots: a binary min-heap of slot indexes on due_ns */
+void
+parked_push(Worker *w, int slot)
+{
+	int			i = w->nparked++;
+
+	while (i > 0)
+	{
+		int			up = (i - 1) / 2;
+
+		if (w->slots[w->parked[up]].due_ns <= w->slots[slot].due_ns)
+			break;
+		w->parked[i] = w->parked[up];
+		i = up;
+	}
+	w->parked[i] = slot;
+}
+
+/* Take the paced slot due first off the heap */
+int
+parked_pop(Worker *w)
+{
+	int			top = w->parked[0];
+	int			last = w->parked[--w->nparked];
+	int			i = 0;
+
+	for (;;)
+	{
+		int			c = 2 * i + 1;
+
+		if (c >= w->nparked)
+			break;
+		if (c + 1 < w->nparked &&
+			w->slots[w->parked[c + 1]].due_ns < w->slots[w->parked[c]].due_ns)
+			c++;
+		if (w->slots[last].due_ns <= w->slots[w->parked[c]].due_ns)
+			break;
+		w->parked[i] = w->parked[c];
+		i = c;
+	}
+	if (w->nparked > 0)
+		w->parked[i] = last;
+	return top;
+}
+
+/*
+ * Seed stream s.  Its block sequence depends only on the seed, s, its
+ * group's pattern, region and distribution, so the same seed repeats a
+ * process's blocks.
+ */
+static void
+stream_init(Stream *st, const BatchParams *p, int s, StreamStats *stats)
+{
+	const GroupParams *g = &p->groups[batch_group_of(p, s)];
+	uint64		n = g->unit_hi - g->unit_lo;
+	uint64		k = (uint64) (s - g->first_stream);
+
+	st->g = g;
+	st->group = batch_group_of(p, s);
+	rng_seed(st->rng, (uint64) p->seed * UINT64CONST(0x9E3779B97F4A7C15) + s);
+	rng_seed(st->data_rng, ~((uint64) p->seed * UINT64CONST(0xD1B54A32D192ED03) + s));
+	st->remaining = g->iterations > 0 ? (uint64) g->iterations : PG_UINT64_MAX;
+	st->seq_lo = g->unit_lo + k * n / g->processes;
+	st->seq_hi = Max(g->unit_lo + (k + 1) * n / g->processes, st->seq_lo + 1);
+	st->seq_pos = st->seq_lo;
+	st->stats = stats;
+}
+
+/*
+ * The byte offsets (within its target) of stream s's first n I/Os, chosen
+ * by the very code the engines use; for ranread_blocks().
+ */
+void
+worker_plan(const BatchParams *p, int s, int n, int64 *offsets)
+{
+	Worker		w;
+	Stream		st;
+	Slot		slot;
+	const GroupParams *g = &p->groups[batch_group_of(p, s)];
+	uint64		seg_bytes = (uint64) RELSEG_SIZE * BLCKSZ;
+
+	memset(&w, 0, sizeof(w));
+	memset(&slot, 0, sizeof(slot));
+	memset(&st, 0, sizeof(st));
+	w.p = p;
+	w.streams = &st;
+	stream_init(&st, p, s, NULL);
+	st.remaining = PG_UINT64_MAX;
+	for (int i = 0; i < n; i++)
+	{
+		io_prepare(&w, &slot, 0);
+		offsets[i] = (int64) ((uint64) slot.file * seg_bytes + slot.offset);
+	}
+	(void) g;
+}
+
+/* Open every segment file of the batch's targets, with O_DIRECT */
+static void
+open_targets(Worker *w, int *fd_base)
+{
+	const BatchParams *p = w->p;
+
+	w->nfds = 0;
+	for (int t = 0; t < p->ntargets; t++)
+		w->nfds += p->targets[t].nsegs;
+	w->fds = palloc(sizeof(int) * w->nfds);
+	for (int t = 0, f = 0; t < p->ntargets; t++)
+	{
+		const BatchTarget *bt = &p->targets[t];
+
+		fd_base[t] = f;
+		for (int s = 0; s < bt->nsegs; s++, f++)
+		{
+			char	   *path = s == 0 ? pstrdup(bt->relpath) : psprintf("%s.%d", bt->relpath, s);
+
+			w->fds[f] = open(path, (bt->written ? O_RDWR : O_RDONLY) | O_DIRECT | PG_BINARY);
+			if (w->fds[f] < 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not open segment %d of target \"%s\" (\"%s\") with O_DIRECT: %m",
+								s, bt->name, path),
+						 errhint("Run ranread_setup again to re-create the target.")));
+		}
+	}
+}
+
+/* Open the targets, allocate buffers, seed the streams */
 static void
 worker_prepare(Worker *w, BatchShared *bs, int index)
 {
 	const BatchParams *p = &bs->p;
 	WorkerSlot *me = &bs->workers[index];
-	Size		stride = IOBUF_STRIDE(p->block_size);
+	int			fd_base[RANREAD_MAX_TARGETS];
+	Size		buf_bytes = 0;
 	char	   *bufs;
+	int			slot = 0;
 
 	memset(w, 0, sizeof(*w));
 	w->bs = bs;
@@ -201,72 +344,95 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 	w->index = index;
 	w->stop = &ranread_control()->stop;
 	w->nstreams = me->nstreams;
-	w->nunits = p->unit_hi - p->unit_lo;
-	w->intervals = batch_intervals(bs, index);
-
-	w->fds = palloc(sizeof(int) * p->nsegs);
-	for (int s = 0; s < p->nsegs; s++)
-	{
-		char	   *path = s == 0 ? pstrdup(p->relpath) : psprintf("%s.%d", p->relpath, s);
-
-		w->fds[s] = open(path, (p->write_pct > 0 ? O_RDWR : O_RDONLY) | O_DIRECT | PG_BINARY);
-		if (w->fds[s] < 0)
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not open segment %d of target \"%s\" (\"%s\") with O_DIRECT: %m",
-							s, p->target, path),
-					 errhint("Run ranread_setup again to re-create the target.")));
-	}
+	open_targets(w, fd_base);
 
 	w->streams = palloc0(sizeof(Stream) * w->nstreams);
 	for (int i = 0; i < w->nstreams; i++)
-		stream_init(&w->streams[i], p, me->first_stream + i, batch_stream(bs, me->first_stream + i));
+	{
+		Stream	   *st = &w->streams[i];
+		int			s = me->first_stream + i;
 
-	w->nslots = w->nstreams * p->queue_depth;
+		stream_init(st, p, s, batch_stream(bs, s));
+		st->fd_base = fd_base[st->g->target];
+		st->intervals = batch_intervals(bs, index, st->group);
+		w->nslots += st->g->queue_depth;
+		buf_bytes += (Size) st->g->queue_depth * IOBUF_STRIDE(st->g->block_size);
+	}
+
 	w->slots = palloc0(sizeof(Slot) * w->nslots);
-	bufs = ranread_iobuf_alloc(stride * w->nslots, p->huge_pages, &me->pages);
+	w->parked = palloc(sizeof(int) * w->nslots);
+	bufs = ranread_iobuf_alloc(buf_bytes, p->huge_pages, &me->pages);
 	if (bufs == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory for %d I/O buffers of %d bytes", w->nslots, p->block_size)));
-	for (int i = 0; i < w->nslots; i++)
+				 errmsg("out of memory for %d I/O buffers (%zu bytes)", w->nslots, buf_bytes)));
+	for (int i = 0; i < w->nstreams; i++)
 	{
-		w->slots[i].stream = i / p->queue_depth;
-		w->slots[i].buf = bufs + stride * i;
+		const GroupParams *g = w->streams[i].g;
+
+		for (int q = 0; q < g->queue_depth; q++, slot++)
+		{
+			w->slots[slot].stream = i;
+			w->slots[slot].buf = bufs;
+			w->slots[slot].len = (unsigned) g->block_size;
+			bufs += IOBUF_STRIDE(g->block_size);
+		}
 	}
+	/* one I/O in flight: a plain pread is the cheaper way */
 	if (p->engine == ENGINE_URING && w->nslots > 1)
+	{
 		engine_uring_prepare(w);
+		me->engines = RAN_URING;
+	}
+	else
+		me->engines = RAN_SYNC;
 }
 
-/* Timing of the measured part and of a paced run, once "go" is known */
+/*
+ * Timing of the measured part and of paced slots, once "go" is known.
+ * Every slot of a paced group is paced alike, their starts spread evenly
+ * over the first interval.
+ */
 static void
 worker_start_clock(Worker *w)
 {
 	const BatchParams *p = w->p;
+	int			slot = 0;
 
 	w->measure_ns = w->bs->measure_ns;
 	w->end_ns = p->duration_ns > 0 ? w->measure_ns + p->duration_ns : PG_UINT64_MAX;
 	w->last_second = p->duration_ns > 0 ? (p->duration_ns - 1) / 1000000000 : PG_UINT64_MAX;
 	w->next_report_ns = ranread_now_ns() + PROGRESS_NS;
 	w->timing = p->timing;
-	if (p->rate_iops > 0)
+	for (int i = 0; i < w->nstreams; i++)
 	{
-		uint64		total_slots = (uint64) p->processes * p->queue_depth;
-		uint64		first = (uint64) w->me->first_stream * p->queue_depth;
+		const GroupParams *g = w->streams[i].g;
+		int			s = w->me->first_stream + i;
 
-		/* every slot of the batch paced alike, their starts spread evenly */
-		w->rate_interval_ns = total_slots * 1000000000 / p->rate_iops;
-		for (int i = 0; i < w->nslots; i++)
-			w->slots[i].due_ns = w->bs->go_ns + (first + i) * 1000000000 / p->rate_iops;
+		for (int q = 0; q < g->queue_depth; q++, slot++)
+		{
+			uint64		group_slots = (uint64) g->processes * g->queue_depth;
+			uint64		k = (uint64) (s - g->first_stream) * g->queue_depth + q;
+
+			if (g->rate_iops <= 0)
+				continue;
+			w->slots[slot].rate_interval_ns = group_slots * 1000000000 / g->rate_iops;
+			w->slots[slot].due_ns = w->bs->go_ns + k * 1000000000 / g->rate_iops;
+		}
 	}
 }
 
-/* Run fn in a transaction of its own, with SPI and a snapshot */
+/*
+ * Run fn in a transaction of its own, with SPI and a snapshot, waiting at
+ * most RECORD_LOCK_TIMEOUT for any lock.
+ */
 static void
 in_transaction(void (*fn) (BatchShared *), BatchShared *bs)
 {
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	(void) set_config_option("lock_timeout", RECORD_LOCK_TIMEOUT, PGC_SUSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	fn(bs);
@@ -275,11 +441,109 @@ in_transaction(void (*fn) (BatchShared *), BatchShared *bs)
 	CommitTransactionCommand();
 }
 
-/* Worker 0: wait for the others, decide the status, write the history */
+/* Should the recorder stop trying to write the history? */
+static const char *
+give_up_reason(BatchShared *bs, uint32 stops_at_start)
+{
+	RanreadControl *ctl = ranread_control();
+	uint32		stops;
+
+	SpinLockAcquire(&ctl->mutex);
+	stops = ctl->stop_requests;
+	SpinLockRelease(&ctl->mutex);
+	if (ranread_worker_terminate)
+		return "its recording worker was terminated";
+	if (stops != stops_at_start)
+		return "ranread_stop() was called while it waited";
+	if (bs->give_up_record)
+		return "the session that ran it holds a lock the recording waits for";
+	return NULL;
+}
+
+/*
+ * Run fn in its own transaction until it commits, retrying while it cannot
+ * get a lock.  Returns true when it committed; otherwise bs->record_message
+ * says why it gave up.  Errors other than lock waits are logged and end the
+ * attempts.
+ */
+static bool
+record_with_retries(BatchShared *bs, void (*fn) (BatchShared *), const char *what)
+{
+	RanreadControl *ctl = ranread_control();
+	uint32		stops_at_start;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	SpinLockAcquire(&ctl->mutex);
+	stops_at_start = ctl->stop_requests;
+	SpinLockRelease(&ctl->mutex);
+
+	for (;;)
+	{
+		ErrorData  *edata = NULL;
+		const char *reason;
+
+		PG_TRY();
+		{
+			recording = true;
+			in_transaction(fn, bs);
+			recording = false;
+		}
+		PG_CATCH();
+		{
+			recording = false;
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
+			if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE &&
+				edata->sqlerrcode != ERRCODE_T_R_DEADLOCK_DETECTED)
+				EmitErrorReport();
+			FlushErrorState();
+			AbortCurrentTransaction();
+		}
+		PG_END_TRY();
+		MemoryContextSwitchTo(cxt);
+
+		if (edata == NULL)
+		{
+			bs->record_blocked = false;
+			return true;
+		}
+		if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE &&
+			edata->sqlerrcode != ERRCODE_T_R_DEADLOCK_DETECTED)
+		{
+			snprintf(bs->record_message, sizeof(bs->record_message),
+					 "could not %s: %s", what, edata->message);
+			return false;
+		}
+
+		/* a lock is in the way: say whose, and try again unless told not to */
+		history_describe_blockers(bs);
+		bs->record_blocked = true;
+		wake_leader(bs);
+		if ((reason = give_up_reason(bs, stops_at_start)) != NULL)
+		{
+			snprintf(bs->record_message, sizeof(bs->record_message),
+					 "could not %s: it waited for a lock (%s), and %s",
+					 what, bs->blocked_by[0] ? bs->blocked_by : "held by another session", reason);
+			return false;
+		}
+		pgstat_report_activity(STATE_RUNNING, psprintf("ranread batch " INT64_FORMAT ": waiting for a lock to %s",
+													   bs->p.batch, what));
+		nap(RECORD_RETRY_MS);
+	}
+}
+
+/*
+ * Worker 0, once its own I/O is done: wait until no worker counts any more,
+ * compute the figures once, write the history.
+ */
 static void
 record_batch(BatchShared *bs)
 {
 	RanreadControl *ctl = ranread_control();
+	RanreadStop ended;
+	uint64		stop_seen_ns = 0;
+	RanreadHist *all;
+	RanreadHist *writes;
 
 	for (;;)
 	{
@@ -293,51 +557,45 @@ record_batch(BatchShared *bs)
 			if (!ws->done && !ws->exited && !(bs->abort_start && ws->pid == 0))
 				all = false;
 		}
-		if (all || ProcDiePending)
+		if (all)
 			break;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 10, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
+		if (ranread_worker_terminate || cancel_requested)
+			ranread_request_stop(bs->p.claim, STOP_CANCELLED);
+		/* once stopped, workers stop counting within 0.1 s; do not wait forever */
+		if (((volatile RanreadControl *) ctl)->stop != STOP_NONE)
+		{
+			if (stop_seen_ns == 0)
+				stop_seen_ns = ranread_now_ns();
+			else if (ranread_now_ns() - stop_seen_ns > (uint64) STOP_GRACE_MS * 1000000)
+			{
+				snprintf(bs->message, sizeof(bs->message),
+						 "a worker did not stop within %d s after the batch stopped", STOP_GRACE_MS / 1000);
+				break;
+			}
+		}
+		nap(10);
 	}
 	pg_read_barrier();
 
 	SpinLockAcquire(&ctl->mutex);
-	bs->status = ctl->claim == bs->p.claim ? (RanreadStop) ctl->stop : STOP_CANCELLED;
+	ended = ctl->claim == bs->p.claim ? (RanreadStop) ctl->stop : STOP_CANCELLED;
 	SpinLockRelease(&ctl->mutex);
-	if (bs->abort_start && bs->status == STOP_NONE)
-		bs->status = STOP_CANCELLED;
-	for (int i = 0; i < bs->p.nworkers; i++)
-	{
-		WorkerSlot *ws = &bs->workers[i];
+	if (bs->message[0] && ended == STOP_NONE)
+		ended = STOP_FAILED;
 
-		if (ws->failed || (!ws->done && ws->exited))
-		{
-			bs->status = STOP_FAILED;
-			if (bs->message[0] == '\0')
-				snprintf(bs->message, sizeof(bs->message), "worker %d: %s", i + 1,
-						 ws->message[0] ? ws->message : "exited before finishing its I/O");
-		}
-	}
-	if (bs->status == STOP_FAILED && bs->message[0] == '\0')
-		strlcpy(bs->message, "the batch failed", sizeof(bs->message));
-
-	/* a cancel or terminate now must not cost the batch its history */
 	pgstat_report_activity(STATE_RUNNING, "ranread: recording the batch");
-	HOLD_INTERRUPTS();
-	PG_TRY();
+	all = palloc(sizeof(RanreadHist) * (bs->p.ngroups + 1));
+	writes = palloc(sizeof(RanreadHist) * (bs->p.ngroups + 1));
+	figures_conclude(bs, ended, all, writes);
+	history_set_hists(all, writes);
+	if (record_with_retries(bs, history_finish, "write the history of the batch"))
 	{
-		in_transaction(history_finish, bs);
+		ranread_mark_recorded(bs->p.claim);
+		bs->record_state = RECORD_DONE;
 	}
-	PG_CATCH();
-	{
-		EmitErrorReport();
-		FlushErrorState();
-		AbortCurrentTransaction();
-	}
-	PG_END_TRY();
-	RESUME_INTERRUPTS();
+	else
+		bs->record_state = RECORD_GAVE_UP;
 	pg_write_barrier();
-	bs->recorded = true;
 	wake_leader(bs);
 }
 
@@ -353,7 +611,7 @@ ranread_worker_main(Datum arg)
 	Worker		w;
 
 	memcpy(&handle, MyBgworkerEntry->bgw_extra, sizeof(dsm_handle));
-	pqsignal(SIGTERM, die);
+	pqsignal(SIGTERM, worker_sigterm);
 	pqsignal(SIGINT, worker_sigint);
 	BackgroundWorkerUnblockSignals();
 
@@ -378,29 +636,32 @@ ranread_worker_main(Datum arg)
 	{
 		if (wait_for_flag(bs, &bs->assigned))
 		{
-			if (index == 0)
-			{
-				HOLD_INTERRUPTS();
-				in_transaction(history_insert_running, bs);
-				RESUME_INTERRUPTS();
+			if (index == 0 &&
+				record_with_retries(bs, history_insert_running, "insert the row of the batch"))
 				bs->running_row = true;
-			}
-			worker_prepare(&w, bs, index);
-			pg_atomic_fetch_add_u32(&bs->ready, 1);
-			wake_leader(bs);
-			if (wait_for_flag(bs, &bs->go))
+			if (index != 0 || bs->running_row)
 			{
-				worker_start_clock(&w);
-				/* one I/O in flight: a plain pread is the cheaper way */
-				if (w.engine != NULL)
-					engine_uring_run(&w);
-				else
-					engine_sync_run(&w);
-				if (w.error[0])
+				worker_prepare(&w, bs, index);
+				pg_atomic_fetch_add_u32(&bs->ready, 1);
+				wake_leader(bs);
+				if (wait_for_flag(bs, &bs->go))
 				{
-					strlcpy(me->message, w.error, sizeof(me->message));
-					me->failed = true;
+					worker_start_clock(&w);
+					if (w.engine != NULL)
+						engine_uring_run(&w);
+					else
+						engine_sync_run(&w);
+					if (w.error[0])
+					{
+						strlcpy(me->message, w.error, sizeof(me->message));
+						me->failed = true;
+					}
 				}
+			}
+			else
+			{
+				strlcpy(me->message, bs->record_message, sizeof(me->message));
+				me->failed = true;
 			}
 		}
 	}
@@ -410,6 +671,7 @@ ranread_worker_main(Datum arg)
 
 		MemoryContextSwitchTo(TopMemoryContext);
 		edata = CopyErrorData();
+		EmitErrorReport();
 		FlushErrorState();
 		AbortCurrentTransaction();
 		strlcpy(me->message, edata->message, sizeof(me->message));

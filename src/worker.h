@@ -2,19 +2,34 @@
  * worker.h
  *		A worker's private state and the per-I/O steps both engines share.
  *
- * A worker drives nstreams processes (streams) of the batch; each stream has
- * queue_depth slots, and a slot is one I/O in flight: its buffer, where it
- * goes, and when it started.  The engines (engine_uring.c, engine_sync.c) own
- * the loop; the steps inside it live here as inline functions so that the
- * loop compiles to straight-line code with no calls per I/O but the syscall.
+ * A worker drives nstreams processes (streams) of the batch, possibly of
+ * several groups; each stream has its group's queue_depth slots, and a slot
+ * is one I/O in flight: its buffer, where it goes, and when it started.  The
+ * engines (engine_uring.c, engine_sync.c) own the loop; the steps inside it
+ * live here as inline functions so that the loop compiles to straight-line
+ * code with no calls per I/O but the syscall.
+ *
+ * When an I/O's latency starts: when its slot became free, that is, when
+ * the engine saw the previous I/O of the slot complete (or the run start).
+ * Whatever happens between, choosing the block, the submission, a submit
+ * that blocks because the storage takes only so many requests, is part of
+ * what the stream waited for, so a stream's latencies add up to the time it
+ * ran (Little's law; figures.c checks it as "busy").  Under a rate limit a
+ * slot is idle between I/Os by design, and latency counts from when the I/O
+ * was due instead, so a stalled device still shows (no coordinated omission).
  */
 #ifndef RANREAD_WORKER_H
 #define RANREAD_WORKER_H
 
 #include "ranread.h"
+#include "engine.h"
+#include "target.h"
 
 typedef struct Stream
 {
+	const GroupParams *g;		/* what the stream does */
+	int			group;
+	int			fd_base;		/* its target's first file in Worker.fds */
 	uint64		rng[4];			/* block choice and read/write mix */
 	uint64		data_rng[4];	/* contents of written pages */
 	uint64		remaining;		/* measured I/Os still to issue */
@@ -22,6 +37,7 @@ typedef struct Stream
 	uint64		seq_lo;
 	uint64		seq_hi;
 	StreamStats *stats;			/* in the batch's shared memory */
+	IntervalSlot *intervals;	/* this worker's seconds of the stream's group */
 } Stream;
 
 typedef struct Slot
@@ -29,12 +45,13 @@ typedef struct Slot
 	int			stream;
 	bool		is_write;
 	bool		measured;
-	bool		parked;			/* rate-limited: waiting for due_ns */
-	int			seg;
+	int			file;			/* index into Worker.fds */
 	uint64		offset;
 	uint64		start_ns;
-	uint64		due_ns;
+	uint64		due_ns;			/* paced: when the next I/O is due */
+	uint64		rate_interval_ns;	/* paced: between its I/Os; 0 unpaced */
 	char	   *buf;
+	unsigned	len;			/* its group's block size */
 } Slot;
 
 typedef struct Worker
@@ -49,22 +66,33 @@ typedef struct Worker
 	Stream	   *streams;
 	int			nslots;
 	Slot	   *slots;
-	int		   *fds;			/* one per segment */
+	int			nfds;
+	int		   *fds;			/* every segment of every target */
 
-	uint64		nunits;			/* region size in units */
+	/* paced slots waiting for their due time: a binary heap on due_ns */
+	int		   *parked;
+	int			nparked;
+
 	uint64		measure_ns;		/* measured part starts */
 	uint64		end_ns;			/* duration ends (UINT64_MAX: none) */
 	uint64		last_second;	/* I/Os in flight at the end count here */
-	uint64		rate_interval_ns;	/* per slot; 0: no rate limit */
 	bool		timing;			/* time each I/O (ranread.timing) */
 	uint64		next_report_ns;
 	uint64		ios;			/* measured completions */
-	IntervalSlot *intervals;
 
 	void	   *engine;			/* the engine's own state */
 
-	char		error[RANREAD_MSG_LEN];	/* set by an engine on I/O failure */
+	char		error[RANREAD_MSG_LEN]; /* set by an engine on I/O failure */
 } Worker;
+
+extern volatile sig_atomic_t ranread_worker_terminate;
+
+/* Has the batch been stopped, or this worker failed or been told to go? */
+static inline bool
+io_stopping(Worker *w)
+{
+	return *w->stop != STOP_NONE || w->error[0] || ranread_worker_terminate;
+}
 
 /* May this slot's stream start another I/O now? */
 static inline bool
@@ -72,7 +100,7 @@ io_may_issue(Worker *w, Slot *s, uint64 now)
 {
 	Stream	   *st = &w->streams[s->stream];
 
-	if (*w->stop != STOP_NONE || w->error[0])
+	if (io_stopping(w))
 		return false;
 	if (now < w->measure_ns)
 		return true;			/* warm-up */
@@ -83,58 +111,67 @@ io_may_issue(Worker *w, Slot *s, uint64 now)
 static inline void
 io_prepare(Worker *w, Slot *s, uint64 now)
 {
-	const BatchParams *p = w->p;
 	Stream	   *st = &w->streams[s->stream];
+	const GroupParams *g = st->g;
 	uint64		unit;
+	int			seg;
 
-	if (p->pattern == PATTERN_RANDOM)
-		unit = p->unit_lo + rng_below(st->rng, w->nunits);
+	if (g->pattern == PATTERN_RANDOM)
+		unit = blocks_next(&g->blocks, st->rng);
 	else
 	{
 		unit = st->seq_pos++;
 		if (st->seq_pos >= st->seq_hi)
 			st->seq_pos = st->seq_lo;
 	}
-	s->seg = (int) (unit / p->units_per_seg);
-	s->offset = (unit % p->units_per_seg) * (uint64) p->block_size;
+	seg = (int) (unit / g->units_per_seg);
+	s->file = st->fd_base + seg;
+	s->offset = (unit % g->units_per_seg) * (uint64) g->block_size;
 	s->measured = now >= w->measure_ns;
 	if (s->measured)
 		st->remaining--;
-	s->is_write = p->write_pct > 0 && (int) rng_below(st->rng, 100) < p->write_pct;
+	s->is_write = g->write_pct > 0 && (int) rng_below(st->rng, 100) < g->write_pct;
 	if (s->is_write)
 	{
-		BlockNumber blk = (BlockNumber) ((uint64) s->seg * RELSEG_SIZE + s->offset / BLCKSZ);
+		BlockNumber blk = (BlockNumber) ((uint64) seg * RELSEG_SIZE + s->offset / BLCKSZ);
 
-		for (int off = 0; off < p->block_size; off += BLCKSZ)
+		for (int off = 0; off < g->block_size; off += BLCKSZ)
 			target_fill_page(s->buf + off, blk++, st->data_rng);
 	}
 }
 
 /*
- * Stamp a slot's I/O as it goes out.  Under a rate limit its latency counts
- * from when it was due (and the next is due one interval later); otherwise
- * from now, read just before the submitting syscall.
+ * Stamp a slot's I/O as it goes out: from now, when the slot became free
+ * (see the top of this file), or under a rate limit from when it was due
+ * (and the next is due one interval later).
  */
 static inline void
 io_stamp(Worker *w, Slot *s, uint64 now)
 {
-	if (w->rate_interval_ns)
+	if (s->rate_interval_ns)
 	{
 		s->start_ns = s->due_ns;
-		s->due_ns += w->rate_interval_ns;
+		s->due_ns += s->rate_interval_ns;
 	}
 	else
-		s->start_ns = w->timing ? ranread_now_ns() : now;
+		s->start_ns = now;
+	if (s->measured)
+	{
+		StreamStats *stats = w->streams[s->stream].stats;
+
+		if (stats->first_ns == 0)
+			stats->first_ns = s->start_ns;
+	}
 }
 
 /*
- * Account a completed I/O: latency from start (or from due, when paced).
- * With ranread.timing off only the counts are kept (to measure what timing
- * costs).
+ * Account a completed I/O: latency from its start.  With ranread.timing off
+ * only the counts are kept (to measure what timing costs).
  */
 static inline void
 io_complete(Worker *w, Slot *s, uint64 now)
 {
+	Stream	   *st;
 	StreamStats *stats;
 	uint64		lat;
 	uint64		sec;
@@ -142,7 +179,8 @@ io_complete(Worker *w, Slot *s, uint64 now)
 
 	if (!s->measured)
 		return;
-	stats = w->streams[s->stream].stats;
+	st = &w->streams[s->stream];
+	stats = st->stats;
 	if (s->is_write)
 		stats->writes++;
 	else
@@ -157,7 +195,7 @@ io_complete(Worker *w, Slot *s, uint64 now)
 	sec = Min((now - w->measure_ns) / 1000000000, w->last_second);
 	if (likely(sec < (uint64) w->p->nintervals))
 	{
-		iv = &w->intervals[sec];
+		iv = &st->intervals[sec];
 		if (s->is_write)
 			iv->writes++;
 		else
@@ -171,14 +209,19 @@ io_complete(Worker *w, Slot *s, uint64 now)
 	}
 }
 
+/* The paced slot due first, or -1 */
+static inline int
+parked_first(Worker *w)
+{
+	return w->nparked > 0 ? w->parked[0] : -1;
+}
+
+extern PGDLLEXPORT void ranread_worker_main(Datum arg);
+extern void parked_push(Worker *w, int slot);
+extern int	parked_pop(Worker *w);
 extern void worker_progress(Worker *w, uint64 now);
-extern void worker_plan(const BatchParams *p, int g, int n, int64 *offsets);
+extern void worker_plan(const BatchParams *p, int stream, int n, int64 *offsets);
 extern void worker_io_error(Worker *w, Slot *s, int err, int got);
 extern void worker_engine_error(Worker *w, const char *msg);
-
-/* engines */
-extern void engine_uring_prepare(Worker *w);
-extern void engine_uring_run(Worker *w);
-extern void engine_sync_run(Worker *w);
 
 #endif							/* RANREAD_WORKER_H */

@@ -102,7 +102,7 @@ SELECT is((SELECT engine FROM pg_temp.summary('io_uring')), 'io_uring', 'the sum
 
 -- auto
 RESET ranread.engine;
-SELECT is(pg_temp.run('auto', $$2, 100, target => 'tap_run_processes'$$), NULL,
+SELECT is(pg_temp.run('auto', $$2, 100, target => 'tap_run_processes', workers => 1$$), NULL,
     'with ranread.engine = auto a batch runs');
 SELECT is((SELECT engine FROM pg_temp.summary('auto')),
     (SELECT CASE WHEN error IS NULL THEN 'io_uring' ELSE 'sync' END FROM runs WHERE label = 'io_uring'),

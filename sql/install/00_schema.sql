@@ -57,7 +57,15 @@ CREATE TABLE @extschema@.ranread_batches (
     sweep          bigint,
     started_by     name,
     -- what the I/O buffers were made of: huge (2 MB pages), small, mixed
-    buffer_pages   text CHECK (buffer_pages IN ('huge', 'small', 'mixed'))
+    buffer_pages   text CHECK (buffer_pages IN ('huge', 'small', 'mixed')),
+    -- 1.1: the type of the filesystem the target's files were on, whether
+    -- every I/O was timed (ranread.timing), the Little's law check (the
+    -- processes' latencies over seconds x queue depth; about 1 when no
+    -- latency went missing), and what a reader should know
+    filesystem     text,
+    timing         boolean,
+    busy           float8,
+    notes          text
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
@@ -93,6 +101,7 @@ CREATE TABLE @extschema@.ranread_results (
     histogram      bytea NOT NULL,
     write_histogram bytea,
     status         text NOT NULL,
+    busy           float8,
     PRIMARY KEY (batch, process)
 );
 
@@ -151,27 +160,50 @@ CREATE TYPE @extschema@.ranread_run_result AS (
     status      text
 );
 
--- 'ready', 'empty' (crash recovery reset the unlogged relation), or
--- 'missing'/'damaged' when someone went behind the extension's back.
-CREATE FUNCTION @extschema@.ranread_target_state(relid oid, size_bytes bigint)
-RETURNS text
-AS 'MODULE_PATHNAME', 'ranread_target_state'
-LANGUAGE C STRICT STABLE;
+-- One row per sweep, written by ranread_sweep when it returns, in the
+-- caller's transaction.  The batches of a sweep are recorded by their
+-- workers and survive a sweep that is cancelled half-way (they carry the
+-- sweep id in ranread_batches.sweep); this row does not, and ranread_chart
+-- then falls back to the default bound of 10 ms.
+CREATE TABLE @extschema@.ranread_sweeps (
+    sweep              bigint PRIMARY KEY,
+    started_at         timestamptz NOT NULL,
+    finished_at        timestamptz NOT NULL,
+    started_by         name NOT NULL DEFAULT CURRENT_USER,
+    target             name NOT NULL,
+    block_size         integer NOT NULL,
+    write_pct          integer NOT NULL,
+    queue_depth        integer NOT NULL,
+    pattern            text NOT NULL,
+    start              integer NOT NULL,
+    max_processes      integer NOT NULL,
+    iterations         bigint,
+    duration           interval,
+    max_avg_ms         float8 NOT NULL,
+    steps              integer NOT NULL,
+    stop_reason        text,
+    -- The verdict: the highest IOPS of a step whose average latency stayed
+    -- within max_avg_ms, and that step (CALIBRATE_IO's max_iops and
+    -- actual_latency).  NULL when no step stayed within the bound.
+    max_iops           float8,
+    actual_latency_ms  float8,
+    max_iops_processes integer,
+    max_iops_batch     bigint,
+    -- All-flash guidance at that step: average <= 2 ms and maximum <= 5 ms.
+    meets_flash_guidance boolean NOT NULL
+);
 
-CREATE VIEW @extschema@.ranread_targets AS
-SELECT c.target,
-       c.tablespace,
-       c.size_bytes,
-       c.created_at,
-       @extschema@.ranread_target_state(c.relid, c.size_bytes) AS state
-  FROM @extschema@.ranread_target_catalog c;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_sweeps', '');
+GRANT SELECT ON @extschema@.ranread_sweeps TO pg_monitor;
 
--- The seed's GROUP BY batch, precomputed: one row per batch.
-CREATE VIEW @extschema@.ranread_summary AS
-SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
-       b.write_pct, b.reads, b.writes, b.iops, b.mbps, b.avg_ms, b.p99_ms,
-       b.max_ms, b.status, b.sweep,
-       b.queue_depth, b.pattern, b.duration, b.seconds, b.min_ms, b.p50_ms,
-       b.p95_ms, b.p999_ms, b.read_avg_ms, b.read_p99_ms, b.write_avg_ms,
-       b.write_p99_ms, b.engine, b.workers, b.seed, b.buffer_pages, b.message
-  FROM @extschema@.ranread_batches b;
+-- One step of a sweep, as the decision functions see it.
+CREATE TYPE @extschema@.ranread_sweep_step AS (
+    step       integer,
+    processes  integer,
+    batch      bigint,
+    iops       float8,
+    avg_ms     float8,
+    p99_ms     float8,
+    max_ms     float8,
+    status     text
+);

@@ -5,43 +5,8 @@
 -- search_path, so neither this script nor the functions depend on the
 -- caller's search_path.
 
--- One row per sweep, written by ranread_sweep when it returns, in the
--- caller's transaction.  The batches of a sweep are recorded by their
--- workers and survive a sweep that is cancelled half-way (they carry the
--- sweep id in ranread_batches.sweep); this row does not, and ranread_chart
--- then falls back to the default bound of 10 ms.
-CREATE TABLE @extschema@.ranread_sweeps (
-    sweep              bigint PRIMARY KEY,
-    started_at         timestamptz NOT NULL,
-    finished_at        timestamptz NOT NULL,
-    started_by         name NOT NULL DEFAULT CURRENT_USER,
-    target             name NOT NULL,
-    block_size         integer NOT NULL,
-    write_pct          integer NOT NULL,
-    queue_depth        integer NOT NULL,
-    pattern            text NOT NULL,
-    start              integer NOT NULL,
-    max_processes      integer NOT NULL,
-    iterations         bigint,
-    duration           interval,
-    max_avg_ms         float8 NOT NULL,
-    steps              integer NOT NULL,
-    stop_reason        text,
-    -- The verdict: the highest IOPS of a step whose average latency stayed
-    -- within max_avg_ms, and that step (CALIBRATE_IO's max_iops and
-    -- actual_latency).  NULL when no step stayed within the bound.
-    max_iops           float8,
-    actual_latency_ms  float8,
-    max_iops_processes integer,
-    max_iops_batch     bigint,
-    -- All-flash guidance at that step: average <= 2 ms and maximum <= 5 ms.
-    meets_flash_guidance boolean NOT NULL
-);
-
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_sweeps', '');
-
 -- Each sweep's verdict, one query away.
-CREATE VIEW @extschema@.ranread_sweep_verdict AS
+CREATE OR REPLACE VIEW @extschema@.ranread_sweep_verdict AS
 SELECT s.sweep,
        s.started_at,
        s.target,
@@ -59,20 +24,8 @@ SELECT s.sweep,
        s.stop_reason
   FROM @extschema@.ranread_sweeps s;
 
--- One step of a sweep, as the decision functions see it.
-CREATE TYPE @extschema@.ranread_sweep_step AS (
-    step       integer,
-    processes  integer,
-    batch      bigint,
-    iops       float8,
-    avg_ms     float8,
-    p99_ms     float8,
-    max_ms     float8,
-    status     text
-);
-
 -- The limits ranread_run enforces (src/ranread.h).
-CREATE FUNCTION @extschema@.ranread_limits(
+CREATE OR REPLACE FUNCTION @extschema@.ranread_limits(
     OUT max_processes   integer,
     OUT max_queue_depth integer,
     OUT max_inflight    integer,
@@ -93,7 +46,7 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 -- max_processes, so a sweep always ends by measuring max_processes itself
 -- unless another rule stops it first (start 10, max 100: 10, 20, 40, 80, 100).
 -- Each stop_reason starts with the rule's name and a colon.
-CREATE FUNCTION @extschema@.ranread_sweep_next(
+CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep_next(
     steps          @extschema@.ranread_sweep_step[],
     start          integer,
     max_processes  integer,
@@ -160,7 +113,7 @@ $$;
 -- step's average latency, processes and batch, and whether it meets the
 -- all-flash guidance (average <= 2 ms, maximum <= 5 ms).  All NULL, and
 -- meets_flash_guidance false, when no step is within the bound.
-CREATE FUNCTION @extschema@.ranread_sweep_judge(
+CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep_judge(
     steps       @extschema@.ranread_sweep_step[],
     max_avg_ms  float8,
     OUT max_iops             float8,
@@ -191,7 +144,7 @@ $$;
 -- verdict goes to ranread_sweeps (see ranread_sweep_verdict).  The other
 -- arguments pass through to ranread_run, which checks them before the
 -- first step starts any worker.
-CREATE FUNCTION @extschema@.ranread_sweep(
+CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep(
     start          integer  DEFAULT 10,
     max_processes  integer  DEFAULT 1280,
     iterations     bigint   DEFAULT NULL,
@@ -238,6 +191,7 @@ BEGIN
     SELECT string_agg(m.what, ', ') INTO missing
       FROM (SELECT format('EXECUTE on function %s', f) AS what
               FROM unnest(ARRAY[
+                   '@extschema@.ranread_primary_only(text)',
                    '@extschema@.ranread_limits()',
                    '@extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint)',
                    '@extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)',
@@ -256,6 +210,8 @@ BEGIN
             DETAIL = format('The role %s lacks %s.', current_user, missing),
             HINT = 'Grant these along with EXECUTE on ranread_sweep, or run sweeps as a superuser.';
     END IF;
+
+    PERFORM @extschema@.ranread_primary_only('ranread_sweep');
 
     -- Arguments, before any batch runs.
     SELECT * INTO lim FROM @extschema@.ranread_limits();
@@ -350,7 +306,12 @@ BEGIN
          cardinality(steps), reason, verdict.max_iops, verdict.actual_latency_ms,
          verdict.processes, verdict.batch, verdict.meets_flash_guidance);
 
-    IF verdict.max_iops IS NULL THEN
+    IF NOT EXISTS (SELECT FROM unnest(steps) t WHERE t.avg_ms IS NOT NULL) THEN
+        RAISE NOTICE 'sweep %: latency was not measured (ranread.timing = off), so there is no verdict on the % ms bound; the highest IOPS was % at % processes',
+            sweep_id, max_avg_ms,
+            (SELECT round(max(t.iops)::numeric) FROM unnest(steps) t),
+            (SELECT t.processes FROM unnest(steps) t ORDER BY t.iops DESC NULLS LAST LIMIT 1);
+    ELSIF verdict.max_iops IS NULL THEN
         RAISE NOTICE 'sweep %: no step stayed within the % ms average latency bound', sweep_id, max_avg_ms;
     ELSE
         RAISE NOTICE 'sweep %: max % IOPS within % ms average latency, at % processes (average % ms, batch %); all-flash guidance %',
@@ -368,7 +329,8 @@ BEGIN
         avg_ms := s.avg_ms;
         p99_ms := s.p99_ms;
         max_ms := s.max_ms;
-        within_bound := coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false);
+        within_bound := CASE WHEN s.avg_ms IS NULL AND s.status = 'completed' THEN NULL
+                             ELSE coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false) END;
         stop_reason := CASE WHEN s.step = cardinality(steps) THEN reason END;
         RETURN NEXT;
     END LOOP;
@@ -376,7 +338,7 @@ END
 $$;
 
 -- The summary to a server file (tsv, csv, json) or the chart (svg).
-CREATE FUNCTION @extschema@.ranread_export(
+CREATE OR REPLACE FUNCTION @extschema@.ranread_export(
     directory text,
     format    text DEFAULT 'tsv')
 RETURNS text
@@ -386,7 +348,7 @@ SET search_path = pg_catalog, pg_temp;
 
 -- SVG: IOPS, average and p99 latency against processes for a sweep (the
 -- latest when NULL; every completed batch when there has been no sweep).
-CREATE FUNCTION @extschema@.ranread_chart(sweep bigint DEFAULT NULL)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_chart(sweep bigint DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_chart'
 LANGUAGE C CALLED ON NULL INPUT STABLE
@@ -394,7 +356,7 @@ SET search_path = pg_catalog, pg_temp;
 
 -- SVG: IOPS, average and maximum latency per second of a batch (the latest
 -- batch with per-second intervals when NULL).
-CREATE FUNCTION @extschema@.ranread_timeline(batch bigint DEFAULT NULL)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_timeline(batch bigint DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_timeline'
 LANGUAGE C CALLED ON NULL INPUT STABLE
@@ -402,6 +364,6 @@ SET search_path = pg_catalog, pg_temp;
 
 -- Readers of the history (pg_monitor) may read the verdicts and draw the
 -- charts: the chart functions only read what pg_monitor can SELECT.
-GRANT SELECT ON @extschema@.ranread_sweeps, @extschema@.ranread_sweep_verdict TO pg_monitor;
+GRANT SELECT ON @extschema@.ranread_sweep_verdict TO pg_monitor;
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_chart(bigint),
                           @extschema@.ranread_timeline(bigint) TO pg_monitor;

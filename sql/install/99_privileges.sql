@@ -28,4 +28,6 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_targets TO pg_monitor;
 
 -- Functions the views and reports call on the reader's behalf.
-GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint) TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
+                          @extschema@.ranread_target_info(oid, bigint),
+                          @extschema@.ranread_batch_live(bigint) TO pg_monitor;

@@ -74,11 +74,16 @@ is "$(ts_bytes)" 0 "nothing was written to the tablespace"
 is "$(q "SELECT count(*) FROM ranread_targets")" 0 "no target was recorded"
 
 is "$(q "SELECT size_bytes FROM ranread_setup('8MB', 'rr_space_ts', 'small')")" 8388608 "an 8MB target fits"
-msg=$(q_msgs "SELECT * FROM ranread_setup('60MB', 'rr_space_ts', 'small')")
+msg=$(q_msgs "SELECT * FROM ranread_setup('50MB', 'rr_space_ts', 'small')")
 echo "$msg" | grep -Eq '^ERROR: +53100: not enough free space'
-ok $? "replacing it with a 60MB target is refused up front"
+ok $? "replacing it with a 50MB target is refused up front"
 echo "$msg" | grep -Eq "^HINT: .*ranread_purge\('small'\)"
-ok $? "... the hint says to purge the old target first (it is only removed when setup commits)"
+ok $? "... the hint says to purge the old target first (it is only removed when setup commits, and purging would make room)"
+msg=$(q_msgs "SELECT * FROM ranread_setup('62MB', 'rr_space_ts', 'small')")
+echo "$msg" | grep -Eq '^ERROR: +53100: not enough free space'
+ok $? "replacing it with a 62MB target is refused up front"
+echo "$msg" | grep -Eq "^HINT: " && ! echo "$msg" | grep -q "ranread_purge"
+ok $? "... and there the hint does not suggest purging, which would not make room: $(echo "$msg" | grep '^HINT' | cut -c1-100)"
 is "$(q "SELECT size_bytes || ' ' || state FROM ranread_targets WHERE target = 'small'")" "8388608 ready" \
   "... and the old target is still there, ready"
 is "$(q "SELECT ranread_purge('small')")" t "purge it"

@@ -9,8 +9,9 @@
 #    hint; ranread_reset() from another session leaves the running batch alone
 #  - a stop that arrives while the workers are still starting still gives the
 #    caller its row and records the batch
-#  - privileges: a role granted EXECUTE can run and stop its own batch but not
-#    another role's; members of pg_signal_backend can stop any batch
+#  - privileges, as for pg_cancel_backend: a role granted EXECUTE can run and
+#    stop its own batch but not another role's; members of pg_signal_backend
+#    can stop any batch but a superuser's, which only superusers can stop
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults.bash"
 
@@ -131,7 +132,8 @@ psql -qX -d postgres -c "CREATE ROLE rr_alice" -c "CREATE ROLE rr_bob" \
 q "GRANT EXECUTE ON FUNCTION ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer) TO rr_alice;
    GRANT EXECUTE ON FUNCTION ranread_stop() TO rr_alice, rr_bob, rr_carol" >/dev/null
 
-# a superuser's batch: bob may not stop it, carol (pg_signal_backend) may
+# a superuser's batch: neither bob nor carol (pg_signal_backend) may stop it,
+# as neither could cancel a superuser's query
 bg_psql rr_leader2 "$RUN_LONG"
 LEADER_CLIENT=$BG_PID
 wait_running 30
@@ -139,10 +141,14 @@ ok $? "a superuser's batch is running"
 BATCH=$(q "SELECT max(batch) FROM ranread_batches WHERE status = 'running'")
 err=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET ROLE rr_bob" -c "SELECT ranread_stop()" 2>&1 | sed -n 's/^ERROR:  //p')
 is "${err%%:*}" 42501 "a role granted EXECUTE cannot stop another role's batch (permission denied)"
+msg=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET ROLE rr_carol" -c "SELECT ranread_stop()" 2>&1)
+echo "$msg" | grep -Eq '^ERROR: +42501: permission denied to stop ranread batch'
+ok $? "a member of pg_signal_backend cannot stop a superuser's batch (42501), as pg_cancel_backend cannot cancel a superuser's query"
+echo "$msg" | grep -Eq '^HINT: +Only superusers may stop a superuser'
+ok $? "... and the hint says only superusers may"
 sleep 0.3
 is "$(q "SELECT status FROM ranread_batches WHERE batch = $BATCH")|$(ranread_workers)" "running|2" "... and the batch keeps running"
-is "$(psql -qAtX -d "$DB" -c "SET ROLE rr_carol" -c "SELECT ranread_stop()" 2>&1)" 2 \
-  "a member of pg_signal_backend can stop it"
+is "$(q "SELECT ranread_stop()")" 2 "a superuser can stop it"
 wait_pid "$LEADER_CLIENT" 5
 ok $? "... its caller returns"
 is "$(q "SELECT status FROM ranread_batches WHERE batch = $BATCH")" stopped "... and the batch is recorded 'stopped'"
@@ -161,6 +167,18 @@ is "$(psql -qAtX -d "$DB" -c "SET ROLE rr_alice" -c "SELECT ranread_stop()" 2>&1
 wait_pid "$ALICE_CLIENT" 5
 grep -Eq '^[0-9]+\|stopped\|' "$WORK/rr_alice_run.out"
 ok $? "... and gets its row back with status 'stopped'"
+wait_workers_gone 5
+
+# and a member of pg_signal_backend may stop alice's batch
+PGAPPNAME=rr_alice_run2 psql -qAtX -d "$DB" -c "SET ROLE rr_alice" -c "$RUN_LONG" > "$WORK/rr_alice_run2.out" 2>&1 &
+ALICE_CLIENT=$!
+BG_PIDS+=("$ALICE_CLIENT")
+wait_running 15
+is "$(psql -qAtX -d "$DB" -c "SET ROLE rr_carol" -c "SELECT ranread_stop()" 2>&1)" 2 \
+  "a member of pg_signal_backend can stop a batch of a role that is not a superuser"
+wait_pid "$ALICE_CLIENT" 5
+grep -Eq '^[0-9]+\|stopped\|' "$WORK/rr_alice_run2.out"
+ok $? "... whose caller gets its row back with status 'stopped'"
 wait_workers_gone 5
 ok $? "no worker is left at the end"
 

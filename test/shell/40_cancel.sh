@@ -154,11 +154,13 @@ wait_pid "$CLIENT" 10
 is "$(history_of)" "$before" "SIGKILL of the leader: the history of earlier batches is intact"
 is "$(q "SELECT state FROM ranread_targets WHERE target = 'ranread'")" empty \
   "SIGKILL of the leader: crash recovery left the unlogged target empty"
+is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_summary WHERE batch = ${BATCH:-0}")" "failed|true" \
+  "SIGKILL of the leader: right after the restart ranread_summary shows the interrupted batch 'failed', with a message"
+is "$(q "SELECT count(*) FROM ranread_summary WHERE status = 'running'")" 0 "SIGKILL of the leader: ranread_summary shows no batch 'running'"
 setup_target 64MB
-is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_batches WHERE batch = ${BATCH:-0}")" "failed|true" \
-  "SIGKILL of the leader: the interrupted batch is marked 'failed', with a message, by the next setup"
-is "$(q "SELECT count(*) FROM ranread_batches WHERE status = 'running'")" 0 "SIGKILL of the leader: no batch is left 'running'"
 next_runs "SIGKILL of the leader"
+is "$(q "SELECT count(*) FROM ranread_batches WHERE status = 'running'")" 0 \
+  "SIGKILL of the leader: the next batch marks the interrupted one failed in ranread_batches too"
 
 is "$(ranread_workers)" 0 "no ranread worker is left at the end"
 done_testing

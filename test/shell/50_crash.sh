@@ -4,8 +4,9 @@
 #  - the history of earlier batches is intact (batches, results, intervals)
 #  - ranread_targets shows the target 'empty' (crash recovery resets unlogged
 #    relations) and ranread_run on it errors with a hint to run ranread_setup
-#  - no batch is left 'running' after the next ranread_run or ranread_setup:
-#    the interrupted one is marked 'failed' with a message
+#  - ranread_summary never shows the interrupted batch 'running': right after
+#    the restart it shows 'failed' with a message, and the next batch marks
+#    it 'failed' in ranread_batches too
 #  - running ranread_setup again makes the target usable
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults.bash"
@@ -54,8 +55,10 @@ ok $? "ranread_run on the emptied target fails with SQLSTATE 55000 and says it i
 echo "$msg" | grep -Eq '^HINT: .*ranread_setup'
 ok $? "... with a hint to run ranread_setup again"
 is "$(ranread_workers)" 0 "... before any worker starts"
-is "$(q "SELECT count(*) FROM ranread_batches WHERE status = 'running'")" 0 \
-  "after that ranread_run no batch is left 'running'"
+is "$(q "SELECT count(*) FROM ranread_summary WHERE status = 'running'")" 0 \
+  "right after the restart ranread_summary shows no batch 'running'"
+is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_summary WHERE batch = ${BATCH:-0}")" "failed|true" \
+  "... it shows the interrupted batch 'failed', with a message"
 
 # a batch a crash left 'running' is repaired even while another database runs
 # a batch with the same number (batch numbers are per database)
@@ -78,18 +81,18 @@ is "$(q_in "$DB2" "SELECT max(batch) FROM ranread_batches WHERE status = 'runnin
 
 setup_target 64MB
 is "$(q "SELECT state FROM ranread_targets WHERE target = 'ranread'")" ready "ranread_setup again makes the target 'ready'"
-is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_batches WHERE batch = ${BATCH:-0}")" "failed|true" \
-  "the batch the crash interrupted is marked 'failed', with a message"
-diag "its message: $(q "SELECT message FROM ranread_batches WHERE batch = ${BATCH:-0}")"
-is "$(q "SELECT status FROM ranread_batches WHERE batch = $ORPHAN")" failed \
-  "a batch left 'running' here is marked 'failed' although another database runs a batch numbered $ORPHAN"
-is "$(q "SELECT count(*) FROM ranread_batches WHERE status = 'running'")" 0 "after ranread_setup no batch is left 'running'"
+diag "its message: $(q "SELECT message FROM ranread_summary WHERE batch = ${BATCH:-0}")"
+is "$(q "SELECT status FROM ranread_summary WHERE batch = $ORPHAN")" failed \
+  "a batch left 'running' here shows 'failed' although another database runs a batch numbered $ORPHAN"
 psql -qAtX -d "$DB2" -c "SELECT ranread_stop()" >/dev/null
 wait_pid "$OTHER" 10
 grep -q '|stopped' "$WORK/rr_other.out"
 ok $? "... and the other database's batch was left alone (it ends 'stopped' by ranread_stop)"
 
 is "$(q "SELECT status || '|' || reads FROM ranread_run(2, 300)")" "completed|600" "the re-created target runs a batch"
+is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_batches WHERE batch = ${BATCH:-0}")" "failed|true" \
+  "that batch's recorder marked the one the crash interrupted 'failed' in ranread_batches, with a message"
+is "$(q "SELECT count(*) FROM ranread_batches WHERE status = 'running'")" 0 "... and no row of ranread_batches is left 'running'"
 is "$(history_of | cut -d' ' -f1 | cut -d, -f1-3)" "$(echo "$before" | cut -d' ' -f1)" \
   "the earlier batches are still there, unchanged"
 wait_workers_gone 5

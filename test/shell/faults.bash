@@ -44,6 +44,14 @@ kill_client() {
   wait "$1" 2>/dev/null
 }
 
+# end_session NAME PID: end a background session for good: terminate its
+# backend (a killed psql leaves the backend running, and holding its locks,
+# until it next talks to the client) and kill its client
+end_session() {
+  psql -qAtX -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '$1'" >/dev/null
+  kill_client "$2"
+}
+
 # bg_output NAME: what a background session printed
 bg_output() { cat "$WORK/$1.out" 2>/dev/null; }
 

@@ -1,0 +1,300 @@
+/*
+ * batch.h
+ *		A batch as it lives in its dynamic shared memory segment: what it
+ *		does (BatchParams: targets, groups, timing), the state the leader and
+ *		its workers share (BatchShared), and every process's counts and
+ *		histograms (StreamStats), per-second slots (IntervalSlot) and the
+ *		figures computed from them once the I/O is over.
+ *
+ * A batch runs one or more groups of processes at once (a plain
+ * ranread_run is one group).  Processes (streams) are numbered across the
+ * whole batch, group after group; each group has its own block size,
+ * pattern, region, rate, distribution and target.  Who writes what:
+ *	 BatchParams		the leader, before any worker starts; read-only after
+ *	 WorkerSlot[i]		worker i (the leader reads progress and flags)
+ *	 StreamStats[s]		the worker driving stream s, until it is done
+ *	 IntervalSlot		the worker, for its own streams, per group and second
+ *	 figures, record_*	the recorder (worker 0), once every worker has stopped
+ *						counting; the leader only when no recorder is left
+ */
+#ifndef RANREAD_BATCH_H
+#define RANREAD_BATCH_H
+
+#include "postgres.h"
+
+#include "port/atomics.h"
+#include "storage/condition_variable.h"
+#include "storage/latch.h"
+#include "utils/timestamp.h"
+
+#include "blocks.h"
+#include "hist.h"
+
+#define RANREAD_MAX_GROUPS		16
+#define RANREAD_MAX_TARGETS		8
+#define RANREAD_MSG_LEN			256
+#define RANREAD_FS_LEN			32
+
+typedef enum RanreadEngine
+{
+	ENGINE_AUTO = 0,
+	ENGINE_URING,
+	ENGINE_SYNC
+} RanreadEngine;
+
+/* What the workers actually ran (WorkerSlot.engines, a bit set) */
+#define RAN_URING	0x01
+#define RAN_SYNC	0x02
+
+/* What an I/O buffer is made of (iobuf.c); recorded as batches.buffer_pages */
+typedef enum RanreadPages
+{
+	PAGES_UNKNOWN = 0,			/* not allocated (yet) */
+	PAGES_HUGE,					/* all in 2 MB pages */
+	PAGES_SMALL,				/* in base (4 kB) pages */
+	PAGES_MIXED					/* some workers got each */
+} RanreadPages;
+
+typedef enum RanreadPattern
+{
+	PATTERN_RANDOM = 0,
+	PATTERN_SEQUENTIAL
+} RanreadPattern;
+
+/* Why a batch ended early; also the status it records */
+typedef enum RanreadStop
+{
+	STOP_NONE = 0,
+	STOP_STOPPED,				/* ranread_stop() */
+	STOP_CANCELLED,				/* caller cancelled, timed out or gone */
+	STOP_FAILED					/* an I/O error or a worker failure */
+} RanreadStop;
+
+/* How the recording of a batch ended (BatchShared.record_state) */
+typedef enum RecordState
+{
+	RECORD_PENDING = 0,
+	RECORD_DONE,				/* history written */
+	RECORD_GAVE_UP				/* could not be written; record_message says why */
+} RecordState;
+
+/* A target a batch reads: where its files are, checked when the batch starts */
+typedef struct BatchTarget
+{
+	char		name[NAMEDATALEN];
+	char		tablespace[NAMEDATALEN];	/* where its files are now */
+	char		filesystem[RANREAD_FS_LEN]; /* their filesystem's type */
+	char		relpath[MAXPGPATH]; /* segment 0; others add ".N" */
+	uint64		size_bytes;
+	int			nsegs;
+	int			dio_align;
+	bool		written;		/* some group writes it: opened read-write */
+} BatchTarget;
+
+/* One group of processes: what each of them does */
+typedef struct GroupParams
+{
+	char		label[NAMEDATALEN];
+	int			target;			/* index into BatchParams.targets */
+	int			first_stream;
+	int			processes;
+	int64		iterations;		/* per process; 0 = until the duration ends */
+	int			block_size;
+	int			write_pct;
+	int			queue_depth;
+	RanreadPattern pattern;
+	double		region_start;
+	double		region_end;
+	uint64		units_per_seg;	/* block_size units in a full segment */
+	uint64		unit_lo;		/* region, in units, [lo, hi) */
+	uint64		unit_hi;
+	int			rate_iops;		/* for the whole group; 0 = unlimited */
+	BlockChoice blocks;			/* the distribution and its constants */
+} GroupParams;
+
+/* What a batch does: filled by the leader, read-only afterwards */
+typedef struct BatchParams
+{
+	int64		batch;
+	uint64		claim;			/* the control block's claim of this batch */
+	int64		sweep;			/* 0 when not part of a sweep */
+	Oid			dboid;
+	Oid			ext_owner;		/* history is written as this role */
+	int			sql_version;	/* the installed SQL: 10 = 1.0, 11 = 1.1 */
+	char		schema[NAMEDATALEN];	/* the extension's schema, unquoted */
+	char		started_by[NAMEDATALEN];
+	char		caller[NAMEDATALEN];	/* the SQL function that started it */
+
+	int			ntargets;
+	BatchTarget targets[RANREAD_MAX_TARGETS];
+	int			ngroups;
+	bool		mix;			/* defined as a mix of groups */
+	GroupParams groups[RANREAD_MAX_GROUPS];
+
+	int			processes;		/* of all groups */
+	int64		duration_ns;	/* 0 = until the iterations are done */
+	Interval	duration;
+	int64		warmup_ns;
+	Interval	warmup;
+	int64		seed;
+	int			nworkers;
+	RanreadEngine engine;
+	bool		timing;			/* ranread.timing: per-I/O latency */
+	bool		huge_pages;		/* ranread.huge_pages: buffers in huge pages */
+	int			nintervals;		/* per-second slots per worker and group */
+} BatchParams;
+
+/* One background worker of a batch */
+typedef struct WorkerSlot
+{
+	int			pid;
+	int			first_stream;
+	int			nstreams;
+	bool		done;			/* finished its I/O, stats final */
+	bool		exited;			/* detached from the batch */
+	bool		failed;
+	int			engines;		/* RAN_URING | RAN_SYNC: what it used */
+	RanreadPages pages;			/* its I/O buffers */
+	volatile uint64 ios;		/* progress: completed measured I/Os */
+	char		message[RANREAD_MSG_LEN];
+} WorkerSlot;
+
+/* One second of one group's streams in one worker */
+typedef struct IntervalSlot
+{
+	uint64		reads;
+	uint64		writes;
+	uint64		sum_ns;
+	uint64		max_ns;
+} IntervalSlot;
+
+/*
+ * One process (I/O stream): written only by the worker driving it.  Its
+ * latency histograms: reads, then writes only in a batch where some group
+ * writes (a read-only batch needs half the memory), so StreamStats lie
+ * bs->stream_size apart.
+ */
+typedef struct StreamStats
+{
+	uint64		reads;
+	uint64		writes;
+	uint64		first_ns;		/* start of its first measured I/O */
+	uint64		last_ns;		/* completion of its last measured I/O */
+	RanreadHist hist[FLEXIBLE_ARRAY_MEMBER];	/* HIST_READS, HIST_WRITES */
+} StreamStats;
+
+#define HIST_READS	0
+#define HIST_WRITES 1
+
+static inline Size
+stream_stats_size(bool writes)
+{
+	return MAXALIGN(offsetof(StreamStats, hist) + (writes ? 2 : 1) * sizeof(RanreadHist));
+}
+
+/* Figures of one process, one group or a whole batch */
+typedef struct RanreadFigures
+{
+	uint64		reads;
+	uint64		writes;
+	double		seconds;
+	double		iops;
+	double		mbps;
+	double		avg_ms;
+	double		min_ms;
+	double		p50_ms;
+	double		p95_ms;
+	double		p99_ms;
+	double		p999_ms;
+	double		max_ms;
+	double		read_avg_ms;
+	double		read_p99_ms;
+	double		read_max_ms;
+	double		write_avg_ms;
+	double		write_p99_ms;
+	double		write_max_ms;
+	double		busy;			/* Little's law check; NaN where it does not apply */
+	bool		latency;		/* latency figures exist (some I/O was timed) */
+	bool		read_latency;
+	bool		write_latency;
+} RanreadFigures;
+
+/*
+ * The batch's dynamic shared memory: BatchShared, then the worker slots,
+ * then StreamStats per process, then IntervalSlots per worker and group.
+ */
+typedef struct BatchShared
+{
+	BatchParams p;
+	ConditionVariable cv;		/* workers wait here for "go" */
+	Latch	   *leader_latch;
+	pg_atomic_uint32 ready;
+	bool		assigned;		/* streams are divided among workers */
+	bool		go;
+	bool		abort_start;	/* leader gave up before go */
+	uint64		go_ns;			/* CLOCK_MONOTONIC, ns */
+	TimestampTz go_at;			/* the same instant on the wall clock */
+	uint64		measure_ns;		/* go_ns + warm-up */
+	TimestampTz run_at;
+	bool		running_row;	/* the recorder inserted the 'running' row */
+	/* the recorder's state, for the leader */
+	RanreadStop status;			/* final status, set with the figures */
+	char		message[RANREAD_MSG_LEN];
+	bool		figures_ready;	/* total and group figures are final */
+	RanreadFigures total;
+	RanreadFigures group_fig[RANREAD_MAX_GROUPS];
+	volatile bool record_blocked;	/* the recorder waits for a lock */
+	char		blocked_by[RANREAD_MSG_LEN];
+	volatile bool give_up_record;	/* leader or ranread_stop: stop trying */
+	RecordState record_state;
+	char		record_message[RANREAD_MSG_LEN];
+
+	Size		stream_off;
+	Size		stream_size;	/* stream_stats_size(any group writes) */
+	Size		interval_off;
+	WorkerSlot	workers[FLEXIBLE_ARRAY_MEMBER];
+} BatchShared;
+
+static inline StreamStats *
+batch_stream(BatchShared *bs, int i)
+{
+	return (StreamStats *) ((char *) bs + bs->stream_off + (Size) i * bs->stream_size);
+}
+
+/* Does any group of the batch write? */
+static inline bool
+batch_writes(const BatchParams *p)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].write_pct > 0)
+			return true;
+	return false;
+}
+
+/* A process's write histogram: an empty one in a read-only batch */
+static inline const RanreadHist *
+stream_write_hist(BatchShared *bs, StreamStats *st)
+{
+	return bs->stream_size > stream_stats_size(false) ? &st->hist[HIST_WRITES] : &hist_empty;
+}
+
+/* The group a stream belongs to */
+static inline int
+batch_group_of(const BatchParams *p, int stream)
+{
+	int			g = 0;
+
+	while (g + 1 < p->ngroups && stream >= p->groups[g + 1].first_stream)
+		g++;
+	return g;
+}
+
+/* The per-second slots of one worker and group */
+static inline IntervalSlot *
+batch_intervals(BatchShared *bs, int worker, int group)
+{
+	return (IntervalSlot *) ((char *) bs + bs->interval_off) +
+		((Size) worker * bs->p.ngroups + group) * bs->p.nintervals;
+}
+
+#endif							/* RANREAD_BATCH_H */

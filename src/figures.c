@@ -1,0 +1,222 @@
+/*
+ * figures.c
+ *		A batch's figures, computed once: its status, and for every process,
+ *		group and the whole batch the counts, seconds, IOPS, MB/s, latency
+ *		percentiles from merged histograms, and the Little's law check.
+ *
+ * Figures are computed once, by the recorder (worker 0), after every worker
+ * has stopped counting, into the batch's shared memory; the history rows and
+ * the leader's result row both come from there, so they always agree.  Only
+ * when the recorder is gone before it computed them (it failed or was
+ * killed) does the leader compute them, once every worker has left.
+ *
+ * The rules (DESIGN.md, "Measurement rules"):
+ *	 - IOPS of a group or batch is the sum of its processes' IOPS (RanRead's
+ *	   SUM(IOPS)); MB/s is IOPS times block size, summed over groups.
+ *	 - percentiles come from the merged histograms, never from averaging
+ *	   percentiles; hist.c clamps them to the observed minimum and maximum.
+ *	 - a process measured from the end of the warm-up to its last
+ *	   completion, or for the whole duration if it ran that long.
+ *	 - busy: in an unpaced, timed group every process keeps queue_depth I/Os
+ *	   in flight, so the sum of its latencies over seconds x queue_depth is 1
+ *	   but for the edges of the run (Little's law).  Less means latency went
+ *	   missing somewhere between a slot becoming free and its next I/O.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "utils/float.h"
+
+#include "figures.h"
+
+/*
+ * Figures of a set of I/Os given their read and write histograms; all
+ * receives the two merged, which the totals' percentiles come from.
+ */
+void
+figures_from_hists(RanreadFigures *f, const RanreadHist *r, const RanreadHist *w,
+				   RanreadHist *all, uint64 reads, uint64 writes, double seconds,
+				   int block_size)
+{
+	hist_reset(all);
+	hist_merge(all, r);
+	hist_merge(all, w);
+	memset(f, 0, sizeof(*f));
+	f->reads = reads;
+	f->writes = writes;
+	f->seconds = seconds;
+	f->iops = seconds > 0 ? (reads + writes) / seconds : 0;
+	f->mbps = f->iops * block_size / 1048576.0;
+	f->avg_ms = hist_avg_ms(all);
+	f->min_ms = all->count ? all->min_ns / 1e6 : 0;
+	f->p50_ms = hist_percentile_ms(all, 50);
+	f->p95_ms = hist_percentile_ms(all, 95);
+	f->p99_ms = hist_percentile_ms(all, 99);
+	f->p999_ms = hist_percentile_ms(all, 99.9);
+	f->max_ms = all->max_ns / 1e6;
+	f->read_avg_ms = hist_avg_ms(r);
+	f->read_p99_ms = hist_percentile_ms(r, 99);
+	f->read_max_ms = r->max_ns / 1e6;
+	f->write_avg_ms = hist_avg_ms(w);
+	f->write_p99_ms = hist_percentile_ms(w, 99);
+	f->write_max_ms = w->max_ns / 1e6;
+	f->latency = all->count > 0;
+	f->read_latency = r->count > 0;
+	f->write_latency = w->count > 0;
+	f->busy = get_float8_nan();
+}
+
+/* Seconds a process measured */
+double
+figures_stream_seconds(BatchShared *bs, int stream)
+{
+	const BatchParams *p = &bs->p;
+	const GroupParams *g = &p->groups[batch_group_of(p, stream)];
+	StreamStats *st = batch_stream(bs, stream);
+	double		s = st->last_ns > bs->measure_ns ? (st->last_ns - bs->measure_ns) / 1e9 : 0;
+
+	/*
+	 * A process that ran for the whole duration was measuring all of it, even
+	 * if its last I/O completed a little before the end (a paced process may
+	 * wait seconds between I/Os).  One that finished its iterations first, or
+	 * was stopped, measured until its last completion.
+	 */
+	if (p->duration_ns > 0 && bs->status == STOP_NONE &&
+		(g->iterations == 0 || st->reads + st->writes < (uint64) g->iterations))
+		s = Max(s, p->duration_ns / 1e9);
+	return s;
+}
+
+/* Does the Little's law check apply to a group? */
+static bool
+busy_applies(const BatchParams *p, const GroupParams *g)
+{
+	return p->timing && g->rate_iops == 0;
+}
+
+/* Figures of one process; all receives its merged histogram */
+void
+figures_stream(BatchShared *bs, int stream, RanreadFigures *f, RanreadHist *all)
+{
+	const BatchParams *p = &bs->p;
+	const GroupParams *g = &p->groups[batch_group_of(p, stream)];
+	StreamStats *st = batch_stream(bs, stream);
+	double		seconds = figures_stream_seconds(bs, stream);
+
+	figures_from_hists(f, &st->hist[HIST_READS], stream_write_hist(bs, st), all,
+					   st->reads, st->writes, seconds, g->block_size);
+	if (busy_applies(p, g) && seconds > 0 && all->count > 0)
+		f->busy = all->sum_ns / 1e9 / (seconds * g->queue_depth);
+}
+
+/*
+ * The status a batch records: how the control block says it ended, or
+ * failed when a worker failed or vanished.  Sets bs->status and message.
+ */
+static void
+conclude_status(BatchShared *bs, RanreadStop ended)
+{
+	bs->status = ended;
+	if (bs->abort_start && bs->status == STOP_NONE)
+		bs->status = STOP_CANCELLED;
+	for (int i = 0; i < bs->p.nworkers; i++)
+	{
+		WorkerSlot *ws = &bs->workers[i];
+
+		if (ws->failed || (!ws->done && ws->exited && ws->pid != 0))
+		{
+			bs->status = STOP_FAILED;
+			if (bs->message[0] == '\0')
+				snprintf(bs->message, sizeof(bs->message), "worker %d: %s", i + 1,
+						 ws->message[0] ? ws->message : "exited before finishing its I/O");
+		}
+	}
+	if (bs->status == STOP_FAILED && bs->message[0] == '\0')
+		strlcpy(bs->message, "the batch failed", sizeof(bs->message));
+}
+
+/*
+ * Decide the status and compute every group's and the batch's figures,
+ * once.  Call only when no worker counts any more.  all and writes, when not
+ * NULL, receive ngroups + 1 merged histograms each: one per group, then the
+ * whole batch's.
+ */
+void
+figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *all, RanreadHist *writes)
+{
+	const BatchParams *p = &bs->p;
+	int			ng = p->ngroups;
+	RanreadHist *reads = palloc(sizeof(RanreadHist) * (ng + 1));
+	RanreadHist *w = writes ? writes : palloc(sizeof(RanreadHist) * (ng + 1));
+	RanreadHist *a = all ? all : palloc(sizeof(RanreadHist) * (ng + 1));
+	RanreadHist *scratch = palloc(sizeof(RanreadHist));
+	double		lat_s[RANREAD_MAX_GROUPS + 1];	/* sum of latencies, busy groups */
+	double		slot_s[RANREAD_MAX_GROUPS + 1]; /* seconds x queue depth */
+
+	conclude_status(bs, ended);
+
+	for (int g = 0; g <= ng; g++)
+	{
+		hist_reset(&reads[g]);
+		hist_reset(&w[g]);
+		lat_s[g] = slot_s[g] = 0;
+		memset(g < ng ? &bs->group_fig[g] : &bs->total, 0, sizeof(RanreadFigures));
+	}
+
+	/* every process once: merge into its group and the batch */
+	for (int s = 0; s < p->processes; s++)
+	{
+		int			g = batch_group_of(p, s);
+		StreamStats *st = batch_stream(bs, s);
+		RanreadFigures pf;
+
+		figures_stream(bs, s, &pf, scratch);
+		for (int k = 0; k < 2; k++)
+		{
+			int			idx = k == 0 ? g : ng;
+			RanreadFigures *f = k == 0 ? &bs->group_fig[g] : &bs->total;
+
+			hist_merge(&reads[idx], &st->hist[HIST_READS]);
+			hist_merge(&w[idx], stream_write_hist(bs, st));
+			f->reads += st->reads;
+			f->writes += st->writes;
+			f->seconds = Max(f->seconds, pf.seconds);
+			f->iops += pf.iops;
+			f->mbps += pf.mbps;
+			if (!isnan(pf.busy))
+			{
+				lat_s[idx] += scratch->sum_ns / 1e9;
+				slot_s[idx] += pf.seconds * p->groups[g].queue_depth;
+			}
+		}
+	}
+
+	/* percentiles from the merged histograms; sums kept from above */
+	for (int g = 0; g <= ng; g++)
+	{
+		RanreadFigures *f = g < ng ? &bs->group_fig[g] : &bs->total;
+		RanreadFigures sums = *f;
+
+		figures_from_hists(f, &reads[g], &w[g], &a[g], sums.reads, sums.writes,
+						   sums.seconds, g < ng ? p->groups[g].block_size : 0);
+		f->iops = sums.iops;
+		f->mbps = sums.mbps;
+		f->busy = slot_s[g] > 0 ? lat_s[g] / slot_s[g] : get_float8_nan();
+	}
+	pg_write_barrier();
+	bs->figures_ready = true;
+}
+
+/*
+ * Should the busy figure raise a warning?  Below 0.98, but only where every
+ * slot did enough I/Os for the edges of the run (the first and last I/O of
+ * each slot) not to weigh: 100 per slot.
+ */
+bool
+figures_busy_low(const RanreadFigures *f, int slots)
+{
+	if (isnan(f->busy) || f->busy >= FIGURES_BUSY_MIN || slots <= 0)
+		return false;
+	return (double) (f->reads + f->writes) / slots >= 100;
+}

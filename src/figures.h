@@ -1,0 +1,23 @@
+/*
+ * figures.h
+ *		A batch's figures from its counts and histograms (figures.c).
+ */
+#ifndef RANREAD_FIGURES_H
+#define RANREAD_FIGURES_H
+
+#include "batch.h"
+
+/* Below this share of busy streams a batch warns (Little's law) */
+#define FIGURES_BUSY_MIN	0.98
+
+extern void figures_from_hists(RanreadFigures *f, const RanreadHist *r,
+							   const RanreadHist *w, RanreadHist *all,
+							   uint64 reads, uint64 writes, double seconds,
+							   int block_size);
+extern double figures_stream_seconds(BatchShared *bs, int stream);
+extern void figures_stream(BatchShared *bs, int stream, RanreadFigures *f, RanreadHist *all);
+extern void figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *all,
+							 RanreadHist *writes);
+extern bool figures_busy_low(const RanreadFigures *f, int slots);
+
+#endif							/* RANREAD_FIGURES_H */

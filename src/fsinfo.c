@@ -1,0 +1,163 @@
+/*
+ * fsinfo.c
+ *		Facts about the filesystem under a path, read where the files really
+ *		are (a tablespace may have moved, been renamed, or sit on a
+ *		different mount than its name suggests): its type and device from
+ *		/proc/self/mountinfo, its size and free space, whether it is memory,
+ *		the direct I/O alignment; and the reserve ranread_setup leaves free.
+ *
+ * The reserve exists because a full filesystem takes a PostgreSQL server
+ * down: when pg_wal cannot grow, the server PANICs and every session dies.
+ * Setup is the only thing in ranread that allocates space (runs overwrite
+ * blocks in place), so it checks that the target leaves the reserve free:
+ *	 base		room for everything else on the filesystem: 5% of it, at
+ *				least 1 MB and at most 10 GB;
+ *	 + WAL		when pg_wal is on the filesystem, twice max_wal_size plus
+ *				wal_keep_size: max_wal_size is only where a checkpoint starts,
+ *				and WAL keeps growing until that checkpoint has finished and
+ *				recycled the old segments (under load, or with segments
+ *				switched often, that is close to twice as much).
+ * The data directory's filesystem gets the same as any other when pg_wal is
+ * elsewhere: tables and temporary files live there, but running out of room
+ * there fails statements, not the server.  ranread.reserve (superuser) sets
+ * a fixed reserve instead of this rule, 0 none.
+ */
+#include "postgres.h"
+
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <fcntl.h>
+
+#include "access/xlog.h"
+#include "utils/builtins.h"
+
+#include "target.h"
+
+#define TMPFS_MAGIC_NUMBER	0x01021994
+#define RAMFS_MAGIC_NUMBER	0x858458f6
+#define RESERVE_MIN_BYTES	((uint64) 1024 * 1024)
+#define RESERVE_MAX_BYTES	((uint64) 10 * 1024 * 1024 * 1024)
+#define RESERVE_SHARE		0.05
+
+/*
+ * The mount that holds path: the mountinfo line with the path's device
+ * whose mount point is the longest prefix of the path's real location.
+ */
+static void
+read_mountinfo(const char *path, dev_t dev, FsInfo *fi)
+{
+	char	   *resolved = realpath(path, NULL);
+	char	   *real = pstrdup(resolved ? resolved : path);
+	FILE	   *f;
+	char		line[4096];
+	size_t		best = 0;
+
+	free(resolved);
+	f = fopen("/proc/self/mountinfo", "r");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f))
+	{
+		unsigned int maj,
+					min;
+		char		mnt[MAXPGPATH];
+		char	   *dash;
+		char		type[RANREAD_FS_LEN];
+		char		source[MAXPGPATH];
+		size_t		len;
+
+		/* id parent major:minor root mount-point options ... - type source opts */
+		if (sscanf(line, "%*d %*d %u:%u %*s %1023s", &maj, &min, mnt) != 3)
+			continue;
+		if (makedev(maj, min) != dev)
+			continue;
+		dash = strstr(line, " - ");
+		if (dash == NULL || sscanf(dash + 3, "%31s %1023s", type, source) != 2)
+			continue;
+		len = strlen(mnt);
+		if (strncmp(real, mnt, len) != 0 ||
+			(len > 1 && real[len] != '/' && real[len] != '\0') || len < best)
+			continue;
+		best = len;
+		strlcpy(fi->mount_point, mnt, sizeof(fi->mount_point));
+		strlcpy(fi->type, type, sizeof(fi->type));
+		strlcpy(fi->source, source, sizeof(fi->source));
+	}
+	fclose(f);
+}
+
+/*
+ * Read the facts about the filesystem of path (a file or a directory,
+ * relative to the data directory or absolute).
+ */
+void
+fsinfo_read(const char *path, FsInfo *fi)
+{
+	struct stat st;
+	struct statfs sfs;
+	struct statvfs svfs;
+
+	memset(fi, 0, sizeof(*fi));
+	if (stat(path, &st) != 0 || statfs(path, &sfs) != 0 || statvfs(path, &svfs) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not inspect the filesystem of \"%s\": %m", path)));
+	fi->dev = st.st_dev;
+	fi->size_bytes = (uint64) svfs.f_blocks * svfs.f_frsize;
+	fi->avail_bytes = (uint64) svfs.f_bavail * svfs.f_frsize;
+	fi->memory = (uint64) sfs.f_type == TMPFS_MAGIC_NUMBER ||
+		(uint64) sfs.f_type == RAMFS_MAGIC_NUMBER;
+	snprintf(fi->type, sizeof(fi->type), "0x%lx", (unsigned long) sfs.f_type);
+	read_mountinfo(path, st.st_dev, fi);
+
+	fi->dio_align = 4096;
+#ifdef STATX_DIOALIGN
+	{
+		struct statx stx;
+
+		if (statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx) == 0 &&
+			(stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
+			fi->dio_align = Max(stx.stx_dio_offset_align, stx.stx_dio_mem_align);
+	}
+#endif
+}
+
+/* Is path on the filesystem with device dev? */
+bool
+fsinfo_same_device(const char *path, dev_t dev)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_dev == dev;
+}
+
+/* The reserve ranread_setup leaves free on a filesystem (see the top) */
+void
+fsinfo_reserve(const FsInfo *fi, FsReserve *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->holds_wal = fsinfo_same_device("pg_wal", fi->dev);	/* follows a symlinked pg_wal */
+	r->holds_data = fsinfo_same_device(".", fi->dev);
+	if (ranread_reserve_guc >= 0)
+	{
+		r->bytes = (uint64) ranread_reserve_guc * 1024 * 1024;
+		return;
+	}
+	r->automatic = true;
+	r->base_bytes = (uint64) (fi->size_bytes * RESERVE_SHARE);
+	r->base_bytes = Max(r->base_bytes, RESERVE_MIN_BYTES);
+	r->base_bytes = Min(r->base_bytes, RESERVE_MAX_BYTES);
+	if (r->holds_wal)
+		r->wal_bytes = (2 * (uint64) max_wal_size_mb + (uint64) wal_keep_size_mb) * 1024 * 1024;
+	r->bytes = r->base_bytes + r->wal_bytes;
+}
+
+/* pg_size_pretty of a byte count, as a C string */
+char *
+fsinfo_pretty(uint64 bytes)
+{
+	return text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty,
+															  Int64GetDatum((int64) bytes))));
+}

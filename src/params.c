@@ -1,0 +1,348 @@
+/*
+ * params.c
+ *		What a batch does, from the arguments of the SQL function that asked
+ *		for it: every value checked, the targets found where their files
+ *		really are, each group's region and distribution worked out.  The
+ *		result is the BatchParams the leader hands to its workers.
+ *
+ * Everything is checked before any worker starts, and every error names the
+ * argument, the value, what is allowed, and whose argument it is: the
+ * function the user called (ranread_run, ranread_sweep ...) and, in a mix,
+ * the group.
+ *
+ * The targets are checked at every batch, not trusted from setup: the
+ * tablespace is the one their files are in now, the filesystem must not be
+ * memory (tmpfs, ramfs: reads would measure RAM), and block sizes must be
+ * multiples of the direct I/O alignment of that filesystem.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "params.h"
+
+#define MAX_DURATION_US		((int64) 86400 * 1000000)
+#define MIN_DURATION_US		((int64) 10000)
+#define MAX_RATE_IOPS		100000000
+
+/* Whose arguments are being checked, for messages: "ranread_run", ... */
+static const char *owner_name = "ranread_run";
+
+/* Set whose arguments the checks below name */
+void
+params_owner(const char *fn, const char *group)
+{
+	owner_name = group ? psprintf("group \"%s\" of %s", group, fn) : pstrdup(fn);
+}
+
+/* Error for a NULL where a value is needed */
+void
+params_require(bool isnull, const char *name)
+{
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s of %s must not be null", name, owner_name)));
+}
+
+/* Error for an integer out of its range */
+void
+params_range(const char *name, int64 value, int64 lo, int64 hi, const char *hint)
+{
+	if (value < lo || value > hi)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s of %s must be between " INT64_FORMAT " and " INT64_FORMAT ", not " INT64_FORMAT,
+						name, owner_name, lo, hi, value),
+				 hint ? errhint("%s", hint) : 0));
+}
+
+/* Microseconds in an interval, months as 30 days; -1 if absurd */
+static int64
+interval_us(const Interval *iv)
+{
+	int128		us = (int128) iv->month * 30 * USECS_PER_DAY +
+		(int128) iv->day * USECS_PER_DAY + iv->time;
+
+	if (us > PG_INT64_MAX / 1000 || us < -(PG_INT64_MAX / 1000))
+		return -1;
+	return (int64) us;
+}
+
+/* Check a duration or warm-up; returns it in nanoseconds */
+int64
+params_interval(const Interval *iv, const char *name, bool allow_zero)
+{
+	int64		us = interval_us(iv);
+
+	if (us < 0 || (!allow_zero && us == 0) || us > MAX_DURATION_US)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s of %s must be %s and at most 24 hours, not %s",
+						name, owner_name, allow_zero ? "zero or positive" : "positive",
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv))))));
+	if (!allow_zero && us < MIN_DURATION_US)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s of %s must be at least 10 milliseconds, not %s",
+						name, owner_name,
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv)))),
+				 errhint("A shorter run would end before its first I/O completes.")));
+	return us * 1000;
+}
+
+/* 'random' or 'sequential' */
+RanreadPattern
+params_pattern(const char *pat)
+{
+	if (pg_strcasecmp(pat, "random") == 0)
+		return PATTERN_RANDOM;
+	if (pg_strcasecmp(pat, "sequential") == 0)
+		return PATTERN_SEQUENTIAL;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown pattern \"%s\" for %s", pat, owner_name),
+			 errhint("pattern is 'random' or 'sequential'.")));
+	return PATTERN_RANDOM;		/* keep compiler quiet */
+}
+
+/* A distribution: 'uniform', 'zipf:THETA', 'pareto:H', 'hotset:IO/DATA' */
+void
+params_distribution(GroupParams *g, const char *text)
+{
+	char		why[256];
+
+	if (!blocks_parse(text, &g->blocks, why, sizeof(why)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid distribution \"%s\" for %s", text, owner_name),
+				 errdetail("%s", why),
+				 errhint("distribution is 'uniform', 'zipf:THETA' (e.g. 'zipf:1.2'), 'pareto:H' (e.g. 'pareto:0.2') or 'hotset:PCT_IO/PCT_DATA' (e.g. 'hotset:95/5').")));
+}
+
+/* A region in percent of the target: printed precisely enough to tell */
+static char *
+pct(double v)
+{
+	return psprintf("%.15g%%", v);
+}
+
+/* region_start and region_end must make a slice of the target */
+void
+params_region(GroupParams *g, double start, double end)
+{
+	if (isnan(start) || isnan(end) || start < 0 || end > 100 || start >= end)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("region_start %.15g and region_end %.15g of %s do not make a region",
+						start, end, owner_name),
+				 errhint("Both are percentages of the target: 0 <= region_start < region_end <= 100.")));
+	g->region_start = start;
+	g->region_end = end;
+}
+
+/* Check the sizes of a group that need no target */
+void
+params_check_group(GroupParams *g)
+{
+	params_range("processes", g->processes, 1, RANREAD_MAX_PROCESSES,
+				 "processes is how many independent I/O streams run at once.");
+	params_range("block_size", g->block_size, 512, RANREAD_MAX_BLOCK_SIZE,
+				 "block_size is in bytes: a multiple of the direct I/O alignment, 8192 by default.");
+	params_range("write_pct", g->write_pct, 0, 100, "write_pct is the share of I/Os that write, in percent.");
+	if (g->write_pct > 0 && g->block_size % BLCKSZ != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block_size %d of %s cannot be used with write_pct %d",
+						g->block_size, owner_name, g->write_pct),
+				 errdetail("Writes replace whole pages of %d bytes.", BLCKSZ),
+				 errhint("Use a block_size that is a multiple of %d, or write_pct 0.", BLCKSZ)));
+	params_range("queue_depth", g->queue_depth, 1, RANREAD_MAX_QUEUE_DEPTH,
+				 "queue_depth is how many I/Os each process keeps in flight.");
+}
+
+/* A rate limit as given (NULL is none) */
+void
+params_rate(GroupParams *g, bool isnull, int rate, bool in_mix)
+{
+	g->rate_iops = 0;
+	if (isnull)
+		return;
+	params_range("rate_iops", rate, 1, MAX_RATE_IOPS, in_mix ?
+				 "rate_iops caps the I/Os per second of all the group's processes together; NULL means no cap." :
+				 "rate_iops caps the I/Os per second of the whole batch; NULL means no cap.");
+	g->rate_iops = rate;
+}
+
+/*
+ * Check what the whole batch holds: processes and I/Os in flight over every
+ * group, against the limits of ranread_limits().
+ */
+void
+params_check_totals(BatchParams *p, const char *fn)
+{
+	int64		procs = 0;
+	int64		inflight = 0;
+	int64		bytes = 0;
+
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		GroupParams *g = &p->groups[i];
+
+		procs += g->processes;
+		inflight += (int64) g->processes * g->queue_depth;
+		bytes += (int64) g->processes * g->queue_depth * g->block_size;
+	}
+	params_owner(fn, NULL);
+	if (p->ngroups == 1)
+	{
+		GroupParams *g = &p->groups[0];
+
+		if (inflight > RANREAD_MAX_INFLIGHT)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("processes %d times queue_depth %d is more than %d I/Os in flight",
+							g->processes, g->queue_depth, RANREAD_MAX_INFLIGHT),
+					 errhint("Lower processes or queue_depth.")));
+		if (bytes > RANREAD_MAX_INFLIGHT_BYTES)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("processes %d times queue_depth %d times block_size %d needs more than 1 GB of I/O buffers",
+							g->processes, g->queue_depth, g->block_size),
+					 errhint("Lower processes, queue_depth or block_size.")));
+	}
+	params_range("processes summed over the groups", procs, 1, RANREAD_MAX_PROCESSES,
+				 "Every group's processes count towards the limit of one batch.");
+	if (inflight > RANREAD_MAX_INFLIGHT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("processes times queue_depth summed over the groups of %s is " INT64_FORMAT ", more than %d I/Os in flight",
+						fn, inflight, RANREAD_MAX_INFLIGHT),
+				 errhint("Lower processes or queue_depth.")));
+	if (bytes > RANREAD_MAX_INFLIGHT_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("processes times queue_depth times block_size summed over the groups of %s is " INT64_FORMAT " bytes, more than 1 GB of I/O buffers",
+						fn, bytes),
+				 errhint("Lower processes, queue_depth or block_size.")));
+	p->processes = (int) procs;
+	for (int i = 0, s = 0; i < p->ngroups; s += p->groups[i].processes, i++)
+		p->groups[i].first_stream = s;
+}
+
+/* The index of a target in the batch, adding it when new */
+int
+params_target(BatchParams *p, const char *name)
+{
+	for (int t = 0; t < p->ntargets; t++)
+		if (strcmp(p->targets[t].name, name) == 0)
+			return t;
+	if (p->ntargets >= RANREAD_MAX_TARGETS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a batch reads at most %d targets", RANREAD_MAX_TARGETS)));
+	strlcpy(p->targets[p->ntargets].name, name, NAMEDATALEN);
+	return p->ntargets++;
+}
+
+/*
+ * Find a target, check it can be read, and fill in where its files are and
+ * on what filesystem, as they are now.
+ */
+static void
+resolve_target(BatchTarget *bt, const char *fn)
+{
+	RanreadTarget t;
+	FsInfo		fi;
+
+	if (!target_lookup(bt->name, &t))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("ranread target \"%s\" does not exist", bt->name),
+				 errhint("Create it first, e.g. SELECT * FROM ranread_setup('10GB', target => %s);",
+						 quote_literal_cstr(bt->name))));
+	target_check_usable(&t, fn);
+	fsinfo_read(t.relpath, &fi);
+	if (fi.memory)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ranread target \"%s\" is on a memory filesystem (%s at %s) in tablespace \"%s\"",
+						bt->name, fi.type, fi.mount_point, t.tablespace),
+				 errdetail("Its files moved there (ALTER TABLE ... SET TABLESPACE); reads from tmpfs or ramfs measure memory, not storage."),
+				 errhint("Move it back to storage, or run ranread_setup again in a tablespace on the storage you want to measure.")));
+	strlcpy(bt->tablespace, t.tablespace, NAMEDATALEN);
+	strlcpy(bt->filesystem, fi.type, RANREAD_FS_LEN);
+	strlcpy(bt->relpath, t.relpath, MAXPGPATH);
+	bt->size_bytes = t.size_bytes;
+	bt->nsegs = (int) ((t.size_bytes + (uint64) RELSEG_SIZE * BLCKSZ - 1) / ((uint64) RELSEG_SIZE * BLCKSZ));
+	bt->dio_align = fi.dio_align;
+}
+
+/* A group's region in block_size units, and its distribution's constants */
+static void
+resolve_group(BatchParams *p, GroupParams *g)
+{
+	BatchTarget *bt = &p->targets[g->target];
+	uint64		seg_bytes = (uint64) RELSEG_SIZE * BLCKSZ;
+	uint64		last_bytes;
+	uint64		units;
+
+	if (g->block_size % bt->dio_align != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block_size %d of %s is not a multiple of the direct I/O alignment %d of target \"%s\"",
+						g->block_size, owner_name, bt->dio_align, bt->name),
+				 errhint("Use a multiple of %d, such as 8192.", bt->dio_align)));
+
+	g->units_per_seg = seg_bytes / g->block_size;
+	last_bytes = bt->size_bytes - (uint64) (bt->nsegs - 1) * seg_bytes;
+	units = (uint64) (bt->nsegs - 1) * g->units_per_seg + last_bytes / g->block_size;
+	g->unit_lo = (uint64) ceil(units * g->region_start / 100.0);
+	g->unit_hi = (uint64) floor(units * g->region_end / 100.0);
+	if (g->unit_hi <= g->unit_lo)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block_size %d of %s is larger than the region %s..%s of target \"%s\"",
+						g->block_size, owner_name, pct(g->region_start), pct(g->region_end), bt->name),
+				 errdetail("The region holds " UINT64_FORMAT " bytes.",
+						   (uint64) ((g->region_end - g->region_start) / 100.0 * bt->size_bytes)),
+				 errhint("Widen the region, lower block_size, or make a larger target.")));
+	if (g->blocks.dist == DIST_HOTSET && g->unit_hi - g->unit_lo < 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("distribution %s of %s needs a region of at least two blocks", g->blocks.text, owner_name)));
+	blocks_prepare(&g->blocks, g->unit_lo, g->unit_hi - g->unit_lo,
+				   (uint64) p->seed ^ ((uint64) (g - p->groups) << 56));
+	if (g->write_pct > 0)
+		bt->written = true;
+}
+
+/*
+ * Find every target and work out every group's region: the checks that
+ * need a target.  fn and the groups' labels name the arguments in errors.
+ */
+void
+params_resolve(BatchParams *p, const char *fn)
+{
+	for (int t = 0; t < p->ntargets; t++)
+		resolve_target(&p->targets[t], fn);
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		params_owner(fn, p->mix ? p->groups[i].label : NULL);
+		resolve_group(p, &p->groups[i]);
+	}
+	params_owner(fn, NULL);
+}
+
+/* A seed from the clock when none was given */
+int64
+params_seed(bool isnull, int64 given)
+{
+	if (!isnull)
+		return given;
+	return (int64) (ranread_now_ns() ^ ((uint64) MyProcPid << 40)) & PG_INT64_MAX;
+}

@@ -1,0 +1,25 @@
+/*
+ * params.h
+ *		What a batch does, from the SQL arguments, checked (params.c).
+ */
+#ifndef RANREAD_PARAMS_H
+#define RANREAD_PARAMS_H
+
+#include "ranread.h"
+#include "target.h"
+
+extern void params_owner(const char *fn, const char *group);
+extern void params_require(bool isnull, const char *name);
+extern void params_range(const char *name, int64 value, int64 lo, int64 hi, const char *hint);
+extern int64 params_interval(const Interval *iv, const char *name, bool allow_zero);
+extern RanreadPattern params_pattern(const char *pat);
+extern void params_distribution(GroupParams *g, const char *text);
+extern void params_region(GroupParams *g, double start, double end);
+extern void params_check_group(GroupParams *g);
+extern void params_rate(GroupParams *g, bool isnull, int rate, bool in_mix);
+extern void params_check_totals(BatchParams *p, const char *fn);
+extern int	params_target(BatchParams *p, const char *name);
+extern void params_resolve(BatchParams *p, const char *fn);
+extern int64 params_seed(bool isnull, int64 given);
+
+#endif							/* RANREAD_PARAMS_H */

@@ -1,0 +1,634 @@
+/*
+ * target_am.c
+ *		The ranread_target table access method: what a target's relation is
+ *		made of, so that routine maintenance leaves it alone.
+ *
+ * A target is a relation whose pages ranread writes and reads itself, with
+ * O_DIRECT, and which holds no rows.  As a heap table it was at the mercy of
+ * maintenance: a first plain VACUUM or an anti-wraparound autovacuum read
+ * and dirtied every page (a 2x RAM target read end to end through shared
+ * buffers), and VACUUM FULL or CLUSTER rewrote it into a new, empty file.
+ * This access method gives each of those a cheap, harmless answer:
+ *
+ *	 VACUUM, VACUUM FREEZE, autovacuum	 nothing to do: relation_vacuum returns
+ *		at once, and the relation stores no transaction ids (relfrozenxid and
+ *		relminmxid are invalid), so anti-wraparound autovacuum never picks it
+ *		and never holds back the database's datfrozenxid;
+ *	 ANALYZE		 samples no rows and reads no page;
+ *	 VACUUM FULL	 "copies" the table by moving its segment files to the new
+ *		relfilenode (rename, in the same directory), in no time and without
+ *		reading a page.  Should the transaction abort, a transaction callback
+ *		moves them back before PostgreSQL deletes the new relfilenode's
+ *		files.  Before moving, the old files' dirty buffers are flushed and
+ *		their pending fsync requests cancelled, as md.c does when it unlinks
+ *		a relation, so the checkpointer never looks for a file that moved.
+ *		(Hard links would not do: at commit md.c truncates the old
+ *		relfilenode's files before unlinking them, which would empty the
+ *		shared data.)
+ *	 ALTER TABLE ... SET TABLESPACE		 copies every fork, as heap does: the
+ *		target's data really moves to the new storage;
+ *	 SELECT			 sees no rows, reading no page; INSERT, UPDATE, DELETE and
+ *		COPY FROM are refused.
+ *
+ * Pages stay valid empty heap pages with pseudo-random free space (see
+ * fill.c), so tools that read the files through smgr (RelationCopyStorage,
+ * pg_checksums) accept them.  Targets made by 1.0 remain heap relations
+ * until ranread_setup makes them again; ranread_targets says which is which.
+ */
+#include "postgres.h"
+
+#include <unistd.h>
+
+#include "access/multixact.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/index.h"
+#include "catalog/storage.h"
+#include "catalog/storage_xlog.h"
+#include "commands/vacuum.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/smgr.h"
+#include "storage/sync.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "ranread.h"
+#include "target.h"
+
+PG_FUNCTION_INFO_V1(ranread_target_handler);
+
+/* A segment file moved by VACUUM FULL, to move back if the transaction aborts */
+typedef struct MovedSegment
+{
+	char	   *from;
+	char	   *to;
+	int			nest_level;
+	struct MovedSegment *next;
+} MovedSegment;
+
+static MovedSegment *moved = NULL;
+static bool callbacks_registered = false;
+
+/* Refuse anything that would store a row */
+static void
+no_rows(Relation rel)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("ranread target relation \"%s\" holds no rows", RelationGetRelationName(rel)),
+			 errdetail("Its pages are benchmark data that ranread reads and writes directly."),
+			 errhint("Use ranread_setup and ranread_purge to make and drop targets.")));
+}
+
+/* ---------------------------------------------------------------------
+ * Scans: there is never a row
+ * ---------------------------------------------------------------------
+ */
+
+static const TupleTableSlotOps *
+ta_slot_callbacks(Relation rel)
+{
+	return &TTSOpsVirtual;
+}
+
+static TableScanDesc
+ta_scan_begin(Relation rel, Snapshot snapshot, int nkeys, struct ScanKeyData *key,
+			  ParallelTableScanDesc pscan, uint32 flags)
+{
+	TableScanDesc scan = palloc0(sizeof(TableScanDescData));
+
+	scan->rs_rd = rel;
+	scan->rs_snapshot = snapshot;
+	scan->rs_nkeys = nkeys;
+	scan->rs_key = key;
+	scan->rs_flags = flags;
+	scan->rs_parallel = pscan;
+	return scan;
+}
+
+static void
+ta_scan_end(TableScanDesc scan)
+{
+	if (scan->rs_flags & SO_TEMP_SNAPSHOT)
+		UnregisterSnapshot(scan->rs_snapshot);
+	pfree(scan);
+}
+
+static void
+ta_scan_rescan(TableScanDesc scan, struct ScanKeyData *key, bool set_params,
+			   bool allow_strat, bool allow_sync, bool allow_pagemode)
+{
+}
+
+static bool
+ta_scan_getnextslot(TableScanDesc scan, ScanDirection direction, TupleTableSlot *slot)
+{
+	ExecClearTuple(slot);
+	return false;
+}
+
+static void
+ta_scan_set_tidrange(TableScanDesc scan, ItemPointer mintid, ItemPointer maxtid)
+{
+}
+
+static Size
+ta_parallelscan_estimate(Relation rel)
+{
+	return sizeof(ParallelTableScanDescData);
+}
+
+static Size
+ta_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
+{
+	pscan->phs_relid = RelationGetRelid(rel);
+	pscan->phs_syncscan = false;
+	return sizeof(ParallelTableScanDescData);
+}
+
+static void
+ta_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
+{
+}
+
+static struct IndexFetchTableData *
+ta_index_fetch_begin(Relation rel)
+{
+	IndexFetchTableData *f = palloc0(sizeof(IndexFetchTableData));
+
+	f->rel = rel;
+	return f;
+}
+
+static void
+ta_index_fetch_reset(struct IndexFetchTableData *data)
+{
+}
+
+static void
+ta_index_fetch_end(struct IndexFetchTableData *data)
+{
+	pfree(data);
+}
+
+static bool
+ta_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid, Snapshot snapshot,
+					 TupleTableSlot *slot, bool *call_again, bool *all_dead)
+{
+	*call_again = false;
+	if (all_dead)
+		*all_dead = true;
+	return false;
+}
+
+static bool
+ta_tuple_fetch_row_version(Relation rel, ItemPointer tid, Snapshot snapshot,
+						   TupleTableSlot *slot)
+{
+	return false;
+}
+
+static bool
+ta_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
+{
+	return false;
+}
+
+static void
+ta_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
+{
+}
+
+static bool
+ta_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot, Snapshot snapshot)
+{
+	return false;
+}
+
+static TransactionId
+ta_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
+{
+	return InvalidTransactionId;
+}
+
+/* ---------------------------------------------------------------------
+ * Writes of rows: refused
+ * ---------------------------------------------------------------------
+ */
+
+static void
+ta_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
+				struct BulkInsertStateData *bistate)
+{
+	no_rows(rel);
+}
+
+static void
+ta_tuple_insert_speculative(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
+							struct BulkInsertStateData *bistate, uint32 specToken)
+{
+	no_rows(rel);
+}
+
+static void
+ta_tuple_complete_speculative(Relation rel, TupleTableSlot *slot, uint32 specToken,
+							  bool succeeded)
+{
+	no_rows(rel);
+}
+
+static void
+ta_multi_insert(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid,
+				int options, struct BulkInsertStateData *bistate)
+{
+	no_rows(rel);
+}
+
+static TM_Result
+ta_tuple_delete(Relation rel, ItemPointer tid, CommandId cid, Snapshot snapshot,
+				Snapshot crosscheck, bool wait, TM_FailureData *tmfd, bool changingPart)
+{
+	no_rows(rel);
+	return TM_Invisible;
+}
+
+static TM_Result
+ta_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot, CommandId cid,
+				Snapshot snapshot, Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
+				LockTupleMode *lockmode, bool *update_indexes)
+{
+	no_rows(rel);
+	return TM_Invisible;
+}
+
+static TM_Result
+ta_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot, TupleTableSlot *slot,
+			  CommandId cid, LockTupleMode mode, LockWaitPolicy wait_policy, uint8 flags,
+			  TM_FailureData *tmfd)
+{
+	no_rows(rel);
+	return TM_Invisible;
+}
+
+static void
+ta_finish_bulk_insert(Relation rel, int options)
+{
+}
+
+/* ---------------------------------------------------------------------
+ * Storage: what DDL and maintenance do to the files
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * A new relfilenode (CREATE TABLE, TRUNCATE, VACUUM FULL's new table): the
+ * main fork, and the init fork an unlogged relation needs.  No transaction
+ * ids are stored, so none is recorded.
+ */
+static void
+ta_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode, char persistence,
+							 TransactionId *freezeXid, MultiXactId *minmulti)
+{
+	SMgrRelation srel;
+
+	*freezeXid = InvalidTransactionId;
+	*minmulti = InvalidMultiXactId;
+	srel = RelationCreateStorage(*newrnode, persistence, true);
+	if (persistence == RELPERSISTENCE_UNLOGGED)
+	{
+		smgrcreate(srel, INIT_FORKNUM, false);
+		log_smgrcreate(newrnode, INIT_FORKNUM);
+		smgrimmedsync(srel, INIT_FORKNUM);
+	}
+	smgrclose(srel);
+}
+
+static void
+ta_relation_nontransactional_truncate(Relation rel)
+{
+	RelationTruncate(rel, 0);
+}
+
+/*
+ * ALTER TABLE ... SET TABLESPACE: copy every fork to the new relfilenode,
+ * page by page through smgr, and drop the old one at commit (as heap does).
+ */
+static void
+ta_relation_copy_data(Relation rel, const RelFileNode *newrnode)
+{
+	SMgrRelation dstrel = smgropen(*newrnode, rel->rd_backend);
+
+	FlushRelationBuffers(rel);
+	RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
+	RelationCopyStorage(RelationGetSmgr(rel), dstrel, MAIN_FORKNUM,
+						rel->rd_rel->relpersistence);
+	for (ForkNumber fork = MAIN_FORKNUM + 1; fork <= MAX_FORKNUM; fork++)
+	{
+		if (!smgrexists(RelationGetSmgr(rel), fork))
+			continue;
+		smgrcreate(dstrel, fork, false);
+		if (RelationIsPermanent(rel) ||
+			(rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED && fork == INIT_FORKNUM))
+			log_smgrcreate(newrnode, fork);
+		RelationCopyStorage(RelationGetSmgr(rel), dstrel, fork, rel->rd_rel->relpersistence);
+	}
+	RelationDropStorage(rel);
+	smgrclose(dstrel);
+}
+
+/* Move the moved segments back: the transaction (or subtransaction) aborted */
+static void
+undo_moves(int from_level)
+{
+	while (moved != NULL && moved->nest_level >= from_level)
+	{
+		MovedSegment *m = moved;
+
+		if (rename(m->to, m->from) != 0)
+			ereport(WARNING,
+					(errcode_for_file_access(),
+					 errmsg("could not move ranread target file \"%s\" back to \"%s\": %m",
+							m->to, m->from),
+					 errhint("Run ranread_setup again to re-create the target.")));
+		moved = m->next;
+		pfree(m->from);
+		pfree(m->to);
+		pfree(m);
+	}
+}
+
+/* Forget the moves of a committed (sub)transaction */
+static void
+forget_moves(int from_level, int to_level)
+{
+	for (MovedSegment *m = moved; m != NULL; m = m->next)
+		if (m->nest_level >= from_level)
+			m->nest_level = to_level;
+	if (to_level == 0)
+	{
+		while (moved != NULL)
+		{
+			MovedSegment *m = moved;
+
+			moved = m->next;
+			pfree(m->from);
+			pfree(m->to);
+			pfree(m);
+		}
+	}
+}
+
+static void
+ta_xact_callback(XactEvent event, void *arg)
+{
+	if (moved == NULL)
+		return;
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+		undo_moves(0);
+	else if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
+			 event == XACT_EVENT_PREPARE)
+		forget_moves(0, 0);
+}
+
+static void
+ta_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+					SubTransactionId parentSubid, void *arg)
+{
+	int			level = GetCurrentTransactionNestLevel();
+
+	if (moved == NULL)
+		return;
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		undo_moves(level);
+	else if (event == SUBXACT_EVENT_COMMIT_SUB)
+		forget_moves(level, level - 1);
+}
+
+/* Cancel the checkpointer's pending fsyncs of a segment, as md.c does on unlink */
+static void
+forget_fsync(RelFileNode rnode, uint32 segno)
+{
+	FileTag		tag;
+
+	memset(&tag, 0, sizeof(tag));
+	tag.handler = SYNC_HANDLER_MD;
+	tag.forknum = MAIN_FORKNUM;
+	tag.rnode = rnode;
+	tag.segno = segno;
+	RegisterSyncRequest(&tag, SYNC_FORGET_REQUEST, true);
+}
+
+/*
+ * VACUUM FULL and CLUSTER: give the new relfilenode the old one's segment
+ * files by renaming them, instead of copying rows (there are none) or pages.
+ */
+static void
+ta_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldIndex,
+							 bool use_sort, TransactionId OldestXmin,
+							 TransactionId *xid_cutoff, MultiXactId *multi_cutoff,
+							 double *num_tuples, double *tups_vacuumed,
+							 double *tups_recently_dead)
+{
+	char	   *oldpath = relpathperm(OldTable->rd_node, MAIN_FORKNUM);
+	char	   *newpath = relpathperm(NewTable->rd_node, MAIN_FORKNUM);
+	int			level = GetCurrentTransactionNestLevel();
+
+	if (!callbacks_registered)
+	{
+		RegisterXactCallback(ta_xact_callback, NULL);
+		RegisterSubXactCallback(ta_subxact_callback, NULL);
+		callbacks_registered = true;
+	}
+
+	/* everything of the old files on disk, and nothing left for fsync */
+	FlushRelationBuffers(OldTable);
+	RelationCloseSmgr(OldTable);
+	RelationCloseSmgr(NewTable);
+
+	for (uint32 seg = 0;; seg++)
+	{
+		char	   *from = seg == 0 ? pstrdup(oldpath) : psprintf("%s.%u", oldpath, seg);
+		char	   *to = seg == 0 ? pstrdup(newpath) : psprintf("%s.%u", newpath, seg);
+		MovedSegment *m;
+
+		if (access(from, F_OK) != 0)
+		{
+			if (seg == 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not find the file \"%s\" of ranread target relation \"%s\": %m",
+								from, RelationGetRelationName(OldTable))));
+			break;
+		}
+		forget_fsync(OldTable->rd_node, seg);
+		m = MemoryContextAlloc(TopMemoryContext, sizeof(MovedSegment));
+		m->from = MemoryContextStrdup(TopMemoryContext, from);
+		m->to = MemoryContextStrdup(TopMemoryContext, to);
+		m->nest_level = level;
+		if (rename(from, to) != 0)
+		{
+			pfree(m->from);
+			pfree(m->to);
+			pfree(m);
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not move ranread target file \"%s\" to \"%s\": %m", from, to)));
+		}
+		m->next = moved;
+		moved = m;
+	}
+
+	*xid_cutoff = InvalidTransactionId;
+	*multi_cutoff = InvalidMultiXactId;
+	*num_tuples = 0;
+	*tups_vacuumed = 0;
+	*tups_recently_dead = 0;
+}
+
+/* VACUUM in all its plain forms: nothing to vacuum, nothing read */
+static void
+ta_relation_vacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy bstrategy)
+{
+	if (params->options & VACOPT_VERBOSE)
+		ereport(INFO,
+				(errmsg("ranread target relation \"%s\": nothing to vacuum, no page read",
+						RelationGetRelationName(rel)),
+				 errdetail("It holds benchmark data and no rows or transaction ids.")));
+}
+
+static bool
+ta_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
+						   BufferAccessStrategy bstrategy)
+{
+	return false;
+}
+
+static bool
+ta_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin, double *liverows,
+						   double *deadrows, TupleTableSlot *slot)
+{
+	return false;
+}
+
+static double
+ta_index_build_range_scan(Relation table_rel, Relation index_rel, struct IndexInfo *index_info,
+						  bool allow_sync, bool anyvisible, bool progress,
+						  BlockNumber start_blockno, BlockNumber numblocks,
+						  IndexBuildCallback callback, void *callback_state, TableScanDesc scan)
+{
+	if (scan)
+		table_endscan(scan);
+	return 0;
+}
+
+static void
+ta_index_validate_scan(Relation table_rel, Relation index_rel, struct IndexInfo *index_info,
+					   Snapshot snapshot, struct ValidateIndexState *state)
+{
+}
+
+static bool
+ta_relation_needs_toast_table(Relation rel)
+{
+	return false;
+}
+
+static Oid
+ta_relation_toast_am(Relation rel)
+{
+	return InvalidOid;
+}
+
+/* The planner's estimate: the pages there are, no rows in them */
+static void
+ta_relation_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
+						  double *tuples, double *allvisfrac)
+{
+	*pages = RelationGetNumberOfBlocks(rel);
+	*tuples = 0;
+	*allvisfrac = 1;
+}
+
+static bool
+ta_scan_bitmap_next_block(TableScanDesc scan, struct TBMIterateResult *tbmres)
+{
+	return false;
+}
+
+static bool
+ta_scan_bitmap_next_tuple(TableScanDesc scan, struct TBMIterateResult *tbmres,
+						  TupleTableSlot *slot)
+{
+	return false;
+}
+
+static bool
+ta_scan_sample_next_block(TableScanDesc scan, struct SampleScanState *scanstate)
+{
+	return false;
+}
+
+static bool
+ta_scan_sample_next_tuple(TableScanDesc scan, struct SampleScanState *scanstate,
+						  TupleTableSlot *slot)
+{
+	return false;
+}
+
+static const TableAmRoutine target_am = {
+	.type = T_TableAmRoutine,
+	.slot_callbacks = ta_slot_callbacks,
+	.scan_begin = ta_scan_begin,
+	.scan_end = ta_scan_end,
+	.scan_rescan = ta_scan_rescan,
+	.scan_getnextslot = ta_scan_getnextslot,
+	.scan_set_tidrange = ta_scan_set_tidrange,
+	.scan_getnextslot_tidrange = ta_scan_getnextslot,
+	.parallelscan_estimate = ta_parallelscan_estimate,
+	.parallelscan_initialize = ta_parallelscan_initialize,
+	.parallelscan_reinitialize = ta_parallelscan_reinitialize,
+	.index_fetch_begin = ta_index_fetch_begin,
+	.index_fetch_reset = ta_index_fetch_reset,
+	.index_fetch_end = ta_index_fetch_end,
+	.index_fetch_tuple = ta_index_fetch_tuple,
+	.tuple_fetch_row_version = ta_tuple_fetch_row_version,
+	.tuple_tid_valid = ta_tuple_tid_valid,
+	.tuple_get_latest_tid = ta_tuple_get_latest_tid,
+	.tuple_satisfies_snapshot = ta_tuple_satisfies_snapshot,
+	.index_delete_tuples = ta_index_delete_tuples,
+	.tuple_insert = ta_tuple_insert,
+	.tuple_insert_speculative = ta_tuple_insert_speculative,
+	.tuple_complete_speculative = ta_tuple_complete_speculative,
+	.multi_insert = ta_multi_insert,
+	.tuple_delete = ta_tuple_delete,
+	.tuple_update = ta_tuple_update,
+	.tuple_lock = ta_tuple_lock,
+	.finish_bulk_insert = ta_finish_bulk_insert,
+	.relation_set_new_filenode = ta_relation_set_new_filenode,
+	.relation_nontransactional_truncate = ta_relation_nontransactional_truncate,
+	.relation_copy_data = ta_relation_copy_data,
+	.relation_copy_for_cluster = ta_relation_copy_for_cluster,
+	.relation_vacuum = ta_relation_vacuum,
+	.scan_analyze_next_block = ta_scan_analyze_next_block,
+	.scan_analyze_next_tuple = ta_scan_analyze_next_tuple,
+	.index_build_range_scan = ta_index_build_range_scan,
+	.index_validate_scan = ta_index_validate_scan,
+	.relation_size = table_block_relation_size,
+	.relation_needs_toast_table = ta_relation_needs_toast_table,
+	.relation_toast_am = ta_relation_toast_am,
+	.relation_estimate_size = ta_relation_estimate_size,
+	.scan_bitmap_next_block = ta_scan_bitmap_next_block,
+	.scan_bitmap_next_tuple = ta_scan_bitmap_next_tuple,
+	.scan_sample_next_block = ta_scan_sample_next_block,
+	.scan_sample_next_tuple = ta_scan_sample_next_tuple,
+};
+
+/* The handler CREATE ACCESS METHOD ranread_target names */
+Datum
+ranread_target_handler(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(&target_am);
+}
