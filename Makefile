@@ -43,3 +43,13 @@ ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
 	cat $^ > $@
 
 $(OBJS): src/ranread.h src/hist.h src/worker.h src/report.h
+
+# make dist: $(DISTNAME).tar.gz, the committed tree (git archive HEAD) under
+# $(DISTNAME)/, for PGXN and as the Debian orig tarball; DISTDIR= says where.
+DISTNAME = $(EXTENSION)-$(EXTVERSION)
+DISTDIR ?= .
+dist:
+	git archive --format=tar.gz --prefix=$(DISTNAME)/ -o $(DISTDIR)/$(DISTNAME).tar.gz HEAD
+	@test -z "$$(git status --porcelain --untracked-files=no)" || \
+	  echo "make dist: uncommitted changes are not in $(DISTNAME).tar.gz (it is HEAD)"
+.PHONY: dist
