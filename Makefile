@@ -62,3 +62,13 @@ ranread--%.sql: sql/upgrades/ranread--%.sql $(INSTALL_PARTS)
 	awk '/^-- @include /{ f = $$3; while ((getline line < f) > 0) print line; close(f); next } { print }' $< > $@
 
 $(OBJS): $(wildcard src/*.h)
+
+# make dist: $(DISTNAME).tar.gz, the committed tree (git archive HEAD) under
+# $(DISTNAME)/, for PGXN and as the Debian orig tarball; DISTDIR= says where.
+DISTNAME = $(EXTENSION)-$(EXTVERSION)
+DISTDIR ?= .
+dist:
+	git archive --format=tar.gz --prefix=$(DISTNAME)/ -o $(DISTDIR)/$(DISTNAME).tar.gz HEAD
+	@test -z "$$(git status --porcelain --untracked-files=no)" || \
+	  echo "make dist: uncommitted changes are not in $(DISTNAME).tar.gz (it is HEAD)"
+.PHONY: dist

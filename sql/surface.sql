@@ -5,10 +5,12 @@
 -- reference table with it.
 CREATE EXTENSION ranread;
 
--- A superuser-only, non-relocatable extension at version 1.0
+-- A superuser-only, non-relocatable extension at version 1.1; 1.0 stays
+-- installable, for ALTER EXTENSION ranread UPDATE
 SELECT name, version, superuser, trusted, relocatable
   FROM pg_available_extension_versions
- WHERE name = 'ranread';
+ WHERE name = 'ranread'
+ ORDER BY version;
 SELECT extversion FROM pg_extension WHERE extname = 'ranread';
 
 -- Every object of the extension
