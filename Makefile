@@ -11,8 +11,11 @@ OBJS = \
 	src/engine_sync.o \
 	src/iobuf.o \
 	src/history.o \
+	src/svg.o \
+	src/svg_spec.o \
+	src/chart.o \
 	src/export.o \
-	src/chart.o
+	src/limits.o
 
 EXTENSION = ranread
 # The install script of the current version is assembled from the parts in
@@ -42,4 +45,4 @@ include $(PGXS)
 ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
 	cat $^ > $@
 
-$(OBJS): src/ranread.h src/hist.h src/worker.h src/report.h
+$(OBJS): src/ranread.h src/hist.h src/worker.h src/svg.h

@@ -21,3 +21,13 @@ BEGIN
     END IF;
 END
 $$;
+
+-- Charts: one renderer draws every chart; ranread_svg(spec jsonb) gives it
+-- to SQL (sql/install/30_charts.sql).  ranread_chart and ranread_timeline
+-- keep their definitions; their C now draws through the renderer.
+CREATE FUNCTION @extschema@.ranread_svg(spec jsonb)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_svg'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
+REVOKE ALL ON FUNCTION @extschema@.ranread_svg(jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.ranread_svg(jsonb) TO pg_monitor;
