@@ -552,7 +552,8 @@ axis_label(const SvgAxis *a)
 {
 	const char *label = a->spec->label ? a->spec->label : "";
 
-	if (!a->log || strstr(label, "log") != NULL)
+	if (!a->log || strstr(label, "log scale") != NULL ||
+		strstr(label, "log\xe2\x82\x82 scale") != NULL)
 		return label;
 	if (a->base == 2.0)
 		return psprintf("%s%slog\xe2\x82\x82 scale", label, label[0] ? "; " : "");
@@ -1151,6 +1152,8 @@ point_px(const SvgCanvas *cv, int i, int j, double *px, double *py)
 	const RanreadSvgSeries *s = &cv->c->series[i];
 	const SvgAxis *a = (s->right && cv->y2.used) ? &cv->y2 : &cv->y;
 
+	if (s->x == NULL)
+		return false;
 	*px = axis_px(&cv->x, s->x[j]);
 	*py = axis_px(a, s->y[j]);
 	return !isnan(*px) && !isnan(*py);
@@ -1620,6 +1623,7 @@ draw_heat(SvgCanvas *cv)
 	SvgRange	r = {0, 0, get_float8_nan(), 0};
 	RanreadSvgAxis scale_spec;
 	bool		log_scale;
+	char	   *title;
 	double		x;
 	bool		light;
 	int			i;
@@ -1633,9 +1637,10 @@ draw_heat(SvgCanvas *cv)
 
 	/* the scale, as a legend */
 	x = 40.0;
-	svg_text(out, x, LEGEND_Y + 4.0, NULL, "font-weight=\"bold\"",
-			 psprintf("%s%s:", h->metric ? h->metric : "Value", log_scale ? " (log colour scale)" : ""));
-	x += text_width(h->metric ? h->metric : "Value", true) + (log_scale ? 130.0 : 0.0) + 14.0;
+	title = psprintf("%s%s:", h->metric ? h->metric : "Value",
+					 log_scale ? " (log colour scale)" : "");
+	svg_text(out, x, LEGEND_Y + 4.0, NULL, "font-weight=\"bold\"", title);
+	x += text_width(title, true) + 10.0;
 	svg_text(out, x, LEGEND_Y + 4.0, NULL, NULL, fmt_value(r.min, h->format));
 	x += text_width(fmt_value(r.min, h->format), false) + 6.0;
 	for (i = 0; i < 8; i++)
@@ -1897,6 +1902,9 @@ ranread_svg_render(StringInfo out, const RanreadSvgChart *c)
 	bool		has_data;
 	double		last;			/* baseline of the lowest text so far */
 
+	if (c->table.ncols > RANREAD_SVG_MAX_COLUMNS)
+		elog(ERROR, "a chart table has at most %d columns, not %d",
+			 RANREAD_SVG_MAX_COLUMNS, c->table.ncols);
 	memset(&cv, 0, sizeof(cv));
 	initStringInfo(&body);
 	cv.out = &body;

@@ -3,7 +3,7 @@
 -- function may rely on when it draws its own charts.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(39);
+SELECT plan(40);
 
 \ir lib/util.psql
 
@@ -104,6 +104,29 @@ SELECT ok(strpos((SELECT svg FROM heat), '>90,000</text>') > 0 AND strpos((SELEC
     'its values are printed in the cells');
 SELECT matches((SELECT svg FROM heat), 'IOPS \(log colour scale\):', 'values spanning decades get a log colour scale, named in the legend');
 SELECT is(pg_temp.count((SELECT svg FROM heat), 'height="30.0" fill="#'), 4::bigint, 'one cell per value, the empty one included');
+
+-- The README's example: latency against IOPS, one curve per queue depth
+DELETE FROM ranread_intervals;
+DELETE FROM ranread_results;
+DELETE FROM ranread_batches;
+INSERT INTO ranread_batches (batch, run_at, target, processes, duration, block_size, queue_depth,
+    write_pct, pattern, region_start, region_end, seed, workers, engine, reads, writes, seconds,
+    iops, mbps, avg_ms, p99_ms, max_ms, status)
+SELECT 10 * qd + p, now(), 'ranread', p, '10s', 8192, qd, 0, 'random', 0, 100, 1, 1, 'io_uring',
+       1000, 0, 10, 1000 * p * qd, 8 * p * qd, 0.2 * p * qd, 1, 2, 'completed'
+  FROM unnest(ARRAY[1, 4]) qd, unnest(ARRAY[1, 2, 4]) p;
+SELECT is(pg_temp.count(ranread_svg(jsonb_build_object(
+  'title', 'Latency against IOPS by queue depth: random 8 KiB reads',
+  'x', '{"label": "IOPS (I/O operations per second)", "log": "auto", "format": "count"}'::jsonb,
+  'y', '{"label": "Average latency (ms)"}'::jsonb,
+  'series', (SELECT jsonb_agg(jsonb_build_object(
+                 'label', 'queue depth ' || queue_depth,
+                 'x', (SELECT jsonb_agg(iops ORDER BY processes) FROM ranread_summary s WHERE s.queue_depth = q.queue_depth),
+                 'y', (SELECT jsonb_agg(avg_ms ORDER BY processes) FROM ranread_summary s WHERE s.queue_depth = q.queue_depth))
+               ORDER BY queue_depth)
+               FROM (SELECT DISTINCT queue_depth FROM ranread_summary) q),
+  'lines', '[{"value": 2, "label": "bound 2 ms", "legend": "Average latency bound 2 ms"}]'::jsonb)),
+    '<path d="M[^"]*" fill="none"'), 2::bigint, 'the README''s example draws one curve per queue depth');
 
 -- Bad specs: the key is named
 SELECT throws_ok($$SELECT ranread_svg('{"titel": "x"}')$$, '22023',
