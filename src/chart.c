@@ -561,6 +561,75 @@ chart_series(RanreadSvgChart *chart, const ChartPoint *pts, int n, const ChartCo
 }
 
 /*
+ * The bound, the stop reason and the verdict a finished sweep stored in
+ * ranread_sweeps; false when it stored none (it did not finish).
+ */
+static bool
+chart_stored_verdict(const char *schema, Oid *argtypes, Datum *args, const char *nulls,
+					 double *bound, char **stop_reason, ChartVerdict *v)
+{
+	chart_query(psprintf("SELECT s.max_avg_ms, s.stop_reason, s.max_iops, s.actual_latency_ms,"
+						 " s.max_iops_processes::pg_catalog.int8, s.max_iops_batch,"
+						 " s.meets_flash_guidance::pg_catalog.int4::pg_catalog.int8"
+						 " FROM %s.ranread_sweeps s WHERE s.sweep OPERATOR(pg_catalog.=) $1",
+						 schema),
+				1, argtypes, args, nulls);
+	if (SPI_processed == 0 || isnan(col_float8(0, 1)))
+		return false;
+	*bound = col_float8(0, 1);
+	*stop_reason = col_text_or_null(0, 2);
+	v->iops = col_float8(0, 3);
+	v->found = !isnan(v->iops);
+	v->avg_ms = col_float8(0, 4);
+	v->processes = (int) col_int8(0, 5, 0);
+	v->batch = col_int8(0, 6, -1);
+	v->flash = col_int8(0, 7, 0) != 0;
+	return true;
+}
+
+/* The batches of the current SPI result, and what they have in common */
+static ChartPoint *
+chart_points(int n, ChartContext *cx)
+{
+	ChartPoint *pts = palloc0(sizeof(ChartPoint) * n);
+	int			i;
+
+	memset(cx, 0, sizeof(*cx));
+	for (i = 0; i < n; i++)
+	{
+		pts[i].batch = col_int8(i, B_BATCH, -1);
+		pts[i].processes = (int) col_int8(i, B_PROCESSES, 0);
+		pts[i].iops = col_float8(i, B_IOPS);
+		pts[i].mbps = col_float8(i, B_MBPS);
+		pts[i].avg_ms = col_float8(i, B_AVG);
+		pts[i].p99_ms = col_float8(i, B_P99);
+		pts[i].max_ms = col_float8(i, B_MAX);
+		pts[i].status = col_text(i, B_STATUS);
+		pts[i].completed = (strcmp(pts[i].status, "completed") == 0);
+		chart_context_add(cx, i, i == 0);
+	}
+	return pts;
+}
+
+/* The latency bound as a dashed red line on the latency axis */
+static void
+chart_bound_line(RanreadSvgChart *chart, double bound, bool recorded)
+{
+	RanreadSvgLine *l = palloc0(sizeof(RanreadSvgLine));
+
+	l->value = bound;
+	l->right = true;
+	l->label = psprintf("bound %s ms", ranread_fmt_setting(bound));
+	l->legend = psprintf("Average latency bound %s ms%s", ranread_fmt_setting(bound),
+						 recorded ? "" : " (default)");
+	l->color = RANREAD_SVG_COLOR_BAD;
+	l->dash = "8 5";
+	l->width = 1.5;
+	chart->lines = l;
+	chart->nlines = 1;
+}
+
+/*
  * ranread_chart(sweep bigint DEFAULT NULL) RETURNS text
  *
  * An SVG of IOPS and latency against processes for the batches of a sweep:
@@ -579,44 +648,23 @@ ranread_chart(PG_FUNCTION_ARGS)
 	char		nulls[1] = {' '};
 	const char *where;
 	RanreadSvgChart chart;
-	RanreadSvgLine *bound_line = palloc0(sizeof(RanreadSvgLine));
 	ChartContext cx;
 	ChartVerdict v = {false, 0.0, 0.0, 0, -1, false};
 	ChartPoint *pts;
 	double		bound = CHART_DEFAULT_BOUND_MS;
-	bool		bound_recorded = false;
+	bool		recorded = false;
 	char	   *stop_reason = NULL;
 	int			n;
-	int			i;
 	Datum		result;
 
 	ranread_svg_init(&chart, RANREAD_SVG_LINE);
 	SPI_connect();
 	where = chart_select(schema, &have_sweep, &sweep, argtypes, args, nulls);
 
-	/* The bound, the stop reason and the verdict, when the sweep recorded them */
+	/* The verdict: stored by the sweep, or else the judge's over the batches */
 	if (have_sweep)
-	{
-		chart_query(psprintf("SELECT s.max_avg_ms, s.stop_reason, s.max_iops, s.actual_latency_ms,"
-							 " s.max_iops_processes::pg_catalog.int8, s.max_iops_batch,"
-							 " s.meets_flash_guidance::pg_catalog.int4::pg_catalog.int8"
-							 " FROM %s.ranread_sweeps s WHERE s.sweep OPERATOR(pg_catalog.=) $1",
-							 schema),
-					1, argtypes, args, nulls);
-		if (SPI_processed > 0 && !isnan(col_float8(0, 1)))
-		{
-			bound = col_float8(0, 1);
-			bound_recorded = true;
-			stop_reason = col_text_or_null(0, 2);
-			v.iops = col_float8(0, 3);
-			v.found = !isnan(v.iops);
-			v.avg_ms = col_float8(0, 4);
-			v.processes = (int) col_int8(0, 5, 0);
-			v.batch = col_int8(0, 6, -1);
-			v.flash = col_int8(0, 7, 0) != 0;
-		}
-	}
-	if (!bound_recorded)
+		recorded = chart_stored_verdict(schema, argtypes, args, nulls, &bound, &stop_reason, &v);
+	if (!recorded)
 		chart_judge(schema, where, argtypes, args, nulls, bound, &v);
 
 	/* The batches, in the order of the x axis */
@@ -636,42 +684,18 @@ ranread_chart(PG_FUNCTION_ARGS)
 	{
 		chart.title = "ranread: IOPS and latency against processes";
 		chart.empty = "No completed batches yet: run ranread_sweep() or ranread_run() first.";
-		result = chart_datum(&chart);
-		SPI_finish();
-		PG_RETURN_DATUM(result);
 	}
-
-	pts = palloc0(sizeof(ChartPoint) * n);
-	memset(&cx, 0, sizeof(cx));
-	for (i = 0; i < n; i++)
+	else
 	{
-		pts[i].batch = col_int8(i, B_BATCH, -1);
-		pts[i].processes = (int) col_int8(i, B_PROCESSES, 0);
-		pts[i].iops = col_float8(i, B_IOPS);
-		pts[i].mbps = col_float8(i, B_MBPS);
-		pts[i].avg_ms = col_float8(i, B_AVG);
-		pts[i].p99_ms = col_float8(i, B_P99);
-		pts[i].max_ms = col_float8(i, B_MAX);
-		pts[i].status = col_text(i, B_STATUS);
-		pts[i].completed = (strcmp(pts[i].status, "completed") == 0);
-		chart_context_add(&cx, i, i == 0);
+		/* The spec: series, bound, verdict in words, table */
+		pts = chart_points(n, &cx);
+		chart_titles(&chart, &cx, have_sweep, sweep, n);
+		chart.empty = "No completed batch to plot: the table lists the batches and how they ended.";
+		chart_series(&chart, pts, n, &cx, &v);
+		chart_bound_line(&chart, bound, recorded);
+		chart_notes(&chart, pts, n, &v, bound, have_sweep, recorded, stop_reason);
+		chart_table(&chart, pts, n, &v, bound, have_sweep);
 	}
-
-	chart_titles(&chart, &cx, have_sweep, sweep, n);
-	chart.empty = "No completed batch to plot: the table lists the batches and how they ended.";
-	chart_series(&chart, pts, n, &cx, &v);
-	bound_line->value = bound;
-	bound_line->right = true;
-	bound_line->label = psprintf("bound %s ms", ranread_fmt_setting(bound));
-	bound_line->legend = psprintf("Average latency bound %s ms%s", ranread_fmt_setting(bound),
-								  bound_recorded ? "" : " (default)");
-	bound_line->color = RANREAD_SVG_COLOR_BAD;
-	bound_line->dash = "8 5";
-	bound_line->width = 1.5;
-	chart.lines = bound_line;
-	chart.nlines = 1;
-	chart_notes(&chart, pts, n, &v, bound, have_sweep, bound_recorded, stop_reason);
-	chart_table(&chart, pts, n, &v, bound, have_sweep);
 
 	result = chart_datum(&chart);
 	SPI_finish();
@@ -691,6 +715,16 @@ enum
 	T_ENGINE, T_STATUS, T_RUN_AT, T_IOPS, T_AVG, T_P99, T_MAX
 };
 
+/* The seconds of a batch: the middle of each, and its figures */
+typedef struct TimelineRows
+{
+	int			n;
+	double	   *xs;
+	double	   *iops;
+	double	   *avg;
+	double	   *max;
+} TimelineRows;
+
 /* IOPS statistics over the seconds of a batch */
 typedef struct TimelineStats
 {
@@ -702,36 +736,165 @@ typedef struct TimelineStats
 	double		worst_ms;		/* NaN when no second has a latency */
 } TimelineStats;
 
+/* The title and subtitle from the batch row (the current SPI result) */
+static void
+timeline_titles(RanreadSvgChart *chart, int64 batch)
+{
+	chart->title = psprintf("IOPS and latency per second: batch " INT64_FORMAT ", %s %s %s",
+							batch, col_text(0, T_PATTERN),
+							ranread_fmt_block(col_int8(0, T_BLOCK_SIZE, 0)),
+							chart_op((int) col_int8(0, T_WRITE_PCT, 0)));
+	chart->subtitle = psprintf("Target \xe2\x80\x9c%s\xe2\x80\x9d \xc2\xb7 %s \xc2\xb7 %s processes \xc2\xb7 queue depth %s \xc2\xb7 engine %s \xc2\xb7 status %s",
+							   col_text(0, T_TARGET), col_text(0, T_RUN_AT),
+							   ranread_fmt_count((double) col_int8(0, T_PROCESSES, 0)),
+							   col_text(0, T_QUEUE_DEPTH), col_text(0, T_ENGINE),
+							   col_text(0, T_STATUS));
+	chart->empty = psprintf("Batch " INT64_FORMAT " has no per-second intervals (it measured for less than a second, or is still running).",
+							batch);
+}
+
+/* The seconds of the current SPI result */
+static TimelineRows
+timeline_rows(void)
+{
+	TimelineRows r;
+	int			i;
+
+	r.n = (int) SPI_processed;
+	r.xs = palloc(sizeof(double) * Max(r.n, 1));
+	r.iops = palloc(sizeof(double) * Max(r.n, 1));
+	r.avg = palloc(sizeof(double) * Max(r.n, 1));
+	r.max = palloc(sizeof(double) * Max(r.n, 1));
+	for (i = 0; i < r.n; i++)
+	{
+		/* second s covers [s, s + 1) of the measured run: plot its middle */
+		r.xs[i] = col_float8(i, 1) + 0.5;
+		r.iops[i] = col_float8(i, 2);
+		r.avg[i] = col_float8(i, 3);
+		r.max[i] = col_float8(i, 4);
+	}
+	return r;
+}
+
 /* Sum up the per-second IOPS and the latencies */
 static TimelineStats
-timeline_stats(const double *iops, const double *avg, const double *max, int n)
+timeline_stats(const TimelineRows *r)
 {
 	TimelineStats st = {0, 0.0, 0.0, 0.0, 0.0, get_float8_nan()};
 	double		sum = 0.0;
 	double		sumsq = 0.0;
 	int			i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < r->n; i++)
 	{
-		if (!isnan(iops[i]))
+		double		v = r->iops[i];
+
+		if (!isnan(v))
 		{
-			if (st.seconds == 0 || iops[i] < st.lo)
-				st.lo = iops[i];
-			if (st.seconds == 0 || iops[i] > st.hi)
-				st.hi = iops[i];
-			sum += iops[i];
-			sumsq += iops[i] * iops[i];
+			if (st.seconds == 0 || v < st.lo)
+				st.lo = v;
+			if (st.seconds == 0 || v > st.hi)
+				st.hi = v;
+			sum += v;
+			sumsq += v * v;
 			st.seconds++;
 		}
-		if (!isnan(avg[i]) && !(st.worst_ms >= avg[i]))
-			st.worst_ms = avg[i];
-		if (!isnan(max[i]) && !(st.worst_ms >= max[i]))
-			st.worst_ms = max[i];
+		if (!isnan(r->avg[i]) && !(st.worst_ms >= r->avg[i]))
+			st.worst_ms = r->avg[i];
+		if (!isnan(r->max[i]) && !(st.worst_ms >= r->max[i]))
+			st.worst_ms = r->max[i];
 	}
 	st.mean = st.seconds > 0 ? sum / st.seconds : 0.0;
 	st.cv = (st.seconds > 1 && st.mean > 0.0) ?
 		sqrt(Max(0.0, sumsq / st.seconds - st.mean * st.mean)) / st.mean * 100.0 : 0.0;
 	return st;
+}
+
+/*
+ * The spec of a timeline: IOPS on the left axis with their mean as a dashed
+ * line, average and maximum latency on the right (only when the batch was
+ * timed), and the figures in words.
+ */
+static void
+timeline_spec(RanreadSvgChart *chart, const TimelineRows *r, const TimelineStats *st,
+			  bool timed, double batch_avg)
+{
+	RanreadSvgSeries *s = palloc0(sizeof(RanreadSvgSeries) * 3);
+	RanreadSvgLine *mean = palloc0(sizeof(RanreadSvgLine));
+	RanreadSvgNote *notes = palloc0(sizeof(RanreadSvgNote) * 3);
+	int			nn = 0;
+	int			i;
+
+	chart->x.label = "Seconds into the measured run (warm-up excluded)";
+	chart->x.min = r->n > 0 ? Min(r->xs[0] - 0.5, 0.0) : 0.0;
+	chart->x.max = r->n > 0 ? r->xs[r->n - 1] + 0.5 : 1.0;
+	chart->x.integer = true;
+	chart->x.format = RANREAD_SVG_COUNT;
+	chart->y.label = "IOPS (I/O operations per second)";
+	chart->y.format = RANREAD_SVG_COUNT;
+	chart->y.color = COLOR_IOPS;
+	chart->y2.label = "Latency (ms)";
+	chart->y2.color = COLOR_AVG;
+
+	for (i = 0; i < 3; i++)
+	{
+		s[i].n = r->n;
+		s[i].x = r->xs;
+		s[i].dash = "";
+		s[i].right = (i > 0);
+	}
+	s[0].label = timed ? "IOPS (left axis)" : "IOPS";
+	s[0].y = r->iops;
+	s[0].color = COLOR_IOPS;
+	s[0].marker = 'o';
+	s[0].width = 2.2;
+	s[1].label = "Average latency (right)";
+	s[1].y = r->avg;
+	s[1].color = COLOR_AVG;
+	s[1].marker = 's';
+	s[1].width = 2.0;
+	s[2].label = "Maximum latency (right)";
+	s[2].y = r->max;
+	s[2].color = COLOR_P99;
+	s[2].marker = '-';
+	s[2].width = 1.2;
+	chart->series = s;
+	chart->nseries = timed ? 3 : 1;
+
+	mean->value = st->mean;
+	mean->label = psprintf("mean %s", ranread_fmt_count(st->mean));
+	mean->legend = "Mean IOPS";
+	mean->color = COLOR_IOPS;
+	mean->dash = "3 4";
+	mean->width = 1.2;
+	chart->lines = mean;
+	chart->nlines = st->seconds > 0 ? 1 : 0;
+
+	chart_note(notes, &nn,
+			   psprintf("IOPS per second over %d s: mean %s, lowest %s, highest %s, coefficient of variation %.1f%%",
+						st->seconds, ranread_fmt_count(st->mean), ranread_fmt_count(st->lo),
+						ranread_fmt_count(st->hi), st->cv),
+			   true, RANREAD_SVG_PLAIN);
+	if (timed)
+	{
+		chart_note(notes, &nn,
+				   psprintf("Latency: average over the batch %s ms; the slowest I/O took %s ms",
+							ranread_fmt_ms(batch_avg), ranread_fmt_ms(st->worst_ms)),
+				   false, RANREAD_SVG_PLAIN);
+		chart_note(notes, &nn,
+				   "A step down in IOPS while latency holds steady points to throttling or exhausted burst credits.",
+				   false, RANREAD_SVG_MUTED);
+	}
+	else
+	{
+		chart_note(notes, &nn,
+				   "Latency: not measured (the batch ran with ranread.timing = off), so only IOPS are drawn.",
+				   false, RANREAD_SVG_PLAIN);
+		chart_note(notes, &nn, "A step down in IOPS points to throttling or exhausted burst credits.",
+				   false, RANREAD_SVG_MUTED);
+	}
+	chart->notes = notes;
+	chart->nnotes = r->n > 0 ? nn : 0;
 }
 
 /*
@@ -752,18 +915,9 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	Oid			argtypes[1] = {INT8OID};
 	Datum		args[1];
 	RanreadSvgChart chart;
-	RanreadSvgSeries *s = palloc0(sizeof(RanreadSvgSeries) * 3);
-	RanreadSvgLine *mean_line = palloc0(sizeof(RanreadSvgLine));
-	RanreadSvgNote *notes = palloc0(sizeof(RanreadSvgNote) * 3);
+	TimelineRows rows;
 	TimelineStats st;
-	double	   *xs;
-	double	   *iops;
-	double	   *avg;
-	double	   *max;
 	double		batch_avg;
-	bool		timed;
-	int			n;
-	int			i;
 	Datum		result;
 
 	ranread_svg_init(&chart, RANREAD_SVG_LINE);
@@ -774,14 +928,14 @@ ranread_timeline(PG_FUNCTION_ARGS)
 		chart_query(psprintf("SELECT pg_catalog.max(i.batch) FROM %s.ranread_intervals i", schema),
 					0, NULL, NULL, NULL);
 		batch = col_int8(0, 1, -1);
-		if (batch < 0)
-		{
-			chart.title = "ranread: IOPS and latency per second";
-			chart.empty = "No batch has per-second intervals yet: run ranread_run() first.";
-			result = chart_datum(&chart);
-			SPI_finish();
-			PG_RETURN_DATUM(result);
-		}
+	}
+	if (batch < 0 && !have_batch)
+	{
+		chart.title = "ranread: IOPS and latency per second";
+		chart.empty = "No batch has per-second intervals yet: run ranread_run() first.";
+		result = chart_datum(&chart);
+		SPI_finish();
+		PG_RETURN_DATUM(result);
 	}
 	args[0] = Int64GetDatum(batch);
 
@@ -798,103 +952,17 @@ ranread_timeline(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("batch " INT64_FORMAT " for ranread_timeline does not exist", batch),
 				 errhint("Pass NULL for the latest batch; ranread_summary lists the batches.")));
-
-	chart.title = psprintf("IOPS and latency per second: batch " INT64_FORMAT ", %s %s %s",
-						   batch, col_text(0, T_PATTERN),
-						   ranread_fmt_block(col_int8(0, T_BLOCK_SIZE, 0)),
-						   chart_op((int) col_int8(0, T_WRITE_PCT, 0)));
-	chart.subtitle = psprintf("Target \xe2\x80\x9c%s\xe2\x80\x9d \xc2\xb7 %s \xc2\xb7 %s processes \xc2\xb7 queue depth %s \xc2\xb7 engine %s \xc2\xb7 status %s",
-							  col_text(0, T_TARGET), col_text(0, T_RUN_AT),
-							  ranread_fmt_count((double) col_int8(0, T_PROCESSES, 0)),
-							  col_text(0, T_QUEUE_DEPTH), col_text(0, T_ENGINE),
-							  col_text(0, T_STATUS));
+	timeline_titles(&chart, batch);
 	batch_avg = col_float8(0, T_AVG);
-	chart.empty = psprintf("Batch " INT64_FORMAT " has no per-second intervals (it measured for less than a second, or is still running).",
-						   batch);
 
 	chart_query(psprintf("SELECT i.second::pg_catalog.float8, i.iops, i.avg_ms, i.max_ms"
 						 " FROM %s.ranread_intervals i WHERE i.batch OPERATOR(pg_catalog.=) $1"
 						 " ORDER BY i.second", schema),
 				1, argtypes, args, NULL);
-	n = (int) SPI_processed;
-	xs = palloc(sizeof(double) * Max(n, 1));
-	iops = palloc(sizeof(double) * Max(n, 1));
-	avg = palloc(sizeof(double) * Max(n, 1));
-	max = palloc(sizeof(double) * Max(n, 1));
-	for (i = 0; i < n; i++)
-	{
-		/* second s covers [s, s + 1) of the measured run: plot its middle */
-		xs[i] = col_float8(i, 1) + 0.5;
-		iops[i] = col_float8(i, 2);
-		avg[i] = col_float8(i, 3);
-		max[i] = col_float8(i, 4);
-	}
-	st = timeline_stats(iops, avg, max, n);
-	/* no second and no batch figure has a latency: timing was off */
-	timed = !isnan(st.worst_ms) || !isnan(batch_avg);
-
-	chart.x.label = "Seconds into the measured run (warm-up excluded)";
-	chart.x.min = n > 0 ? Min(xs[0] - 0.5, 0.0) : 0.0;
-	chart.x.max = n > 0 ? xs[n - 1] + 0.5 : 1.0;
-	chart.x.integer = true;
-	chart.x.format = RANREAD_SVG_COUNT;
-	chart.y.label = "IOPS (I/O operations per second)";
-	chart.y.format = RANREAD_SVG_COUNT;
-	chart.y.color = COLOR_IOPS;
-	chart.y2.label = "Latency (ms)";
-	chart.y2.color = COLOR_AVG;
-
-	for (i = 0; i < 3; i++)
-	{
-		s[i].n = n;
-		s[i].x = xs;
-		s[i].dash = "";
-		s[i].right = (i > 0);
-	}
-	s[0].label = timed ? "IOPS (left axis)" : "IOPS";
-	s[0].y = iops;
-	s[0].color = COLOR_IOPS;
-	s[0].marker = 'o';
-	s[0].width = 2.2;
-	s[1].label = "Average latency (right)";
-	s[1].y = avg;
-	s[1].color = COLOR_AVG;
-	s[1].marker = 's';
-	s[1].width = 2.0;
-	s[2].label = "Maximum latency (right)";
-	s[2].y = max;
-	s[2].color = COLOR_P99;
-	s[2].marker = '-';
-	s[2].width = 1.2;
-	chart.series = s;
-	chart.nseries = timed ? 3 : 1;
-	mean_line->value = st.mean;
-	mean_line->label = psprintf("mean %s", ranread_fmt_count(st.mean));
-	mean_line->legend = "Mean IOPS";
-	mean_line->color = COLOR_IOPS;
-	mean_line->dash = "3 4";
-	mean_line->width = 1.2;
-	chart.lines = mean_line;
-	chart.nlines = st.seconds > 0 ? 1 : 0;
-
-	notes[0].text = psprintf("IOPS per second over %d s: mean %s, lowest %s, highest %s, coefficient of variation %.1f%%",
-							 st.seconds, ranread_fmt_count(st.mean), ranread_fmt_count(st.lo),
-							 ranread_fmt_count(st.hi), st.cv);
-	notes[0].headline = true;
-	if (timed)
-	{
-		notes[1].text = psprintf("Latency: average over the batch %s ms; the slowest I/O took %s ms",
-								 ranread_fmt_ms(batch_avg), ranread_fmt_ms(st.worst_ms));
-		notes[2].text = "A step down in IOPS while latency holds steady points to throttling or exhausted burst credits.";
-	}
-	else
-	{
-		notes[1].text = "Latency: not measured (the batch ran with ranread.timing = off), so only IOPS are drawn.";
-		notes[2].text = "A step down in IOPS points to throttling or exhausted burst credits.";
-	}
-	notes[2].tone = RANREAD_SVG_MUTED;
-	chart.notes = notes;
-	chart.nnotes = n > 0 ? 3 : 0;
+	rows = timeline_rows();
+	st = timeline_stats(&rows);
+	/* no second and no batch figure has a latency: the batch was not timed */
+	timeline_spec(&chart, &rows, &st, !isnan(st.worst_ms) || !isnan(batch_avg), batch_avg);
 
 	result = chart_datum(&chart);
 	SPI_finish();
