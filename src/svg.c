@@ -640,6 +640,7 @@ axis_log(SvgAxis *a, const SvgRange *r, bool pad)
 	double		lmin = log(r->minpos) / lb;
 	double		lmax = log(Max(r->max, r->minpos)) / lb;
 	double		k;
+	double		kstep;
 
 	if (!isnan(a->spec->min) && a->spec->min > 0.0)
 		lmin = log(a->spec->min) / lb;
@@ -657,8 +658,10 @@ axis_log(SvgAxis *a, const SvgRange *r, bool pad)
 		a->lo = floor(lmin + 1e-9);
 		a->hi = Max(ceil(lmax - 1e-9), a->lo + 1.0);
 	}
+	/* a tick at every power, or every few when they are many */
+	kstep = Max(1.0, ceil((a->hi - a->lo) / 12.0 - 1e-9));
 	a->nticks = 0;
-	for (k = ceil(a->lo - 1e-9); k <= a->hi + 1e-9 && a->nticks < MAX_TICKS; k++)
+	for (k = ceil(a->lo - 1e-9); k <= a->hi + 1e-9 && a->nticks < MAX_TICKS; k += kstep)
 	{
 		double		v = pow(a->base, k);
 
