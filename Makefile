@@ -18,8 +18,11 @@ OBJS = \
 	src/iobuf.o \
 	src/figures.o \
 	src/history.o \
+	src/svg.o \
+	src/svg_spec.o \
+	src/chart.o \
 	src/export.o \
-	src/chart.o
+	src/limits.o
 
 EXTENSION = ranread
 # The install script of the current version is assembled from the parts in

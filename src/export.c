@@ -2,13 +2,14 @@
  *
  * export.c
  *		ranread_export: the summary written to a server file (tsv, csv, json,
- *		or the sweep chart as svg); ranread_limits; and the helpers export.c
- *		and chart.c share to read history (report.h).
+ *		or the sweep chart as svg).
  *
  * Everything here runs in the calling backend and only reads history through
  * SPI; no worker, shared memory or lock of the benchmark is involved, so a
  * report can be drawn while a batch runs (it sees the batches committed so
- * far).  Queries name the extension's schema explicitly (looked up in
+ * far).  The svg format is ranread_chart(NULL), called through SPI so that
+ * the caller's privilege to draw it is checked as for a direct call.
+ * Queries name the extension's schema explicitly (looked up in
  * pg_extension, quoted) and every operator and function by its pg_catalog
  * name, so a hostile search_path changes nothing.
  *
@@ -31,14 +32,12 @@
 #include "postgres.h"
 
 #include <fcntl.h>
-#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
-#include "funcapi.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
@@ -46,16 +45,13 @@
 #include "storage/fd.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
-#include "utils/float.h"
 #include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/timestamp.h"
 
 #include "ranread.h"
-#include "report.h"
 
 PG_FUNCTION_INFO_V1(ranread_export);
-PG_FUNCTION_INFO_V1(ranread_limits);
 
 /* How many files with the same second and format before giving up */
 #define EXPORT_MAX_SUFFIX 100
@@ -69,177 +65,14 @@ typedef enum ExportFormat
 } ExportFormat;
 
 
-/* ---------------------------------------------------------------------
- * Shared helpers
- * ---------------------------------------------------------------------
- */
-
 /* Run a read-only query under SPI, failing on anything but SELECT */
-void
-report_query(const char *sql, int nargs, Oid *types, Datum *values,
-			 const char *nulls)
+static void
+export_query(const char *sql)
 {
-	int			rc;
+	int			rc = SPI_execute(sql, true, 0);
 
-	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, true, 0);
 	if (rc != SPI_OK_SELECT)
-		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
-}
-
-/* Column of the current SPI result as float8, NaN for NULL */
-double
-spi_float8(int row, int col)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc,
-								  col, &isnull);
-
-	return isnull ? get_float8_nan() : DatumGetFloat8(d);
-}
-
-/* Column of the current SPI result as int64, or dflt for NULL */
-int64
-spi_int8(int row, int col, int64 dflt)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc,
-								  col, &isnull);
-
-	return isnull ? dflt : DatumGetInt64(d);
-}
-
-/* Column of the current SPI result as UTF-8 text, or NULL */
-char *
-spi_text_or_null(int row, int col)
-{
-	char	   *s = SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
-
-	return s ? pg_server_to_any(s, strlen(s), PG_UTF8) : NULL;
-}
-
-/* Column of the current SPI result as UTF-8 text, "" for NULL */
-char *
-spi_text(int row, int col)
-{
-	char	   *s = spi_text_or_null(row, col);
-
-	return s ? s : "";
-}
-
-/*
- * Append UTF-8 text as XML character data: escaped, and ASCII only (other
- * characters as references), so the SVG is the same in any server encoding.
- * Text from the database reaches here converted to UTF-8 (spi_text); bytes
- * that are not UTF-8 after all (SQL_ASCII databases) become '?'.
- */
-void
-svg_escape(StringInfo out, const char *s)
-{
-	const unsigned char *u = (const unsigned char *) s;
-
-	while (*u)
-	{
-		if (*u >= 0x80)
-		{
-			int			len = pg_utf_mblen(u);
-
-			if (len > 1 && strnlen((const char *) u, len) == len &&
-				pg_utf8_islegal(u, len))
-			{
-				appendStringInfo(out, "&#x%X;", (unsigned int) utf8_to_unicode(u));
-				u += len;
-			}
-			else
-			{
-				appendStringInfoChar(out, '?');
-				u++;
-			}
-			continue;
-		}
-		switch (*u)
-		{
-			case '<':
-				appendStringInfoString(out, "&lt;");
-				break;
-			case '>':
-				appendStringInfoString(out, "&gt;");
-				break;
-			case '&':
-				appendStringInfoString(out, "&amp;");
-				break;
-			case '"':
-				appendStringInfoString(out, "&quot;");
-				break;
-			case '\'':
-				appendStringInfoString(out, "&#39;");
-				break;
-			default:
-				/* control characters are not allowed in XML 1.0 */
-				appendStringInfoChar(out, *u < 0x20 ? ' ' : (char) *u);
-				break;
-		}
-		u++;
-	}
-}
-
-/* A count with thousands separators: 12,345 */
-char *
-fmt_count(double v)
-{
-	char	   *digits;
-	char	   *out;
-	int			len;
-	int			i;
-	int			j = 0;
-
-	if (isnan(v))
-		return "n/a";
-	digits = psprintf("%.0f", fabs(v));
-	len = strlen(digits);
-	out = palloc(len * 2 + 2);
-	if (v <= -0.5)
-		out[j++] = '-';
-	for (i = 0; i < len; i++)
-	{
-		if (i > 0 && (len - i) % 3 == 0)
-			out[j++] = ',';
-		out[j++] = digits[i];
-	}
-	out[j] = '\0';
-	return out;
-}
-
-/* A latency in ms with three significant digits or so: 0.123, 4.56, 78.9 */
-char *
-fmt_ms(double v)
-{
-	if (isnan(v))
-		return "n/a";
-	if (v < 1.0)
-		return psprintf("%.3f", v);
-	if (v < 10.0)
-		return psprintf("%.2f", v);
-	if (v < 100.0)
-		return psprintf("%.1f", v);
-	return fmt_count(v);
-}
-
-/* A setting such as the latency bound, as the user wrote it: 10, 2.5 */
-char *
-fmt_setting(double v)
-{
-	return psprintf("%g", v);
-}
-
-/* A block size: 8 KiB, 1 MiB, 512 B */
-char *
-fmt_block(int64 bytes)
-{
-	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
-		return psprintf(INT64_FORMAT " MiB", bytes / (1024 * 1024));
-	if (bytes >= 1024 && bytes % 1024 == 0)
-		return psprintf(INT64_FORMAT " KiB", bytes / 1024);
-	return psprintf(INT64_FORMAT " B", bytes);
+		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
 }
 
 
@@ -350,8 +183,7 @@ export_summary(StringInfo out, ExportFormat format, const char *schema)
 	(void) set_config_option("extra_float_digits", "3", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
 
-	report_query(psprintf("SELECT * FROM %s.ranread_summary ORDER BY batch", schema),
-				 0, NULL, NULL, NULL);
+	export_query(psprintf("SELECT * FROM %s.ranread_summary ORDER BY batch", schema));
 	desc = SPI_tuptable->tupdesc;
 
 	if (format == EXPORT_JSON)
@@ -422,8 +254,7 @@ export_chart(StringInfo out, const char *schema)
 	bool		isnull;
 	Datum		d;
 
-	report_query(psprintf("SELECT %s.ranread_chart(NULL::pg_catalog.int8)", schema),
-				 0, NULL, NULL, NULL);
+	export_query(psprintf("SELECT %s.ranread_chart(NULL::pg_catalog.int8)", schema));
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)
 		appendStringInfoString(out, TextDatumGetCString(d));
@@ -656,33 +487,3 @@ ranread_export(PG_FUNCTION_ARGS)
 												  utf8, strlen(utf8))));
 }
 
-
-/* ---------------------------------------------------------------------
- * ranread_limits
- * ---------------------------------------------------------------------
- */
-
-
-/*
- * ranread_limits(OUT max_processes int, OUT max_queue_depth int,
- *				  OUT max_inflight int, OUT max_inflight_bytes bigint)
- *
- * The limits ranread_run enforces, so that ranread_sweep can refuse a
- * max_processes it could never reach before its first batch runs.
- */
-Datum
-ranread_limits(PG_FUNCTION_ARGS)
-{
-	TupleDesc	desc;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
-
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type of ranread_limits must be a row type");
-	desc = BlessTupleDesc(desc);
-	values[0] = Int32GetDatum(RANREAD_MAX_PROCESSES);
-	values[1] = Int32GetDatum(RANREAD_MAX_QUEUE_DEPTH);
-	values[2] = Int32GetDatum(RANREAD_MAX_INFLIGHT);
-	values[3] = Int64GetDatum(RANREAD_MAX_INFLIGHT_BYTES);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
-}

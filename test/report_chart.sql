@@ -2,7 +2,7 @@
 -- SVG: the latest sweep, a chosen sweep, or every completed batch.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(36);
+SELECT plan(40);
 
 \ir lib/util.psql
 
@@ -84,17 +84,47 @@ SELECT matches(ranread_chart(3), 'Verdict: 400 IOPS at 4 processes', 'the verdic
 SELECT throws_ok($$SELECT ranread_chart(999)$$, '22023', 'sweep 999 for ranread_chart has no batches',
     'a sweep that does not exist is an error');
 
--- Bounds
-UPDATE ranread_sweeps SET max_avg_ms = 2.5 WHERE sweep = 7;
+-- The verdict drawn is the one ranread_sweep stored, never one of the chart's own.
+UPDATE ranread_sweeps SET max_iops = 31870, actual_latency_ms = 5.02, max_iops_processes = 160,
+    max_iops_batch = 104, meets_flash_guidance = true WHERE sweep = 7;
+SELECT matches(ranread_chart(7), 'Verdict: 31,870 IOPS at 160 processes',
+    'the chart states the verdict stored in ranread_sweeps');
+SELECT matches(ranread_chart(7), '>Meets the all-flash guidance',
+    'and the flash guidance stored with it');
+
+-- Bounds: a sweep as ranread_sweep would have recorded it with another
+-- max_avg_ms, its verdict from ranread_sweep_judge.
+CREATE FUNCTION pg_temp.rebound(s bigint, bound float8) RETURNS void LANGUAGE sql AS $$
+    UPDATE ranread_sweeps r
+       SET max_avg_ms = bound, max_iops = j.max_iops, actual_latency_ms = j.actual_latency_ms,
+           max_iops_processes = j.processes, max_iops_batch = j.batch,
+           meets_flash_guidance = j.meets_flash_guidance
+      FROM ranread_sweep_judge(
+               (SELECT array_agg(ROW(b.step, b.processes, b.batch, b.iops, b.avg_ms, b.p99_ms,
+                                     b.max_ms, b.status)::ranread_sweep_step)
+                  FROM (SELECT row_number() OVER (ORDER BY processes, batch) AS step, *
+                          FROM ranread_batches WHERE sweep = s) b), bound) j
+     WHERE r.sweep = s
+$$;
+SELECT pg_temp.rebound(7, 2.5);
 SELECT matches(ranread_chart(7), '>bound 2.5 ms</text>', 'the bound drawn is the sweep''s max_avg_ms');
 SELECT matches(ranread_chart(7), 'Verdict: 8,120 IOPS at 20 processes: the most within the 2.5 ms',
     'and the verdict follows it');
-UPDATE ranread_sweeps SET max_avg_ms = 1000 WHERE sweep = 7;
+SELECT pg_temp.rebound(7, 1000);
 SELECT matches(ranread_chart(7), 'bound 1000 ms: above this scale',
     'a bound far above the latencies is noted rather than squashing the latency lines');
-UPDATE ranread_sweeps SET max_avg_ms = 1 WHERE sweep = 7;
+SELECT pg_temp.rebound(7, 1);
 SELECT matches(ranread_chart(7), 'No completed batch stayed within the 1 ms average latency bound',
     'with no step within the bound the chart says so');
+
+-- Without a stored verdict the chart asks ranread_sweep_judge: ties go to
+-- fewer processes, by its rule.
+DELETE FROM ranread_sweeps WHERE sweep = 7;
+UPDATE ranread_batches SET iops = 31870 WHERE batch = 105;
+SELECT matches(ranread_chart(7), '>Verdict: 31,870 IOPS at 160 processes: the most within the 10 ms',
+    'a sweep without a ranread_sweeps row gets ranread_sweep_judge''s verdict (a tie goes to fewer processes)');
+SELECT is((SELECT count(*) FROM regexp_matches(ranread_chart(7), '<circle [^>]*r="9" fill="none"', 'g')), 1::bigint,
+    'one point is ringed as the verdict''s');
 
 -- No sweep at all: every completed batch.
 UPDATE ranread_batches SET sweep = NULL;

@@ -2,7 +2,7 @@
 -- IOPS, average and maximum latency, so throttling and burst credits show.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(16);
+SELECT plan(21);
 
 \ir lib/util.psql
 
@@ -49,6 +49,24 @@ SELECT is(ranread_timeline(), (SELECT svg FROM t),
 SELECT matches(ranread_timeline(42), 'Batch 42 has no per-second intervals',
     'a batch without intervals gets an SVG that says so');
 SELECT matches(ranread_timeline(42), 'sequential 4 KiB I/O with 30% writes', 'with its workload in the title');
+-- A batch run with ranread.timing = off has no latency: the timeline says so.
+INSERT INTO ranread_batches (batch, run_at, target, processes, duration, block_size, queue_depth,
+    write_pct, pattern, region_start, region_end, seed, workers, engine, reads, writes, seconds,
+    iops, mbps, avg_ms, p99_ms, max_ms, status)
+VALUES (44, '2024-05-02 17:00:00+00', 'ranread', 16, '5s', 8192, 1, 0, 'random', 0, 100, 1, 2,
+        'io_uring', 150000, 0, 5, 30000, 245, NULL, NULL, NULL, 'completed');
+INSERT INTO ranread_intervals (batch, second, reads, writes, iops, avg_ms, max_ms)
+SELECT 44, s, 30000, 0, 30000, NULL, NULL FROM generate_series(0, 4) s;
+CREATE TEMP TABLE untimed AS SELECT ranread_timeline(44) AS svg;
+SELECT ok(pg_temp.svg_ok((SELECT svg FROM untimed)), 'an untimed batch''s timeline is a well-formed SVG');
+SELECT matches((SELECT svg FROM untimed), 'Latency: not measured \(the batch ran with ranread.timing = off\)',
+    'without timing the timeline says latency was not measured');
+SELECT doesnt_match((SELECT svg FROM untimed), 'slowest I/O took',
+    'and states no slowest I/O');
+SELECT is((SELECT count(*) FROM regexp_matches((SELECT svg FROM untimed), '<path d="M[^"]*" fill="none"', 'g')), 1::bigint,
+    'it draws one line: IOPS');
+SELECT doesnt_match((SELECT svg FROM untimed), '>Latency \(ms\)</text>', 'and no latency axis');
+
 SELECT throws_ok($$SELECT ranread_timeline(999)$$, '22023', 'batch 999 for ranread_timeline does not exist',
     'a batch that does not exist is an error');
 

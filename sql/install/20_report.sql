@@ -1,5 +1,6 @@
 -- Reports: the sweep (the methodology as one call) and its verdict, the
--- summary export, and the SVG chart and timeline (C, in src/export.c).
+-- summary export (C, src/export.c), and the SVG chart and timeline (C,
+-- src/chart.c, drawn by the renderer of 30_charts.sql).
 --
 -- Every object is schema-qualified and every PL/pgSQL function pins
 -- search_path, so neither this script nor the functions depend on the

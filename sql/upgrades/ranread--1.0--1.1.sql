@@ -57,4 +57,9 @@ ALTER TABLE @extschema@.ranread_results
 -- @include sql/install/05_views.sql
 -- @include sql/install/10_core.sql
 -- @include sql/install/20_report.sql
+
+-- Charts: one renderer draws every chart; ranread_svg(spec jsonb) gives it
+-- to SQL.  ranread_chart and ranread_timeline keep their definitions; their
+-- C now draws through the renderer.
+-- @include sql/install/30_charts.sql
 -- @include sql/install/99_privileges.sql
