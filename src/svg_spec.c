@@ -28,6 +28,7 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
+#include "sqlfunc.h"
 #include "svg.h"
 
 PG_FUNCTION_INFO_V1(ranread_svg);
