@@ -10,6 +10,7 @@ OBJS = \
 	src/fill.o \
 	src/fsinfo.o \
 	src/params.o \
+	src/spec.o \
 	src/run.o \
 	src/worker.o \
 	src/engine_uring.o \

@@ -67,7 +67,8 @@ typedef enum RanreadStop
 	STOP_NONE = 0,
 	STOP_STOPPED,				/* ranread_stop() */
 	STOP_CANCELLED,				/* caller cancelled, timed out or gone */
-	STOP_FAILED					/* an I/O error or a worker failure */
+	STOP_FAILED,				/* an I/O error or a worker failure */
+	STOP_STEADY					/* steady_state held: completed, early */
 } RanreadStop;
 
 /* How the recording of a batch ended (BatchShared.record_state) */
@@ -142,6 +143,9 @@ typedef struct BatchParams
 	bool		timing;			/* ranread.timing: per-I/O latency */
 	bool		huge_pages;		/* ranread.huge_pages: buffers in huge pages */
 	int			nintervals;		/* per-second slots per worker and group */
+	double		steady_pct;		/* steady_state: 0 = none */
+	int			steady_window;	/* seconds */
+	char		steady_text[32];
 } BatchParams;
 
 /* One background worker of a batch */
@@ -214,6 +218,7 @@ typedef struct RanreadFigures
 	double		write_p99_ms;
 	double		write_max_ms;
 	double		busy;			/* Little's law check; NaN where it does not apply */
+	uint64		first_ns;		/* start of the first measured I/O; 0 none */
 	bool		latency;		/* latency figures exist (some I/O was timed) */
 	bool		read_latency;
 	bool		write_latency;
@@ -243,6 +248,10 @@ typedef struct BatchShared
 	bool		figures_ready;	/* total and group figures are final */
 	RanreadFigures total;
 	RanreadFigures group_fig[RANREAD_MAX_GROUPS];
+	int			steady;			/* SNIA's verdict: 1 steady, 0 not, -1 too short */
+	double		steady_excursion;	/* (max - min) / mean of the rounds' IOPS */
+	double		steady_slope;	/* least-squares slope x 4 / mean */
+	bool		ended_steady;	/* steady_state ended the run early */
 	volatile bool record_blocked;	/* the recorder waits for a lock */
 	char		blocked_by[RANREAD_MSG_LEN];
 	volatile bool give_up_record;	/* leader or ranread_stop: stop trying */

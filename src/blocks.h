@@ -15,9 +15,9 @@
  * same blocks.  With the uniform distribution every rank is equally likely
  * and no permutation is needed.
  *
- * Draws cost a multiply-shift (uniform, hot set) or one pow() (zipf,
- * pareto): small next to any I/O, and never a division in the hot loop but
- * the one modulo of the permutation.
+ * Draws cost a multiply-shift (uniform, hot set), one pow() (pareto) or a
+ * few logarithms (zipf): small next to any I/O, and never a division in the
+ * hot loop but the one modulo of the permutation.
  */
 #ifndef RANREAD_BLOCKS_H
 #define RANREAD_BLOCKS_H
@@ -47,11 +47,10 @@ typedef struct BlockChoice
 	uint64		n;
 	uint64		mult;			/* permutation of ranks: coprime to n */
 	uint64		add;
-	/* zipf (Gray et al., "Quickly generating billion-record synthetic databases") */
-	double		zeta_n;
-	double		zipf_alpha;
-	double		zipf_eta;
-	double		zipf_half_pow;	/* 0.5^theta */
+	/* zipf, by rejection-inversion (Hormann and Derflinger 1996): see blocks.c */
+	double		zipf_h_x1;		/* H(1.5) - 1 */
+	double		zipf_h_n;		/* H(n + 0.5) */
+	double		zipf_squeeze;
 	/* pareto: rank = n * u^(log h / log (1 - h)) */
 	double		pareto_exp;
 	/* hot set: the first hot_n ranks get io_share of the draws */
@@ -95,6 +94,8 @@ rng_unit(uint64 *s)
 	return ((rng_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
+extern uint64 blocks_zipf(const BlockChoice *b, uint64 *rng);
+
 /* A rank in [0, n) drawn from the distribution: 0 is the hottest */
 static inline uint64
 blocks_rank(const BlockChoice *b, uint64 *rng)
@@ -108,18 +109,7 @@ blocks_rank(const BlockChoice *b, uint64 *rng)
 				return rng_below(rng, b->hot_n);
 			return b->hot_n + rng_below(rng, b->n - b->hot_n);
 		case DIST_ZIPF:
-			{
-				double		u = rng_unit(rng);
-				double		uz = u * b->zeta_n;
-				uint64		r;
-
-				if (uz < 1.0)
-					return 0;
-				if (uz < 1.0 + b->zipf_half_pow)
-					return Min(1, b->n - 1);
-				r = (uint64) ((double) b->n * pow(b->zipf_eta * u - b->zipf_eta + 1.0, b->zipf_alpha));
-				return Min(r, b->n - 1);
-			}
+			return blocks_zipf(b, rng);
 		case DIST_PARETO:
 			{
 				uint64		r = (uint64) ((double) b->n * pow(rng_unit(rng), b->pareto_exp));

@@ -815,13 +815,39 @@ timeline_stats(const TimelineRows *r)
  * line, average and maximum latency on the right (only when the batch was
  * timed), and the figures in words.
  */
+/*
+ * The steady-state note of a batch from its row (steady, excursion, slope,
+ * ended_steady, steady_state), or NULL when there is none to make.
+ */
+static char *
+timeline_steady(bool *good)
+{
+	bool		isnull;
+	bool		steady;
+	bool		ended;
+	char	   *option = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5);
+
+	if (SPI_processed == 0)
+		return NULL;
+	ended = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)) && !isnull;
+	steady = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	*good = ended || (!isnull && steady);
+	if (ended)
+		return psprintf("Steady: the run ended early when the IOPS of every second of a window stayed within steady_state %s",
+						option ? option : "");
+	if (isnull)
+		return NULL;
+	return psprintf("%s by SNIA's rule over five rounds: max - min %.1f%% of the mean (at most 20%%), slope x 4 %.1f%% (at most 10%%)",
+					steady ? "Steady" : "Not steady", 100 * col_float8(0, 2), 100 * col_float8(0, 3));
+}
+
 static void
 timeline_spec(RanreadSvgChart *chart, const TimelineRows *r, const TimelineStats *st,
-			  bool timed, double batch_avg)
+			  bool timed, double batch_avg, const char *steady, bool steady_good)
 {
 	RanreadSvgSeries *s = palloc0(sizeof(RanreadSvgSeries) * 3);
 	RanreadSvgLine *mean = palloc0(sizeof(RanreadSvgLine));
-	RanreadSvgNote *notes = palloc0(sizeof(RanreadSvgNote) * 3);
+	RanreadSvgNote *notes = palloc0(sizeof(RanreadSvgNote) * 4);
 	int			nn = 0;
 	int			i;
 
@@ -875,6 +901,8 @@ timeline_spec(RanreadSvgChart *chart, const TimelineRows *r, const TimelineStats
 						st->seconds, ranread_fmt_count(st->mean), ranread_fmt_count(st->lo),
 						ranread_fmt_count(st->hi), st->cv),
 			   true, RANREAD_SVG_PLAIN);
+	if (steady)
+		chart_note(notes, &nn, (char *) steady, false, steady_good ? RANREAD_SVG_GOOD : RANREAD_SVG_BAD);
 	if (timed)
 	{
 		chart_note(notes, &nn,
@@ -917,6 +945,8 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	RanreadSvgChart chart;
 	TimelineRows rows;
 	TimelineStats st;
+	char	   *steady = NULL;
+	bool		steady_good = false;
 	double		batch_avg;
 	Datum		result;
 
@@ -955,14 +985,27 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	timeline_titles(&chart, batch);
 	batch_avg = col_float8(0, T_AVG);
 
-	chart_query(psprintf("SELECT i.second::pg_catalog.float8, i.iops, i.avg_ms, i.max_ms"
+	/* steady state (1.1): SNIA's verdict, and whether steady_state ended it */
+	if (ranread_sql_version() >= 11)
+	{
+		chart_query(psprintf("SELECT b.steady, b.steady_excursion, b.steady_slope, b.ended_steady, b.steady_state"
+							 " FROM %s.ranread_batches b WHERE b.batch OPERATOR(pg_catalog.=) $1", schema),
+					1, argtypes, args, NULL);
+		steady = timeline_steady(&steady_good);
+	}
+
+	/* a batch's seconds: the sums over its groups (a plain batch has one) */
+	chart_query(psprintf("SELECT i.second::pg_catalog.float8, pg_catalog.sum(i.iops),"
+						 " pg_catalog.sum(i.avg_ms * (i.reads + i.writes)) / NULLIF(pg_catalog.sum(i.reads + i.writes)::pg_catalog.float8, 0),"
+						 " pg_catalog.max(i.max_ms)"
 						 " FROM %s.ranread_intervals i WHERE i.batch OPERATOR(pg_catalog.=) $1"
-						 " ORDER BY i.second", schema),
+						 " GROUP BY i.second ORDER BY i.second", schema),
 				1, argtypes, args, NULL);
 	rows = timeline_rows();
 	st = timeline_stats(&rows);
 	/* no second and no batch figure has a latency: the batch was not timed */
-	timeline_spec(&chart, &rows, &st, !isnan(st.worst_ms) || !isnan(batch_avg), batch_avg);
+	timeline_spec(&chart, &rows, &st, !isnan(st.worst_ms) || !isnan(batch_avg), batch_avg,
+				  steady, steady_good);
 
 	result = chart_datum(&chart);
 	SPI_finish();

@@ -21,14 +21,24 @@
  *	   in flight, so the sum of its latencies over seconds x queue_depth is 1
  *	   but for the edges of the run (Little's law).  Less means latency went
  *	   missing somewhere between a slot becoming free and its next I/O.
+ *	 - steady: SNIA's verdict over five rounds of the measured time, for
+ *	   every duration run (figures_steady); steady_state's early end is the
+ *	   leader's (figures_steady_now).
  */
 #include "postgres.h"
 
 #include <math.h>
 
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
 #include "utils/float.h"
 
 #include "figures.h"
+#include "sqlfunc.h"
+
+PG_FUNCTION_INFO_V1(ranread_steady_verdict);
 
 /*
  * Figures of a set of I/Os given their read and write histograms; all
@@ -87,6 +97,8 @@ figures_stream_seconds(BatchShared *bs, int stream)
 		s = Max(s, p->duration_ns / 1e9);
 	return s;
 }
+
+static void figures_steady(BatchShared *bs);
 
 /* Does the Little's law check apply to a group? */
 static bool
@@ -181,6 +193,8 @@ figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *all, RanreadHi
 			hist_merge(&w[idx], stream_write_hist(bs, st));
 			f->reads += st->reads;
 			f->writes += st->writes;
+			if (st->first_ns != 0 && (f->first_ns == 0 || st->first_ns < f->first_ns))
+				f->first_ns = st->first_ns;
 			f->seconds = Max(f->seconds, pf.seconds);
 			f->iops += pf.iops;
 			f->mbps += pf.mbps;
@@ -202,10 +216,149 @@ figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *all, RanreadHi
 						   sums.seconds, g < ng ? p->groups[g].block_size : 0);
 		f->iops = sums.iops;
 		f->mbps = sums.mbps;
+		f->first_ns = sums.first_ns;
 		f->busy = slot_s[g] > 0 ? lat_s[g] / slot_s[g] : get_float8_nan();
 	}
+	figures_steady(bs);
 	pg_write_barrier();
 	bs->figures_ready = true;
+}
+
+/* I/Os of the whole batch in one second of the measured part */
+uint64
+figures_second_ios(BatchShared *bs, int second)
+{
+	uint64		ios = 0;
+
+	for (int w = 0; w < bs->p.nworkers; w++)
+		for (int g = 0; g < bs->p.ngroups; g++)
+		{
+			IntervalSlot *iv = batch_intervals(bs, w, g) + second;
+
+			ios += iv->reads + iv->writes;
+		}
+	return ios;
+}
+
+/*
+ * SNIA's steady-state rule (PTS, "measurement window" of five rounds) on
+ * the rounds' IOPS: steady when max - min is within 20% of their mean and
+ * the least-squares slope over the rounds, times four (the change across
+ * the window), within 10% of it.  excursion and slope are relative to the
+ * mean; false (and zeros) when the mean is not positive.
+ */
+bool
+figures_snia(const double *rounds, double *excursion, double *slope)
+{
+	double		mean = 0;
+	double		lo = rounds[0];
+	double		hi = rounds[0];
+	double		b = 0;
+
+	for (int r = 0; r < 5; r++)
+	{
+		mean += rounds[r] / 5;
+		lo = Min(lo, rounds[r]);
+		hi = Max(hi, rounds[r]);
+	}
+	*excursion = *slope = 0;
+	if (!(mean > 0))
+		return false;
+	for (int r = 0; r < 5; r++)
+		b += (r - 2) * (rounds[r] - mean) / 10.0;
+	*excursion = (hi - lo) / mean;
+	*slope = b * 4 / mean;
+	return *excursion <= 0.20 && fabs(*slope) <= 0.10;
+}
+
+/*
+ * The verdict of a duration run: its measured whole seconds cut into five
+ * equal rounds, each round's IOPS, SNIA's rule.  Needs five whole seconds.
+ */
+static void
+figures_steady(BatchShared *bs)
+{
+	int			n = (int) Min(floor(bs->total.seconds), (double) bs->p.nintervals);
+	double		rounds[5];
+
+	bs->steady = -1;
+	if (bs->p.duration_ns == 0 || n < 5)
+		return;
+	for (int r = 0; r < 5; r++)
+	{
+		int			from = r * n / 5;
+		int			to = (r + 1) * n / 5;
+		uint64		ios = 0;
+
+		for (int sec = from; sec < to; sec++)
+			ios += figures_second_ios(bs, sec);
+		rounds[r] = (double) ios / (to - from);
+	}
+	bs->steady = figures_snia(rounds, &bs->steady_excursion, &bs->steady_slope) ? 1 : 0;
+}
+
+/*
+ * ranread_steady_verdict(rounds float8[]): SNIA's rule on five rounds' IOPS,
+ * the one the batches are judged by, for SQL and for tests
+ */
+Datum
+ranread_steady_verdict(PG_FUNCTION_ARGS)
+{
+	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(0);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	double		rounds[5];
+	double		excursion;
+	double		slope;
+	bool		steady;
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		rnulls[3] = {false, false, false};
+
+	deconstruct_array(a, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, &nulls, &n);
+	if (n != 5)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("ranread_steady_verdict needs the IOPS of 5 rounds, not %d", n)));
+	for (int r = 0; r < 5; r++)
+	{
+		if (nulls[r])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("round %d of ranread_steady_verdict must not be null", r + 1)));
+		rounds[r] = DatumGetFloat8(elems[r]);
+	}
+	steady = figures_snia(rounds, &excursion, &slope);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	values[0] = BoolGetDatum(steady);
+	values[1] = Float8GetDatum(excursion);
+	values[2] = Float8GetDatum(slope);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, rnulls)));
+}
+
+/*
+ * Has steady_state been reached: the IOPS of each of the last window whole
+ * seconds (of complete ones) within pct of their mean?
+ */
+bool
+figures_steady_now(BatchShared *bs, int complete)
+{
+	int			w = bs->p.steady_window;
+	double		mean = 0;
+
+	if (complete < w || complete > bs->p.nintervals)
+		return false;
+	for (int sec = complete - w; sec < complete; sec++)
+		mean += (double) figures_second_ios(bs, sec) / w;
+	if (mean <= 0)
+		return false;
+	for (int sec = complete - w; sec < complete; sec++)
+		if (fabs((double) figures_second_ios(bs, sec) - mean) > bs->p.steady_pct / 100.0 * mean)
+			return false;
+	return true;
 }
 
 /*

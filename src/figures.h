@@ -19,5 +19,8 @@ extern void figures_stream(BatchShared *bs, int stream, RanreadFigures *f, Ranre
 extern void figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *all,
 							 RanreadHist *writes);
 extern bool figures_busy_low(const RanreadFigures *f, int slots);
+extern uint64 figures_second_ios(BatchShared *bs, int second);
+extern bool figures_snia(const double *rounds, double *excursion, double *slope);
+extern bool figures_steady_now(BatchShared *bs, int complete);
 
 #endif							/* RANREAD_FIGURES_H */

@@ -30,6 +30,8 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
 #include "utils/snapmgr.h"
 
 #include "figures.h"
@@ -173,6 +175,55 @@ repair_orphans(const BatchParams *p)
 		elog(ERROR, "could not repair the ranread history");
 }
 
+/* A JSON string literal */
+static void
+json_string(StringInfo out, const char *s)
+{
+	escape_json(out, s);
+}
+
+/*
+ * A mix's definition as it ran: every group with every option, defaults
+ * written out.
+ */
+static char *
+mix_json(const BatchParams *p)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfoChar(&s, '[');
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		const GroupParams *g = &p->groups[i];
+
+		appendStringInfo(&s, "%s{\"label\": ", i ? ", " : "");
+		json_string(&s, g->label);
+		appendStringInfo(&s, ", \"processes\": %d, \"block_size\": %d, \"write_pct\": %d, "
+						 "\"queue_depth\": %d, \"pattern\": \"%s\", \"region_start\": %.15g, "
+						 "\"region_end\": %.15g, \"distribution\": ",
+						 g->processes, g->block_size, g->write_pct, g->queue_depth,
+						 pattern_names[g->pattern], g->region_start, g->region_end);
+		json_string(&s, g->blocks.text);
+		if (g->rate_iops > 0)
+			appendStringInfo(&s, ", \"rate_iops\": %d", g->rate_iops);
+		if (g->iterations > 0)
+			appendStringInfo(&s, ", \"iterations\": " INT64_FORMAT, g->iterations);
+		appendStringInfoString(&s, ", \"target\": ");
+		json_string(&s, p->targets[g->target].name);
+		appendStringInfoChar(&s, '}');
+	}
+	appendStringInfoChar(&s, ']');
+	return s.data;
+}
+
+/* The wall-clock time of a CLOCK_MONOTONIC instant of the batch */
+static TimestampTz
+wall_time(BatchShared *bs, uint64 ns)
+{
+	return bs->go_at + (TimestampTz) (((int64) ns - (int64) bs->go_ns) / 1000);
+}
+
 /* Insert the batch's 'running' row: called by the recorder before go */
 void
 history_insert_running(BatchShared *bs)
@@ -180,6 +231,7 @@ history_insert_running(BatchShared *bs)
 	const BatchParams *p = &bs->p;
 	const GroupParams *g = &p->groups[0];
 	const BatchTarget *t = &p->targets[g->target];
+	bool		many = p->ngroups > 1;	/* the groups' options are theirs alone */
 	HistoryRow r;
 	RanreadOwnerState owner;
 
@@ -190,16 +242,16 @@ history_insert_running(BatchShared *bs)
 	col_name(&r, "target", t->name, 10);
 	col_name(&r, "tablespace", t->tablespace, 10);
 	col(&r, "processes", INT4OID, Int32GetDatum(p->processes), false, 10);
-	col(&r, "iterations", INT8OID, Int64GetDatum(g->iterations), g->iterations == 0, 10);
+	col(&r, "iterations", INT8OID, Int64GetDatum(g->iterations), g->iterations == 0 || many, 10);
 	col(&r, "duration", INTERVALOID, IntervalPGetDatum(&p->duration), p->duration_ns == 0, 10);
-	col(&r, "block_size", INT4OID, Int32GetDatum(g->block_size), false, 10);
-	col(&r, "queue_depth", INT4OID, Int32GetDatum(g->queue_depth), false, 10);
-	col(&r, "write_pct", INT4OID, Int32GetDatum(g->write_pct), false, 10);
-	col_text(&r, "pattern", pattern_names[g->pattern], 10);
-	col_float(&r, "region_start", g->region_start, false, 10);
-	col_float(&r, "region_end", g->region_end, false, 10);
+	col(&r, "block_size", INT4OID, Int32GetDatum(g->block_size), many, 10);
+	col(&r, "queue_depth", INT4OID, Int32GetDatum(g->queue_depth), many, 10);
+	col(&r, "write_pct", INT4OID, Int32GetDatum(g->write_pct), many, 10);
+	col_text(&r, "pattern", many ? NULL : pattern_names[g->pattern], 10);
+	col_float(&r, "region_start", g->region_start, many, 10);
+	col_float(&r, "region_end", g->region_end, many, 10);
 	col(&r, "warmup", INTERVALOID, IntervalPGetDatum(&p->warmup), false, 10);
-	col(&r, "rate_iops", INT4OID, Int32GetDatum(g->rate_iops), g->rate_iops == 0, 10);
+	col(&r, "rate_iops", INT4OID, Int32GetDatum(g->rate_iops), g->rate_iops == 0 || many, 10);
 	col(&r, "seed", INT8OID, Int64GetDatum(p->seed), false, 10);
 	col(&r, "workers", INT4OID, Int32GetDatum(p->nworkers), false, 10);
 	col_text(&r, "engine", p->engine == ENGINE_SYNC ? "sync" : "io_uring", 10);
@@ -208,6 +260,11 @@ history_insert_running(BatchShared *bs)
 	col_text(&r, "status", "running", 10);
 	col_text(&r, "filesystem", t->filesystem, 11);
 	col(&r, "timing", BOOLOID, BoolGetDatum(p->timing), false, 11);
+	col(&r, "groups", INT4OID, Int32GetDatum(p->ngroups), false, 11);
+	col(&r, "mix", JSONBOID, p->mix ? DirectFunctionCall1(jsonb_in, CStringGetDatum(mix_json(p))) : (Datum) 0,
+		!p->mix, 11);
+	col_text(&r, "distribution", many ? NULL : g->blocks.text, 11);
+	col_text(&r, "steady_state", p->steady_pct > 0 ? p->steady_text : NULL, 11);
 
 	ranread_become_owner(&owner);
 	repair_orphans(p);
@@ -311,6 +368,7 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr *plan)
 	col(&r, "write_histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(wh)), wh->count == 0, 10);
 	col_text(&r, "status", status, 10);
 	col_float(&r, "busy", f.busy, false, 11);
+	col(&r, "grp", INT4OID, Int32GetDatum(batch_group_of(p, i) + 1), false, 11);
 
 	if (*plan == NULL)
 	{
@@ -324,9 +382,9 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr *plan)
 	pfree(all);
 }
 
-/* One second of the batch, every worker's and group's share merged */
+/* One second of one group (or of all, group -1), every worker's share merged */
 static IntervalSlot
-interval_sum(BatchShared *bs, int s)
+interval_sum(BatchShared *bs, int group, int s)
 {
 	IntervalSlot sum = {0, 0, 0, 0};
 
@@ -335,6 +393,8 @@ interval_sum(BatchShared *bs, int s)
 		{
 			IntervalSlot *iv = batch_intervals(bs, w, g) + s;
 
+			if (group >= 0 && g != group)
+				continue;
 			sum.reads += iv->reads;
 			sum.writes += iv->writes;
 			sum.sum_ns += iv->sum_ns;
@@ -344,15 +404,17 @@ interval_sum(BatchShared *bs, int s)
 }
 
 /*
- * Insert the per-second rows.  Seconds without any I/O get a row too (a
- * stall is news).  In a duration run the I/Os still in flight when the time
- * is up complete a little after it; they count in the last second, whose
- * length stretches to cover them.
+ * Insert the per-second rows, per group (a 1.0 database gets the batch's
+ * seconds).  Seconds without any I/O get a row too (a stall is news).  In a
+ * duration run the I/Os still in flight when the time is up complete a
+ * little after it; they count in the last second, whose length stretches to
+ * cover them.
  */
 static void
 insert_intervals(BatchShared *bs, double seconds)
 {
 	const BatchParams *p = &bs->p;
+	bool		per_group = p->sql_version >= 11;
 	int			n;
 	SPIPlanPtr	plan = NULL;
 
@@ -362,32 +424,72 @@ insert_intervals(BatchShared *bs, double seconds)
 		n = (int) ceil(seconds);
 	n = Min(n, p->nintervals);
 
-	for (int s = 0; s < n; s++)
-	{
-		IntervalSlot sum = interval_sum(bs, s);
-		uint64		ios = sum.reads + sum.writes;
-		double		len = s == n - 1 ? seconds - s : 1.0;
-		bool		lat = ios > 0 && p->timing;
-		HistoryRow	r;
-
-		memset(&r, 0, sizeof(r));
-		r.sql_version = p->sql_version;
-		col(&r, "batch", INT8OID, Int64GetDatum(p->batch), false, 10);
-		col(&r, "second", INT4OID, Int32GetDatum(s), false, 10);
-		col(&r, "reads", INT8OID, Int64GetDatum((int64) sum.reads), false, 10);
-		col(&r, "writes", INT8OID, Int64GetDatum((int64) sum.writes), false, 10);
-		col_float(&r, "iops", len > 0 ? ios / len : 0, false, 10);
-		col_float(&r, "avg_ms", ios ? sum.sum_ns / (double) ios / 1e6 : 0, !lat, 10);
-		col_float(&r, "max_ms", sum.max_ns / 1e6, !lat, 10);
-		if (plan == NULL)
+	for (int g = 0; g < (per_group ? p->ngroups : 1); g++)
+		for (int s = 0; s < n; s++)
 		{
-			plan = SPI_prepare(insert_sql(&r, p->schema, "ranread_intervals"), r.n, r.types);
+			IntervalSlot sum = interval_sum(bs, per_group ? g : -1, s);
+			uint64		ios = sum.reads + sum.writes;
+			double		len = s == n - 1 ? seconds - s : 1.0;
+			bool		lat = ios > 0 && p->timing;
+			HistoryRow	r;
+
+			memset(&r, 0, sizeof(r));
+			r.sql_version = p->sql_version;
+			col(&r, "batch", INT8OID, Int64GetDatum(p->batch), false, 10);
+			col(&r, "second", INT4OID, Int32GetDatum(s), false, 10);
+			col(&r, "reads", INT8OID, Int64GetDatum((int64) sum.reads), false, 10);
+			col(&r, "writes", INT8OID, Int64GetDatum((int64) sum.writes), false, 10);
+			col_float(&r, "iops", len > 0 ? ios / len : 0, false, 10);
+			col_float(&r, "avg_ms", ios ? sum.sum_ns / (double) ios / 1e6 : 0, !lat, 10);
+			col_float(&r, "max_ms", sum.max_ns / 1e6, !lat, 10);
+			col(&r, "grp", INT4OID, Int32GetDatum(g + 1), false, 11);
 			if (plan == NULL)
-				elog(ERROR, "could not prepare the intervals insert");
+			{
+				plan = SPI_prepare(insert_sql(&r, p->schema, "ranread_intervals"), r.n, r.types);
+				if (plan == NULL)
+					elog(ERROR, "could not prepare the intervals insert");
+			}
+			if (SPI_execute_plan(plan, r.values, r.nulls, false, 0) != SPI_OK_INSERT)
+				elog(ERROR, "could not record intervals of batch " INT64_FORMAT, p->batch);
 		}
-		if (SPI_execute_plan(plan, r.values, r.nulls, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not record intervals of batch " INT64_FORMAT, p->batch);
-	}
+}
+
+/* Insert one group's row (1.1) */
+static void
+insert_group_row(BatchShared *bs, int g)
+{
+	const BatchParams *p = &bs->p;
+	const GroupParams *gp = &p->groups[g];
+	const RanreadFigures *f = &bs->group_fig[g];
+	const BatchTarget *t = &p->targets[gp->target];
+	HistoryRow	r;
+
+	memset(&r, 0, sizeof(r));
+	r.sql_version = p->sql_version;
+	col(&r, "batch", INT8OID, Int64GetDatum(p->batch), false, 11);
+	col(&r, "grp", INT4OID, Int32GetDatum(g + 1), false, 11);
+	col_text(&r, "label", gp->label, 11);
+	col_name(&r, "target", t->name, 11);
+	col_name(&r, "tablespace", t->tablespace, 11);
+	col(&r, "processes", INT4OID, Int32GetDatum(gp->processes), false, 11);
+	col(&r, "iterations", INT8OID, Int64GetDatum(gp->iterations), gp->iterations == 0, 11);
+	col(&r, "block_size", INT4OID, Int32GetDatum(gp->block_size), false, 11);
+	col(&r, "queue_depth", INT4OID, Int32GetDatum(gp->queue_depth), false, 11);
+	col(&r, "write_pct", INT4OID, Int32GetDatum(gp->write_pct), false, 11);
+	col_text(&r, "pattern", pattern_names[gp->pattern], 11);
+	col_float(&r, "region_start", gp->region_start, false, 11);
+	col_float(&r, "region_end", gp->region_end, false, 11);
+	col(&r, "rate_iops", INT4OID, Int32GetDatum(gp->rate_iops), gp->rate_iops == 0, 11);
+	col_text(&r, "distribution", gp->blocks.text, 11);
+	col_figures(&r, f);
+	col_float(&r, "mbps", f->mbps, false, 11);
+	col_float(&r, "busy", f->busy, false, 11);
+	col(&r, "first_io_at", TIMESTAMPTZOID, TimestampTzGetDatum(wall_time(bs, f->first_ns)),
+		f->first_ns == 0, 11);
+	col(&r, "histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(&rec_all[g])), false, 11);
+	col(&r, "write_histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(&rec_writes[g])),
+		rec_writes[g].count == 0, 11);
+	execute(insert_sql(&r, p->schema, "ranread_groups"), &r, SPI_OK_INSERT);
 }
 
 /*
@@ -424,6 +526,12 @@ history_finish(BatchShared *bs)
 	col_text(&r, "engine", engines_used(bs), 10);
 	col_float(&r, "busy", f->busy, false, 11);
 	col_text(&r, "notes", history_notes(bs), 11);
+	col(&r, "first_io_at", TIMESTAMPTZOID, TimestampTzGetDatum(wall_time(bs, f->first_ns)),
+		f->first_ns == 0, 11);
+	col(&r, "ended_steady", BOOLOID, BoolGetDatum(bs->ended_steady), p->steady_pct == 0, 11);
+	col(&r, "steady", BOOLOID, BoolGetDatum(bs->steady == 1), bs->steady < 0, 11);
+	col_float(&r, "steady_excursion", bs->steady_excursion, bs->steady < 0, 11);
+	col_float(&r, "steady_slope", bs->steady_slope, bs->steady < 0, 11);
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "UPDATE %s.ranread_batches SET finished_at = pg_catalog.now()",
@@ -434,6 +542,8 @@ history_finish(BatchShared *bs)
 
 	ranread_become_owner(&owner);
 	execute(sql.data, &r, SPI_OK_UPDATE);
+	for (int g = 0; g < p->ngroups && p->sql_version >= 11; g++)
+		insert_group_row(bs, g);
 	for (int i = 0; i < p->processes; i++)
 		insert_process_row(bs, i, status, &plan);
 	insert_intervals(bs, f->seconds);
@@ -530,8 +640,10 @@ ranread_reset(PG_FUNCTION_ARGS)
 									   "OR (b.sweep IS NOT NULL AND b.run_at OPERATOR(pg_catalog.<) $1 AND NOT EXISTS "
 									   "(SELECT FROM %s.ranread_sweeps k WHERE k.sweep OPERATOR(pg_catalog.=) b.sweep))) RETURNING batch), "
 									   "r AS (DELETE FROM %s.ranread_results WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
-									   "i AS (DELETE FROM %s.ranread_intervals WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))) "
-									   "SELECT pg_catalog.count(*) FROM gone", schema, schema, schema, schema, schema),
+									   "i AS (DELETE FROM %s.ranread_intervals WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))%s "
+									   "SELECT pg_catalog.count(*) FROM gone", schema, schema, schema, schema, schema,
+									   ranread_sql_version() >= 11 ?
+									   psprintf(", g AS (DELETE FROM %s.ranread_groups WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))", schema) : ""),
 							  2, types, values, nulls, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not reset the ranread history");
 	{

@@ -332,7 +332,7 @@ params_resolve(BatchParams *p, const char *fn)
 		resolve_target(&p->targets[t], fn);
 	for (int i = 0; i < p->ngroups; i++)
 	{
-		params_owner(fn, p->mix ? p->groups[i].label : NULL);
+		params_owner(fn, p->mix || p->ngroups > 1 ? p->groups[i].label : NULL);
 		resolve_group(p, &p->groups[i]);
 	}
 	params_owner(fn, NULL);
@@ -345,4 +345,51 @@ params_seed(bool isnull, int64 given)
 	if (!isnull)
 		return given;
 	return (int64) (ranread_now_ns() ^ ((uint64) MyProcPid << 40)) & PG_INT64_MAX;
+}
+
+/*
+ * The steady_state option: 'PCT%/WINDOW', e.g. '10%/30s': the batch ends
+ * early once the IOPS of each of the last WINDOW seconds are within PCT
+ * percent of their mean (fio's ss=iops:PCT%, ss_dur=WINDOW).
+ */
+void
+params_steady(BatchParams *p, const char *text)
+{
+	char	   *end;
+	double		pct = strtod(text, &end);
+	Interval   *iv;
+	int64		us;
+
+	if (end == text || *end != '%' || end[1] != '/' || !(pct > 0 && pct < 100))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid steady_state \"%s\" for %s", text, owner_name),
+				 errhint("steady_state is 'PCT%%/WINDOW', such as '10%%/30s': stop once the IOPS of every second of the last WINDOW are within PCT percent of their mean; 0 < PCT < 100.")));
+	iv = DatumGetIntervalP(DirectFunctionCall3(interval_in, CStringGetDatum(end + 2),
+											   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+	us = interval_us(iv);
+	if (us < 3 * USECS_PER_SEC || us > 3600 * USECS_PER_SEC || us % USECS_PER_SEC != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the window of steady_state \"%s\" for %s must be whole seconds from 3 s to 1 hour", text, owner_name),
+				 errhint("Steadiness is judged on whole seconds of IOPS, such as '10%%/30s'.")));
+	p->steady_pct = pct;
+	p->steady_window = (int) (us / USECS_PER_SEC);
+	snprintf(p->steady_text, sizeof(p->steady_text), "%g%%/%ds", pct, p->steady_window);
+}
+
+/*
+ * The checks that need the whole batch: steady_state needs a duration
+ * longer than its window.
+ */
+void
+params_check_batch(BatchParams *p, const char *fn)
+{
+	params_owner(fn, NULL);
+	if (p->steady_pct > 0 && (p->duration_ns == 0 || p->duration_ns < (int64) p->steady_window * 1000000000))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("steady_state %s of %s needs a duration longer than its window of %d s",
+						p->steady_text, fn, p->steady_window),
+				 errhint("Give a duration: the run ends at it if the IOPS never settle.")));
 }

@@ -8,6 +8,8 @@
 #include "ranread.h"
 #include "target.h"
 
+#include "utils/jsonb.h"
+
 extern void params_owner(const char *fn, const char *group);
 extern void params_require(bool isnull, const char *name);
 extern void params_range(const char *name, int64 value, int64 lo, int64 hi, const char *hint);
@@ -21,5 +23,12 @@ extern void params_check_totals(BatchParams *p, const char *fn);
 extern int	params_target(BatchParams *p, const char *name);
 extern void params_resolve(BatchParams *p, const char *fn);
 extern int64 params_seed(bool isnull, int64 given);
+extern void params_steady(BatchParams *p, const char *text);
+extern void params_check_batch(BatchParams *p, const char *fn);
+
+/* spec.c */
+extern void spec_groups(BatchParams *p, Jsonb *groups, const char *fn,
+						const char *default_target, int64 default_iterations, bool mix);
+extern const char *spec_batch(BatchParams *p, Jsonb *spec, int *workers);
 
 #endif							/* RANREAD_PARAMS_H */

@@ -131,6 +131,7 @@ ranread_status_name(RanreadStop s)
 	switch (s)
 	{
 		case STOP_NONE:
+		case STOP_STEADY:
 			return "completed";
 		case STOP_STOPPED:
 			return "stopped";

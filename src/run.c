@@ -36,6 +36,7 @@
 #include "commands/sequence.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "libpq/libpq.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -43,6 +44,7 @@
 #include "storage/lock.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
@@ -53,6 +55,9 @@
 #include "worker.h"
 
 PG_FUNCTION_INFO_V1(ranread_run);
+PG_FUNCTION_INFO_V1(ranread_run_1_1);
+PG_FUNCTION_INFO_V1(ranread_mix);
+PG_FUNCTION_INFO_V1(ranread_run_spec);
 PG_FUNCTION_INFO_V1(ranread_blocks);
 
 #define NOTICE_EVERY_NS		((uint64) 5 * 1000000000)
@@ -73,14 +78,15 @@ typedef struct RunContext
 
 /*
  * Read ranread_run's arguments into a one-group batch.  The 1.0 signature
- * has 14 arguments; ranread_run_step (the sweep's) adds the sweep id.
+ * has 14 arguments, and 1.0's ranread_run_step (its sweep's) adds the sweep
+ * id; the 1.1 signature adds distribution and steady_state.
  */
 static void
-run_args(FunctionCallInfo fcinfo, BatchParams *p, RunContext *rc)
+run_args(FunctionCallInfo fcinfo, BatchParams *p, RunContext *rc, bool v11)
 {
 	GroupParams *g = &p->groups[0];
 
-	rc->fn = PG_NARGS() > 14 ? "ranread_sweep" : "ranread_run";
+	rc->fn = !v11 && PG_NARGS() > 14 ? "ranread_sweep" : "ranread_run";
 	params_owner(rc->fn, NULL);
 	p->ngroups = 1;
 	strlcpy(g->label, "main", NAMEDATALEN);
@@ -128,10 +134,19 @@ run_args(FunctionCallInfo fcinfo, BatchParams *p, RunContext *rc)
 		params_range("workers", rc->workers, 1, g->processes,
 					 "workers is how many background workers share the processes; NULL chooses.");
 	}
-	if (PG_NARGS() > 14 && !PG_ARGISNULL(14))
+	if (!v11 && PG_NARGS() > 14 && !PG_ARGISNULL(14))
 		p->sweep = PG_GETARG_INT64(14);
-	(void) blocks_parse("uniform", &g->blocks, NULL, 0);
+	if (v11)
+	{
+		params_require(PG_ARGISNULL(14), "distribution");
+		params_distribution(g, text_to_cstring(PG_GETARG_TEXT_PP(14)));
+		if (!PG_ARGISNULL(15))
+			params_steady(p, text_to_cstring(PG_GETARG_TEXT_PP(15)));
+	}
+	else
+		(void) blocks_parse("uniform", &g->blocks, NULL, 0);
 	params_check_totals(p, rc->fn);
+	params_check_batch(p, rc->fn);
 }
 
 /* Which engine runs, honouring ranread.engine */
@@ -547,6 +562,31 @@ watch_recording(BatchShared *bs, uint64 now, uint64 *blocked_since, uint64 *next
 	}
 }
 
+/*
+ * steady_state: once a second more is complete, see whether the last window
+ * of seconds is steady, and end the run if so (completed, early).
+ */
+static void
+watch_steady(BatchShared *bs, uint64 now, int *checked)
+{
+	int			complete;
+
+	if (bs->p.steady_pct <= 0 || !bs->go || now < bs->measure_ns || bs->ended_steady)
+		return;
+	complete = (int) ((now - bs->measure_ns) / 1000000000);
+	if (complete == *checked)
+		return;
+	*checked = complete;
+	if (figures_steady_now(bs, complete))
+	{
+		bs->ended_steady = true;
+		ranread_request_stop(bs->p.claim, STOP_STEADY);
+		ereport(NOTICE,
+				(errmsg("ranread batch " INT64_FORMAT ": steady after %d s (%s), ending the run",
+						bs->p.batch, complete, bs->p.steady_text)));
+	}
+}
+
 /* Wait for the batch to be recorded, with progress notices */
 static void
 wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
@@ -554,6 +594,7 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 	uint64		next_notice = bs->go_ns + NOTICE_EVERY_NS;
 	uint64		next_conn_check = 0;
 	uint64		blocked_since = 0;
+	int			steady_checked = 0;
 
 	while (bs->record_state == RECORD_PENDING)
 	{
@@ -578,6 +619,7 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 		}
 		if (recorder_gone(bs, handles))
 			break;
+		watch_steady(bs, now, &steady_checked);
 		watch_recording(bs, now, &blocked_since, &next_notice);
 		if (now >= next_notice && now > bs->measure_ns && !io_over(bs))
 		{
@@ -625,6 +667,46 @@ figures_sentence(const RanreadFigures *f)
 					f->avg_ms, f->p99_ms, f->max_ms);
 }
 
+/* A block size in words: 8 KiB, 1 MiB, 512 B */
+static char *
+block_words(int bytes)
+{
+	if (bytes % (1024 * 1024) == 0)
+		return psprintf("%d MiB", bytes / (1024 * 1024));
+	if (bytes % 1024 == 0)
+		return psprintf("%d KiB", bytes / 1024);
+	return psprintf("%d B", bytes);
+}
+
+/* The seed's line for a mix: each group, what it did and how it fared */
+static char *
+mix_line(BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfo(&s, "ranread batch " INT64_FORMAT ", %d group%s (%s):", p->batch, p->ngroups,
+					 p->ngroups == 1 ? "" : "s",
+					 p->duration_ns > 0 ?
+					 DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration))) :
+					 "iterations");
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		const GroupParams *g = &p->groups[i];
+		const RanreadFigures *f = &bs->group_fig[i];
+
+		appendStringInfo(&s, "%s %s, %d process%s %s %s%s%s: average response time = %.2fms, calculated IOPS = %.0f (%.1f MB/s)",
+						 i ? ";" : "", g->label, g->processes, g->processes == 1 ? "" : "es",
+						 g->pattern == PATTERN_RANDOM ? "random" : "sequential",
+						 block_words(g->block_size),
+						 g->write_pct > 0 ? psprintf(" %d%% writes", g->write_pct) : "",
+						 g->queue_depth > 1 ? psprintf(" QD%d", g->queue_depth) : "",
+						 f->avg_ms, f->iops, f->mbps);
+	}
+	return s.data;
+}
+
 /* The NOTICEs and WARNINGs of a finished batch */
 static void
 report_batch(BatchShared *bs, RunContext *rc)
@@ -634,7 +716,9 @@ report_batch(BatchShared *bs, RunContext *rc)
 	RanreadPages pages = history_pages(bs);
 	char	   *notes = history_notes(bs);
 
-	if (p->duration_ns > 0 && p->groups[0].iterations == 0)
+	if (p->ngroups > 1 || p->mix)
+		ereport(NOTICE, (errmsg("%s", mix_line(bs))));
+	else if (p->duration_ns > 0 && p->groups[0].iterations == 0)
 		ereport(NOTICE,
 				(errmsg("%d processes (%s) average response time = %.2fms, calculated IOPS = %.0f",
 						p->processes,
@@ -824,7 +908,7 @@ ranread_run(PG_FUNCTION_ARGS)
 
 	memset(&rc, 0, sizeof(rc));
 	ranread_refuse_on_standby(PG_NARGS() > 14 ? "ranread_sweep" : "ranread_run");
-	run_args(fcinfo, p, &rc);
+	run_args(fcinfo, p, &rc, false);
 	run_batch(p, &rc);
 	result = result_row(fcinfo, rc.bs);
 	dsm_detach(rc.seg);
@@ -832,11 +916,139 @@ ranread_run(PG_FUNCTION_ARGS)
 }
 
 /*
+ * ranread_run as of 1.1: the 1.0 arguments, then distribution and
+ * steady_state
+ */
+Datum
+ranread_run_1_1(PG_FUNCTION_ARGS)
+{
+	BatchParams *p = palloc0(sizeof(BatchParams));
+	RunContext	rc;
+	Datum		result;
+
+	memset(&rc, 0, sizeof(rc));
+	ranread_refuse_on_standby("ranread_run");
+	run_args(fcinfo, p, &rc, true);
+	run_batch(p, &rc);
+	result = result_row(fcinfo, rc.bs);
+	dsm_detach(rc.seg);
+	PG_RETURN_DATUM(result);
+}
+
+/* One row per group, then the batch's (grp 0), into a materialized set */
+static void
+group_rows(FunctionCallInfo fcinfo, BatchShared *bs)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const char *status = ranread_status_name(bs->status);
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int g = 0; g <= bs->p.ngroups; g++)
+	{
+		const RanreadFigures *f = g < bs->p.ngroups ? &bs->group_fig[g] : &bs->total;
+		Datum		values[16];
+		bool		nulls[16];
+
+		memset(nulls, 0, sizeof(nulls));
+		values[0] = Int64GetDatum(bs->p.batch);
+		values[1] = Int32GetDatum(g < bs->p.ngroups ? g + 1 : 0);
+		values[2] = CStringGetTextDatum(g < bs->p.ngroups ? bs->p.groups[g].label : "total");
+		values[3] = Int32GetDatum(g < bs->p.ngroups ? bs->p.groups[g].processes : bs->p.processes);
+		values[4] = Int64GetDatum((int64) f->reads);
+		values[5] = Int64GetDatum((int64) f->writes);
+		values[6] = Float8GetDatum(f->seconds);
+		values[7] = Float8GetDatum(f->iops);
+		values[8] = Float8GetDatum(f->mbps);
+		values[9] = Float8GetDatum(f->avg_ms);
+		values[10] = Float8GetDatum(f->p50_ms);
+		values[11] = Float8GetDatum(f->p95_ms);
+		values[12] = Float8GetDatum(f->p99_ms);
+		values[13] = Float8GetDatum(f->p999_ms);
+		values[14] = Float8GetDatum(f->max_ms);
+		for (int i = 9; i <= 14; i++)
+			nulls[i] = !f->latency;
+		values[15] = CStringGetTextDatum(status);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+}
+
+/*
+ * ranread_mix(groups, duration, warmup, seed, workers, steady_state, target,
+ *			   iterations): several groups of processes in one batch
+ */
+Datum
+ranread_mix(PG_FUNCTION_ARGS)
+{
+	BatchParams *p = palloc0(sizeof(BatchParams));
+	RunContext	rc;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.fn = "ranread_mix";
+	ranread_refuse_on_standby(rc.fn);
+	params_owner(rc.fn, NULL);
+	if (!PG_ARGISNULL(1))
+	{
+		p->duration = *PG_GETARG_INTERVAL_P(1);
+		p->duration_ns = params_interval(&p->duration, "duration", false);
+	}
+	if (!PG_ARGISNULL(2))
+	{
+		p->warmup = *PG_GETARG_INTERVAL_P(2);
+		p->warmup_ns = params_interval(&p->warmup, "warmup", true);
+	}
+	p->seed = params_seed(PG_ARGISNULL(3), PG_ARGISNULL(3) ? 0 : PG_GETARG_INT64(3));
+	if (!PG_ARGISNULL(4))
+	{
+		rc.workers = PG_GETARG_INT32(4);
+		params_range("workers", rc.workers, 1, RANREAD_MAX_PROCESSES,
+					 "workers is how many background workers share the processes; NULL chooses.");
+	}
+	if (!PG_ARGISNULL(5))
+		params_steady(p, text_to_cstring(PG_GETARG_TEXT_PP(5)));
+	if (!PG_ARGISNULL(7))
+		params_range("iterations", PG_GETARG_INT64(7), 1, PG_INT64_MAX / 2,
+					 "iterations is how many I/Os each process does.");
+	if (PG_ARGISNULL(1) && PG_ARGISNULL(7))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("ranread_mix needs a duration or iterations"),
+				 errhint("The groups of a mix share the batch's duration, such as '30s'.")));
+	p->mix = true;
+	spec_groups(p, PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0), rc.fn,
+				target_arg(fcinfo, 6, rc.fn), PG_ARGISNULL(7) ? 0 : PG_GETARG_INT64(7), true);
+	params_check_batch(p, rc.fn);
+	run_batch(p, &rc);
+	group_rows(fcinfo, rc.bs);
+	dsm_detach(rc.seg);
+	return (Datum) 0;
+}
+
+/* ranread_run_step(spec): a batch described as JSON, for sweeps and studies */
+Datum
+ranread_run_spec(PG_FUNCTION_ARGS)
+{
+	BatchParams *p = palloc0(sizeof(BatchParams));
+	RunContext	rc;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.fn = spec_batch(p, PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0), &rc.workers);
+	ranread_refuse_on_standby(rc.fn);
+	params_check_batch(p, rc.fn);
+	if (rc.workers != 0)
+		params_range("workers", rc.workers, 1, p->processes,
+					 "workers is how many background workers share the processes; NULL chooses.");
+	run_batch(p, &rc);
+	group_rows(fcinfo, rc.bs);
+	dsm_detach(rc.seg);
+	return (Datum) 0;
+}
+
+/*
  * ranread_blocks(processes, n, target, block_size, pattern, region_start,
- *				  region_end, seed): where each process's first n I/Os go, as
- * byte offsets in the target.  No I/O is done; the offsets come from the
- * engines' own block choice, so users and tests can see the region and the
- * seed at work.
+ *				  region_end, seed [, distribution]): where each process's
+ * first n I/Os go, as byte offsets in the target.  No I/O is done; the
+ * offsets come from the engines' own block choice, so users and tests can
+ * see the region, the seed and the distribution's hot blocks at work.
  */
 Datum
 ranread_blocks(PG_FUNCTION_ARGS)
@@ -865,7 +1077,13 @@ ranread_blocks(PG_FUNCTION_ARGS)
 	params_region(g, PG_GETARG_FLOAT8(5), PG_GETARG_FLOAT8(6));
 	p->seed = PG_GETARG_INT64(7);
 	g->queue_depth = 1;
-	(void) blocks_parse("uniform", &g->blocks, NULL, 0);
+	if (PG_NARGS() > 8)
+	{
+		params_require(PG_ARGISNULL(8), "distribution");
+		params_distribution(g, text_to_cstring(PG_GETARG_TEXT_PP(8)));
+	}
+	else
+		(void) blocks_parse("uniform", &g->blocks, NULL, 0);
 	params_check_totals(p, "ranread_blocks");
 	params_resolve(p, "ranread_blocks");
 

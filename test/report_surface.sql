@@ -11,16 +11,17 @@ SELECT has_function('ranread_chart', ARRAY['bigint'], 'ranread_chart(sweep) exis
 SELECT is(pg_get_function_arguments('ranread_chart(bigint)'::regprocedure),
     'sweep bigint DEFAULT NULL::bigint', 'ranread_chart''s sweep defaults to NULL (the latest)');
 SELECT has_function('ranread_timeline', ARRAY['bigint'], 'ranread_timeline(batch) exists');
-SELECT is(pg_get_function_arguments('ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer)'::regprocedure),
+SELECT is(pg_get_function_arguments('ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'::regprocedure),
     'start integer DEFAULT 10, max_processes integer DEFAULT 1280, iterations bigint DEFAULT NULL::bigint, '
     'duration interval DEFAULT ''00:00:30''::interval, max_avg_ms double precision DEFAULT 10, '
     'target name DEFAULT ''ranread''::name, block_size integer DEFAULT 8192, write_pct integer DEFAULT 0, '
     'queue_depth integer DEFAULT 1, pattern text DEFAULT ''random''::text, '
     'region_start double precision DEFAULT 0, region_end double precision DEFAULT 100, '
     'warmup interval DEFAULT ''00:00:00''::interval, rate_iops integer DEFAULT NULL::integer, '
-    'seed bigint DEFAULT NULL::bigint, workers integer DEFAULT NULL::integer',
+    'seed bigint DEFAULT NULL::bigint, workers integer DEFAULT NULL::integer, '
+    'distribution text DEFAULT ''uniform''::text, steady_state text DEFAULT NULL::text',
     'ranread_sweep takes the methodology''s arguments and every ranread_run option, with their defaults');
-SELECT is(pg_get_function_result('ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer)'::regprocedure),
+SELECT is(pg_get_function_result('ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'::regprocedure),
     'TABLE(step integer, processes integer, batch bigint, iops double precision, avg_ms double precision, '
     'p99_ms double precision, max_ms double precision, within_bound boolean, stop_reason text)',
     'ranread_sweep returns one row per step');
@@ -47,7 +48,7 @@ CREATE ROLE ranread_test_monitor IN ROLE pg_monitor;
 SELECT ok(NOT has_function_privilege('ranread_test_nobody', 'ranread_export(text, text)', 'EXECUTE'),
     'ranread_export is not executable by PUBLIC');
 SELECT ok(NOT has_function_privilege('ranread_test_nobody',
-    'ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer)',
+    'ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)',
     'EXECUTE'), 'ranread_sweep is not executable by PUBLIC');
 SELECT ok(NOT has_function_privilege('ranread_test_nobody', 'ranread_chart(bigint)', 'EXECUTE'),
     'ranread_chart is not executable by PUBLIC');

@@ -1,7 +1,7 @@
 -- ranread_sweep end to end, deterministically: ranread_run_step is replaced
 -- (inside this transaction) by a stand-in that records a batch with scripted
 -- figures, so the steps, the stop rules, the verdict row and the arguments
--- passed through can be checked without I/O.
+-- passed through (in the JSON spec of the batch) can be checked without I/O.
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(30);
@@ -15,32 +15,37 @@ CREATE TEMP TABLE calls (processes integer, iterations bigint, target name, dura
                          region_start float8, region_end float8, warmup interval,
                          rate_iops integer, seed bigint, workers integer, sweep bigint);
 
-CREATE OR REPLACE FUNCTION ranread_run_step(
-    processes integer, iterations bigint, target name, duration interval,
-    block_size integer, write_pct integer, queue_depth integer, pattern text,
-    region_start float8, region_end float8, warmup interval, rate_iops integer,
-    seed bigint, workers integer, sweep bigint)
-RETURNS ranread_run_result LANGUAGE plpgsql
+CREATE OR REPLACE FUNCTION ranread_run_step(spec jsonb)
+RETURNS SETOF ranread_group_result LANGUAGE plpgsql
 SET search_path FROM CURRENT    -- ranread_sweep calls it with search_path = pg_catalog
 AS $$
 DECLARE
     s  record;
+    g  jsonb := spec -> 'groups' -> 0;
     b  bigint := nextval('ranread_batch_seq');
+    c  pg_temp.calls;
 BEGIN
-    INSERT INTO pg_temp.calls VALUES (processes, iterations, target, duration, block_size,
-        write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed,
-        workers, sweep);
-    SELECT * INTO STRICT s FROM pg_temp.script c WHERE c.processes = ranread_run_step.processes;
+    c := ROW((g ->> 'processes')::integer, (spec ->> 'iterations')::bigint, (g ->> 'target')::name,
+             (spec ->> 'duration')::interval, (g ->> 'block_size')::integer,
+             (g ->> 'write_pct')::integer, (g ->> 'queue_depth')::integer, g ->> 'pattern',
+             (g ->> 'region_start')::float8, (g ->> 'region_end')::float8,
+             (spec ->> 'warmup')::interval, (g ->> 'rate_iops')::integer, (spec ->> 'seed')::bigint,
+             (spec ->> 'workers')::integer, (spec ->> 'sweep')::bigint);
+    INSERT INTO pg_temp.calls SELECT c.*;
+    SELECT * INTO STRICT s FROM pg_temp.script x WHERE x.processes = c.processes;
     INSERT INTO ranread_batches (batch, run_at, target, processes, iterations, duration,
         block_size, queue_depth, write_pct, pattern, region_start, region_end, seed, workers,
         engine, reads, writes, seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, sweep)
-    VALUES (b, clock_timestamp(), target, processes, iterations, duration, block_size,
-        queue_depth, write_pct, pattern, region_start, region_end, 1, 1, 'io_uring',
-        (s.iops * 30)::bigint, 0, 30, s.iops, s.iops * block_size / 1e6, s.avg_ms, s.p99_ms,
-        s.max_ms, s.status, sweep);
-    RETURN ROW(b, target, processes, (s.iops * 30)::bigint, 0, 30, s.iops,
-               s.iops * block_size / 1e6, s.avg_ms, s.avg_ms, s.p99_ms, s.p99_ms, s.p99_ms,
-               s.max_ms, s.status)::ranread_run_result;
+    VALUES (b, clock_timestamp(), c.target, c.processes, c.iterations, c.duration, c.block_size,
+        c.queue_depth, c.write_pct, c.pattern, c.region_start, c.region_end, 1, 1, 'io_uring',
+        (s.iops * 30)::bigint, 0, 30, s.iops, s.iops * c.block_size / 1e6, s.avg_ms, s.p99_ms,
+        s.max_ms, s.status, c.sweep);
+    RETURN NEXT ROW(b, 1, 'main', c.processes, (s.iops * 30)::bigint, 0, 30, s.iops,
+               s.iops * c.block_size / 1e6, s.avg_ms, s.avg_ms, s.p99_ms, s.p99_ms, s.p99_ms,
+               s.max_ms, s.status)::ranread_group_result;
+    RETURN NEXT ROW(b, 0, 'total', c.processes, (s.iops * 30)::bigint, 0, 30, s.iops,
+               s.iops * c.block_size / 1e6, s.avg_ms, s.avg_ms, s.p99_ms, s.p99_ms, s.p99_ms,
+               s.max_ms, s.status)::ranread_group_result;
 END
 $$;
 

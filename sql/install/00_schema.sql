@@ -20,12 +20,12 @@ CREATE TABLE @extschema@.ranread_batches (
     processes      integer NOT NULL,
     iterations     bigint,
     duration       interval,
-    block_size     integer NOT NULL,
-    queue_depth    integer NOT NULL,
-    write_pct      integer NOT NULL,
-    pattern        text NOT NULL,
-    region_start   float8 NOT NULL,
-    region_end     float8 NOT NULL,
+    block_size     integer,
+    queue_depth    integer,
+    write_pct      integer,
+    pattern        text,
+    region_start   float8,
+    region_end     float8,
     warmup         interval,
     rate_iops      integer,
     seed           bigint NOT NULL,
@@ -65,7 +65,23 @@ CREATE TABLE @extschema@.ranread_batches (
     filesystem     text,
     timing         boolean,
     busy           float8,
-    notes          text
+    notes          text,
+    -- 1.1, mixed workloads: how many groups of processes ran at once (a
+    -- plain batch is one; a mix's definition is kept as given, and its
+    -- per-group options are NULL here: see ranread_groups), the access
+    -- distribution of a one-group batch, when its first I/O started, and
+    -- steady state: the option asked for, whether the run ended early on
+    -- it, and for every duration run SNIA's verdict over five rounds (max -
+    -- min within 20% of the mean, least-squares slope x 4 within 10%)
+    groups         integer,
+    mix            jsonb,
+    distribution   text,
+    first_io_at    timestamptz,
+    steady_state   text,
+    ended_steady   boolean,
+    steady         boolean,
+    steady_excursion float8,
+    steady_slope   float8
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
@@ -102,11 +118,12 @@ CREATE TABLE @extschema@.ranread_results (
     write_histogram bytea,
     status         text NOT NULL,
     busy           float8,
+    grp            integer NOT NULL DEFAULT 1,  -- 1.1: the group of the process
     PRIMARY KEY (batch, process)
 );
 
--- Per batch and second of the measured part: throttling and burst credits
--- show here.
+-- Per batch, group and second of the measured part: throttling and burst
+-- credits show here.  A batch's seconds are the sums over its groups.
 CREATE TABLE @extschema@.ranread_intervals (
     batch          bigint NOT NULL,
     second         integer NOT NULL,
@@ -115,7 +132,8 @@ CREATE TABLE @extschema@.ranread_intervals (
     iops           float8 NOT NULL,
     avg_ms         float8,
     max_ms         float8,
-    PRIMARY KEY (batch, second)
+    grp            integer NOT NULL DEFAULT 1,  -- 1.1
+    PRIMARY KEY (batch, grp, second)
 );
 
 -- Targets: which relation backs which target name.  Not dumped: the

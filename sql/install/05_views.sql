@@ -35,21 +35,44 @@ SELECT c.target,
   FROM @extschema@.ranread_target_catalog c,
        LATERAL @extschema@.ranread_target_info(c.relid, c.size_bytes) i;
 
--- The seed's GROUP BY batch, precomputed: one row per batch.  A row left
--- 'running' by a batch that no longer runs (a crash, a killed worker, a
--- recording that gave up) shows as failed.
+-- What a batch's status is now: its row's, but a row left 'running' by a
+-- batch that no longer runs (a crash, a killed worker, a recording that gave
+-- up) is failed, and says so.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_status_now(status text, batch bigint,
+    message text, OUT status text, OUT message text)
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN gone THEN 'failed' ELSE $1 END,
+           CASE WHEN gone THEN coalesce($3, 'the batch no longer runs and its history was never written: a server restart, a killed worker, or a recording that gave up ended it')
+                ELSE $3 END
+      FROM (SELECT $1 = 'running' AND NOT coalesce(@extschema@.ranread_batch_live($2), true) AS gone) g
+$$;
+
+-- The seed's GROUP BY batch, precomputed: one row per batch.
 CREATE OR REPLACE VIEW @extschema@.ranread_summary AS
 SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.write_pct, b.reads, b.writes, b.iops, b.mbps, b.avg_ms, b.p99_ms,
-       b.max_ms,
-       CASE WHEN b.status = 'running' AND NOT coalesce(@extschema@.ranread_batch_live(b.batch), true)
-            THEN 'failed' ELSE b.status END AS status,
-       b.sweep,
+       b.max_ms, n.status, b.sweep,
        b.queue_depth, b.pattern, b.duration, b.seconds, b.min_ms, b.p50_ms,
        b.p95_ms, b.p999_ms, b.read_avg_ms, b.read_p99_ms, b.write_avg_ms,
-       b.write_p99_ms, b.engine, b.workers, b.seed, b.buffer_pages,
-       CASE WHEN b.status = 'running' AND NOT coalesce(@extschema@.ranread_batch_live(b.batch), true)
-            THEN coalesce(b.message, 'the batch no longer runs and its history was never written: a server restart, a killed worker, or a recording that gave up ended it')
-            ELSE b.message END AS message,
-       b.tablespace, b.filesystem, b.timing, b.busy, b.notes
-  FROM @extschema@.ranread_batches b;
+       b.write_p99_ms, b.engine, b.workers, b.seed, b.buffer_pages, n.message,
+       b.tablespace, b.filesystem, b.timing, b.busy, b.notes,
+       b.groups, b.distribution, b.first_io_at, b.steady_state, b.ended_steady,
+       b.steady, b.steady_excursion, b.steady_slope, b.mix
+  FROM @extschema@.ranread_batches b,
+       LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
+
+-- One row per group of every batch (a plain batch has one group), with the
+-- batch's time and status: the mixed workloads' per-group figures.
+CREATE OR REPLACE VIEW @extschema@.ranread_group_summary AS
+SELECT g.batch, g.grp, g.label, b.run_at, n.status, g.target, g.tablespace,
+       g.processes, g.iterations, g.block_size, g.queue_depth, g.write_pct,
+       g.pattern, g.region_start, g.region_end, g.rate_iops, g.distribution,
+       g.reads, g.writes, g.seconds, g.iops, g.mbps, g.avg_ms, g.min_ms,
+       g.p50_ms, g.p95_ms, g.p99_ms, g.p999_ms, g.max_ms, g.read_avg_ms,
+       g.read_p99_ms, g.write_avg_ms, g.write_p99_ms, g.busy, g.first_io_at,
+       b.sweep
+  FROM @extschema@.ranread_groups g
+  JOIN @extschema@.ranread_batches b USING (batch),
+       LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;

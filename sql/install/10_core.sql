@@ -35,31 +35,39 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_run(
     warmup       interval DEFAULT '0',
     rate_iops    integer  DEFAULT NULL,
     seed         bigint   DEFAULT NULL,
-    workers      integer  DEFAULT NULL)
+    workers      integer  DEFAULT NULL,
+    distribution text     DEFAULT 'uniform',
+    steady_state text     DEFAULT NULL)
 RETURNS @extschema@.ranread_run_result
-AS 'MODULE_PATHNAME', 'ranread_run'
+AS 'MODULE_PATHNAME', 'ranread_run_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
--- ranread_run with the sweep id its batch belongs to; used by ranread_sweep.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_run_step(
-    processes    integer,
-    iterations   bigint,
-    target       name,
-    duration     interval,
-    block_size   integer,
-    write_pct    integer,
-    queue_depth  integer,
-    pattern      text,
-    region_start float8,
-    region_end   float8,
-    warmup       interval,
-    rate_iops    integer,
-    seed         bigint,
-    workers      integer,
-    sweep        bigint)
-RETURNS @extschema@.ranread_run_result
-AS 'MODULE_PATHNAME', 'ranread_run'
-LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+-- Several groups of processes in one batch, started together, reported
+-- apart: groups is a JSON array of objects with a group's options (label,
+-- processes, block_size, write_pct, queue_depth, pattern, region_start,
+-- region_end, rate_iops, distribution, iterations, target); the rest are
+-- the batch's.  One row per group, then one for the whole batch (grp 0).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_mix(
+    groups       jsonb,
+    duration     interval DEFAULT '30s',
+    warmup       interval DEFAULT '0',
+    seed         bigint   DEFAULT NULL,
+    workers      integer  DEFAULT NULL,
+    steady_state text     DEFAULT NULL,
+    target       name     DEFAULT 'ranread',
+    iterations   bigint   DEFAULT NULL)
+RETURNS SETOF @extschema@.ranread_group_result
+AS 'MODULE_PATHNAME', 'ranread_mix'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 3;
+
+-- A batch described as JSON, for the functions that run many (ranread_sweep
+-- and the like): {"groups": [...], "duration": ..., "warmup": ..., "seed":
+-- ..., "workers": ..., "steady_state": ..., "iterations": ..., "target":
+-- ..., "sweep": ..., "caller": "ranread_sweep"}.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_run_step(spec jsonb)
+RETURNS SETOF @extschema@.ranread_group_result
+AS 'MODULE_PATHNAME', 'ranread_run_spec'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 2;
 
 CREATE OR REPLACE FUNCTION @extschema@.ranread_stop()
 RETURNS integer
@@ -105,6 +113,15 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ranread_hist_buckets'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
+-- SNIA's steady-state rule on five rounds' IOPS, the one every duration
+-- batch is judged by (ranread_summary.steady): max - min within 20% of the
+-- mean, least-squares slope x 4 within 10%; excursion and slope are
+-- relative to the mean.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_steady_verdict(rounds float8[],
+    OUT steady boolean, OUT excursion float8, OUT slope float8)
+AS 'MODULE_PATHNAME', 'ranread_steady_verdict'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
 -- Where each process's first n I/Os would go (byte offsets in the target),
 -- chosen by the engines' own code; no I/O is done.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_blocks(
@@ -116,6 +133,7 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_blocks(
     region_start float8   DEFAULT 0,
     region_end   float8   DEFAULT 100,
     seed         bigint   DEFAULT 0,
+    distribution text     DEFAULT 'uniform',
     OUT process     integer,
     OUT seq         integer,
     OUT byte_offset bigint)

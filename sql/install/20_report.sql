@@ -161,7 +161,9 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep(
     warmup         interval DEFAULT '0',
     rate_iops      integer  DEFAULT NULL,
     seed           bigint   DEFAULT NULL,
-    workers        integer  DEFAULT NULL)
+    workers        integer  DEFAULT NULL,
+    distribution   text     DEFAULT 'uniform',
+    steady_state   text     DEFAULT NULL)
 RETURNS TABLE (
     step           integer,
     processes      integer,
@@ -179,7 +181,7 @@ DECLARE
     lim       record;
     nxt       record;
     verdict   record;
-    r         @extschema@.ranread_run_result;
+    r         @extschema@.ranread_group_result;
     s         @extschema@.ranread_sweep_step;
     steps     @extschema@.ranread_sweep_step[] := '{}';
     sweep_id  bigint;
@@ -194,7 +196,7 @@ BEGIN
               FROM unnest(ARRAY[
                    '@extschema@.ranread_primary_only(text)',
                    '@extschema@.ranread_limits()',
-                   '@extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint)',
+                   '@extschema@.ranread_run_step(jsonb)',
                    '@extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)',
                    '@extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)']::regprocedure[]) AS f
              WHERE NOT has_function_privilege(f, 'EXECUTE')
@@ -285,10 +287,18 @@ BEGIN
         reason := nxt.stop_reason;
         EXIT WHEN nxt.next_processes IS NULL;
 
-        r := @extschema@.ranread_run_step(nxt.next_processes, iterations, target, duration,
-                                          block_size, write_pct, queue_depth, pattern,
-                                          region_start, region_end, warmup, rate_iops,
-                                          seed, workers, sweep_id);
+        SELECT * INTO r
+          FROM @extschema@.ranread_run_step(jsonb_build_object(
+                   'caller', 'ranread_sweep', 'sweep', sweep_id,
+                   'iterations', iterations, 'duration', duration, 'warmup', warmup,
+                   'seed', seed, 'workers', workers, 'steady_state', steady_state,
+                   'groups', jsonb_build_array(jsonb_build_object(
+                       'processes', nxt.next_processes, 'target', target,
+                       'block_size', block_size, 'write_pct', write_pct,
+                       'queue_depth', queue_depth, 'pattern', pattern,
+                       'region_start', region_start, 'region_end', region_end,
+                       'rate_iops', rate_iops, 'distribution', distribution)))) g
+         WHERE g.grp = 0;
         steps := steps || ROW(coalesce(cardinality(steps), 0) + 1, r.processes, r.batch,
                               r.iops, r.avg_ms, r.p99_ms, r.max_ms,
                               r.status)::@extschema@.ranread_sweep_step;

@@ -22,12 +22,15 @@ $$;
 
 REVOKE ALL ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_intervals, @extschema@.ranread_target_catalog,
-    @extschema@.ranread_summary, @extschema@.ranread_targets FROM PUBLIC;
+    @extschema@.ranread_summary, @extschema@.ranread_targets,
+    @extschema@.ranread_groups, @extschema@.ranread_group_summary FROM PUBLIC;
 GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_intervals, @extschema@.ranread_summary,
-    @extschema@.ranread_targets TO pg_monitor;
+    @extschema@.ranread_targets, @extschema@.ranread_groups,
+    @extschema@.ranread_group_summary TO pg_monitor;
 
 -- Functions the views and reports call on the reader's behalf.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
                           @extschema@.ranread_target_info(oid, bigint),
-                          @extschema@.ranread_batch_live(bigint) TO pg_monitor;
+                          @extschema@.ranread_batch_live(bigint),
+                          @extschema@.ranread_status_now(text, bigint, text) TO pg_monitor;

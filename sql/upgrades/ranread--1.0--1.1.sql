@@ -53,7 +53,55 @@ ALTER TABLE @extschema@.ranread_batches
 ALTER TABLE @extschema@.ranread_results
     ADD COLUMN busy float8;
 
+-- Mixed workloads: groups of processes in one batch.  A mix's per-group
+-- options are NULL in its batch's row; results and seconds say their group.
+ALTER TABLE @extschema@.ranread_batches
+    ALTER COLUMN block_size DROP NOT NULL,
+    ALTER COLUMN queue_depth DROP NOT NULL,
+    ALTER COLUMN write_pct DROP NOT NULL,
+    ALTER COLUMN pattern DROP NOT NULL,
+    ALTER COLUMN region_start DROP NOT NULL,
+    ALTER COLUMN region_end DROP NOT NULL,
+    ADD COLUMN groups integer,
+    ADD COLUMN mix jsonb,
+    ADD COLUMN distribution text,
+    ADD COLUMN first_io_at timestamptz,
+    ADD COLUMN steady_state text,
+    ADD COLUMN ended_steady boolean,
+    ADD COLUMN steady boolean,
+    ADD COLUMN steady_excursion float8,
+    ADD COLUMN steady_slope float8;
+ALTER TABLE @extschema@.ranread_results
+    ADD COLUMN grp integer NOT NULL DEFAULT 1;
+ALTER TABLE @extschema@.ranread_intervals
+    ADD COLUMN grp integer NOT NULL DEFAULT 1,
+    DROP CONSTRAINT ranread_intervals_pkey,
+    ADD PRIMARY KEY (batch, grp, second);
+
+-- Functions whose arguments change in 1.1 are made again: keep who may
+-- execute them (their grants are carried over below, by function name).
+DO $$
+BEGIN
+    PERFORM pg_catalog.set_config('ranread_upgrade.grants', coalesce((
+        SELECT pg_catalog.string_agg(pg_catalog.format('%s %s', p.proname, a.grantee::pg_catalog.regrole), ',')
+          FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
+         WHERE p.oid OPERATOR(pg_catalog.=) ANY (ARRAY[
+                   '@extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer)',
+                   '@extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint)',
+                   '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer)',
+                   '@extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint)']::pg_catalog.regprocedure[]::pg_catalog.oid[])
+           AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
+           AND a.grantee OPERATOR(pg_catalog.<>) 0
+           AND a.grantee OPERATOR(pg_catalog.<>) p.proowner), ''), true);
+END
+$$;
+DROP FUNCTION @extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer);
+DROP FUNCTION @extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint);
+DROP FUNCTION @extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer);
+DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint);
+
 -- @include sql/install/01_access_method.sql
+-- @include sql/install/02_groups.sql
 -- @include sql/install/05_views.sql
 -- @include sql/install/10_core.sql
 -- @include sql/install/20_report.sql
@@ -63,3 +111,22 @@ ALTER TABLE @extschema@.ranread_results
 -- C now draws through the renderer.
 -- @include sql/install/30_charts.sql
 -- @include sql/install/99_privileges.sql
+
+-- The grants of the functions made again
+DO $$
+DECLARE
+    g text;
+BEGIN
+    FOREACH g IN ARRAY pg_catalog.string_to_array(pg_catalog.current_setting('ranread_upgrade.grants', true), ',')
+    LOOP
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s',
+            CASE pg_catalog.split_part(g, ' ', 1)
+                WHEN 'ranread_run' THEN '@extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'
+                WHEN 'ranread_run_step' THEN '@extschema@.ranread_run_step(jsonb)'
+                WHEN 'ranread_sweep' THEN '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'
+                WHEN 'ranread_blocks' THEN '@extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)'
+            END,
+            pg_catalog.substr(g, pg_catalog.strpos(g, ' ') + 1));
+    END LOOP;
+END
+$$;

@@ -33,6 +33,7 @@ history_of() {
 }
 before=$(history_of)
 is "$(q "SELECT count(*) FROM ranread_batches")" 4 "1.0 recorded four batches"
+q "CREATE ROLE rr_upgrade_runner; GRANT EXECUTE ON FUNCTION ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer) TO rr_upgrade_runner" >/dev/null
 cmp_ok "$(q "SELECT count(*) FROM ranread_intervals")" '>=' 3 "... with per-second intervals"
 
 # --- the update
@@ -42,9 +43,17 @@ ok $? "ALTER EXTENSION ranread UPDATE succeeds"
 is "$(q "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" 1.1 "... and the extension is at 1.1"
 is "$(history_of)" "$before" "the history is intact after the update: batches, processes, intervals, sweeps, targets"
 
+is "$(q "SELECT has_function_privilege('rr_upgrade_runner', 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)', 'EXECUTE')")" t \
+  "a role granted EXECUTE on 1.0's ranread_run may execute 1.1's, whose arguments changed"
+q "DROP OWNED BY rr_upgrade_runner; DROP ROLE rr_upgrade_runner" >/dev/null
+
 # --- 1.1 works on the updated database and its history
 is "$(q "SELECT status || '|' || reads FROM ranread_run(1, 300)")" "completed|300" "the updated database runs a batch"
-is "$(q "SELECT count(*) FROM ranread_summary")" 5 "ranread_summary shows the 1.0 batches and the new one"
+is "$(q "SELECT count(*) FROM ranread_mix('[{\"label\": \"a\", \"processes\": 1}, {\"label\": \"b\", \"processes\": 1, \"block_size\": 65536}]', duration => '0.5s')")" 3 \
+  "the updated database runs a mix (1.1)"
+is "$(q "SELECT count(*) FROM ranread_summary")" 6 "ranread_summary shows the 1.0 batches and the new ones"
+is "$(q "SELECT count(*) FILTER (WHERE groups IS NULL) || '|' || count(*) FILTER (WHERE groups = 2) FROM ranread_summary")" "4|1" \
+  "... the 1.0 batches without the 1.1 columns, the mix with its groups"
 q "SELECT ranread_chart()" | grep -q '^<svg'
 ok $? "ranread_chart draws the sweep recorded by 1.0"
 is "$(q "SELECT ranread_hist_count(ranread_hist_merge(histogram)) = sum(reads + writes) FROM ranread_results WHERE batch IN (SELECT batch FROM ranread_batches ORDER BY batch LIMIT 4)")" t \

@@ -1,0 +1,66 @@
+-- 1.1, mixed workloads: the per-group history and what ranread_mix
+-- returns.  New in 1.1, so the upgrade script includes this file whole.
+
+-- 1.1: one row per group of processes per batch (a plain batch has one):
+-- what the group did and its figures, percentiles from the merged
+-- histograms of its processes.
+CREATE TABLE @extschema@.ranread_groups (
+    batch          bigint NOT NULL,
+    grp            integer NOT NULL,
+    label          text NOT NULL,
+    target         name NOT NULL,
+    tablespace     name,
+    processes      integer NOT NULL,
+    iterations     bigint,
+    block_size     integer NOT NULL,
+    queue_depth    integer NOT NULL,
+    write_pct      integer NOT NULL,
+    pattern        text NOT NULL,
+    region_start   float8 NOT NULL,
+    region_end     float8 NOT NULL,
+    rate_iops      integer,
+    distribution   text NOT NULL,
+    reads          bigint NOT NULL,
+    writes         bigint NOT NULL,
+    seconds        float8 NOT NULL,
+    iops           float8 NOT NULL,
+    mbps           float8 NOT NULL,
+    avg_ms         float8,
+    min_ms         float8,
+    p50_ms         float8,
+    p95_ms         float8,
+    p99_ms         float8,
+    p999_ms        float8,
+    max_ms         float8,
+    read_avg_ms    float8,
+    read_p99_ms    float8,
+    write_avg_ms   float8,
+    write_p99_ms   float8,
+    busy           float8,
+    first_io_at    timestamptz,
+    histogram      bytea NOT NULL,
+    write_histogram bytea,
+    PRIMARY KEY (batch, grp)
+);
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_groups', '');
+
+-- 1.1: what ranread_mix returns, one row per group and one for the batch
+CREATE TYPE @extschema@.ranread_group_result AS (
+    batch       bigint,
+    grp         integer,
+    label       text,
+    processes   integer,
+    reads       bigint,
+    writes      bigint,
+    seconds     float8,
+    iops        float8,
+    mbps        float8,
+    avg_ms      float8,
+    p50_ms      float8,
+    p95_ms      float8,
+    p99_ms      float8,
+    p999_ms     float8,
+    max_ms      float8,
+    status      text
+);

@@ -1,0 +1,370 @@
+/*
+ * spec.c
+ *		A batch described in JSON: the groups of ranread_mix, and the whole
+ *		batch that ranread_run_step takes from the functions that run many
+ *		(ranread_sweep and the like).  Read into the same BatchParams as
+ *		ranread_run's arguments, with the same checks (params.c).
+ *
+ * A group is an object of options, each optional but processes:
+ *	 {"label": "oltp", "processes": 16, "block_size": 8192, "write_pct": 30,
+ *	  "queue_depth": 8, "pattern": "random", "region_start": 0,
+ *	  "region_end": 100, "rate_iops": null, "distribution": "hotset:95/5",
+ *	  "iterations": null, "target": "ranread"}
+ * Defaults are ranread_run's; a label defaults to g1, g2, ...  A key that is
+ * not an option, a value of the wrong type, a repeated label, and every
+ * value ranread_run would refuse are errors naming the group and the key,
+ * before anything runs.
+ */
+#include "postgres.h"
+
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+#include "params.h"
+
+#define GROUP_OPTIONS "label, processes, block_size, write_pct, queue_depth, pattern, region_start, region_end, rate_iops, distribution, iterations and target"
+#define SPEC_OPTIONS "groups, duration, iterations, warmup, seed, workers, steady_state, target, sweep and caller"
+
+/* Where the value being read belongs, for messages */
+static const char *where_fn;
+static const char *where_group;
+
+/* The name of a JSON value's type, for messages */
+static const char *
+json_type_name(const JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			return "null";
+		case jbvString:
+			return "a string";
+		case jbvNumeric:
+			return "a number";
+		case jbvBool:
+			return "a boolean";
+		default:
+			return "an array or object";
+	}
+}
+
+/* Error for a value of the wrong type */
+static void
+wrong_type(const char *key, const JsonbValue *v, const char *want)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg(where_group ? "%s of group \"%s\" of %s must be %s, not %s" : "%s%s of %s must be %s, not %s",
+					key, where_group ? where_group : "", where_fn, want, json_type_name(v))));
+}
+
+/* An integer value */
+static int64
+json_int(const char *key, const JsonbValue *v)
+{
+	char	   *text;
+	char	   *end;
+	long long	i;
+
+	if (v->type != jbvNumeric)
+		wrong_type(key, v, "an integer");
+	text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	errno = 0;
+	i = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg(where_group ? "%s of group \"%s\" of %s must be an integer, not %s" : "%s%s of %s must be an integer, not %s",
+						key, where_group ? where_group : "", where_fn, text)));
+	return (int64) i;
+}
+
+/* An int4 value, checked against its range by the caller */
+static int
+json_int4(const char *key, const JsonbValue *v)
+{
+	int64		i = json_int(key, v);
+
+	params_range(key, i, PG_INT32_MIN, PG_INT32_MAX, NULL);
+	return (int) i;
+}
+
+/* A float value */
+static double
+json_float(const char *key, const JsonbValue *v)
+{
+	if (v->type != jbvNumeric)
+		wrong_type(key, v, "a number");
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
+}
+
+/* A string value, as a C string */
+static char *
+json_text(const char *key, const JsonbValue *v)
+{
+	if (v->type != jbvString)
+		wrong_type(key, v, "a string");
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+/* An interval value: a string interval_in accepts */
+static Interval *
+json_interval(const char *key, const JsonbValue *v)
+{
+	char	   *s = json_text(key, v);
+
+	return DatumGetIntervalP(DirectFunctionCall3(interval_in, CStringGetDatum(s),
+												 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+}
+
+/* The label of a group object, if it has one */
+static char *
+group_label(JsonbContainer *obj, int index)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(obj, "label", 5, NULL);
+
+	if (v == NULL || v->type == jbvNull)
+		return psprintf("g%d", index + 1);
+	where_group = NULL;
+	return json_text("label", v);
+}
+
+/* Read one group's options */
+static void
+group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
+				const char *default_target, int64 default_iterations, bool named)
+{
+	JsonbIterator *it = JsonbIteratorInit(obj);
+	JsonbIteratorToken tok;
+	JsonbValue	k;
+	JsonbValue	v;
+	char	   *target = pstrdup(default_target);
+	double		region_start = 0;
+	double		region_end = 100;
+	const char *dist = "uniform";
+	bool		rate_null = true;
+	int			rate = 0;
+	bool		processes_given = false;
+
+	strlcpy(g->label, group_label(obj, index), NAMEDATALEN);
+	where_group = named ? g->label : NULL;
+	params_owner(where_fn, where_group);
+	g->iterations = default_iterations;
+	g->block_size = 8192;
+	g->queue_depth = 1;
+	g->pattern = PATTERN_RANDOM;
+	g->processes = 0;
+
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		char	   *key;
+
+		if (tok != WJB_KEY)
+			continue;
+		key = pnstrdup(k.val.string.val, k.val.string.len);
+		(void) JsonbIteratorNext(&it, &v, true);
+		if (strcmp(key, "label") == 0)
+			continue;
+		if (v.type == jbvNull && strcmp(key, "processes") != 0)
+			continue;			/* not given: the default */
+		if (strcmp(key, "processes") == 0)
+		{
+			params_require(v.type == jbvNull, "processes");
+			g->processes = json_int4(key, &v);
+			processes_given = true;
+		}
+		else if (strcmp(key, "iterations") == 0)
+		{
+			g->iterations = json_int(key, &v);
+			params_range("iterations", g->iterations, 1, PG_INT64_MAX / 2,
+						 "iterations is how many I/Os each process does.");
+		}
+		else if (strcmp(key, "block_size") == 0)
+			g->block_size = json_int4(key, &v);
+		else if (strcmp(key, "write_pct") == 0)
+			g->write_pct = json_int4(key, &v);
+		else if (strcmp(key, "queue_depth") == 0)
+			g->queue_depth = json_int4(key, &v);
+		else if (strcmp(key, "pattern") == 0)
+			g->pattern = params_pattern(json_text(key, &v));
+		else if (strcmp(key, "region_start") == 0)
+			region_start = json_float(key, &v);
+		else if (strcmp(key, "region_end") == 0)
+			region_end = json_float(key, &v);
+		else if (strcmp(key, "rate_iops") == 0)
+		{
+			rate = json_int4(key, &v);
+			rate_null = false;
+		}
+		else if (strcmp(key, "distribution") == 0)
+			dist = json_text(key, &v);
+		else if (strcmp(key, "target") == 0)
+			target = json_text(key, &v);
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%s\" in group \"%s\" of %s", key, g->label, where_fn),
+					 errhint("A group's options are " GROUP_OPTIONS ".")));
+	}
+	if (!processes_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("processes of group \"%s\" of %s must be given", g->label, where_fn),
+				 errhint("A group is an object such as {\"label\": \"oltp\", \"processes\": 16}.")));
+	if (target[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target of group \"%s\" of %s must be a non-empty name", g->label, where_fn)));
+	params_region(g, region_start, region_end);
+	params_distribution(g, dist);
+	params_check_group(g);
+	params_rate(g, rate_null, rate, true);
+	g->target = params_target(p, target);
+}
+
+/*
+ * The groups of a batch from a JSON array of group objects.  Every group's
+ * iterations default to default_iterations (0: the duration ends them).
+ * Errors name the group in a mix, and of several groups.
+ */
+void
+spec_groups(BatchParams *p, Jsonb *groups, const char *fn, const char *default_target,
+			int64 default_iterations, bool mix)
+{
+	int			n;
+
+	where_fn = fn;
+	where_group = NULL;
+	params_owner(fn, NULL);
+	if (groups == NULL || !JB_ROOT_IS_ARRAY(groups) || JB_ROOT_IS_SCALAR(groups))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("groups of %s must be a JSON array of groups", fn),
+				 errhint("For example '[{\"label\": \"oltp\", \"processes\": 16}, {\"label\": \"scan\", \"processes\": 1, \"block_size\": 1048576, \"pattern\": \"sequential\"}]'.")));
+	n = JsonContainerSize(&groups->root);
+	if (n < 1 || n > RANREAD_MAX_GROUPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("groups of %s must hold 1 to %d groups, not %d", fn, RANREAD_MAX_GROUPS, n),
+				 errhint(n < 1 ? "An empty mix runs nothing: give at least one group." : "Merge groups that do the same.")));
+
+	p->ngroups = n;
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *v = getIthJsonbValueFromContainer(&groups->root, i);
+
+		if (v->type != jbvBinary || JsonContainerIsArray(v->val.binary.data))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d of %s must be a JSON object of options, not %s", i + 1, fn,
+							v->type == jbvBinary ? "an array" : json_type_name(v)),
+					 errhint("A group's options are " GROUP_OPTIONS ".")));
+		group_from_json(p, &p->groups[i], v->val.binary.data, i, default_target, default_iterations,
+						mix || n > 1);
+		for (int j = 0; j < i; j++)
+			if (strcmp(p->groups[j].label, p->groups[i].label) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("groups %d and %d of %s are both labelled \"%s\"", j + 1, i + 1, fn,
+								p->groups[i].label),
+						 errhint("Each group needs a label of its own: its rows are told apart by it.")));
+		if (strcmp(p->groups[i].label, "total") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d of %s may not be labelled \"total\"", i + 1, fn),
+					 errhint("\"total\" labels the row of the whole batch.")));
+	}
+	where_group = NULL;
+	params_check_totals(p, fn);
+}
+
+/*
+ * A whole batch from JSON (ranread_run_step): the groups and the batch's
+ * options.  Returns the function to name in messages (spec's caller).
+ */
+const char *
+spec_batch(BatchParams *p, Jsonb *spec, int *workers)
+{
+	JsonbIterator *it;
+	JsonbIteratorToken tok;
+	JsonbValue	k;
+	JsonbValue	v;
+	JsonbValue *cv;
+	Jsonb	   *groups = NULL;
+	char	   *target = "ranread";
+	int64		iterations = 0;
+	const char *fn = "ranread_run_step";
+	bool		have_seed = false;
+
+	if (spec == NULL || !JB_ROOT_IS_OBJECT(spec))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the spec of ranread_run_step must be a JSON object"),
+				 errhint("Its keys are " SPEC_OPTIONS ".")));
+	cv = getKeyJsonValueFromContainer(&spec->root, "caller", 6, NULL);
+	if (cv && cv->type == jbvString)
+		fn = pnstrdup(cv->val.string.val, cv->val.string.len);
+	where_fn = fn;
+	where_group = NULL;
+	params_owner(fn, NULL);
+
+	it = JsonbIteratorInit(&spec->root);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		char	   *key;
+
+		if (tok != WJB_KEY)
+			continue;
+		key = pnstrdup(k.val.string.val, k.val.string.len);
+		(void) JsonbIteratorNext(&it, &v, true);
+		if (strcmp(key, "caller") == 0 || v.type == jbvNull)
+			continue;
+		if (strcmp(key, "groups") == 0)
+		{
+			if (v.type != jbvBinary)
+				wrong_type(key, &v, "an array of groups");
+			groups = JsonbValueToJsonb(&v);
+		}
+		else if (strcmp(key, "duration") == 0)
+		{
+			p->duration = *json_interval(key, &v);
+			p->duration_ns = params_interval(&p->duration, "duration", false);
+		}
+		else if (strcmp(key, "warmup") == 0)
+		{
+			p->warmup = *json_interval(key, &v);
+			p->warmup_ns = params_interval(&p->warmup, "warmup", true);
+		}
+		else if (strcmp(key, "iterations") == 0)
+		{
+			iterations = json_int(key, &v);
+			params_range("iterations", iterations, 1, PG_INT64_MAX / 2,
+						 "iterations is how many I/Os each process does.");
+		}
+		else if (strcmp(key, "seed") == 0)
+		{
+			p->seed = json_int(key, &v);
+			have_seed = true;
+		}
+		else if (strcmp(key, "workers") == 0)
+			*workers = json_int4(key, &v);
+		else if (strcmp(key, "steady_state") == 0)
+			params_steady(p, json_text(key, &v));
+		else if (strcmp(key, "target") == 0)
+			target = json_text(key, &v);
+		else if (strcmp(key, "sweep") == 0)
+			p->sweep = json_int(key, &v);
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown key \"%s\" in the spec of %s", key, fn),
+					 errhint("Its keys are " SPEC_OPTIONS ".")));
+	}
+	if (iterations == 0 && p->duration_ns == 0)
+		iterations = RANREAD_DEFAULT_ITERATIONS;
+	p->seed = params_seed(!have_seed, p->seed);
+	spec_groups(p, groups, fn, target, iterations, false);
+	return fn;
+}
