@@ -9,6 +9,11 @@
 #   bench_target NAME SIZE       make a target; sets SEGS (fio's --filename)
 #   fio_groups JSON              per job section of a fio JSON output:
 #                                "name iops mbps avg_ms" lines
+#   bench_huge_fio               sets HUGE_FIO to fio's option for buffers in
+#                                2 MB huge pages (--iomem=mmaphuge on a private
+#                                hugetlbfs, 64 pages reserved and given back at
+#                                exit), like ranread's (src/iobuf.c); empty
+#                                when the kernel gives none
 #   ratio A B                    A / B, 2 decimals
 #   median N...                  the median of numbers
 #
@@ -35,6 +40,21 @@ bench_enter() {
   pg_virtualenv -t -v 15 -o "extension_destdir=$snap" -o "dynamic_library_path=$snap$pkglib:\$libdir" \
     -o "max_worker_processes=16" bash "$script" "$@"
   exit $?
+}
+
+bench_huge_fio() {
+  local pool=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+  HUGE_FIO=""
+  BENCH_HP0=$(cat "$pool" 2>/dev/null) || return 0
+  BENCH_HUGEDIR=$(mktemp -d /tmp/ranread-bench-huge.XXXXXX)
+  trap 'umount "$BENCH_HUGEDIR" 2>/dev/null; rmdir "$BENCH_HUGEDIR"; echo "$BENCH_HP0" > '"$pool" EXIT
+  echo $((BENCH_HP0 + 64)) 2>/dev/null > "$pool" || return 0
+  if [ "$(cat "$pool")" -ge $((BENCH_HP0 + 16)) ] &&
+     mount -t hugetlbfs -o pagesize=2M none "$BENCH_HUGEDIR" 2>/dev/null; then
+    HUGE_FIO="--iomem=mmaphuge:$BENCH_HUGEDIR/fio"
+  else
+    echo "$BENCH_HP0" > "$pool"
+  fi
 }
 
 bq() { psql -XAtq -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "$1"; }
