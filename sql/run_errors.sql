@@ -104,6 +104,26 @@ SELECT * FROM ranread_blocks(1, block_size => 100);
 SELECT * FROM ranread_blocks(1, pattern => 'zigzag');
 SELECT * FROM ranread_blocks(1, region_start => 5, region_end => 1);
 
+-- sync (how writes reach stable storage) and start_at (when the I/O starts)
+SELECT * FROM ranread_run(1, write_pct => 100, sync => 'fsync_writethrough');
+SELECT * FROM ranread_run(1, sync => 'fdatasync');
+SELECT * FROM ranread_run(1, start_at => '2000-01-01 00:00:00+00');
+SELECT * FROM ranread_run(1, start_at => '2999-01-01 00:00:00+00');
+SELECT * FROM ranread_mix('[{"label": "log", "processes": 1, "write_pct": 100, "sync": "sometimes"}]', '1s');
+SELECT * FROM ranread_mix('[{"label": "log", "processes": 1, "sync": "fsync"}]', '1s');
+SELECT * FROM ranread_run_step('{"groups": [{"processes": 1}], "start_at": "2000-01-01 00:00:00+00"}');
+SELECT * FROM ranread_run_step('{"groups": [{"processes": 1}], "point": [1, 2]}');
+
+-- ranread_commit_test checks its arguments before it writes anything
+SELECT * FROM ranread_commit_test(duration => '10 ms');
+SELECT * FROM ranread_commit_test(duration => '1 hour');
+SELECT * FROM ranread_commit_test(duration => NULL);
+SELECT * FROM ranread_commit_test(methods => '{}');
+SELECT * FROM ranread_commit_test(methods => '{fdatasync, sometimes}');
+SELECT * FROM ranread_commit_test(methods => '{fdatasync, NULL}');
+SELECT * FROM ranread_commit_test('no_such_tablespace');
+SELECT * FROM ranread_commit_test('pg_global');
+
 -- Refused calls leave no history
 SELECT count(*) AS batches FROM ranread_summary;
 SELECT ranread_purge();

@@ -34,6 +34,7 @@
 #define RANREAD_MAX_TARGETS		8
 #define RANREAD_MSG_LEN			256
 #define RANREAD_FS_LEN			32
+#define RANREAD_POINT_LEN		1024
 
 typedef enum RanreadEngine
 {
@@ -60,6 +61,23 @@ typedef enum RanreadPattern
 	PATTERN_RANDOM = 0,
 	PATTERN_SEQUENTIAL
 } RanreadPattern;
+
+/*
+ * How a group's writes reach stable storage (the sync option, and the
+ * commit test's wal_sync_method imitations).  The open_* ones are
+ * per-write flags (RWF_DSYNC, RWF_SYNC: what O_DSYNC and O_SYNC do to every
+ * write), the others a call after each write (or each op of several).
+ */
+typedef enum RanreadSync
+{
+	SYNC_NONE = 0,				/* the write completes when the device has it */
+	SYNC_FDATASYNC,
+	SYNC_FSYNC,
+	SYNC_OPEN_DATASYNC,
+	SYNC_OPEN_SYNC
+} RanreadSync;
+
+#define RANREAD_NSYNC	(SYNC_OPEN_SYNC + 1)
 
 /* Why a batch ended early; also the status it records */
 typedef enum RanreadStop
@@ -90,6 +108,8 @@ typedef struct BatchTarget
 	int			nsegs;
 	int			dio_align;
 	bool		written;		/* some group writes it: opened read-write */
+	bool		scratch;		/* the commit test's file, not a relation */
+	bool		buffered;		/* opened without O_DIRECT (commit test only) */
 } BatchTarget;
 
 /* One group of processes: what each of them does */
@@ -111,6 +131,9 @@ typedef struct GroupParams
 	uint64		unit_hi;
 	int			rate_iops;		/* for the whole group; 0 = unlimited */
 	BlockChoice blocks;			/* the distribution and its constants */
+	RanreadSync sync;			/* how writes are made durable */
+	int			writes_per_op;	/* an I/O of block_size is this many writes
+								 * (commit test: 2 x 8 kB, 16 x 1 kB); 1 */
 } GroupParams;
 
 /* What a batch does: filled by the leader, read-only afterwards */
@@ -143,6 +166,11 @@ typedef struct BatchParams
 	bool		timing;			/* ranread.timing: per-I/O latency */
 	bool		huge_pages;		/* ranread.huge_pages: buffers in huge pages */
 	int			nintervals;		/* per-second slots per worker and group */
+	TimestampTz start_at;		/* start the I/O at this instant; 0 = when ready */
+	int64		study;			/* ids of what the batch is part of; 0 = none */
+	int64		fleet;
+	int64		commit_test;
+	char		point[RANREAD_POINT_LEN];	/* a study point's coordinates (JSON) */
 	double		steady_pct;		/* steady_state: 0 = none */
 	int			steady_window;	/* seconds */
 	char		steady_text[32];

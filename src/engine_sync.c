@@ -8,6 +8,7 @@
  */
 #include "postgres.h"
 
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +41,36 @@ sleep_until(Worker *w, uint64 due)
 }
 
 /*
+ * A write that the group's sync option makes durable, as the server's
+ * wal_sync_method would: the open_* methods as per-write flags (what O_DSYNC
+ * and O_SYNC do to each write), fdatasync and fsync as a call after the
+ * write.  The commit test writes an op as several pieces (2 x 8 kB, 16 x
+ * 1 kB) before the one sync.  Returns len, or what failed (-1, errno set,
+ * or the short count).
+ */
+static ssize_t
+write_durably(int fd, Slot *s, const GroupParams *g)
+{
+	int			pieces = g->writes_per_op;
+	size_t		piece = s->len / pieces;
+	int			flags = g->sync == SYNC_OPEN_DATASYNC ? RWF_DSYNC :
+		g->sync == SYNC_OPEN_SYNC ? RWF_SYNC : 0;
+
+	for (int k = 0; k < pieces; k++)
+	{
+		struct iovec iov = {s->buf + k * piece, piece};
+		ssize_t		rc = pwritev2(fd, &iov, 1, s->offset + k * piece, flags);
+
+		if (rc != (ssize_t) piece)
+			return rc;
+	}
+	if ((g->sync == SYNC_FDATASYNC && fdatasync(fd) != 0) ||
+		(g->sync == SYNC_FSYNC && fsync(fd) != 0))
+		return -1;
+	return s->len;
+}
+
+/*
  * Run the worker's single stream to its end.  Each I/O's latency starts when
  * the previous one completed (worker.h), or when it was due under a rate
  * limit.
@@ -49,6 +80,8 @@ engine_sync_run(Worker *w)
 {
 	Slot	   *s = &w->slots[0];
 	int			len = (int) s->len;
+	const GroupParams *g = w->streams[s->stream].g;
+	bool		durable = g->sync != SYNC_NONE || g->writes_per_op > 1;
 	uint64		now = ranread_now_ns();
 
 	for (;;)
@@ -68,7 +101,9 @@ engine_sync_run(Worker *w)
 		io_prepare(w, s, now);
 		io_stamp(w, s, now);
 
-		if (s->is_write)
+		if (s->is_write && unlikely(durable))
+			rc = write_durably(w->fds[s->file], s, g);
+		else if (s->is_write)
 			rc = pwrite(w->fds[s->file], s->buf, len, s->offset);
 		else
 			rc = pread(w->fds[s->file], s->buf, len, s->offset);

@@ -13,6 +13,11 @@
  * with the ring, and buffers too when they are in huge pages, so the kernel
  * skips per-I/O file lookups and page pinning.
  *
+ * A write whose group syncs (the sync option) carries RWF_DSYNC or RWF_SYNC
+ * for the open_* methods; for fdatasync and fsync it is linked to an fsync
+ * of its file, and the slot is free when the fsync completes (the write's
+ * own completion only counts when it failed).
+ *
  * Under a rate limit a slot whose next I/O is not yet due is parked in a
  * heap ordered by due time; the wait then also times out at the earliest due
  * time, and a paced I/O's latency counts from when it was due.
@@ -27,6 +32,7 @@
 #define HUNG_GRACE_NS	((uint64) 5 * 1000000000)	/* in flight after a stop */
 #define CQE_BATCH		256
 #define MAX_SUBMIT_RETRIES 1000
+#define LINKED_WRITE	((uint64) 1 << 62)	/* user_data: a write an fsync follows */
 
 /* The engine's state, made before the batch starts */
 typedef struct UringEngine
@@ -101,10 +107,17 @@ engine_uring_prepare(Worker *w)
 {
 	UringEngine *e = palloc0(sizeof(UringEngine));
 	struct io_uring_params params;
-	unsigned	sq = pow2_at_least(Min(w->nslots, 4096));
-	unsigned	cq = pow2_at_least(Max(w->nslots, 2 * sq));
+	bool		linked = false;
+	unsigned	sq;
+	unsigned	cq;
 	int			rc;
 
+	/* a write with an fsync linked behind it takes two entries */
+	for (int i = 0; i < w->nstreams; i++)
+		if (w->streams[i].g->sync == SYNC_FDATASYNC || w->streams[i].g->sync == SYNC_FSYNC)
+			linked = true;
+	sq = pow2_at_least(linked ? Min(w->nslots * 2, 8192) : Min(w->nslots, 4096));
+	cq = pow2_at_least(Max(w->nslots * (linked ? 2 : 1), 2 * sq));
 	memset(&params, 0, sizeof(params));
 	params.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER |
 		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN;
@@ -146,21 +159,64 @@ engine_uring_prepare(Worker *w)
 	w->engine = e;
 }
 
-/* Queue one prepared slot's I/O; false if the submission queue is stuck */
+/* Is this slot's I/O a write with an fsync linked behind it? */
 static inline bool
-queue_io(UringEngine *e, Worker *w, int idx)
+synced_by_call(Worker *w, Slot *s)
 {
-	Slot	   *s = &w->slots[idx];
+	RanreadSync sync = w->streams[s->stream].g->sync;
+
+	return s->is_write && (sync == SYNC_FDATASYNC || sync == SYNC_FSYNC);
+}
+
+/* A free submission queue entry; NULL if the queue is stuck */
+static inline struct io_uring_sqe *
+next_sqe(UringEngine *e)
+{
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
-	int			fd = e->fixed_files ? s->file : w->fds[s->file];
 
 	if (unlikely(sqe == NULL))
 	{
 		(void) io_uring_submit(&e->ring);
 		sqe = io_uring_get_sqe(&e->ring);
-		if (sqe == NULL)
-			return false;
 	}
+	return sqe;
+}
+
+/* A write's sync: per-write flags, or an fsync linked behind it */
+static bool
+queue_sync(UringEngine *e, Worker *w, int idx, struct io_uring_sqe *write)
+{
+	Slot	   *s = &w->slots[idx];
+	RanreadSync sync = w->streams[s->stream].g->sync;
+	struct io_uring_sqe *sqe;
+
+	if (sync == SYNC_OPEN_DATASYNC || sync == SYNC_OPEN_SYNC)
+	{
+		write->rw_flags = sync == SYNC_OPEN_DATASYNC ? RWF_DSYNC : RWF_SYNC;
+		return true;
+	}
+	write->flags |= IOSQE_IO_LINK;
+	io_uring_sqe_set_data64(write, (uint64) idx | LINKED_WRITE);
+	if ((sqe = next_sqe(e)) == NULL)
+		return false;
+	io_uring_prep_fsync(sqe, e->fixed_files ? s->file : w->fds[s->file],
+						sync == SYNC_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
+	if (e->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, (uint64) idx);
+	return true;
+}
+
+/* Queue one prepared slot's I/O; false if the submission queue is stuck */
+static inline bool
+queue_io(UringEngine *e, Worker *w, int idx)
+{
+	Slot	   *s = &w->slots[idx];
+	struct io_uring_sqe *sqe = next_sqe(e);
+	int			fd = e->fixed_files ? s->file : w->fds[s->file];
+
+	if (unlikely(sqe == NULL))
+		return false;
 	if (e->fixed_bufs)
 	{
 		if (s->is_write)
@@ -175,6 +231,8 @@ queue_io(UringEngine *e, Worker *w, int idx)
 	if (e->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data64(sqe, (uint64) idx);
+	if (unlikely(s->is_write && w->streams[s->stream].g->sync != SYNC_NONE))
+		return queue_sync(e, w, idx, sqe);
 	return true;
 }
 
@@ -273,11 +331,21 @@ reap(UringEngine *e, Worker *w)
 
 			if (unlikely(cqes[k]->user_data == LIBURING_UDATA_TIMEOUT))
 				continue;
+			if (unlikely(cqes[k]->user_data & LINKED_WRITE))
+			{
+				/* the fsync behind it completes the slot; a failure ends the batch */
+				s = &w->slots[(int) (cqes[k]->user_data & ~LINKED_WRITE)];
+				if (cqes[k]->res != (int) s->len)
+					worker_io_error(w, s, cqes[k]->res < 0 ? -cqes[k]->res : 0, cqes[k]->res);
+				continue;
+			}
 			idx = (int) cqes[k]->user_data;
 			s = &w->slots[idx];
 			e->inflight--;
-			if (unlikely(cqes[k]->res != (int) s->len))
+			if (unlikely(cqes[k]->res != (synced_by_call(w, s) ? 0 : (int) s->len)))
 			{
+				if (synced_by_call(w, s) && (w->error[0] || cqes[k]->res == -ECANCELED))
+					continue;	/* its write failed, and said so */
 				worker_io_error(w, s, cqes[k]->res < 0 ? -cqes[k]->res : 0, cqes[k]->res);
 				continue;
 			}

@@ -37,6 +37,7 @@
 #include "figures.h"
 #include "history.h"
 #include "iobuf.h"
+#include "params.h"
 
 PG_FUNCTION_INFO_V1(ranread_reset);
 
@@ -207,6 +208,8 @@ mix_json(const BatchParams *p)
 		json_string(&s, g->blocks.text);
 		if (g->rate_iops > 0)
 			appendStringInfo(&s, ", \"rate_iops\": %d", g->rate_iops);
+		if (g->sync != SYNC_NONE)
+			appendStringInfo(&s, ", \"sync\": \"%s\"", ranread_sync_names[g->sync]);
 		if (g->iterations > 0)
 			appendStringInfo(&s, ", \"iterations\": " INT64_FORMAT, g->iterations);
 		appendStringInfoString(&s, ", \"target\": ");
@@ -265,6 +268,13 @@ history_insert_running(BatchShared *bs)
 		!p->mix, 11);
 	col_text(&r, "distribution", many ? NULL : g->blocks.text, 11);
 	col_text(&r, "steady_state", p->steady_pct > 0 ? p->steady_text : NULL, 11);
+	col_text(&r, "sync", many || g->sync == SYNC_NONE ? NULL : ranread_sync_names[g->sync], 11);
+	col(&r, "start_at", TIMESTAMPTZOID, TimestampTzGetDatum(p->start_at), p->start_at == 0, 11);
+	col(&r, "study", INT8OID, Int64GetDatum(p->study), p->study == 0, 11);
+	col(&r, "point", JSONBOID, p->point[0] ? DirectFunctionCall1(jsonb_in, CStringGetDatum(p->point)) : (Datum) 0,
+		p->point[0] == '\0', 11);
+	col(&r, "fleet", INT8OID, Int64GetDatum(p->fleet), p->fleet == 0, 11);
+	col(&r, "commit_test", INT8OID, Int64GetDatum(p->commit_test), p->commit_test == 0, 11);
 
 	ranread_become_owner(&owner);
 	repair_orphans(p);
@@ -489,6 +499,8 @@ insert_group_row(BatchShared *bs, int g)
 	col(&r, "histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(&rec_all[g])), false, 11);
 	col(&r, "write_histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(&rec_writes[g])),
 		rec_writes[g].count == 0, 11);
+	col_text(&r, "sync", gp->sync == SYNC_NONE ? NULL : ranread_sync_names[gp->sync], 11);
+	col(&r, "writes_per_op", INT4OID, Int32GetDatum(gp->writes_per_op), false, 11);
 	execute(insert_sql(&r, p->schema, "ranread_groups"), &r, SPI_OK_INSERT);
 }
 

@@ -124,6 +124,41 @@ params_distribution(GroupParams *g, const char *text)
 				 errhint("distribution is 'uniform', 'zipf:THETA' (e.g. 'zipf:1.2'), 'pareto:H' (e.g. 'pareto:0.2') or 'hotset:PCT_IO/PCT_DATA' (e.g. 'hotset:95/5').")));
 }
 
+/* The sync option's names, by RanreadSync */
+const char *const ranread_sync_names[RANREAD_NSYNC] = {"none", "fdatasync", "fsync", "open_datasync", "open_sync"};
+
+/* A sync method by name: wal_sync_method's names, or 'none' */
+RanreadSync
+params_sync(const char *text)
+{
+	for (int i = 0; i < lengthof(ranread_sync_names); i++)
+		if (pg_strcasecmp(text, ranread_sync_names[i]) == 0)
+			return (RanreadSync) i;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown sync \"%s\" for %s", text, owner_name),
+			 errhint("sync is 'none', 'fdatasync', 'fsync', 'open_datasync' or 'open_sync', as wal_sync_method names them; fsync_writethrough does not exist on Linux.")));
+	return SYNC_NONE;			/* keep compiler quiet */
+}
+
+/*
+ * start_at: the I/O begins at this instant, once the workers are ready (a
+ * fleet starts its nodes together).  It must lie ahead, by at most an hour.
+ */
+void
+params_start_at(BatchParams *p, TimestampTz at)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (at < now || at - now > 3600 * USECS_PER_SEC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("start_at %s of %s is %s", timestamptz_to_str(at), owner_name,
+						at < now ? "in the past" : "more than an hour ahead"),
+				 errhint("start_at is when the I/O starts, up to an hour from now, such as now() + interval '2 s'.")));
+	p->start_at = at;
+}
+
 /* A region in percent of the target: printed precisely enough to tell */
 static char *
 pct(double v)
@@ -329,7 +364,8 @@ void
 params_resolve(BatchParams *p, const char *fn)
 {
 	for (int t = 0; t < p->ntargets; t++)
-		resolve_target(&p->targets[t], fn);
+		if (!p->targets[t].scratch)	/* the commit test describes its own */
+			resolve_target(&p->targets[t], fn);
 	for (int i = 0; i < p->ngroups; i++)
 	{
 		params_owner(fn, p->mix || p->ngroups > 1 ? p->groups[i].label : NULL);
@@ -385,6 +421,19 @@ params_steady(BatchParams *p, const char *text)
 void
 params_check_batch(BatchParams *p, const char *fn)
 {
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		GroupParams *g = &p->groups[i];
+
+		params_owner(fn, p->ngroups > 1 || p->mix ? g->label : NULL);
+		if (g->writes_per_op == 0)
+			g->writes_per_op = 1;
+		if (g->sync != SYNC_NONE && g->write_pct == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("sync %s of %s needs writes", ranread_sync_names[g->sync], owner_name),
+					 errhint("sync says how writes reach stable storage: give write_pct > 0, such as 100 for a log disk.")));
+	}
 	params_owner(fn, NULL);
 	if (p->steady_pct > 0 && (p->duration_ns == 0 || p->duration_ns < (int64) p->steady_window * 1000000000))
 		ereport(ERROR,

@@ -27,6 +27,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "access/htup_details.h"
@@ -52,6 +53,7 @@
 #include "history.h"
 #include "iobuf.h"
 #include "params.h"
+#include "run.h"
 #include "worker.h"
 
 PG_FUNCTION_INFO_V1(ranread_run);
@@ -65,21 +67,11 @@ PG_FUNCTION_INFO_V1(ranread_blocks);
 #define OWN_LOCK_PATIENCE_NS ((uint64) 1000000000)
 #define CANCEL_WAIT_MS		5000
 
-/* What the leader keeps besides the BatchParams: its arguments' leftovers */
-typedef struct RunContext
-{
-	const char *fn;				/* the SQL function the user called */
-	int			workers;		/* asked for; 0 = choose */
-	dsm_segment *seg;
-	BatchShared *bs;
-	BackgroundWorkerHandle **handles;
-	int			nworkers;
-} RunContext;
 
 /*
  * Read ranread_run's arguments into a one-group batch.  The 1.0 signature
  * has 14 arguments, and 1.0's ranread_run_step (its sweep's) adds the sweep
- * id; the 1.1 signature adds distribution and steady_state.
+ * id; the 1.1 signature adds distribution, steady_state, sync and start_at.
  */
 static void
 run_args(FunctionCallInfo fcinfo, BatchParams *p, RunContext *rc, bool v11)
@@ -142,6 +134,10 @@ run_args(FunctionCallInfo fcinfo, BatchParams *p, RunContext *rc, bool v11)
 		params_distribution(g, text_to_cstring(PG_GETARG_TEXT_PP(14)));
 		if (!PG_ARGISNULL(15))
 			params_steady(p, text_to_cstring(PG_GETARG_TEXT_PP(15)));
+		if (!PG_ARGISNULL(16))
+			g->sync = params_sync(text_to_cstring(PG_GETARG_TEXT_PP(16)));
+		if (!PG_ARGISNULL(17))
+			params_start_at(p, PG_GETARG_TIMESTAMPTZ(17));
 	}
 	else
 		(void) blocks_parse("uniform", &g->blocks, NULL, 0);
@@ -476,6 +472,46 @@ leader_holds_history_lock(const BatchParams *p)
 	return false;
 }
 
+/*
+ * Every worker is ready: wait for start_at.  Latch waits until close to it,
+ * then a sleep on the wall clock to the instant.  Late already: start now,
+ * and say by how much (a fleet compares its nodes' first I/Os).
+ */
+static void
+wait_for_start_at(BatchShared *bs)
+{
+	TimestampTz now;
+
+	while ((now = GetCurrentTimestamp()) < bs->p.start_at - 20 * 1000)
+	{
+		long		ms = (long) Min((bs->p.start_at - now) / 1000 - 10, 100);
+
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Max(ms, 1), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (ranread_control()->stop != STOP_NONE)
+			return;
+	}
+	if (now < bs->p.start_at)
+	{
+		/* TimestampTz counts from 2000-01-01; the realtime clock from 1970 */
+		int64		us = bs->p.start_at + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+		struct timespec ts;
+
+		ts.tv_sec = us / USECS_PER_SEC;
+		ts.tv_nsec = (us % USECS_PER_SEC) * 1000;
+		while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
+	else if (now - bs->p.start_at > 1000)
+		ereport(WARNING,
+				(errmsg("ranread batch " INT64_FORMAT " started %.1f ms after its start_at %s",
+						bs->p.batch, (now - bs->p.start_at) / 1000.0, timestamptz_to_str(bs->p.start_at)),
+				 errdetail("Its workers were ready only then."),
+				 errhint("Give start_at more time ahead.")));
+}
+
 /* Wait until every worker is ready, then start the clock */
 static void
 start_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
@@ -527,6 +563,8 @@ start_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
+	if (bs->p.start_at != 0)
+		wait_for_start_at(bs);
 	bs->go_ns = ranread_now_ns();
 	bs->go_at = GetCurrentTimestamp();
 	bs->measure_ns = bs->go_ns + bs->p.warmup_ns;
@@ -797,7 +835,7 @@ result_row(FunctionCallInfo fcinfo, BatchShared *bs)
  * wait for it, and leave its figures in rc->bs.  The caller builds its row
  * and detaches the segment.
  */
-static void
+void
 run_batch(BatchParams *p, RunContext *rc)
 {
 	BatchShared *bs;
@@ -916,8 +954,8 @@ ranread_run(PG_FUNCTION_ARGS)
 }
 
 /*
- * ranread_run as of 1.1: the 1.0 arguments, then distribution and
- * steady_state
+ * ranread_run as of 1.1: the 1.0 arguments, then distribution,
+ * steady_state, sync and start_at
  */
 Datum
 ranread_run_1_1(PG_FUNCTION_ARGS)
@@ -974,7 +1012,7 @@ group_rows(FunctionCallInfo fcinfo, BatchShared *bs)
 
 /*
  * ranread_mix(groups, duration, warmup, seed, workers, steady_state, target,
- *			   iterations): several groups of processes in one batch
+ *			   iterations, start_at): several groups of processes in one batch
  */
 Datum
 ranread_mix(PG_FUNCTION_ARGS)
@@ -1013,6 +1051,11 @@ ranread_mix(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("ranread_mix needs a duration or iterations"),
 				 errhint("The groups of a mix share the batch's duration, such as '30s'.")));
+	if (!PG_ARGISNULL(8))
+	{
+		params_owner(rc.fn, NULL);
+		params_start_at(p, PG_GETARG_TIMESTAMPTZ(8));
+	}
 	p->mix = true;
 	spec_groups(p, PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0), rc.fn,
 				target_arg(fcinfo, 6, rc.fn), PG_ARGISNULL(7) ? 0 : PG_GETARG_INT64(7), true);

@@ -24,8 +24,8 @@
 
 #include "params.h"
 
-#define GROUP_OPTIONS "label, processes, block_size, write_pct, queue_depth, pattern, region_start, region_end, rate_iops, distribution, iterations and target"
-#define SPEC_OPTIONS "groups, duration, iterations, warmup, seed, workers, steady_state, target, sweep and caller"
+#define GROUP_OPTIONS "label, processes, block_size, write_pct, queue_depth, pattern, region_start, region_end, rate_iops, distribution, sync, iterations and target"
+#define SPEC_OPTIONS "groups, duration, iterations, warmup, seed, workers, steady_state, start_at, target, sweep, study, point, fleet and caller"
 
 /* Where the value being read belongs, for messages */
 static const char *where_fn;
@@ -119,6 +119,16 @@ json_interval(const char *key, const JsonbValue *v)
 												 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
 }
 
+/* A timestamptz value: a string timestamptz_in accepts */
+static TimestampTz
+json_timestamptz(const char *key, const JsonbValue *v)
+{
+	char	   *s = json_text(key, v);
+
+	return DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in, CStringGetDatum(s),
+												   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+}
+
 /* The label of a group object, if it has one */
 static char *
 group_label(JsonbContainer *obj, int index)
@@ -200,6 +210,8 @@ group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
 		}
 		else if (strcmp(key, "distribution") == 0)
 			dist = json_text(key, &v);
+		else if (strcmp(key, "sync") == 0)
+			g->sync = params_sync(json_text(key, &v));
 		else if (strcmp(key, "target") == 0)
 			target = json_text(key, &v);
 		else
@@ -356,6 +368,32 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 			target = json_text(key, &v);
 		else if (strcmp(key, "sweep") == 0)
 			p->sweep = json_int(key, &v);
+		else if (strcmp(key, "study") == 0)
+			p->study = json_int(key, &v);
+		else if (strcmp(key, "fleet") == 0)
+			p->fleet = json_int(key, &v);
+		else if (strcmp(key, "start_at") == 0)
+			params_start_at(p, json_timestamptz(key, &v));
+		else if (strcmp(key, "point") == 0)
+		{
+			char	   *text;
+
+			if (v.type != jbvBinary)
+				wrong_type(key, &v, "an object of the point's coordinates");
+			if (JsonContainerIsArray(v.val.binary.data))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("point of %s must be an object of the point's coordinates, not an array", fn),
+						 errhint("A point names its coordinates in the study's dimensions, such as {\"write_pct\": 20, \"processes\": 8}.")));
+			text = JsonbToCString(NULL, v.val.binary.data, v.val.binary.len);
+			if (strlen(text) >= RANREAD_POINT_LEN)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("the point of the spec of %s is %zu bytes of JSON, more than %d",
+								fn, strlen(text), RANREAD_POINT_LEN - 1),
+						 errhint("A point names its coordinates in the study's dimensions, such as {\"write_pct\": 20, \"processes\": 8}.")));
+			strlcpy(p->point, text, RANREAD_POINT_LEN);
+		}
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

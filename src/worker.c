@@ -296,7 +296,10 @@ worker_plan(const BatchParams *p, int s, int n, int64 *offsets)
 	(void) g;
 }
 
-/* Open every segment file of the batch's targets, with O_DIRECT */
+/*
+ * Open every segment file of the batch's targets, with O_DIRECT (all but
+ * the commit test's buffered ones, which imitate the server's WAL writes)
+ */
 static void
 open_targets(Worker *w, int *fd_base)
 {
@@ -315,7 +318,11 @@ open_targets(Worker *w, int *fd_base)
 		{
 			char	   *path = s == 0 ? pstrdup(bt->relpath) : psprintf("%s.%d", bt->relpath, s);
 
-			w->fds[f] = open(path, (bt->written ? O_RDWR : O_RDONLY) | O_DIRECT | PG_BINARY);
+			w->fds[f] = open(path, (bt->written ? O_RDWR : O_RDONLY) | (bt->buffered ? 0 : O_DIRECT) | PG_BINARY);
+			if (w->fds[f] < 0 && bt->scratch)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not open the commit test's scratch file \"%s\": %m", path)));
 			if (w->fds[f] < 0)
 				ereport(ERROR,
 						(errcode_for_file_access(),
@@ -354,6 +361,7 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 
 		stream_init(st, p, s, batch_stream(bs, s));
 		st->fd_base = fd_base[st->g->target];
+		st->fill = !p->targets[st->g->target].scratch;
 		st->intervals = batch_intervals(bs, index, st->group);
 		w->nslots += st->g->queue_depth;
 		buf_bytes += (Size) st->g->queue_depth * IOBUF_STRIDE(st->g->block_size);
@@ -375,6 +383,14 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 			w->slots[slot].stream = i;
 			w->slots[slot].buf = bufs;
 			w->slots[slot].len = (unsigned) g->block_size;
+			/* scratch writes: the same incompressible bytes every time */
+			if (!w->streams[i].fill)
+				for (int b = 0; b + 8 <= g->block_size; b += 8)
+				{
+					uint64		r = rng_next(w->streams[i].data_rng);
+
+					memcpy(bufs + b, &r, 8);
+				}
 			bufs += IOBUF_STRIDE(g->block_size);
 		}
 	}

@@ -30,6 +30,7 @@ typedef struct Stream
 	const GroupParams *g;		/* what the stream does */
 	int			group;
 	int			fd_base;		/* its target's first file in Worker.fds */
+	bool		fill;			/* writes are target pages (not scratch bytes) */
 	uint64		rng[4];			/* block choice and read/write mix */
 	uint64		data_rng[4];	/* contents of written pages */
 	uint64		remaining;		/* measured I/Os still to issue */
@@ -131,7 +132,7 @@ io_prepare(Worker *w, Slot *s, uint64 now)
 	if (s->measured)
 		st->remaining--;
 	s->is_write = g->write_pct > 0 && (int) rng_below(st->rng, 100) < g->write_pct;
-	if (s->is_write)
+	if (s->is_write && st->fill)
 	{
 		BlockNumber blk = (BlockNumber) ((uint64) seg * RELSEG_SIZE + s->offset / BLCKSZ);
 

@@ -81,7 +81,17 @@ CREATE TABLE @extschema@.ranread_batches (
     ended_steady   boolean,
     steady         boolean,
     steady_excursion float8,
-    steady_slope   float8
+    steady_slope   float8,
+    -- 1.1: how a one-group batch's writes were made durable (the sync
+    -- option; NULL: plain O_DIRECT writes), the instant it was told to start
+    -- at (start_at), and what it was part of: a study (and its point there),
+    -- a fleet (the coordinator's fleet id), a commit test
+    sync           text,
+    start_at       timestamptz,
+    study          bigint,
+    point          jsonb,
+    fleet          bigint,
+    commit_test    bigint
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)

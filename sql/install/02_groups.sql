@@ -40,6 +40,8 @@ CREATE TABLE @extschema@.ranread_groups (
     first_io_at    timestamptz,
     histogram      bytea NOT NULL,
     write_histogram bytea,
+    sync           text,        -- how its writes were made durable; NULL: plain
+    writes_per_op  integer NOT NULL DEFAULT 1,  -- commit test: writes per sync
     PRIMARY KEY (batch, grp)
 );
 

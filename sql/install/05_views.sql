@@ -59,7 +59,8 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.write_p99_ms, b.engine, b.workers, b.seed, b.buffer_pages, n.message,
        b.tablespace, b.filesystem, b.timing, b.busy, b.notes,
        b.groups, b.distribution, b.first_io_at, b.steady_state, b.ended_steady,
-       b.steady, b.steady_excursion, b.steady_slope, b.mix
+       b.steady, b.steady_excursion, b.steady_slope, b.mix,
+       b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test
   FROM @extschema@.ranread_batches b,
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
 
@@ -72,7 +73,22 @@ SELECT g.batch, g.grp, g.label, b.run_at, n.status, g.target, g.tablespace,
        g.reads, g.writes, g.seconds, g.iops, g.mbps, g.avg_ms, g.min_ms,
        g.p50_ms, g.p95_ms, g.p99_ms, g.p999_ms, g.max_ms, g.read_avg_ms,
        g.read_p99_ms, g.write_avg_ms, g.write_p99_ms, g.busy, g.first_io_at,
-       b.sweep
+       b.sweep, g.sync, g.writes_per_op, b.study, b.point, b.fleet, b.commit_test
   FROM @extschema@.ranread_groups g
   JOIN @extschema@.ranread_batches b USING (batch),
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
+
+-- 1.1: every commit test's rows from the history, one per test that ran
+CREATE OR REPLACE VIEW @extschema@.ranread_commit_summary AS
+SELECT b.commit_test, b.batch, b.run_at,
+       pg_catalog.split_part(g.label, ': ', 1) AS test,
+       coalesce(g.sync, 'none') AS method,
+       g.writes_per_op AS writes,
+       g.block_size / g.writes_per_op / 1024 AS write_kb,
+       g.iops AS ops_per_s, g.avg_ms, g.p50_ms, g.p95_ms, g.p99_ms, g.p999_ms,
+       g.max_ms, g.sync IS NOT NULL AS durable, n.status, n.message,
+       b.tablespace, b.filesystem
+  FROM @extschema@.ranread_batches b
+  JOIN @extschema@.ranread_groups g USING (batch),
+       LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n
+ WHERE b.commit_test IS NOT NULL;

@@ -37,7 +37,9 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_run(
     seed         bigint   DEFAULT NULL,
     workers      integer  DEFAULT NULL,
     distribution text     DEFAULT 'uniform',
-    steady_state text     DEFAULT NULL)
+    steady_state text     DEFAULT NULL,
+    sync         text     DEFAULT NULL,
+    start_at     timestamptz DEFAULT NULL)
 RETURNS @extschema@.ranread_run_result
 AS 'MODULE_PATHNAME', 'ranread_run_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
@@ -45,8 +47,8 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 -- Several groups of processes in one batch, started together, reported
 -- apart: groups is a JSON array of objects with a group's options (label,
 -- processes, block_size, write_pct, queue_depth, pattern, region_start,
--- region_end, rate_iops, distribution, iterations, target); the rest are
--- the batch's.  One row per group, then one for the whole batch (grp 0).
+-- region_end, rate_iops, distribution, sync, iterations, target); the rest
+-- are the batch's.  One row per group, then one for the whole batch (grp 0).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_mix(
     groups       jsonb,
     duration     interval DEFAULT '30s',
@@ -55,15 +57,17 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_mix(
     workers      integer  DEFAULT NULL,
     steady_state text     DEFAULT NULL,
     target       name     DEFAULT 'ranread',
-    iterations   bigint   DEFAULT NULL)
+    iterations   bigint   DEFAULT NULL,
+    start_at     timestamptz DEFAULT NULL)
 RETURNS SETOF @extschema@.ranread_group_result
 AS 'MODULE_PATHNAME', 'ranread_mix'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 3;
 
 -- A batch described as JSON, for the functions that run many (ranread_sweep
 -- and the like): {"groups": [...], "duration": ..., "warmup": ..., "seed":
--- ..., "workers": ..., "steady_state": ..., "iterations": ..., "target":
--- ..., "sweep": ..., "caller": "ranread_sweep"}.
+-- ..., "workers": ..., "steady_state": ..., "iterations": ..., "start_at":
+-- ..., "target": ..., "sweep": ..., "study": ..., "point": {...}, "fleet":
+-- ..., "caller": "ranread_sweep"}.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_run_step(spec jsonb)
 RETURNS SETOF @extschema@.ranread_group_result
 AS 'MODULE_PATHNAME', 'ranread_run_spec'

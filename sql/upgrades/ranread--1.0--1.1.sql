@@ -70,7 +70,13 @@ ALTER TABLE @extschema@.ranread_batches
     ADD COLUMN ended_steady boolean,
     ADD COLUMN steady boolean,
     ADD COLUMN steady_excursion float8,
-    ADD COLUMN steady_slope float8;
+    ADD COLUMN steady_slope float8,
+    ADD COLUMN sync text,
+    ADD COLUMN start_at timestamptz,
+    ADD COLUMN study bigint,
+    ADD COLUMN point jsonb,
+    ADD COLUMN fleet bigint,
+    ADD COLUMN commit_test bigint;
 ALTER TABLE @extschema@.ranread_results
     ADD COLUMN grp integer NOT NULL DEFAULT 1;
 ALTER TABLE @extschema@.ranread_intervals
@@ -102,6 +108,7 @@ DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, 
 
 -- @include sql/install/01_access_method.sql
 -- @include sql/install/02_groups.sql
+-- @include sql/install/03_commit.sql
 -- @include sql/install/05_views.sql
 -- @include sql/install/10_core.sql
 -- @include sql/install/20_report.sql
@@ -121,7 +128,7 @@ BEGIN
     LOOP
         EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s',
             CASE pg_catalog.split_part(g, ' ', 1)
-                WHEN 'ranread_run' THEN '@extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'
+                WHEN 'ranread_run' THEN '@extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz)'
                 WHEN 'ranread_run_step' THEN '@extschema@.ranread_run_step(jsonb)'
                 WHEN 'ranread_sweep' THEN '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'
                 WHEN 'ranread_blocks' THEN '@extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)'

@@ -1,0 +1,495 @@
+/*
+ * commit.c
+ *		ranread_commit_test: the commit path as pg_test_fsync measures it, in
+ *		SQL.  Each test is a batch of its own (one process, queue depth 1, the
+ *		synchronous engine) on a scratch file, recorded in the history like
+ *		any batch, with commit_test naming the run it belongs to.
+ *
+ * The tests are pg_test_fsync's (PostgreSQL 15), with the same system calls
+ * and sizes: one 8 kB write and two 8 kB writes per sync, for each
+ * wal_sync_method the platform has; open_sync with 16 kB written as 1 x 16
+ * kB down to 16 x 1 kB; and an 8 kB write with no sync at all.  Every write
+ * goes to the start of the file, as there.  fdatasync, fsync and the
+ * unsynced write go through the page cache, as the server's WAL writes do;
+ * open_datasync and open_sync use O_DIRECT, as pg_test_fsync does.
+ *
+ * The scratch file is wal_segment_size bytes of random data, written and
+ * flushed before the first test, on the filesystem of pg_wal (following a
+ * symlink) or of a named tablespace.  Where that filesystem also holds the
+ * tablespace's temporary directory (base/pgsql_tmp for pg_wal in the data
+ * directory), the file lives there under a pgsql_tmp name, so the server
+ * removes it when it restarts after a crash; otherwise it goes into pg_wal
+ * under a name that is never a WAL file's.  It is removed when the function
+ * ends, by error or cancel too, and a leftover of a process that no longer
+ * exists is removed by the next commit test there.
+ */
+#include "postgres.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access/xlog.h"
+#include "access/xlog_internal.h"
+#include "catalog/pg_tablespace_d.h"
+#include "commands/dbcommands.h"
+#include "commands/sequence.h"
+#include "commands/tablespace.h"
+#include "catalog/namespace.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+
+#include "params.h"
+#include "run.h"
+#include "sqlfunc.h"
+
+PG_FUNCTION_INFO_V1(ranread_commit_test);
+
+#define SCRATCH_TMP_PREFIX	PG_TEMP_FILE_PREFIX "ranread_commit."
+#define SCRATCH_WAL_PREFIX	"ranread_commit_test."
+#define METHOD_WRITETHROUGH (-1)	/* fsync_writethrough: not on Linux */
+
+/* One test: an op of `writes` writes of `bytes` each, then the sync */
+typedef struct CommitTest
+{
+	const char *test;			/* pg_test_fsync's section */
+	int			method;			/* RanreadSync, or METHOD_WRITETHROUGH */
+	int			writes;
+	int			bytes;
+} CommitTest;
+
+static const CommitTest tests[] = {
+	{"one 8 kB write", SYNC_OPEN_DATASYNC, 1, 8192},
+	{"one 8 kB write", SYNC_FDATASYNC, 1, 8192},
+	{"one 8 kB write", SYNC_FSYNC, 1, 8192},
+	{"one 8 kB write", METHOD_WRITETHROUGH, 1, 8192},
+	{"one 8 kB write", SYNC_OPEN_SYNC, 1, 8192},
+	{"two 8 kB writes", SYNC_OPEN_DATASYNC, 2, 8192},
+	{"two 8 kB writes", SYNC_FDATASYNC, 2, 8192},
+	{"two 8 kB writes", SYNC_FSYNC, 2, 8192},
+	{"two 8 kB writes", METHOD_WRITETHROUGH, 2, 8192},
+	{"two 8 kB writes", SYNC_OPEN_SYNC, 2, 8192},
+	{"open_sync sizes", SYNC_OPEN_SYNC, 1, 16384},
+	/* 2 x 8 kB is the row of "two 8 kB writes" above */
+	{"open_sync sizes", SYNC_OPEN_SYNC, 4, 4096},
+	{"open_sync sizes", SYNC_OPEN_SYNC, 8, 2048},
+	{"open_sync sizes", SYNC_OPEN_SYNC, 16, 1024},
+	{"non-synced write", SYNC_NONE, 1, 8192},
+};
+
+/* Where the scratch file goes, and what it sits on */
+typedef struct Scratch
+{
+	char		dir[MAXPGPATH];
+	char		path[MAXPGPATH];
+	const char *prefix;			/* of leftovers' names */
+	char		where[NAMEDATALEN];	/* 'pg_wal' or the tablespace */
+	FsInfo		fs;
+	bool		created;
+} Scratch;
+
+static const char *
+method_name(int method)
+{
+	return method == METHOD_WRITETHROUGH ? "fsync_writethrough" : ranread_sync_names[method];
+}
+
+/* The methods argument: which methods to test (NULL: all) */
+static void
+chosen_methods(ArrayType *arr, bool *chosen)
+{
+	Datum	   *items;
+	bool	   *nulls;
+	int			n;
+
+	if (arr == NULL)
+	{
+		for (int i = 0; i <= RANREAD_NSYNC; i++)
+			chosen[i] = true;
+		return;
+	}
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &items, &nulls, &n);
+	if (n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("methods of ranread_commit_test must name at least one method"),
+				 errhint("Pass NULL for every method.")));
+	for (int i = 0; i < n; i++)
+	{
+		char	   *m;
+		bool		found = false;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("methods of ranread_commit_test must not hold NULL")));
+		m = TextDatumGetCString(items[i]);
+		if (pg_strcasecmp(m, "fsync_writethrough") == 0)
+			chosen[RANREAD_NSYNC] = found = true;
+		for (int k = 0; k < RANREAD_NSYNC; k++)
+			if (pg_strcasecmp(m, ranread_sync_names[k]) == 0)
+				chosen[k] = found = true;
+		if (!found)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown method \"%s\" in methods of ranread_commit_test", m),
+					 errhint("The methods are 'open_datasync', 'fdatasync', 'fsync', 'fsync_writethrough', 'open_sync' and 'none' (the non-synced write).")));
+	}
+}
+
+static bool
+method_chosen(const bool *chosen, int method)
+{
+	return chosen[method == METHOD_WRITETHROUGH ? RANREAD_NSYNC : method];
+}
+
+/*
+ * Remove scratch files of processes that are gone (a crash, a kill -9):
+ * names carry the pid of the session that made them.
+ */
+static void
+remove_leftovers(Scratch *sc)
+{
+	DIR		   *d = AllocateDir(sc->dir);
+	struct dirent *de;
+	size_t		plen = strlen(sc->prefix);
+
+	while ((de = ReadDirExtended(d, sc->dir, LOG)) != NULL)
+	{
+		long		pid;
+		char	   *end;
+
+		if (strncmp(de->d_name, sc->prefix, plen) != 0)
+			continue;
+		pid = strtol(de->d_name + plen, &end, 10);
+		if (end == de->d_name + plen || pid <= 0 || (kill((pid_t) pid, 0) == 0 || errno != ESRCH))
+			continue;
+		if (unlink(psprintf("%s/%s", sc->dir, de->d_name)) == 0)
+			ereport(NOTICE,
+					(errmsg("removed the scratch file \"%s/%s\" a commit test of process %ld left behind",
+							sc->dir, de->d_name, pid)));
+	}
+	FreeDir(d);
+}
+
+/* Choose the scratch file's place: pg_wal's filesystem, or a tablespace's */
+static void
+scratch_place(Scratch *sc, const char *tablespace)
+{
+	Oid			spcoid;
+
+	memset(sc, 0, sizeof(*sc));
+	if (tablespace == NULL)
+	{
+		struct stat wal;
+
+		if (stat(XLOGDIR, &wal) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not inspect \"%s\": %m", XLOGDIR)));
+		strlcpy(sc->where, "pg_wal", NAMEDATALEN);
+		spcoid = DEFAULTTABLESPACE_OID;
+		if (!fsinfo_same_device("base", wal.st_dev))
+		{
+			strlcpy(sc->dir, XLOGDIR, MAXPGPATH);
+			sc->prefix = SCRATCH_WAL_PREFIX;
+		}
+	}
+	else
+	{
+		spcoid = get_tablespace_oid(tablespace, false);
+		if (spcoid == GLOBALTABLESPACE_OID)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("tablespace of ranread_commit_test cannot be pg_global"),
+					 errhint("pg_global is the data directory's filesystem, as pg_default is: name pg_default.")));
+		if (spcoid != MyDatabaseTableSpace &&
+			pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+			aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLESPACE, tablespace);
+		strlcpy(sc->where, tablespace, NAMEDATALEN);
+	}
+	if (sc->dir[0] == '\0')
+	{
+		/* the tablespace's temporary directory, cleaned at a crash restart */
+		TempTablespacePath(sc->dir, spcoid);
+		if (MakePGDirectory(sc->dir) < 0 && errno != EEXIST)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not create directory \"%s\": %m", sc->dir)));
+		sc->prefix = SCRATCH_TMP_PREFIX;
+	}
+	snprintf(sc->path, MAXPGPATH, "%s/%s%d", sc->dir, sc->prefix, MyProcPid);
+	fsinfo_read(sc->dir, &sc->fs);
+	if (sc->fs.memory)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s is on a memory filesystem (%s at %s)", sc->where, sc->fs.type, sc->fs.mount_point),
+				 errdetail("A sync on tmpfs or ramfs reaches no storage: the figures would mean nothing.")));
+}
+
+/* Write the scratch file: wal_segment_size random bytes, flushed */
+static void
+scratch_create(Scratch *sc)
+{
+	FsReserve	r;
+	Size		chunk = 1024 * 1024;
+	char	   *buf = palloc(chunk);
+	uint64		rng[4] = {MyProcPid, (uint64) GetCurrentTimestamp(), 0x9E3779B97F4A7C15, 1};
+	int			fd;
+
+	fsinfo_reserve(&sc->fs, &r);
+	if (sc->fs.avail_bytes < (uint64) wal_segment_size + r.bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_DISK_FULL),
+				 errmsg("%s has %s free, too little for a %s scratch file and the reserve of %s",
+						sc->where, fsinfo_pretty(sc->fs.avail_bytes), fsinfo_pretty(wal_segment_size),
+						fsinfo_pretty(r.bytes)),
+				 errhint("Free some space; ranread.reserve sets the reserve.")));
+	for (Size b = 0; b + 8 <= chunk; b += 8)
+	{
+		uint64		v = rng_next(rng);
+
+		memcpy(buf + b, &v, 8);
+	}
+	fd = open(sc->path, O_RDWR | O_CREAT | O_EXCL | PG_BINARY, S_IRUSR | S_IWUSR);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create the scratch file \"%s\": %m", sc->path)));
+	sc->created = true;
+	for (int64 done = 0; done < wal_segment_size; done += chunk)
+	{
+		ssize_t		n = write(fd, buf, Min(chunk, (Size) (wal_segment_size - done)));
+
+		if (n < 0)
+		{
+			int			save = errno;
+
+			close(fd);
+			errno = save;
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not write the scratch file \"%s\": %m", sc->path)));
+		}
+	}
+	if (pg_fsync(fd) != 0 || close(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not flush the scratch file \"%s\": %m", sc->path)));
+	/* the direct I/O alignment is known for a file, not for its directory */
+	fsinfo_read(sc->path, &sc->fs);
+}
+
+/* The batch of one test */
+static void
+test_params(BatchParams *p, const CommitTest *t, const Scratch *sc, Interval *duration,
+			int64 duration_ns, int64 commit_test)
+{
+	GroupParams *g = &p->groups[0];
+	BatchTarget *bt = &p->targets[0];
+
+	memset(p, 0, sizeof(*p));
+	p->commit_test = commit_test;
+	p->duration = *duration;
+	p->duration_ns = duration_ns;
+	p->seed = params_seed(true, 0);
+	p->ntargets = 1;
+	strlcpy(bt->name, "commit test", NAMEDATALEN);
+	strlcpy(bt->tablespace, sc->where, NAMEDATALEN);
+	strlcpy(bt->filesystem, sc->fs.type, RANREAD_FS_LEN);
+	strlcpy(bt->relpath, sc->path, MAXPGPATH);
+	bt->scratch = true;
+	bt->buffered = !(t->method == SYNC_OPEN_DATASYNC || t->method == SYNC_OPEN_SYNC);
+	bt->dio_align = bt->buffered ? 1 : sc->fs.dio_align;
+	bt->nsegs = 1;
+	bt->size_bytes = (uint64) t->writes * t->bytes;	/* every op at the start */
+
+	p->ngroups = 1;
+	snprintf(g->label, NAMEDATALEN, "%s: %s%s", t->test,
+			 t->writes > 1 || t->bytes != 8192 ? psprintf("%d x %d kB, ", t->writes, t->bytes / 1024) : "",
+			 method_name(t->method));
+	g->processes = 1;
+	g->block_size = t->writes * t->bytes;
+	g->writes_per_op = t->writes;
+	g->write_pct = 100;
+	g->queue_depth = 1;
+	g->pattern = PATTERN_SEQUENTIAL;
+	g->region_end = 100;
+	g->sync = (RanreadSync) t->method;
+	(void) blocks_parse("uniform", &g->blocks, NULL, 0);
+	params_check_totals(p, "ranread_commit_test");
+	params_check_batch(p, "ranread_commit_test");
+}
+
+/* Why a test cannot run here, or NULL */
+static const char *
+test_unavailable(const CommitTest *t, const Scratch *sc)
+{
+	if (t->method == METHOD_WRITETHROUGH)
+		return "fsync_writethrough exists only on Windows and macOS";
+	if ((t->method == SYNC_OPEN_DATASYNC || t->method == SYNC_OPEN_SYNC) && t->bytes % sc->fs.dio_align != 0)
+		return psprintf("direct I/O on %s needs writes in multiples of %d bytes", sc->where, sc->fs.dio_align);
+	return NULL;
+}
+
+/* Put one result row */
+static void
+put_row(ReturnSetInfo *rsinfo, int64 commit_test, const CommitTest *t, BatchShared *bs,
+		const char *status, const char *note)
+{
+	Datum		values[16];
+	bool		nulls[16];
+	const RanreadFigures *f = bs ? &bs->group_fig[0] : NULL;
+
+	memset(nulls, 0, sizeof(nulls));
+	values[0] = Int64GetDatum(commit_test);
+	values[1] = bs ? Int64GetDatum(bs->p.batch) : (Datum) 0;
+	nulls[1] = bs == NULL;
+	values[2] = CStringGetTextDatum(t->test);
+	values[3] = CStringGetTextDatum(method_name(t->method));
+	values[4] = Int32GetDatum(t->writes);
+	values[5] = Int32GetDatum(t->bytes / 1024);
+	if (f)
+	{
+		values[6] = Float8GetDatum(f->iops);
+		values[7] = Float8GetDatum(f->avg_ms);
+		values[8] = Float8GetDatum(f->p50_ms);
+		values[9] = Float8GetDatum(f->p99_ms);
+		values[10] = Float8GetDatum(f->p999_ms);
+		values[11] = Float8GetDatum(f->max_ms);
+		for (int i = 7; i <= 11; i++)
+			nulls[i] = !f->latency;
+	}
+	else
+		for (int i = 6; i <= 11; i++)
+			nulls[i] = true;
+	values[12] = BoolGetDatum(t->method != SYNC_NONE);
+	values[13] = CStringGetTextDatum(status);
+	values[14] = note ? CStringGetTextDatum(note) : (Datum) 0;
+	nulls[14] = note == NULL;
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+/* The advice at the end: the fastest durable method, against the server's */
+static void
+recommend(const double *ops, const Scratch *sc)
+{
+	const char *current = GetConfigOption("wal_sync_method", false, false);
+	int			best = -1;
+	int			cur = -1;
+
+	for (int m = SYNC_FDATASYNC; m <= SYNC_OPEN_SYNC; m++)
+	{
+		if (ops[m] > 0 && (best < 0 || ops[m] > ops[best]))
+			best = m;
+		if (pg_strcasecmp(current, ranread_sync_names[m]) == 0)
+			cur = m;
+	}
+	if (best < 0)
+		return;
+	if (best == cur || cur < 0 || ops[cur] <= 0)
+		ereport(NOTICE,
+				(errmsg("fastest durable method for one 8 kB write on %s: %s, %.0f ops/s; the server's wal_sync_method is %s",
+						sc->where, ranread_sync_names[best], ops[best], current)));
+	else
+		ereport(NOTICE,
+				(errmsg("fastest durable method for one 8 kB write on %s: %s, %.0f ops/s; the server's wal_sync_method is %s, %.0f ops/s",
+						sc->where, ranread_sync_names[best], ops[best], current, ops[cur]),
+				 errhint("ALTER SYSTEM SET wal_sync_method = '%s'; SELECT pg_reload_conf(); would make a commit's flush %.0f%% faster here, if the device keeps its promise to write through.",
+						 ranread_sync_names[best], 100 * (ops[best] / ops[cur] - 1))));
+}
+
+/*
+ * ranread_commit_test(tablespace, duration, methods): pg_test_fsync's tests
+ * as batches; one row per test
+ */
+Datum
+ranread_commit_test(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const char *fn = "ranread_commit_test";
+	const char *tablespace = PG_ARGISNULL(0) ? NULL : NameStr(*PG_GETARG_NAME(0));
+	Interval	duration;
+	int64		duration_ns;
+	bool		chosen[RANREAD_NSYNC + 1] = {0};
+	Scratch		sc;
+	int64		commit_test;
+	double		one_write_ops[RANREAD_NSYNC] = {0};
+
+	ranread_refuse_on_standby(fn);
+	params_owner(fn, NULL);
+	params_require(PG_ARGISNULL(1), "duration");
+	duration = *PG_GETARG_INTERVAL_P(1);
+	duration_ns = params_interval(&duration, "duration", false);
+	if (duration_ns < 100 * 1000000 || duration_ns > (int64) 600 * 1000000000)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration %s of %s must be from 0.1 s to 10 min",
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&duration))), fn),
+				 errhint("Each test runs this long; pg_test_fsync's default is 5 s.")));
+	chosen_methods(PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2), chosen);
+	scratch_place(&sc, tablespace);
+
+	InitMaterializedSRF(fcinfo, 0);
+	commit_test = nextval_internal(get_relname_relid("ranread_commit_test_seq",
+													 get_namespace_oid(ranread_schema_name_raw(), false)),
+								   false);
+	remove_leftovers(&sc);
+	PG_TRY();
+	{
+		bool		stopped = false;
+
+		scratch_create(&sc);
+		ereport(NOTICE,
+				(errmsg("ranread commit test " INT64_FORMAT " on %s (%s): %s per test, scratch file %s",
+						commit_test, sc.where, sc.fs.type,
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&duration))),
+						sc.path)));
+		for (int i = 0; i < lengthof(tests); i++)
+		{
+			const CommitTest *t = &tests[i];
+			const char *why = test_unavailable(t, &sc);
+			BatchParams *p;
+			RunContext	rc;
+
+			if (!method_chosen(chosen, t->method))
+				continue;
+			if (why || stopped)
+			{
+				put_row(rsinfo, commit_test, t, NULL, why ? "unavailable" : "not run",
+						why ? why : "the commit test was stopped");
+				continue;
+			}
+			p = palloc(sizeof(BatchParams));
+			test_params(p, t, &sc, &duration, duration_ns, commit_test);
+			memset(&rc, 0, sizeof(rc));
+			rc.fn = fn;
+			rc.workers = 1;
+			run_batch(p, &rc);
+			put_row(rsinfo, commit_test, t, rc.bs, ranread_status_name(rc.bs->status),
+					rc.bs->message[0] ? rc.bs->message : NULL);
+			if (t->writes == 1 && t->bytes == 8192 && rc.bs->status == STOP_NONE)
+				one_write_ops[t->method] = rc.bs->group_fig[0].iops;
+			stopped = rc.bs->status == STOP_STOPPED || rc.bs->status == STOP_FAILED;
+			dsm_detach(rc.seg);
+		}
+		recommend(one_write_ops, &sc);
+	}
+	PG_FINALLY();
+	{
+		if (sc.created && unlink(sc.path) != 0 && errno != ENOENT)
+			ereport(WARNING,
+					(errcode_for_file_access(),
+					 errmsg("could not remove the scratch file \"%s\": %m", sc.path)));
+	}
+	PG_END_TRY();
+	return (Datum) 0;
+}
