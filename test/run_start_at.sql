@@ -1,0 +1,43 @@
+-- start_at: the workers get ready, then the I/O begins at that instant (a
+-- fleet starts its nodes together with it).  The batch records the instant
+-- asked for and its first I/O, which never comes before it and follows it
+-- closely; a mix starts every group at it.
+BEGIN;
+SET client_min_messages = error;
+SELECT plan(8);
+
+\ir lib/runs.psql
+
+SELECT ok((SELECT size_bytes = 16777216 FROM ranread_setup('16MB', target => 'tap_start_at')),
+    'a 16MB target');
+
+-- start_at 1.5 s ahead of the call: the call waits for it
+CREATE TEMP TABLE asked AS SELECT clock_timestamp() + interval '1.5 s' AS at;
+SELECT is(pg_temp.run('at', format($$2, duration => '0.5 s', target => 'tap_start_at', start_at => %L$$,
+                                   (SELECT at FROM asked))), NULL, 'a batch with start_at runs');
+SELECT ok((SELECT elapsed FROM runs WHERE label = 'at') >= 1.5,
+    'the call lasts until start_at and the run after it');
+SELECT is((SELECT start_at FROM pg_temp.summary('at')), (SELECT at FROM asked),
+    'ranread_summary records the start_at asked for');
+SELECT ok((SELECT first_io_at >= start_at FROM pg_temp.summary('at')),
+    'the first I/O starts at start_at, never before');
+SELECT cmp_ok((SELECT extract(epoch FROM first_io_at - start_at) FROM pg_temp.summary('at'))::float8,
+    '<', 0.25::float8, 'the first I/O follows start_at within a quarter of a second');
+
+-- a mix: every group starts at start_at
+CREATE TEMP TABLE mix AS
+SELECT * FROM ranread_mix('[{"label": "a", "processes": 1}, {"label": "b", "processes": 1, "block_size": 65536}]',
+                          duration => '0.5 s', target => 'tap_start_at',
+                          start_at => clock_timestamp() + interval '1 s');
+SELECT is((SELECT count(*) FROM ranread_group_summary g JOIN ranread_summary s USING (batch)
+            WHERE g.batch = (SELECT max(batch) FROM mix) AND g.first_io_at >= s.start_at), 2::bigint,
+    'a mix with start_at: no group starts before it');
+SELECT cmp_ok((SELECT extract(epoch FROM max(g.first_io_at) - min(g.first_io_at))
+                 FROM ranread_group_summary g WHERE g.batch = (SELECT max(batch) FROM mix))::float8,
+    '<', 0.05::float8, '... and its groups start within 50 ms of each other');
+
+SELECT pg_temp.run_log();
+SELECT ranread_purge('tap_start_at');
+
+SELECT * FROM finish();
+ROLLBACK;

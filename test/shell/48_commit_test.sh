@@ -1,0 +1,154 @@
+#!/bin/bash
+# The commit path (issue 15, part 1): ranread_commit_test and the sync option.
+#  - every durable write really reached the device: the device's flush
+#    counter (/sys/block/DEV/stat, flushes completed) grows by at least as
+#    many flushes as the durable ops a commit test or a synced batch reports
+#    (the disk here has a volatile write cache and no FUA, so each O_DSYNC,
+#    O_SYNC, fdatasync or fsync write costs a flush); other sessions can only
+#    add flushes, so the check is a lower bound; syncs in flight at once may
+#    share a flush, so with N in flight the bound is ops / N
+#  - the sync option through both engines (one process at queue depth 1 is
+#    the synchronous engine, several slots io_uring with a linked fsync or
+#    per-write RWF_DSYNC/RWF_SYNC) is recorded in the summary
+#  - the commit test's rows: one per test, fsync_writethrough unavailable on
+#    Linux, the history view, and the scratch file gone after it ends
+#  - the scratch file is gone after a stop, a cancel (statement_timeout), a
+#    worker killed with SIGKILL (the crash restart removes pgsql_tmp files),
+#    and a leftover of a dead process is removed by the next commit test
+#  - with pg_wal symlinked to another filesystem, the scratch file goes to
+#    pg_wal (under a name that is never a WAL file's), follows the symlink,
+#    and the results name that filesystem
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/cluster.bash"
+
+MNT=$WORK/walfs
+cleanup() {
+  faults_cleanup
+  cluster_stop_all
+  if mountpoint -q "$MNT" 2>/dev/null; then umount "$MNT" 2>/dev/null || umount -l "$MNT"; fi
+}
+trap cleanup EXIT
+
+setup_db rr_commit
+setup_target 64MB
+DD=$(q "SHOW data_directory")
+
+# the block device under a path, and its flushes completed so far
+DEVSTAT=/sys/dev/block/$(stat -c '%Hd:%Ld' "$DD")/stat
+flushes() { awk '{ print $16 }' "$DEVSTAT" 2>/dev/null; }
+scratch_files() { find "$DD/base/pgsql_tmp" "$DD/pg_wal" -maxdepth 1 -name '*ranread_commit*' 2>/dev/null | wc -l; }
+
+if [ -z "$(flushes)" ]; then
+  diag "no flush counter for the device under $DD ($DEVSTAT): flush checks skipped"
+fi
+
+# flush_check WHAT OPS BEFORE: the device flushed at least OPS times since BEFORE
+flush_check() {
+  local after
+  after=$(flushes)
+  if [ -z "$after" ]; then
+    echo "ok $((TESTS_RUN += 1)) # SKIP no flush counter: $1"
+    return
+  fi
+  cmp_ok "$((after - $3))" '>=' "$2" "$1: the device flushed at least $2 times"
+}
+
+# --- the sync option, both engines ----------------------------------------
+for spec in "1 1 fdatasync" "1 1 fsync" "1 1 open_datasync" "1 1 open_sync" "2 4 fdatasync" "2 4 open_datasync"; do
+  set -- $spec
+  f0=$(flushes)
+  row=$(q "SELECT writes || '|' || status FROM ranread_run($1, duration => '1 s', write_pct => 100, queue_depth => $2, sync => '$3')")
+  writes=${row%%|*}
+  is "${row#*|}" completed "sync => '$3' at $1 x QD$2 completes"
+  # concurrent syncs may share a flush: at most every op in flight at once
+  flush_check "sync => '$3' at $1 x QD$2" "$((writes / ($1 * $2)))" "${f0:-0}"
+  is "$(q "SELECT sync || '|' || engine FROM ranread_summary ORDER BY batch DESC LIMIT 1")" \
+    "$3|$([ "$1$2" = 11 ] && echo sync || echo io_uring)" "... recorded as sync $3, with the engine that ran it"
+done
+is "$(q "SELECT count(*) FROM ranread_summary WHERE sync IS NULL")" 0 "every synced batch says so in ranread_summary"
+q "SELECT status FROM ranread_run(1, duration => '0.5 s', write_pct => 100)" >/dev/null
+is "$(q "SELECT coalesce(sync, 'NULL') FROM ranread_summary ORDER BY batch DESC LIMIT 1")" NULL "a batch without sync records NULL"
+
+# --- a whole commit test ---------------------------------------------------
+f0=$(flushes)
+out=$(psql -qAtX -d "$DB" -c "SELECT test || '|' || method || '|' || writes || '|' || write_kb || '|' || status || '|' || coalesce(round(ops_per_s)::text, '') || '|' || durable
+                                FROM ranread_commit_test(duration => '0.5 s')" 2>"$WORK/commit.err")
+diag "$(echo "$out" | tr '\n' ' ')"
+is "$(echo "$out" | wc -l)" 15 "the commit test returns one row per test (15)"
+is "$(echo "$out" | grep -c '|completed|')" "$(echo "$out" | grep -vc 'unavailable')" "every test that can run here completes"
+is "$(echo "$out" | grep -c '^one 8 kB write|fsync_writethrough|1|8|unavailable||true$')" 1 "fsync_writethrough is reported unavailable on Linux"
+is "$(echo "$out" | grep -c '^non-synced write|none|1|8|completed|[0-9]*|false$')" 1 "the non-synced write is there, not durable"
+durable=$(q "SELECT round(sum(ops_per_s * 0.5) * 0.9) FROM ranread_commit_summary WHERE durable AND commit_test = (SELECT max(commit_test) FROM ranread_commit_summary)")
+flush_check "the commit test's durable ops" "${durable:-0}" "${f0:-0}"
+is "$(q "SELECT count(*) FROM ranread_commit_summary WHERE commit_test = (SELECT max(commit_test) FROM ranread_commit_summary)")" \
+  "$(echo "$out" | grep -c '|completed|')" "ranread_commit_summary has a row for every test that ran"
+is "$(q "SELECT count(DISTINCT tablespace) || '|' || min(tablespace) FROM ranread_commit_summary")" "1|pg_wal" "... measured on pg_wal's filesystem"
+grep -q "NOTICE:  fastest durable method for one 8 kB write on pg_wal" "$WORK/commit.err"
+ok $? "it names the fastest durable method and the server's wal_sync_method"
+is "$(scratch_files)" 0 "the scratch file is gone after the commit test"
+
+# only some methods
+is "$(q "SELECT string_agg(method || ':' || writes, ',' ORDER BY batch) FROM ranread_commit_test(duration => '0.2 s', methods => '{fdatasync}')")" \
+  "fdatasync:1,fdatasync:2" "methods => '{fdatasync}' runs the fdatasync tests only"
+
+# --- the scratch file after a stop, a cancel, a crash ----------------------
+bg_psql rr_commit_stop "SELECT string_agg(status, ',') FROM ranread_commit_test(duration => '3 s', methods => '{fdatasync, fsync}')"
+CLIENT=$BG_PID
+wait_running 30
+ok $? "a commit test is running"
+is "$(scratch_files)" 1 "... with its scratch file"
+q "SELECT ranread_stop()" >/dev/null
+wait_pid "$CLIENT" 20
+is "$(bg_output rr_commit_stop | tail -1)" "stopped,not run,not run,not run" "ranread_stop() stops the commit test: the running test stopped, the others not run"
+is "$(scratch_files)" 0 "the scratch file is gone after the stop"
+
+out=$(psql -qAtX -d "$DB" -c "SET statement_timeout = '1500ms'" -c "SELECT count(*) FROM ranread_commit_test(duration => '3 s')" 2>&1)
+echo "$out" | grep -q 'canceling statement due to statement timeout'
+ok $? "statement_timeout cancels a commit test"
+is "$(scratch_files)" 0 "the scratch file is gone after the cancel"
+is "$(q "SELECT status FROM ranread_summary ORDER BY batch DESC LIMIT 1")" cancelled "... and the test it interrupted is recorded 'cancelled'"
+
+touch "$DD/base/pgsql_tmp/pgsql_tmpranread_commit.4194305"
+chown postgres: "$DD/base/pgsql_tmp/pgsql_tmpranread_commit.4194305"
+msg=$(psql -qAtX -d "$DB" -c "SELECT count(*) FROM ranread_commit_test(duration => '0.2 s', methods => '{none}')" 2>&1)
+echo "$msg" | grep -q 'removed the scratch file ".*pgsql_tmpranread_commit.4194305" a commit test of process 4194305 left behind'
+ok $? "a leftover scratch file of a process that is gone is removed by the next commit test, and said so"
+is "$(scratch_files)" 0 "... and no scratch file is left"
+
+bg_psql rr_commit_crash "SELECT count(*) FROM ranread_commit_test(duration => '10 s', methods => '{fdatasync}')"
+CLIENT=$BG_PID
+wait_running 30
+ok $? "a commit test is running again"
+is "$(scratch_files)" 1 "... with its scratch file"
+CKPT=$(checkpointer_pid)
+kill -9 "$(worker_pids | tail -1)"
+wait_restarted 90 "$CKPT"
+ok $? "SIGKILL of its worker: the server crash-restarts"
+wait_pid "$CLIENT" 10
+is "$(scratch_files)" 0 "the crash restart removed the scratch file (it is a pgsql_tmp file)"
+
+# --- pg_wal symlinked to another filesystem --------------------------------
+mkdir -p "$MNT"
+if truncate -s 200M "$WORK/wal.img" && mkfs.ext4 -q -m 0 "$WORK/wal.img" && mount -o loop "$WORK/wal.img" "$MNT" 2>/dev/null; then
+  C=$WORK/cluster
+  chown postgres: "$MNT"
+  cluster_init "$C" --waldir="$MNT/wal"
+  # the reserve left free where pg_wal lives counts twice max_wal_size
+  cluster_conf "$C" "max_wal_size = 32MB" "min_wal_size = 32MB"
+  PORT=$(free_port)
+  cluster_start "$C" "$PORT"
+  qc "$C" "$PORT" postgres "CREATE EXTENSION ranread" >/dev/null
+  msg=$(psql -qAtX -h "$C" -p "$PORT" -d postgres -c "SELECT method || '|' || status FROM ranread_commit_test(duration => '0.3 s', methods => '{fdatasync}')" 2>&1)
+  echo "$msg" | grep -q "scratch file pg_wal/ranread_commit_test\.[0-9]*"
+  ok $? "pg_wal on another filesystem: the scratch file goes into pg_wal"
+  is "$(echo "$msg" | grep -c '^fdatasync|completed$')" 2 "... and the tests complete there"
+  is "$(qc "$C" "$PORT" postgres "SELECT DISTINCT tablespace || '|' || filesystem FROM ranread_commit_summary")" "pg_wal|ext4" \
+    "... recorded as pg_wal on ext4"
+  is "$(find "$MNT/wal" -maxdepth 1 -name 'ranread_commit*' | wc -l)" 0 "... and the scratch file is gone from the symlinked pg_wal"
+  cluster_stop "$C"
+else
+  echo "ok $((TESTS_RUN += 1)) # SKIP cannot make a loop-device filesystem for pg_wal here"
+fi
+
+done_testing
