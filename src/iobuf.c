@@ -7,8 +7,8 @@
  * piece of its buffer.  In 4 kB pages a 64 kB read is up to 16 segments and a
  * 1 MB read up to 256; in a 2 MB page each is one.  On paravirtual disks the
  * host handles every segment, so the page size alone can halve large-block
- * throughput (measured on a virtio disk: 64 kB random reads 18k -> 39k IOPS;
- * fio goes from 18-26k to 39k with --iomem=mmaphuge).  A benchmark should
+ * throughput, for fio as for ranread (bench/RESULTS.md has the figures, with
+ * fio's --iomem=mmaphuge beside its default).  A benchmark should
  * measure the device, not the buffer layout, so ranread asks for huge pages
  * and records in each batch what it got.
  *

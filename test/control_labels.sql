@@ -12,7 +12,7 @@
 --  - the batch's tablespace, filesystem and timing mode are recorded
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(23);
+SELECT plan(19);
 
 \ir lib/runs.psql
 \ir lib/util.psql
@@ -21,13 +21,16 @@ SELECT ok((SELECT size_bytes = 33554432 FROM ranread_setup('32MB', target => 'ta
     'a 32MB target');
 
 -- the engine that ran
-SELECT is(pg_temp.run('one', $$1, 200, target => 'tap_labels'$$), NULL, 'setup: one process at queue depth 1');
+-- setup: one process at queue depth 1
+SELECT pg_temp.setup_run('one', $$1, 200, target => 'tap_labels'$$);
 SELECT is((SELECT engine FROM pg_temp.summary('one')), 'sync',
     'one process at queue depth 1 ran with pread: the batch records sync');
-SELECT is(pg_temp.run('three', $$3, 200, target => 'tap_labels', workers => 2$$), NULL, 'setup: three processes on two workers');
+-- setup: three processes on two workers
+SELECT pg_temp.setup_run('three', $$3, 200, target => 'tap_labels', workers => 2$$);
 SELECT is((SELECT engine FROM pg_temp.summary('three')), 'io_uring+sync',
     'three processes on two workers: one worker had two (io_uring), the other one (pread): io_uring+sync');
-SELECT is(pg_temp.run('qd', $$1, 200, target => 'tap_labels', queue_depth => 4$$), NULL, 'setup: one process at queue depth 4');
+-- setup: one process at queue depth 4
+SELECT pg_temp.setup_run('qd', $$1, 200, target => 'tap_labels', queue_depth => 4$$);
 SELECT is((SELECT engine FROM pg_temp.summary('qd')), 'io_uring', 'one process at queue depth 4 ran on io_uring');
 
 -- where it read, and how
@@ -36,7 +39,8 @@ SELECT is((SELECT tablespace || '|' || filesystem || '|' || timing FROM pg_temp.
 
 -- timing off: nothing about latency is claimed
 SET ranread.timing = off;
-SELECT is(pg_temp.run('untimed', $$2, 300, target => 'tap_labels'$$), NULL, 'setup: a batch with ranread.timing = off');
+-- setup: a batch with ranread.timing = off
+SELECT pg_temp.setup_run('untimed', $$2, 300, target => 'tap_labels'$$);
 SELECT is((SELECT row(avg_ms, p99_ms, max_ms, busy)::text FROM pg_temp.summary('untimed')), '(,,,)',
     'with ranread.timing off the batch has no latency and no busy figure');
 SELECT is((SELECT timing FROM pg_temp.summary('untimed')), false, '... and records timing off');

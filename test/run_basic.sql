@@ -5,7 +5,7 @@
 -- from the merged histograms); the row ranread_run returns is the summary's.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(36);
+SELECT plan(32);
 
 \ir lib/runs.psql
 
@@ -13,8 +13,8 @@ SELECT ok((SELECT size_bytes = 67108864 FROM ranread_setup('64MB', target => 'ta
     'a 64MB target');
 
 -- The row ranread_run returns
-SELECT is(pg_temp.run('basic', $$4, 1000, target => 'tap_run_basic'$$), NULL,
-    'ranread_run(4, 1000) runs a batch');
+-- ranread_run(4, 1000) runs a batch
+SELECT pg_temp.setup_run('basic', $$4, 1000, target => 'tap_run_basic'$$);
 SELECT results_eq(
     $$SELECT target, processes, reads, writes, status FROM runs WHERE label = 'basic'$$,
     $$VALUES ('tap_run_basic'::name, 4, 4000::bigint, 0::bigint, 'completed'::text)$$,
@@ -103,8 +103,8 @@ SELECT ok((SELECT s.seconds >= (SELECT max(seconds) FROM procs) - 1e-9 FROM summ
     'the batch''s seconds cover its slowest process');
 
 -- Defaults
-SELECT is(pg_temp.run('default', $$1, target => 'tap_run_basic'$$), NULL,
-    'ranread_run(1) runs a batch');
+-- ranread_run(1) runs a batch
+SELECT pg_temp.setup_run('default', $$1, target => 'tap_run_basic'$$);
 SELECT is((SELECT reads FROM runs WHERE label = 'default'), 10000::bigint,
     'without iterations or duration each process does 10000 I/Os');
 SELECT is((SELECT iterations FROM ranread_summary WHERE batch = (SELECT batch FROM runs WHERE label = 'default')),
@@ -115,14 +115,16 @@ SELECT is((SELECT count(*) FROM ranread_results WHERE batch = (SELECT batch FROM
     1::bigint, 'one process, one row');
 
 -- Percentiles are clamped to what was observed: one I/O has one latency
-SELECT is(pg_temp.run('single', $$1, 1, target => 'tap_run_basic'$$), NULL, 'a batch of a single I/O runs');
+-- a batch of a single I/O runs
+SELECT pg_temp.setup_run('single', $$1, 1, target => 'tap_run_basic'$$);
 SELECT ok((SELECT reads = 1 AND p50_ms = max_ms AND p95_ms = max_ms AND p99_ms = max_ms AND p999_ms = max_ms
                   AND abs(avg_ms - max_ms) <= 1e-9 FROM runs WHERE label = 'single'),
     'all its percentiles are that I/O''s latency, exactly');
 
 -- The default target is named ranread
 SELECT ok((SELECT size_bytes = 8388608 FROM ranread_setup('8MB')), 'a target made with the default name');
-SELECT is(pg_temp.run('default target', $$2, 100$$), NULL, 'ranread_run reads the target named ranread by default');
+-- ranread_run reads the target named ranread by default
+SELECT pg_temp.setup_run('default target', $$2, 100$$);
 SELECT is((SELECT target::text || ' ' || reads FROM runs WHERE label = 'default target'), 'ranread 200',
     'and says so');
 

@@ -4,7 +4,7 @@
 -- pattern => 'sequential' with 1 MiB blocks (large sequential reads).
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(38);
+SELECT plan(28);
 
 \ir lib/runs.psql
 
@@ -46,8 +46,8 @@ SELECT ok((SELECT size_bytes = 8388608 FROM ranread_setup('8MB', target => 'tap_
 CREATE TEMP TABLE other_before AS SELECT * FROM pg_temp.blocks('tap_run_options_other');
 
 -- write_pct
-SELECT is(pg_temp.run('25% writes', $$2, 5000, target => 'tap_run_options', write_pct => 25$$), NULL,
-    'ranread_run(2, 5000, write_pct => 25) runs a batch');
+-- ranread_run(2, 5000, write_pct => 25) runs a batch
+SELECT pg_temp.setup_run('25% writes', $$2, 5000, target => 'tap_run_options', write_pct => 25$$);
 SELECT is((SELECT reads + writes FROM runs WHERE label = '25% writes'), 10000::bigint,
     'reads and writes add up to processes x iterations');
 SELECT ok((SELECT writes::float8 / (reads + writes) BETWEEN 0.22 AND 0.28 FROM runs WHERE label = '25% writes'),
@@ -71,13 +71,13 @@ SELECT is((SELECT count(*) FROM pg_temp.procs('25% writes')
     0::bigint, 'each process has read and write latencies apart');
 SELECT is((SELECT write_pct FROM pg_temp.summary('25% writes')), 25, 'the summary records write_pct');
 
-SELECT is(pg_temp.run('all writes', $$1, 500, target => 'tap_run_options', write_pct => 100$$), NULL,
-    'write_pct => 100 runs a batch');
+-- write_pct => 100 runs a batch
+SELECT pg_temp.setup_run('all writes', $$1, 500, target => 'tap_run_options', write_pct => 100$$);
 SELECT results_eq($$SELECT reads, writes FROM runs WHERE label = 'all writes'$$,
     $$VALUES (0::bigint, 500::bigint)$$, 'write_pct 100 only writes');
 
-SELECT is(pg_temp.run('64k writes', $$1, 200, target => 'tap_run_options', write_pct => 100, block_size => 65536$$), NULL,
-    'writes of 64 KiB (eight pages at once) run a batch');
+-- writes of 64 KiB (eight pages at once) run a batch
+SELECT pg_temp.setup_run('64k writes', $$1, 200, target => 'tap_run_options', write_pct => 100, block_size => 65536$$);
 SELECT is((SELECT writes FROM runs WHERE label = '64k writes'), 200::bigint, 'and write 200 times');
 
 -- Writes land as valid pages, in the target only
@@ -92,41 +92,41 @@ SELECT set_eq($$SELECT * FROM pg_temp.blocks('tap_run_options_other')$$,
     'writes never touch another target');
 
 -- Reads only
-SELECT is(pg_temp.run('reads', $$2, 1000, target => 'tap_run_options'$$), NULL,
-    'write_pct 0 (the default) runs a batch');
+-- write_pct 0 (the default) runs a batch
+SELECT pg_temp.setup_run('reads', $$2, 1000, target => 'tap_run_options'$$);
 SELECT ok((SELECT writes = 0 AND write_avg_ms IS NULL AND read_avg_ms > 0 FROM pg_temp.summary('reads')),
     'without write_pct a batch only reads, and has no write latency');
 
 -- queue_depth raises throughput
-SELECT is(pg_temp.run('qd 1', $$1, 3000, target => 'tap_run_options', queue_depth => 1$$, steady => true), NULL,
-    'one process at queue depth 1 runs a batch');
-SELECT is(pg_temp.run('qd 16', $$1, 3000, target => 'tap_run_options', queue_depth => 16$$, steady => true), NULL,
-    'one process at queue depth 16 runs a batch');
+-- one process at queue depth 1 runs a batch
+SELECT pg_temp.setup_run('qd 1', $$1, 3000, target => 'tap_run_options', queue_depth => 1$$, steady => true);
+-- one process at queue depth 16 runs a batch
+SELECT pg_temp.setup_run('qd 16', $$1, 3000, target => 'tap_run_options', queue_depth => 16$$, steady => true);
 SELECT cmp_ok((SELECT iops FROM runs WHERE label = 'qd 16'), '>', (SELECT 1.5 * iops FROM runs WHERE label = 'qd 1'),
     'queue depth 16 gives one process more than 1.5 times the IOPS of queue depth 1');
 SELECT is((SELECT reads FROM runs WHERE label = 'qd 16'), 3000::bigint,
     'with I/Os in flight a process still does exactly its iterations');
 SELECT is((SELECT queue_depth FROM pg_temp.summary('qd 16')), 16, 'the summary records the queue depth');
-SELECT is(pg_temp.run('qd > iterations', $$3, 5, target => 'tap_run_options', queue_depth => 16$$), NULL,
-    'a queue deeper than the iterations runs a batch');
+-- a queue deeper than the iterations runs a batch
+SELECT pg_temp.setup_run('qd > iterations', $$3, 5, target => 'tap_run_options', queue_depth => 16$$);
 SELECT is((SELECT reads FROM runs WHERE label = 'qd > iterations'), 15::bigint,
     'and does no more I/O than its iterations');
 
 -- block_size: mbps follows
-SELECT is(pg_temp.run('64k', $$2, 500, target => 'tap_run_options', block_size => 65536$$), NULL,
-    'block_size => 65536 runs a batch');
+-- block_size => 65536 runs a batch
+SELECT pg_temp.setup_run('64k', $$2, 500, target => 'tap_run_options', block_size => 65536$$);
 SELECT ok((SELECT reads = 1000 AND abs(mbps - iops * 65536 / 1048576.0) <= 1e-9 * mbps FROM runs WHERE label = '64k'),
     'mbps is iops times the 64 KiB block size');
 SELECT is((SELECT block_size FROM pg_temp.summary('64k')), 65536, 'the summary records the block size');
-SELECT is(pg_temp.run('4k', $$2, 500, target => 'tap_run_options', block_size => 4096$$), NULL,
-    'block_size => 4096 runs a batch');
+-- block_size => 4096 runs a batch
+SELECT pg_temp.setup_run('4k', $$2, 500, target => 'tap_run_options', block_size => 4096$$);
 SELECT ok((SELECT reads = 1000 AND abs(mbps - iops * 4096 / 1048576.0) <= 1e-9 * mbps FROM runs WHERE label = '4k'),
     'mbps is iops times the 4 KiB block size');
 
 -- Large sequential reads
-SELECT is(pg_temp.run('sequential', $$1, 200, target => 'tap_run_options', block_size => 1048576,
-                                     pattern => 'sequential', queue_depth => 8$$, steady => true), NULL,
-    'sequential 1 MiB reads at queue depth 8 run a batch');
+-- sequential 1 MiB reads at queue depth 8 run a batch
+SELECT pg_temp.setup_run('sequential', $$1, 200, target => 'tap_run_options', block_size => 1048576,
+                                     pattern => 'sequential', queue_depth => 8$$, steady => true);
 SELECT ok((SELECT reads = 200 AND abs(mbps - iops) <= 1e-9 * mbps FROM runs WHERE label = 'sequential'),
     'with 1 MiB blocks mbps equals iops');
 SELECT results_eq($$SELECT pattern, block_size FROM pg_temp.summary('sequential')$$,

@@ -6,7 +6,7 @@
 -- SET ranread.engine = sync, io_uring with SET ranread.engine = io_uring.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(31);
+SELECT plan(23);
 
 \ir lib/runs.psql
 
@@ -42,25 +42,25 @@ SELECT is((SELECT engine FROM pg_temp.summary('many')), 'io_uring',
     'with io_uring (the default where the kernel allows it) one worker drives many processes');
 
 -- workers overrides the worker count
-SELECT is(pg_temp.run('one worker', $$4, 200, target => 'tap_run_processes', workers => 1$$), NULL,
-    'workers => 1 runs four processes in one worker');
+-- workers => 1 runs four processes in one worker
+SELECT pg_temp.setup_run('one worker', $$4, 200, target => 'tap_run_processes', workers => 1$$);
 SELECT is((SELECT workers FROM pg_temp.summary('one worker')), 1, 'the summary says one worker');
 SELECT is(pg_temp.reads('one worker'), ARRAY[200, 200, 200, 200]::bigint[],
     'and each of the four processes still did its 200 reads');
-SELECT is(pg_temp.run('three workers', $$4, 200, target => 'tap_run_processes', workers => 3$$), NULL,
-    'workers => 3 runs four processes in three workers');
+-- workers => 3 runs four processes in three workers
+SELECT pg_temp.setup_run('three workers', $$4, 200, target => 'tap_run_processes', workers => 3$$);
 SELECT is((SELECT workers FROM pg_temp.summary('three workers')), 3, 'the summary says three workers');
 SELECT is(pg_temp.reads('three workers'), ARRAY[200, 200, 200, 200]::bigint[],
     'and each process did its 200 reads');
-SELECT is(pg_temp.run('default workers', $$4, 200, target => 'tap_run_processes'$$), NULL,
-    'without workers the count is chosen');
+-- without workers the count is chosen
+SELECT pg_temp.setup_run('default workers', $$4, 200, target => 'tap_run_processes'$$);
 SELECT ok((SELECT workers BETWEEN 1 AND 4 FROM pg_temp.summary('default workers')),
     'no more workers than processes');
 
 -- The synchronous engine
 SET ranread.engine = sync;
-SELECT is(pg_temp.run('sync', $$4, 500, target => 'tap_run_processes'$$), NULL,
-    'with ranread.engine = sync a batch runs');
+-- with ranread.engine = sync a batch runs
+SELECT pg_temp.setup_run('sync', $$4, 500, target => 'tap_run_processes'$$);
 SELECT results_eq($$SELECT reads, writes, status FROM runs WHERE label = 'sync'$$,
     $$VALUES (2000::bigint, 0::bigint, 'completed'::text)$$,
     'the synchronous engine does every process''s iterations');
@@ -74,12 +74,12 @@ SELECT is((SELECT count(*) FROM ranread_results
               AND (ranread_hist_count(histogram) <> reads + writes
                    OR NOT (min_ms <= p50_ms AND p50_ms <= p99_ms AND p99_ms <= p999_ms AND p999_ms <= max_ms))),
     0::bigint, 'its histograms hold every I/O and its percentiles are in order');
-SELECT is(pg_temp.run('sync writes', $$2, 1000, target => 'tap_run_processes', write_pct => 50$$), NULL,
-    'the synchronous engine writes too');
+-- the synchronous engine writes too
+SELECT pg_temp.setup_run('sync writes', $$2, 1000, target => 'tap_run_processes', write_pct => 50$$);
 SELECT ok((SELECT reads + writes = 2000 AND writes BETWEEN 800 AND 1200 FROM runs WHERE label = 'sync writes'),
     'about half of its I/Os are writes');
-SELECT is(pg_temp.run('sync duration', $$2, target => 'tap_run_processes', duration => '1s'$$, steady => true), NULL,
-    'the synchronous engine runs for a duration');
+-- the synchronous engine runs for a duration
+SELECT pg_temp.setup_run('sync duration', $$2, target => 'tap_run_processes', duration => '1s'$$, steady => true);
 SELECT ok((SELECT seconds BETWEEN 0.9 AND 1.6 AND reads > 0 FROM runs WHERE label = 'sync duration'),
     'for about that long');
 SELECT matches(pg_temp.error_of($$SELECT * FROM ranread_run(1, 10, target => 'tap_run_processes', queue_depth => 2)$$),
@@ -93,8 +93,8 @@ SELECT matches(pg_temp.error_of(format($$SELECT * FROM ranread_run(%s, 10, targe
 
 -- io_uring, forced
 SET ranread.engine = io_uring;
-SELECT is(pg_temp.run('io_uring', $$4, 500, target => 'tap_run_processes', queue_depth => 4$$), NULL,
-    'with ranread.engine = io_uring a batch runs');
+-- with ranread.engine = io_uring a batch runs
+SELECT pg_temp.setup_run('io_uring', $$4, 500, target => 'tap_run_processes', queue_depth => 4$$);
 SELECT results_eq($$SELECT reads, status FROM runs WHERE label = 'io_uring'$$,
     $$VALUES (2000::bigint, 'completed'::text)$$,
     'the io_uring engine does every process''s iterations');
@@ -102,8 +102,8 @@ SELECT is((SELECT engine FROM pg_temp.summary('io_uring')), 'io_uring', 'the sum
 
 -- auto
 RESET ranread.engine;
-SELECT is(pg_temp.run('auto', $$2, 100, target => 'tap_run_processes', workers => 1$$), NULL,
-    'with ranread.engine = auto a batch runs');
+-- with ranread.engine = auto a batch runs
+SELECT pg_temp.setup_run('auto', $$2, 100, target => 'tap_run_processes', workers => 1$$);
 SELECT is((SELECT engine FROM pg_temp.summary('auto')),
     (SELECT CASE WHEN error IS NULL THEN 'io_uring' ELSE 'sync' END FROM runs WHERE label = 'io_uring'),
     'auto picks io_uring where it works');

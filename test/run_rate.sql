@@ -3,7 +3,7 @@
 -- went out (DESIGN.md, "Measurement rules" 4: no coordinated omission).
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(16);
+SELECT plan(11);
 
 \ir lib/runs.psql
 
@@ -11,8 +11,8 @@ SELECT ok((SELECT size_bytes = 67108864 FROM ranread_setup('64MB', target => 'ta
     'a 64MB target');
 
 -- A capped batch lands near its rate
-SELECT is(pg_temp.run('400 iops', $$2, target => 'tap_run_rate', duration => '2s', rate_iops => 400$$, steady => true), NULL,
-    'ranread_run(2, duration => ''2s'', rate_iops => 400) runs a batch');
+-- ranread_run(2, duration => '2s', rate_iops => 400) runs a batch
+SELECT pg_temp.setup_run('400 iops', $$2, target => 'tap_run_rate', duration => '2s', rate_iops => 400$$, steady => true);
 SELECT ok((SELECT iops BETWEEN 340 AND 460 FROM runs WHERE label = '400 iops'),
     'it reports within 15% of 400 IOPS');
 SELECT ok((SELECT reads BETWEEN 680 AND 920 FROM runs WHERE label = '400 iops'),
@@ -23,19 +23,19 @@ SELECT ok((SELECT max(reads) - min(reads) <= 0.1 * max(reads) FROM ranread_resul
             WHERE batch = (SELECT batch FROM runs WHERE label = '400 iops')),
     'the rate is shared evenly by the processes');
 
-SELECT is(pg_temp.run('rate with iterations', $$2, 100, target => 'tap_run_rate', rate_iops => 400$$, steady => true), NULL,
-    'ranread_run(2, 100, rate_iops => 400) runs a batch');
+-- ranread_run(2, 100, rate_iops => 400) runs a batch
+SELECT pg_temp.setup_run('rate with iterations', $$2, 100, target => 'tap_run_rate', rate_iops => 400$$, steady => true);
 SELECT ok((SELECT reads = 200 AND seconds BETWEEN 0.42 AND 0.58 FROM runs WHERE label = 'rate with iterations'),
     '200 reads at 400 IOPS take about half a second');
 
-SELECT is(pg_temp.run('queue', $$2, target => 'tap_run_rate', duration => '1s', rate_iops => 200, queue_depth => 4$$, steady => true), NULL,
-    'a capped batch with I/Os in flight runs');
+-- a capped batch with I/Os in flight runs
+SELECT pg_temp.setup_run('queue', $$2, target => 'tap_run_rate', duration => '1s', rate_iops => 200, queue_depth => 4$$, steady => true);
 SELECT ok((SELECT iops BETWEEN 170 AND 230 FROM runs WHERE label = 'queue'),
     'queue depth does not lift the cap: within 15% of 200 IOPS');
 
 SET ranread.engine = sync;
-SELECT is(pg_temp.run('sync', $$2, target => 'tap_run_rate', duration => '2s', rate_iops => 200$$, steady => true), NULL,
-    'the synchronous engine runs a capped batch');
+-- the synchronous engine runs a capped batch
+SELECT pg_temp.setup_run('sync', $$2, target => 'tap_run_rate', duration => '2s', rate_iops => 200$$, steady => true);
 SELECT ok((SELECT iops BETWEEN 170 AND 230 FROM runs WHERE label = 'sync'),
     'within 15% of its 200 IOPS');
 RESET ranread.engine;
@@ -44,8 +44,8 @@ RESET ranread.engine;
 -- at queue depth 1): the I/Os fall further and further behind their
 -- schedule, and the latency shows it.  Counted from issue instead, the
 -- average would be the device's latency, a millisecond or less.
-SELECT is(pg_temp.run('overload', $$1, target => 'tap_run_rate', duration => '1s', rate_iops => 200000$$), NULL,
-    'a batch paced far beyond what the storage gives runs');
+-- a batch paced far beyond what the storage gives runs
+SELECT pg_temp.setup_run('overload', $$1, target => 'tap_run_rate', duration => '1s', rate_iops => 200000$$);
 SELECT cmp_ok((SELECT avg_ms FROM runs WHERE label = 'overload'), '>', 100::float8,
     'its latency counts from when each I/O was due: after a second of falling behind, the average is above 100 ms');
 SELECT cmp_ok((SELECT max_ms FROM runs WHERE label = 'overload'), '>', 300::float8,

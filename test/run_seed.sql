@@ -5,7 +5,7 @@
 -- bytes a writing batch leaves in the file.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(17);
+SELECT plan(11);
 
 \ir lib/runs.psql
 
@@ -46,27 +46,27 @@ SELECT results_eq(
     'a process''s blocks depend on the seed and its number, not on how many processes run');
 
 -- Batches: the read/write split per process repeats with the seed
-SELECT is(pg_temp.run('seed 42', $$4, 500, target => 'tap_run_seed', write_pct => 50, seed => 42$$), NULL,
-    'a batch with seed 42 runs');
-SELECT is(pg_temp.run('seed 42 again', $$4, 500, target => 'tap_run_seed', write_pct => 50, seed => 42$$), NULL,
-    'and again');
+-- a batch with seed 42 runs
+SELECT pg_temp.setup_run('seed 42', $$4, 500, target => 'tap_run_seed', write_pct => 50, seed => 42$$);
+-- and again
+SELECT pg_temp.setup_run('seed 42 again', $$4, 500, target => 'tap_run_seed', write_pct => 50, seed => 42$$);
 SELECT is(pg_temp.writes('seed 42 again'), pg_temp.writes('seed 42'),
     'the same seed gives every process the same mix of reads and writes');
-SELECT is(pg_temp.run('seed 42 qd 4', $$4, 500, target => 'tap_run_seed', write_pct => 50, seed => 42, queue_depth => 4$$), NULL,
-    'and with four I/Os in flight per process');
+-- and with four I/Os in flight per process
+SELECT pg_temp.setup_run('seed 42 qd 4', $$4, 500, target => 'tap_run_seed', write_pct => 50, seed => 42, queue_depth => 4$$);
 SELECT is(pg_temp.writes('seed 42 qd 4'), pg_temp.writes('seed 42'),
     'the same mix, whatever the queue depth');
-SELECT is(pg_temp.run('seed 43', $$4, 500, target => 'tap_run_seed', write_pct => 50, seed => 43$$), NULL,
-    'a batch with seed 43 runs');
+-- a batch with seed 43 runs
+SELECT pg_temp.setup_run('seed 43', $$4, 500, target => 'tap_run_seed', write_pct => 50, seed => 43$$);
 SELECT isnt(pg_temp.writes('seed 43'), pg_temp.writes('seed 42'), 'another seed, another mix');
 
 -- Without a seed: each batch draws one, and records it so it can be repeated
-SELECT is(pg_temp.run('no seed', $$4, 500, target => 'tap_run_seed', write_pct => 50$$), NULL,
-    'a batch without a seed runs');
+-- a batch without a seed runs
+SELECT pg_temp.setup_run('no seed', $$4, 500, target => 'tap_run_seed', write_pct => 50$$);
 SELECT format('seed => %s', seed) AS drawn FROM ranread_batches
  WHERE batch = (SELECT batch FROM runs WHERE label = 'no seed') \gset
-SELECT is(pg_temp.run('drawn seed', format($$4, 500, target => 'tap_run_seed', write_pct => 50, %s$$, :'drawn')), NULL,
-    'the batch''s recorded seed runs again');
+-- the batch's recorded seed runs again
+SELECT pg_temp.setup_run('drawn seed', format($$4, 500, target => 'tap_run_seed', write_pct => 50, %s$$, :'drawn'));
 SELECT is(pg_temp.writes('drawn seed'), pg_temp.writes('no seed'), 'and repeats the batch');
 
 -- The bytes: one writing process with the same seed writes the very same pages
