@@ -20,6 +20,7 @@ OBJS = \
 	src/iobuf.o \
 	src/figures.o \
 	src/history.o \
+	src/repair.o \
 	src/svg.o \
 	src/svg_spec.o \
 	src/chart.o \

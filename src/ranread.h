@@ -15,14 +15,17 @@
  *	 fill.c			 writing every block of a new target
  *	 fsinfo.c		 facts about a filesystem: type, device, free space, the
  *					 reserve setup leaves
+ *	 params.c, spec.c  a batch's arguments checked; a batch described as JSON
  *	 run.c			 ranread_run: arguments, launch, wait, the result row (the leader)
+ *	 commit.c		 ranread_commit_test: the commit path, as batches
  *	 worker.c		 the background worker: streams, the recorder
  *	 engine_uring.c	 the io_uring hot loop
  *	 engine_sync.c	 the synchronous (pread/pwrite) hot loop
  *	 blocks.c		 random numbers, distributions, where each I/O goes
  *	 iobuf.c		 memory for O_DIRECT buffers (huge pages)
  *	 figures.c		 figures from counts and histograms, computed once per batch
- *	 history.c		 history rows (SPI), orphan repair, ranread_reset
+ *	 history.c		 history rows (SPI)
+ *	 repair.c		 orphan repair, who blocks a recording, ranread_reset
  *	 hist.c			 the latency histogram and its SQL functions
  *	 export.c, chart.c, ...	 reports: files and SVG charts
  *	 (SQL)			 sql/install/: tables, views, ranread_sweep and its rules
