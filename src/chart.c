@@ -482,6 +482,17 @@ chart_notes(RanreadSvgChart *chart, const ChartPoint *pts, int n, const ChartVer
 	chart->nnotes = nn;
 }
 
+
+/* The y axes of both charts: IOPS on the left, latency on the right */
+static void
+iops_latency_axes(RanreadSvgChart *chart)
+{
+	chart->y.label = "IOPS (I/O operations per second)";
+	chart->y.format = RANREAD_SVG_COUNT;
+	chart->y.color = COLOR_IOPS;
+	chart->y2.label = "Latency (ms)";
+	chart->y2.color = COLOR_AVG;
+}
 /*
  * The three series (IOPS, average and p99 latency against processes) and
  * the axes.  Batches that did not complete have no point.  Several batches
@@ -553,11 +564,7 @@ chart_series(RanreadSvgChart *chart, const ChartPoint *pts, int n, const ChartCo
 	chart->x.base = 2.0;
 	chart->x.data_ticks = true;
 	chart->x.format = RANREAD_SVG_COUNT;
-	chart->y.label = "IOPS (I/O operations per second)";
-	chart->y.format = RANREAD_SVG_COUNT;
-	chart->y.color = COLOR_IOPS;
-	chart->y2.label = "Latency (ms)";
-	chart->y2.color = COLOR_AVG;
+	iops_latency_axes(chart);
 }
 
 /*
@@ -856,11 +863,7 @@ timeline_spec(RanreadSvgChart *chart, const TimelineRows *r, const TimelineStats
 	chart->x.max = r->n > 0 ? r->xs[r->n - 1] + 0.5 : 1.0;
 	chart->x.integer = true;
 	chart->x.format = RANREAD_SVG_COUNT;
-	chart->y.label = "IOPS (I/O operations per second)";
-	chart->y.format = RANREAD_SVG_COUNT;
-	chart->y.color = COLOR_IOPS;
-	chart->y2.label = "Latency (ms)";
-	chart->y2.color = COLOR_AVG;
+	iops_latency_axes(chart);
 
 	for (i = 0; i < 3; i++)
 	{

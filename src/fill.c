@@ -61,6 +61,17 @@ typedef struct Filler
 	const char *target;
 } Filler;
 
+
+/* A write came back short or with ENOSPC: the filesystem is full */
+static pg_attribute_noreturn() void
+fill_disk_full(Filler *f)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DISK_FULL),
+			 errmsg("could not write target \"%s\": no space left on device", f->target),
+			 errdetail("The target was removed; nothing was kept."),
+			 errhint("Free space in the tablespace or choose a smaller size.")));
+}
 /* Wait for in-flight writes; with check, error on a failed or short one */
 static void
 fill_reap(Filler *f, bool wait_all, bool check, uint32 *free_stack, int *nfree)
@@ -95,12 +106,7 @@ fill_reap(Filler *f, bool wait_all, bool check, uint32 *free_stack, int *nfree)
 			if (check && res != (int) want)
 			{
 				if (res == -ENOSPC || (res >= 0 && res < (int) want))
-					ereport(ERROR,
-							(errcode(ERRCODE_DISK_FULL),
-							 errmsg("could not write target \"%s\": no space left on device",
-									f->target),
-							 errdetail("The target was removed; nothing was kept."),
-							 errhint("Free space in the tablespace or choose a smaller size.")));
+					fill_disk_full(f);
 				ereport(ERROR,
 						(errcode(ERRCODE_IO_ERROR),
 						 errmsg("could not write target \"%s\": %s", f->target, strerror(-res))));
@@ -157,12 +163,7 @@ fill_target(Filler *f, const char *relpath, int64 size)
 			if (rc != (ssize_t) (nblk * BLCKSZ))
 			{
 				if ((rc < 0 && errno == ENOSPC) || rc >= 0)
-					ereport(ERROR,
-							(errcode(ERRCODE_DISK_FULL),
-							 errmsg("could not write target \"%s\": no space left on device",
-									f->target),
-							 errdetail("The target was removed; nothing was kept."),
-							 errhint("Free space in the tablespace or choose a smaller size.")));
+					fill_disk_full(f);
 				ereport(ERROR,
 						(errcode_for_file_access(),
 						 errmsg("could not write target \"%s\": %m", f->target)));
