@@ -343,7 +343,7 @@ chart_judge(const char *schema, const char *where, Oid *argtypes, Datum *args,
 
 /*
  * Which batches: the sweep asked for, the latest sweep, or (no sweep) every
- * completed batch.  Sets *sweep, and args/nulls for the WHERE clause.
+ * completed batch but a commit test's.  Sets *sweep, and args/nulls for the WHERE clause.
  */
 static const char *
 chart_select(const char *schema, bool *have_sweep, int64 *sweep,
@@ -372,6 +372,9 @@ chart_select(const char *schema, bool *have_sweep, int64 *sweep,
 	if (*have_sweep)
 		return "b.sweep OPERATOR(pg_catalog.=) $1";
 	nulls[0] = 'n';
+	/* a commit test's batches write a scratch file: no point of this chart */
+	if (ranread_sql_version() >= 11)
+		return "b.status OPERATOR(pg_catalog.=) 'completed' AND $1 IS NULL AND b.commit_test IS NULL";
 	return "b.status OPERATOR(pg_catalog.=) 'completed' AND $1 IS NULL";
 }
 
