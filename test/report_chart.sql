@@ -2,7 +2,7 @@
 -- SVG: the latest sweep, a chosen sweep, or every completed batch.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(40);
+SELECT plan(41);
 
 \ir lib/util.psql
 
@@ -132,6 +132,11 @@ SELECT matches(ranread_chart(), 'All completed batches', 'with no sweep, the cha
 SELECT matches(ranread_chart(), 'mixed block sizes', 'and says when their settings differ');
 SELECT is((SELECT count(*) FROM regexp_matches(ranread_chart(), '<circle cx="[0-9.]+" cy="(?!82\.0")[^>]*r="4.5"', 'g')), 8::bigint,
     'all completed batches are plotted, and only those');
+UPDATE ranread_batches SET commit_test = 1
+ WHERE batch = (SELECT min(batch) FROM ranread_batches WHERE status = 'completed');
+SELECT is((SELECT count(*) FROM regexp_matches(ranread_chart(), '<circle cx="[0-9.]+" cy="(?!82\.0")[^>]*r="4.5"', 'g')), 7::bigint,
+    'but not a commit test''s batches');
+UPDATE ranread_batches SET commit_test = NULL;
 
 -- Names are escaped; non-ASCII characters become character references.
 UPDATE ranread_batches SET target = E'<b>&"cible_\u00e9''s"';
