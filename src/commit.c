@@ -424,6 +424,7 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 	int64		commit_test;
 	double		one_write_ops[RANREAD_NSYNC] = {0};
 
+	/* every argument is checked, and the place chosen, before any write */
 	ranread_refuse_on_standby(fn);
 	params_owner(fn, NULL);
 	params_require(PG_ARGISNULL(1), "duration");
@@ -438,11 +439,14 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 	chosen_methods(PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2), chosen);
 	scratch_place(&sc, tablespace);
 
+	/* the run's id, which every test's batch row carries */
 	InitMaterializedSRF(fcinfo, 0);
 	commit_test = nextval_internal(get_relname_relid("ranread_commit_test_seq",
 													 get_namespace_oid(ranread_schema_name_raw(), false)),
 								   false);
 	remove_leftovers(&sc);
+
+	/* from the scratch file's creation on, every way out removes it */
 	PG_TRY();
 	{
 		bool		stopped = false;
@@ -468,6 +472,7 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 						why ? why : "the commit test was stopped");
 				continue;
 			}
+			/* one batch per test; a stop or a failure ends the run */
 			p = palloc(sizeof(BatchParams));
 			test_params(p, t, &sc, &duration, duration_ns, commit_test);
 			memset(&rc, 0, sizeof(rc));
