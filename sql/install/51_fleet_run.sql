@@ -122,7 +122,7 @@ BEGIN
         IF c = ANY (coalesce(open, '{}')) THEN
             BEGIN
                 EXECUTE format('SELECT %s.dblink_disconnect($1)', dbl) USING c;
-            EXCEPTION WHEN OTHERS THEN
+            EXCEPTION WHEN query_canceled OR others THEN
                 NULL;
             END;
         END IF;
@@ -216,7 +216,7 @@ BEGIN
         RETURN facts || jsonb_build_object('sqlstate', '55006',
             'problem', CASE WHEN busy IS NULL THEN 'it is busy: ranread workers are running there'
                             ELSE format('it is busy: its ranread batch %s is running', busy) END,
-            'hint', 'One batch runs at a time in a cluster: wait for it, or stop it there with SELECT ranread_stop();');
+            'hint', 'One batch runs at a time in a cluster: wait for it, or stop it there with ranread_stop().');
     END IF;
     BEGIN
         PERFORM @extschema@.ranread_fleet_value(dbl, conn,
@@ -292,7 +292,7 @@ BEGIN
         CONTINUE WHEN states[i] <> 'running';
         BEGIN
             EXECUTE format('SELECT %s.dblink_cancel_query($1)', dbl) USING cnames[i];
-        EXCEPTION WHEN OTHERS THEN
+        EXCEPTION WHEN query_canceled OR others THEN
             NULL;
         END;
     END LOOP;
@@ -304,21 +304,23 @@ BEGIN
                 CONTINUE WHEN states[i] <> 'running';
                 BEGIN
                     EXECUTE format('SELECT %s.dblink_is_busy($1)', dbl) INTO busy USING cnames[i];
-                EXCEPTION WHEN OTHERS THEN
+                EXCEPTION WHEN query_canceled OR others THEN
                     busy := 0;
                 END;
                 IF busy = 1 THEN
                     waiting := true;
                     CONTINUE;
                 END IF;
-                BEGIN
-                    -- its result (the cancel's error), then the end of results
-                    EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, false) AS r(batch bigint, status text)', dbl) USING cnames[i];
-                    EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, false) AS r(batch bigint, status text)', dbl) USING cnames[i];
-                    states[i] := 'cancelled';
-                EXCEPTION WHEN OTHERS THEN
-                    states[i] := 'failed';
-                END;
+                -- its result (the cancel's error), then the end of results
+                FOR k IN 1..2 LOOP
+                    BEGIN
+                        EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, true) AS r(batch bigint, status text)', dbl)
+                            USING cnames[i];
+                    EXCEPTION WHEN query_canceled OR others THEN
+                        NULL;
+                    END;
+                END LOOP;
+                states[i] := 'cancelled';
             END LOOP;
             EXIT WHEN NOT waiting OR clock_timestamp() > deadline;
             PERFORM pg_sleep(0.02);
@@ -332,7 +334,7 @@ BEGIN
                 EXECUTE format('SELECT %s.dblink_connect($1, $2)', dbl) USING side, conninfos[i];
                 PERFORM @extschema@.ranread_fleet_value(dbl, side,
                     format('SELECT %s.ranread_stop()::text', schemas[i]));
-            EXCEPTION WHEN OTHERS THEN
+            EXCEPTION WHEN query_canceled OR others THEN
                 NULL;
             END;
             PERFORM @extschema@.ranread_fleet_disconnect(dbl, ARRAY[side]);
@@ -379,7 +381,7 @@ BEGIN
         IF states[i] <> 'skipped' AND schemas[i] IS NOT NULL THEN
             BEGIN
                 r := @extschema@.ranread_fleet_fetch(dbl, cnames[i], schemas[i], fleet, start_at);
-            EXCEPTION WHEN OTHERS THEN
+            EXCEPTION WHEN query_canceled OR others THEN
                 msg := coalesce(msg, 'its batch could not be read: '
                                      || @extschema@.ranread_conninfo_scrub(SQLERRM, conninfos[i]));
             END;
@@ -514,6 +516,7 @@ DECLARE
     res        record;
     e_state    text;
     e_detail   text;
+    e_context  text;
     sql        text;
     i          integer;
 BEGIN
@@ -530,6 +533,12 @@ BEGIN
             names := names || el;
         ELSE
             conn := el;
+            IF strpos(el, '=') = 0 AND el !~* '^postgres(ql)?://' THEN
+                RAISE EXCEPTION USING
+                    ERRCODE = 'invalid_parameter_value',
+                    MESSAGE = format('unknown node "%s" of %s', el, fn),
+                    HINT = 'A node is a name in ranread_nodes, or a libpq connection string such as ''host=db2 port=5432 dbname=app''.';
+            END IF;
             BEGIN
                 names := names || @extschema@.ranread_conninfo_strip(el);
             EXCEPTION WHEN invalid_parameter_value THEN
@@ -538,12 +547,6 @@ BEGIN
                     MESSAGE = format('invalid node %s of %s: neither a name in ranread_nodes nor a connection string', i, fn),
                     HINT = 'A node is a name in ranread_nodes, or a libpq connection string: keyword = value pairs such as ''host=db2 port=5432 dbname=app'', or a postgresql:// URI.';
             END;
-            IF strpos(el, '=') = 0 AND el !~* '^postgres(ql)?://' THEN
-                RAISE EXCEPTION USING
-                    ERRCODE = 'invalid_parameter_value',
-                    MESSAGE = format('unknown node "%s" of %s', el, fn),
-                    HINT = 'A node is a name in ranread_nodes, or a libpq connection string such as ''host=db2 port=5432 dbname=app''.';
-            END IF;
         END IF;
         IF names[i] = ANY (names[1:i - 1]) THEN
             RAISE EXCEPTION USING
@@ -629,7 +632,8 @@ BEGIN
                     MESSAGE = CASE WHEN (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL) = 1
                                    THEN format('node "%s" of %s is unavailable: %s', names[i], fn, problems[i])
                                    ELSE format('%s nodes of %s are unavailable', (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL), fn) END,
-                    DETAIL = e_detail || E'\nNo node was started.',
+                    DETAIL = CASE WHEN (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL) = 1
+                                  THEN '' ELSE e_detail || E'\n' END || 'No node was started.',
                     HINT = coalesce(hints[i] || ' ', '') || CASE WHEN coalesce(o.skip_unavailable, false)
                         THEN 'No node is left to run.'
                         ELSE 'Or run on the others with skip_unavailable => true.' END;
@@ -741,20 +745,25 @@ BEGIN
                     EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, true) AS r(batch bigint, status text)', dbl)
                         USING cnames[i];
                     states[i] := 'done';
-                EXCEPTION WHEN OTHERS THEN
-                    GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_detail = PG_EXCEPTION_DETAIL;
+                EXCEPTION WHEN query_canceled OR others THEN
+                    GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_detail = PG_EXCEPTION_DETAIL,
+                                            e_context = PG_EXCEPTION_CONTEXT;
+                    -- our own cancel, not the node's: the fleet stops
+                    IF e_state = '57014' AND e_context NOT LIKE '%dblink connection named%' THEN
+                        RAISE;
+                    END IF;
                     states[i] := CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
                     messages[i] := @extschema@.ranread_conninfo_scrub(
-                        regexp_replace(SQLERRM || coalesce(': ' || e_detail, ''), '\s+', ' ', 'g'), conninfos[i]);
+                        trim(regexp_replace(SQLERRM || coalesce(': ' || nullif(e_detail, ''), ''), '\s+', ' ', 'g')), conninfos[i]);
                     codes[i] := e_state;
                     BEGIN
-                        EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, false) AS r(batch bigint, status text)', dbl)
+                        EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, true) AS r(batch bigint, status text)', dbl)
                             USING cnames[i];
-                    EXCEPTION WHEN OTHERS THEN
+                    EXCEPTION WHEN query_canceled OR others THEN
                         NULL;
                     END;
-                    RAISE WARNING 'node "%" of fleet % failed: %', names[i], fleet_id, messages[i];
-                    IF o.on_node_failure = 'stop' AND states[i] = 'failed' THEN
+                    RAISE WARNING 'node "%" of fleet % %: %', names[i], fleet_id, states[i], messages[i];
+                    IF o.on_node_failure = 'stop' THEN
                         RAISE WARNING 'fleet %: stopping the other nodes (on_node_failure => ''stop'')', fleet_id;
                         states := @extschema@.ranread_fleet_stop_nodes(dbl, cnames, conninfos, schemas, states);
                     END IF;
@@ -773,7 +782,7 @@ BEGIN
                     CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END);
                 RAISE WARNING 'fleet % %: every node was stopped; what they did is recorded (ranread_fleet_summary)',
                     fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
-            EXCEPTION WHEN OTHERS THEN
+            EXCEPTION WHEN query_canceled OR others THEN
                 RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
             END;
         END IF;
