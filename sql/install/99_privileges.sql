@@ -24,14 +24,24 @@ REVOKE ALL ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_intervals, @extschema@.ranread_target_catalog,
     @extschema@.ranread_summary, @extschema@.ranread_targets,
     @extschema@.ranread_groups, @extschema@.ranread_group_summary,
-    @extschema@.ranread_commit_summary FROM PUBLIC;
+    @extschema@.ranread_commit_summary, @extschema@.ranread_nodes,
+    @extschema@.ranread_fleets, @extschema@.ranread_fleet_nodes,
+    @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
+    @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series FROM PUBLIC;
 GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_intervals, @extschema@.ranread_summary,
     @extschema@.ranread_targets, @extschema@.ranread_groups,
-    @extschema@.ranread_group_summary, @extschema@.ranread_commit_summary TO pg_monitor;
+    @extschema@.ranread_group_summary, @extschema@.ranread_commit_summary,
+    @extschema@.ranread_nodes, @extschema@.ranread_fleets, @extschema@.ranread_fleet_nodes,
+    @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
+    @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series TO pg_monitor;
 
 -- Functions the views and reports call on the reader's behalf.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
                           @extschema@.ranread_target_info(oid, bigint),
                           @extschema@.ranread_batch_live(bigint),
-                          @extschema@.ranread_status_now(text, bigint, text) TO pg_monitor;
+                          @extschema@.ranread_status_now(text, bigint, text),
+                          @extschema@.ranread_fleet_live(integer, timestamptz),
+                          @extschema@.ranread_fleet_rows(bigint),
+                          @extschema@.ranread_fleet_chart(bigint),
+                          @extschema@.ranread_fleet_timeline(bigint) TO pg_monitor;

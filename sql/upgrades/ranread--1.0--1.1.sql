@@ -117,6 +117,11 @@ DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, 
 -- to SQL.  ranread_chart and ranread_timeline keep their definitions; their
 -- C now draws through the renderer.
 -- @include sql/install/30_charts.sql
+
+-- The fleet: one batch on many servers at once, through dblink (optional)
+-- @include sql/install/50_fleet.sql
+-- @include sql/install/51_fleet_run.sql
+-- @include sql/install/52_fleet_report.sql
 -- @include sql/install/99_privileges.sql
 
 -- The grants of the functions made again
