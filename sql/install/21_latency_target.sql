@@ -257,6 +257,7 @@ DECLARE
     search_id bigint;
     fixed     integer;          -- the dimension that does not change
     smallest  integer;          -- processes of the first window
+    highest   integer;          -- the limit of the searched dimension
     hist      bytea;
     reason    text;
     missing   text;
@@ -301,7 +302,7 @@ BEGIN
             MESSAGE = format('target_ms of %s must not be NULL', fn),
             HINT = 'target_ms is the latency bound in milliseconds, such as 1.';
     END IF;
-    IF NOT (target_ms > 0) OR target_ms = 'Infinity'::float8 THEN
+    IF NOT (target_ms > 0) OR target_ms IN ('Infinity'::float8, 'NaN'::float8) THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid target_ms %s for %s', target_ms, fn),
             HINT = 'target_ms is the latency bound in milliseconds: a finite number greater than 0, such as 1.';
@@ -311,7 +312,7 @@ BEGIN
             MESSAGE = format('percentile of %s must not be NULL', fn),
             HINT = 'percentile is the share of I/Os that must take at most target_ms, such as 99.';
     END IF;
-    IF NOT (percentile > 0 AND percentile < 100) THEN
+    IF NOT (percentile > 0 AND percentile < 100) OR percentile = 'NaN'::float8 THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid percentile %s for %s', percentile, fn),
             HINT = 'percentile must be greater than 0 and less than 100, such as 99 or 99.9; each window is judged whole, so for the slowest I/Os ask for 99.99.';
@@ -358,13 +359,13 @@ BEGIN
             MESSAGE = format('max_load of %s must not be NULL', fn),
             HINT = 'max_load is the highest load the search tries, such as 256.';
     END IF;
-    IF max_load < 1 OR max_load > CASE dimension WHEN 'queue_depth' THEN lim.max_queue_depth
-                                                 ELSE lim.max_processes END THEN
+    highest := CASE dimension WHEN 'queue_depth' THEN lim.max_queue_depth ELSE lim.max_processes END;
+    IF max_load < 1 OR max_load > highest THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid max_load %s for %s', max_load, fn),
             HINT = format('max_load is the highest %s the search tries: 1 to %s.',
                           CASE dimension WHEN 'queue_depth' THEN 'queue depth' ELSE 'number of processes' END,
-                          CASE dimension WHEN 'queue_depth' THEN lim.max_queue_depth ELSE lim.max_processes END);
+                          highest);
     END IF;
     IF max_load::bigint * fixed > lim.max_inflight THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
