@@ -115,6 +115,7 @@ DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, 
 
 -- The latency-target search and the settings advisor (issue 15), new in 1.1
 -- @include sql/install/21_latency_target.sql
+-- @include sql/install/22_advise.sql
 
 -- Charts: one renderer draws every chart; ranread_svg(spec jsonb) gives it
 -- to SQL.  ranread_chart and ranread_timeline keep their definitions; their
