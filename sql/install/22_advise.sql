@@ -242,7 +242,7 @@ DECLARE
     stmt      text;
     r1        record;           -- QD1 random 8 KiB read
     s1        record;           -- one process, sequential
-    sall      record;           -- the most MB/s of sequential reads
+    sall      record;           -- the most MB/s of sequential reads by several processes
     sref      record;           -- one process, sequential, on the reference
     curve     record;
     pc        record;
@@ -387,7 +387,7 @@ BEGIN
      WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
      ORDER BY h.run_at DESC LIMIT 1;
     SELECT h.* INTO sall FROM @extschema@.ranread_advise_history(ts) h
-     WHERE h.stale IS NULL AND h.kind = 'sequential'
+     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes > 1
      ORDER BY h.mbps DESC, h.processes LIMIT 1;
     SELECT h.* INTO sref FROM @extschema@.ranread_advise_history(ref_ts) h
      WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
@@ -528,10 +528,8 @@ BEGIN
     server_value := current_setting(setting);
     tablespace_value := NULL;
     scope := 'server';
-    batches := array_remove(ARRAY[s1.batch, CASE WHEN sall.batch <> s1.batch THEN sall.batch END], NULL);
-    IF pw.workers IS NULL OR sall.processes IS NULL OR (sall.processes = 1 AND NOT EXISTS (
-            SELECT FROM @extschema@.ranread_advise_history(ts) h
-             WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes > 1)) THEN
+    batches := array_remove(ARRAY[s1.batch, sall.batch], NULL);
+    IF pw.workers IS NULL THEN
         suggested := NULL;
         apply_sql := NULL;
         figures := 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ts
@@ -540,7 +538,7 @@ BEGIN
     ELSE
         suggested := pw.workers;
         apply_sql := format('ALTER SYSTEM SET max_parallel_workers_per_gather = %s; SELECT pg_reload_conf();', pw.workers);
-        figures := format('sequential reads: one process %s MiB/s (batch %s), at most %s MiB/s with %s processes (batch %s): %s',
+        figures := format('sequential reads: one process %s MiB/s (batch %s), the most with several %s MiB/s, by %s processes (batch %s): %s',
                           round(s1.mbps::numeric), s1.batch, round(sall.mbps::numeric), sall.processes,
                           sall.batch, CASE WHEN pw.processes = 1 THEN 'one process already reads as fast as several'
                                            ELSE format('%s processes'' worth', pw.processes) END);
