@@ -6,7 +6,7 @@
 -- carry and the verdict view can be checked without I/O.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(27);
+SELECT plan(28);
 
 -- The device: windows at loads up to lim hold (99.95% within the bound), the
 -- others fail (90%).  A status other than 'completed' for one load.
@@ -162,6 +162,14 @@ SELECT results_eq(
     $$VALUES (2::bigint, NULL::integer,
               'interrupted: the search ended after 2 windows; its next window would have been at load 4')$$,
     'a search whose windows stop before its rule did is interrupted, and the view says where it was');
+
+-- pg_monitor reads the verdicts
+CREATE ROLE tap_latency_monitor IN ROLE pg_monitor;
+SET LOCAL ROLE tap_latency_monitor;
+SELECT is((SELECT stop_reason FROM ranread_latency_target_verdict WHERE latency_target = -7),
+    'interrupted: the search ended after 2 windows; its next window would have been at load 4',
+    'a member of pg_monitor reads the verdicts');
+RESET ROLE;
 
 -- 6. Checked before any window: none of these runs a batch
 TRUNCATE calls;

@@ -477,6 +477,12 @@ BEGIN
 END
 $$;
 
--- Readers of the history (pg_monitor) may read the verdicts, which the
--- view works out with these pure functions.
-GRANT SELECT ON @extschema@.ranread_latency_target_verdict TO pg_monitor;
+-- Readers of the history (pg_monitor) may read the verdicts (the grant is
+-- in 99_privileges.sql), which the view works out with these functions.
+GRANT EXECUTE ON FUNCTION
+    @extschema@.ranread_hist_buckets(bytea),
+    @extschema@.ranread_hist_percentile(bytea, float8),
+    @extschema@.ranread_hist_within(bytea, float8),
+    @extschema@.ranread_latency_window(bytea, float8, float8),
+    @extschema@.ranread_latency_target_next(@extschema@.ranread_latency_step[], float8, float8, integer)
+    TO pg_monitor;
