@@ -1,12 +1,14 @@
 #!/bin/bash
 # Advice on a disk whose figures are known: cgroup v1 blkio throttling caps
-# the server's reads at 2000 IOPS and 100 MiB/s (as 90_throttled_sweep.sh
+# the server's reads at 250 IOPS and 50 MiB/s (as 90_throttled_sweep.sh
 # does), ranread_advise(measure => true) measures it, and every suggestion
-# must follow from those caps: a QD1 random read takes at least 1/2000 s, a
-# sequential page 8 kB at 100 MiB/s, so random_page_cost with nothing cached
-# is about 0.5 / 0.078 = 6.4; the IOPS do not grow with concurrency, so the
-# I/O concurrency stays low; one process reads as fast as several, so no
-# parallel workers.
+# must follow from those caps: a QD1 random read takes 1/250 s = 4 ms, a
+# sequential page 8 kB at 50 MiB/s = 0.156 ms, so random_page_cost with
+# nothing cached is about 4 / 0.156 = 25.6; the IOPS do not grow with
+# concurrency, so the I/O concurrency stays low; one process reads as fast
+# as several, so no parallel workers.  The caps are far below what this
+# shared machine's disk does even when others load it (QD1 reads of 1.6 ms,
+# 100 MiB/s and more), so the caps, not the neighbours, set the figures.
 . "$(dirname "$0")/lib.sh"
 
 CG_ROOT=/sys/fs/cgroup/blkio
@@ -15,8 +17,8 @@ if [ ! -w "$CG_ROOT" ] || [ ! -e "$CG_ROOT/blkio.throttle.read_iops_device" ]; t
   exit 0
 fi
 
-IOPS=2000
-MIBPS=100
+IOPS=250
+MIBPS=50
 
 setup_db ranread_advise_throttle
 q "SELECT ranread_setup('512MB')" >/dev/null
@@ -55,7 +57,7 @@ is "$(q "SELECT count(*) FROM advice WHERE suggested IS NOT NULL AND to_measure 
 # The figures: what the caps allow.  blk-throttle lets each one-second
 # batch start with a burst of up to a slice's worth, hence 125% above.
 qd1=$(q "SELECT b.avg_ms FROM advice a JOIN ranread_batches b ON b.batch = a.batches[1] WHERE a.setting = 'random_page_cost'")
-cmp_ok "$qd1" ">=" 0.45 "a QD1 random read waits for the IOPS cap: at least 1/$IOPS s ($qd1 ms)"
+cmp_ok "$qd1" ">=" "$(awk -v i=$IOPS 'BEGIN { print 800 / i }')" "a QD1 random read waits for the IOPS cap: about 1/$IOPS s ($qd1 ms)"
 peak=$(q "SELECT round(max(b.iops)) FROM advice a JOIN ranread_batches b ON b.batch = ANY (a.batches) WHERE a.setting = 'effective_io_concurrency'")
 cmp_ok "$peak" "<=" $((IOPS * 125 / 100)) "random reads do not pass the IOPS cap at any concurrency ($peak IOPS)"
 cmp_ok "$peak" ">=" $((IOPS * 80 / 100)) "... and reach it ($peak IOPS)"
@@ -65,12 +67,13 @@ cmp_ok "$seq" ">=" $((MIBPS * 80 / 100)) "... and reach it ($seq MiB/s)"
 
 # The advice follows from them
 eic=$(q "SELECT suggested FROM advice WHERE setting = 'effective_io_concurrency'")
-cmp_ok "$eic" "<=" 4 "a device capped at $IOPS IOPS gets no high effective_io_concurrency ($eic)"
+cmp_ok "$eic" "<=" 2 "a device capped at $IOPS IOPS gets no high effective_io_concurrency ($eic)"
 is "$(q "SELECT suggested FROM advice WHERE setting = 'maintenance_io_concurrency'")" "$eic" \
   "maintenance_io_concurrency follows the same curve"
 rpc=$(q "SELECT suggested FROM advice WHERE setting = 'random_page_cost'")
-cmp_ok "$rpc" ">=" 4.5 "random_page_cost with nothing cached is about 0.5 ms / 0.078 ms = 6.4 ($rpc)"
-cmp_ok "$rpc" "<=" 12.8 "... within a factor of two ($rpc)"
+expect=$(awk -v i=$IOPS -v m=$MIBPS 'BEGIN { printf "%.1f", (1000 / i) / (8192 / (m * 1048576) * 1000) }')
+cmp_ok "$rpc" ">=" "$(awk -v e=$expect 'BEGIN { print e / 2 }')" "random_page_cost with nothing cached is about (1/$IOPS s) / (8 kB at $MIBPS MiB/s) = $expect ($rpc)"
+cmp_ok "$rpc" "<=" "$(awk -v e=$expect 'BEGIN { print e * 2 }')" "... within a factor of two ($rpc)"
 is "$(q "SELECT a.suggested = (ranread_advise_page_costs(r.avg_ms, 8192.0 / (s.mbps * 1048576) * 1000, 0)).random_page_cost::text
           FROM advice a JOIN ranread_batches r ON r.batch = a.batches[1] JOIN ranread_batches s ON s.batch = a.batches[2]
          WHERE a.setting = 'random_page_cost'")" t "random_page_cost is the formula applied to the batches it names"
