@@ -255,7 +255,6 @@ DECLARE
     why       text;
     page_ms   float8;
     ref_ms    float8;
-    opt       text[];
     ts_sets   text[] := '{}';   -- what to apply, per tablespace
     sys_sets  text[] := '{}';   -- and per server
     tsq       text;
@@ -414,8 +413,8 @@ BEGIN
     why := concat_ws('; ',
         CASE WHEN r1.batch IS NULL THEN 'no QD1 random 8 KiB read on ' || ts END,
         CASE WHEN s1.batch IS NULL THEN 'no sequential read (128 KiB or more) by one process on ' || ts END);
-    FOR opt IN SELECT ARRAY['random_page_cost', 'random QD1'] UNION ALL SELECT ARRAY['seq_page_cost', 'sequential'] LOOP
-        setting := opt[1];
+    FOREACH stmt IN ARRAY ARRAY['random_page_cost', 'seq_page_cost'] LOOP
+        setting := stmt;
         server_value := current_setting(setting);
         SELECT split_part(o, '=', 2) INTO tablespace_value
           FROM pg_tablespace t, unnest(t.spcoptions) o
