@@ -27,14 +27,16 @@ REVOKE ALL ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_commit_summary, @extschema@.ranread_nodes,
     @extschema@.ranread_fleets, @extschema@.ranread_fleet_nodes,
     @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
-    @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series FROM PUBLIC;
+    @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series,
+    @extschema@.ranread_latency_target_verdict FROM PUBLIC;
 GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_intervals, @extschema@.ranread_summary,
     @extschema@.ranread_targets, @extschema@.ranread_groups,
     @extschema@.ranread_group_summary, @extschema@.ranread_commit_summary,
     @extschema@.ranread_nodes, @extschema@.ranread_fleets, @extschema@.ranread_fleet_nodes,
     @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
-    @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series TO pg_monitor;
+    @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series,
+    @extschema@.ranread_latency_target_verdict TO pg_monitor;
 
 -- Functions the views and reports call on the reader's behalf.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),

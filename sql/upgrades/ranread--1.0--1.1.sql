@@ -113,6 +113,10 @@ DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, 
 -- @include sql/install/10_core.sql
 -- @include sql/install/20_report.sql
 
+-- The latency-target search and the settings advisor (issue 15), new in 1.1
+-- @include sql/install/21_latency_target.sql
+-- @include sql/install/22_advise.sql
+
 -- Charts: one renderer draws every chart; ranread_svg(spec jsonb) gives it
 -- to SQL.  ranread_chart and ranread_timeline keep their definitions; their
 -- C now draws through the renderer.

@@ -1,0 +1,488 @@
+-- 1.1, the latency-target search (issue 15): the highest load at which a
+-- share of the I/Os stays within a latency bound, found as fio's
+-- latency_target finds it.  New in 1.1, so the upgrade script includes this
+-- file whole.
+--
+-- A search is recorded in its batches, one per window: each carries, in
+-- ranread_batches.point, the search's id (from ranread_latency_target_seq),
+-- the window's step and load and the search's settings.  The verdict
+-- (ranread_latency_target_verdict) is worked out again from those rows by
+-- the same rule that ran the search, so it needs no row of its own: a
+-- search cancelled half-way still shows what it found (as interrupted), and
+-- ranread_reset removes searches with their batches.
+--
+-- Every object is schema-qualified and every function pins search_path.
+
+CREATE SEQUENCE @extschema@.ranread_latency_target_seq;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_latency_target_seq', '');
+
+-- One window of a search, as the rule sees it: its load (queue depth or
+-- processes), its batch and figures, the share of its I/Os within the
+-- bound (percent) and its latency at the search's percentile.
+CREATE TYPE @extschema@.ranread_latency_step AS (
+    step        integer,
+    load        integer,
+    batch       bigint,
+    iops        float8,
+    within_pct  float8,
+    latency_ms  float8,
+    status      text
+);
+
+-- The percentage of a histogram's I/Os that took at most limit_ms: whole
+-- buckets below the limit, and the bucket the limit falls in in proportion
+-- (linear within the bucket); 0 below the fastest I/O, 100 at or above the
+-- slowest.  NULL for an empty histogram.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_hist_within(histogram bytea, limit_ms float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN s.total IS NULL OR s.total = 0 THEN NULL
+                WHEN $2 >= m.slowest THEN 100
+                WHEN $2 < m.fastest THEN 0
+                ELSE least(100, 100 * s.within / s.total) END
+      FROM (SELECT sum(b.count)::float8 AS total,
+                   sum(CASE WHEN b.high_ms <= $2 THEN b.count
+                            WHEN b.low_ms >= $2 THEN 0
+                            ELSE b.count * ($2 - b.low_ms) / (b.high_ms - b.low_ms) END) AS within
+              FROM @extschema@.ranread_hist_buckets($1) b) s,
+           (SELECT @extschema@.ranread_hist_percentile($1, 0) AS fastest,
+                   @extschema@.ranread_hist_percentile($1, 100) AS slowest) m
+$$;
+
+-- A window's figures for the search: the share within target_ms and the
+-- latency at percentile, from the batch's merged histogram.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_latency_window(histogram bytea,
+    target_ms float8, percentile float8, OUT within_pct float8, OUT latency_ms float8)
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT @extschema@.ranread_hist_within($1, $2), @extschema@.ranread_hist_percentile($1, $3)
+$$;
+
+-- What a search does next, given its windows so far: fio's latency_target
+-- (io_u.c, lat_target_*), replayed over the windows.  Pure, so the rule can
+-- be tested on known numbers.
+--   A window holds when at least percentile % of its I/Os took at most
+--   target_ms (fio: 100 x (ios - failed) / ios >= percentile).
+--   State: load (starts at 1), low (the last load that held, starts at 1),
+--   high (the last load that failed; none at first).
+--   A window that holds: low = load; while no window has failed the load
+--   doubles (clamped to max_load), after that it is (load + high) / 2,
+--   integer division.  When that leaves the load where it is, the next
+--   window is the confirming run at the same load.
+--   A window that fails: high = load; if load = low (a load that had held,
+--   run again), low = low - 1; load = (load + low) / 2.
+--   The confirming run holds: the search ends, and that load is the answer.
+--   It fails: it counts as a failed window and the search goes on, to
+--   confirm its next answer in turn.
+-- It stops without an answer when a window at load 1 fails, when a batch
+-- did not complete, or when a window has no latency figures.  Each
+-- stop_reason starts with its rule's name and a colon: confirmed, max_load
+-- (the bound held at max_load itself, so the limit is higher), none,
+-- status, timing.
+--
+-- Where it differs from fio: fio doubles while high equals iodepth, so a
+-- failure at iodepth itself leaves it doubling back to iodepth for ever;
+-- here doubling ends at the first failure.  fio judges windows of
+-- latency_window, and at percentile 100 reacts to each late I/O at once;
+-- here each window is a whole batch of the given duration.  fio ends
+-- without another full window when its final window fails; here the next
+-- answer is confirmed too.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_latency_target_next(
+    steps       @extschema@.ranread_latency_step[],
+    target_ms   float8,
+    percentile  float8,
+    max_load    integer,
+    OUT next_load   integer,
+    OUT confirming  boolean,
+    OUT found_load  integer,
+    OUT found_step  integer,
+    OUT stop_reason text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s        @extschema@.ranread_latency_step;
+    low      integer := 1;
+    high     integer;           -- NULL until a window fails: the load doubles
+    load     integer := 1;
+    confirm  boolean := false;
+    holds    boolean;
+    bound    text := format('p%s <= %s ms', percentile, target_ms);
+BEGIN
+    FOREACH s IN ARRAY coalesce(steps, '{}') LOOP
+        IF s.status IS DISTINCT FROM 'completed' THEN
+            stop_reason := format('status: batch %s at load %s ended %s, not completed',
+                                  s.batch, s.load, coalesce(s.status, 'without a status'));
+            RETURN;
+        END IF;
+        IF s.within_pct IS NULL THEN
+            stop_reason := format('timing: batch %s at load %s has no latency figures (ranread.timing = off, or its history was not recorded)',
+                                  s.batch, s.load);
+            RETURN;
+        END IF;
+        holds := s.within_pct >= percentile;
+
+        IF confirm THEN
+            IF holds THEN
+                found_load := s.load;
+                found_step := s.step;
+                IF high IS NULL THEN
+                    stop_reason := format('max_load: %s held up to max_load %s, the confirming run too; the limit is higher',
+                                          bound, s.load);
+                ELSE
+                    stop_reason := format('confirmed: %s held at load %s and failed at %s; the confirming run at %s held (%s%% of I/Os within %s ms)',
+                                          bound, s.load, high, s.load,
+                                          round(s.within_pct::numeric, 2), target_ms);
+                END IF;
+                RETURN;
+            END IF;
+            confirm := false;
+        END IF;
+
+        IF holds THEN
+            low := s.load;
+            load := CASE WHEN high IS NULL THEN least(s.load::bigint * 2, max_load)::integer
+                         ELSE (s.load + high) / 2 END;
+            confirm := (load = s.load);
+        ELSE
+            IF s.load <= 1 THEN
+                stop_reason := format('none: %s fails even at load 1: %s%% of I/Os within %s ms, %s%% needed (batch %s)',
+                                      bound, round(s.within_pct::numeric, 2), target_ms,
+                                      percentile, s.batch);
+                RETURN;
+            END IF;
+            high := s.load;
+            IF s.load = low THEN
+                low := low - 1;
+            END IF;
+            load := (s.load + low) / 2;
+        END IF;
+    END LOOP;
+    next_load := load;
+    confirming := confirm;
+END
+$$;
+
+-- Every latency-target search, from its batches: its settings, its
+-- windows, and the rule's verdict over them (the load it found and that
+-- window's figures), or why it found none.  A search whose windows stop
+-- before its rule did (cancelled between windows, or still running) is
+-- 'interrupted'.
+CREATE OR REPLACE VIEW @extschema@.ranread_latency_target_verdict AS
+WITH w AS (
+    SELECT (b.point ->> 'latency_target')::bigint AS latency_target,
+           b.batch, b.run_at, b.target, b.tablespace,
+           b.point ->> 'dimension' AS dimension,
+           (b.point ->> 'target_ms')::float8 AS target_ms,
+           (b.point ->> 'percentile')::float8 AS percentile,
+           (b.point ->> 'max_load')::integer AS max_load,
+           ROW((b.point ->> 'step')::integer, (b.point ->> 'load')::integer, b.batch, b.iops,
+               x.within_pct, x.latency_ms, n.status)::@extschema@.ranread_latency_step AS step
+      FROM @extschema@.ranread_batches b
+           CROSS JOIN LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n
+           LEFT JOIN LATERAL @extschema@.ranread_latency_window(b.histogram,
+                (b.point ->> 'target_ms')::float8, (b.point ->> 'percentile')::float8) x ON true
+     WHERE (b.point ->> 'latency_target') IS NOT NULL
+), s AS (
+    SELECT w.latency_target, min(w.run_at) AS started_at, min(w.target) AS target,
+           min(w.tablespace) AS tablespace, min(w.dimension) AS dimension,
+           min(w.target_ms) AS target_ms, min(w.percentile) AS percentile,
+           min(w.max_load) AS max_load, count(*) AS windows,
+           array_agg(w.step ORDER BY (w.step).step) AS steps
+      FROM w
+     GROUP BY w.latency_target
+)
+SELECT s.latency_target, s.started_at, s.target, s.tablespace, s.dimension,
+       s.target_ms, s.percentile, s.max_load, s.windows,
+       v.found_load AS load, f.iops, f.latency_ms, f.within_pct, f.batch,
+       coalesce(v.stop_reason,
+                format('interrupted: the search ended after %s windows; its next window would have been at load %s',
+                       s.windows, v.next_load)) AS stop_reason
+  FROM s
+       CROSS JOIN LATERAL @extschema@.ranread_latency_target_next(s.steps, s.target_ms,
+                                                                 s.percentile, s.max_load) v
+       LEFT JOIN LATERAL (SELECT u.* FROM unnest(s.steps) u
+                           WHERE u.step = v.found_step) f ON true;
+
+-- The search: windows (batches of `duration`) at load 1, 2, 4 ... while the
+-- bound holds, then bisection, ending with a confirming run at the load
+-- found (ranread_latency_target_next).  The load is the queue depth of
+-- `processes` processes (dimension 'queue_depth', fio's iodepth), or the
+-- number of processes at `queue_depth` each (dimension 'processes').  One
+-- row per window; stop_reason on the last.  The other arguments are
+-- ranread_run's, checked before the first window starts any worker.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_latency_target(
+    target_ms      float8,
+    percentile     float8   DEFAULT 99,
+    dimension      text     DEFAULT 'queue_depth',
+    max_load       integer  DEFAULT 256,
+    duration       interval DEFAULT '5s',
+    target         name     DEFAULT 'ranread',
+    processes      integer  DEFAULT NULL,
+    queue_depth    integer  DEFAULT NULL,
+    block_size     integer  DEFAULT 8192,
+    write_pct      integer  DEFAULT 0,
+    pattern        text     DEFAULT 'random',
+    region_start   float8   DEFAULT 0,
+    region_end     float8   DEFAULT 100,
+    warmup         interval DEFAULT '0',
+    seed           bigint   DEFAULT NULL,
+    workers        integer  DEFAULT NULL,
+    distribution   text     DEFAULT 'uniform')
+RETURNS TABLE (
+    step           integer,
+    phase          text,
+    load           integer,
+    batch          bigint,
+    iops           float8,
+    latency_ms     float8,
+    within_pct     float8,
+    holds          boolean,
+    stop_reason    text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn        constant text := 'ranread_latency_target';
+    lim       record;
+    nxt       record;
+    r         @extschema@.ranread_group_result;
+    win       record;
+    s         @extschema@.ranread_latency_step;
+    steps     @extschema@.ranread_latency_step[] := '{}';
+    phases    text[] := '{}';
+    search_id bigint;
+    fixed     integer;          -- the dimension that does not change
+    smallest  integer;          -- processes of the first window
+    highest   integer;          -- the limit of the searched dimension
+    hist      bytea;
+    reason    text;
+    missing   text;
+    bound     text;
+    found     @extschema@.ranread_latency_step;
+    loadword  text;
+BEGIN
+    -- What a search uses besides itself, so that a role granted only this
+    -- function learns everything it lacks before anything runs.
+    SELECT string_agg(m.what, ', ') INTO missing
+      FROM (SELECT format('EXECUTE on function %s', f) AS what
+              FROM unnest(ARRAY[
+                   '@extschema@.ranread_primary_only(text)',
+                   '@extschema@.ranread_limits()',
+                   '@extschema@.ranread_run_step(jsonb)',
+                   '@extschema@.ranread_latency_window(bytea, float8, float8)',
+                   '@extschema@.ranread_hist_within(bytea, float8)',
+                   '@extschema@.ranread_hist_buckets(bytea)',
+                   '@extschema@.ranread_hist_percentile(bytea, float8)',
+                   '@extschema@.ranread_latency_target_next(@extschema@.ranread_latency_step[], float8, float8, integer)']::regprocedure[]) AS f
+             WHERE NOT has_function_privilege(f, 'EXECUTE')
+            UNION ALL
+            SELECT 'USAGE on sequence @extschema@.ranread_latency_target_seq'
+             WHERE NOT has_sequence_privilege('@extschema@.ranread_latency_target_seq', 'USAGE')
+            UNION ALL
+            SELECT 'SELECT on table @extschema@.ranread_batches'
+             WHERE NOT has_table_privilege('@extschema@.ranread_batches', 'SELECT')) AS m;
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'insufficient_privilege',
+            MESSAGE = 'permission denied to run ranread_latency_target',
+            DETAIL = format('The role %s lacks %s.', current_user, missing),
+            HINT = 'Grant these along with EXECUTE on ranread_latency_target, or run searches as a superuser.';
+    END IF;
+
+    PERFORM @extschema@.ranread_primary_only(fn);
+
+    -- Arguments, before any batch runs.
+    SELECT * INTO lim FROM @extschema@.ranread_limits();
+    IF target_ms IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('target_ms of %s must not be NULL', fn),
+            HINT = 'target_ms is the latency bound in milliseconds, such as 1.';
+    END IF;
+    IF NOT (target_ms > 0) OR target_ms IN ('Infinity'::float8, 'NaN'::float8) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid target_ms %s for %s', target_ms, fn),
+            HINT = 'target_ms is the latency bound in milliseconds: a finite number greater than 0, such as 1.';
+    END IF;
+    IF percentile IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('percentile of %s must not be NULL', fn),
+            HINT = 'percentile is the share of I/Os that must take at most target_ms, such as 99.';
+    END IF;
+    IF NOT (percentile > 0 AND percentile < 100) OR percentile = 'NaN'::float8 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid percentile %s for %s', percentile, fn),
+            HINT = 'percentile must be greater than 0 and less than 100, such as 99 or 99.9; each window is judged whole, so for the slowest I/Os ask for 99.99.';
+    END IF;
+    IF dimension IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('dimension of %s must not be NULL', fn),
+            HINT = 'dimension is ''queue_depth'' or ''processes''.';
+    END IF;
+    IF dimension NOT IN ('queue_depth', 'processes') THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('unknown dimension "%s" for %s', dimension, fn),
+            HINT = 'dimension is ''queue_depth'' (the load is the queue depth of each process, as fio''s latency_target) or ''processes'' (the load is the number of processes).';
+    END IF;
+    IF dimension = 'queue_depth' THEN
+        IF queue_depth IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid queue_depth %s for %s with dimension queue_depth', queue_depth, fn),
+                HINT = 'The search sets the queue depth, from 1 to max_load: leave queue_depth NULL, or search over processes (dimension => ''processes'').';
+        END IF;
+        fixed := coalesce(processes, 1);
+        IF fixed < 1 OR fixed > lim.max_processes THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid processes %s for %s', fixed, fn),
+                HINT = format('processes is the number of processes of every window: 1 to %s.', lim.max_processes);
+        END IF;
+        smallest := fixed;
+    ELSE
+        IF processes IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid processes %s for %s with dimension processes', processes, fn),
+                HINT = 'The search sets the processes, from 1 to max_load: leave processes NULL, or search over the queue depth (dimension => ''queue_depth'').';
+        END IF;
+        fixed := coalesce(queue_depth, 1);
+        IF fixed < 1 OR fixed > lim.max_queue_depth THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid queue_depth %s for %s', fixed, fn),
+                HINT = format('queue_depth is the queue depth of every process: 1 to %s.', lim.max_queue_depth);
+        END IF;
+        smallest := 1;
+    END IF;
+    IF max_load IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('max_load of %s must not be NULL', fn),
+            HINT = 'max_load is the highest load the search tries, such as 256.';
+    END IF;
+    highest := CASE dimension WHEN 'queue_depth' THEN lim.max_queue_depth ELSE lim.max_processes END;
+    IF max_load < 1 OR max_load > highest THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_load %s for %s', max_load, fn),
+            HINT = format('max_load is the highest %s the search tries: 1 to %s.',
+                          CASE dimension WHEN 'queue_depth' THEN 'queue depth' ELSE 'number of processes' END,
+                          highest);
+    END IF;
+    IF max_load::bigint * fixed > lim.max_inflight THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_load %s for %s with %s %s', max_load, fn,
+                             CASE dimension WHEN 'queue_depth' THEN 'processes' ELSE 'queue_depth' END, fixed),
+            HINT = format('processes x queue_depth must be at most %s I/Os in flight.', lim.max_inflight);
+    END IF;
+    IF block_size > 0 AND max_load::bigint * fixed * block_size > lim.max_inflight_bytes THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_load %s for %s with block_size %s', max_load, fn, block_size),
+            HINT = format('processes x queue_depth x block_size must be at most %s bytes of I/O buffers.',
+                          lim.max_inflight_bytes);
+    END IF;
+    IF duration IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('duration of %s must not be NULL', fn),
+            HINT = 'duration is the length of each window, such as ''5s''.';
+    END IF;
+    IF duration <= interval '0' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid duration "%s" for %s', duration, fn),
+            HINT = 'duration is the length of each window: greater than 0, such as ''5s''.';
+    END IF;
+    IF workers < 1 OR workers > smallest THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            HINT = format('workers must be between 1 and %s, the processes of the first window, or NULL to let each window choose.',
+                          smallest);
+    END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+            MESSAGE = format('%s must run at the read committed isolation level, not %s',
+                             fn, current_setting('transaction_isolation')),
+            HINT = 'Each window''s histogram is written by its batch''s worker while the search runs, which a repeatable read snapshot cannot see; run the search outside an explicit transaction.';
+    END IF;
+
+    search_id := nextval('@extschema@.ranread_latency_target_seq'::regclass);
+    bound := format('p%s <= %s ms', percentile, target_ms);
+    loadword := CASE dimension WHEN 'queue_depth' THEN 'queue depth' ELSE 'processes' END;
+
+    LOOP
+        SELECT * INTO nxt
+          FROM @extschema@.ranread_latency_target_next(steps, target_ms, percentile, max_load);
+        reason := nxt.stop_reason;
+        EXIT WHEN nxt.next_load IS NULL;
+
+        SELECT * INTO r
+          FROM @extschema@.ranread_run_step(jsonb_build_object(
+                   'caller', fn, 'duration', duration, 'warmup', warmup,
+                   'seed', seed, 'workers', workers,
+                   'point', jsonb_build_object(
+                       'latency_target', search_id,
+                       'step', coalesce(cardinality(steps), 0) + 1,
+                       'phase', CASE WHEN nxt.confirming THEN 'confirm' ELSE 'search' END,
+                       'dimension', dimension, 'load', nxt.next_load,
+                       'target_ms', target_ms, 'percentile', percentile,
+                       'max_load', max_load),
+                   'groups', jsonb_build_array(jsonb_build_object(
+                       'processes', CASE dimension WHEN 'processes' THEN nxt.next_load ELSE fixed END,
+                       'queue_depth', CASE dimension WHEN 'queue_depth' THEN nxt.next_load ELSE fixed END,
+                       'target', target, 'block_size', block_size, 'write_pct', write_pct,
+                       'pattern', pattern, 'region_start', region_start,
+                       'region_end', region_end, 'distribution', distribution)))) g
+         WHERE g.grp = 0;
+
+        SELECT b.histogram INTO hist FROM @extschema@.ranread_batches b WHERE b.batch = r.batch;
+        SELECT * INTO win FROM @extschema@.ranread_latency_window(hist, target_ms, percentile);
+        s := ROW(coalesce(cardinality(steps), 0) + 1, nxt.next_load, r.batch, r.iops,
+                 win.within_pct, win.latency_ms, r.status)::@extschema@.ranread_latency_step;
+        steps := steps || s;
+        phases := phases || CASE WHEN nxt.confirming THEN 'confirm' ELSE 'search' END;
+        RAISE NOTICE 'latency target %, window %: % % (%), % IOPS, % of I/Os within % ms (p% % ms): %',
+            search_id, s.step, loadword, s.load, CASE WHEN nxt.confirming THEN 'confirming' ELSE 'searching' END,
+            coalesce(to_char(round(s.iops::numeric), 'FM999,999,999,990'), '-'),
+            coalesce(round(s.within_pct::numeric, 2)::text || '%', '-'), target_ms, percentile,
+            coalesce(round(s.latency_ms::numeric, 3)::text, '-'),
+            CASE WHEN s.status <> 'completed' THEN s.status
+                 WHEN s.within_pct IS NULL THEN 'not measured'
+                 WHEN s.within_pct >= percentile THEN 'holds' ELSE 'fails' END;
+    END LOOP;
+
+    SELECT * INTO nxt FROM @extschema@.ranread_latency_target_next(steps, target_ms, percentile, max_load);
+    IF nxt.found_load IS NOT NULL THEN
+        found := steps[nxt.found_step];
+        RAISE NOTICE 'latency target %: % holds up to % %, % IOPS (batch %)',
+            search_id, bound,
+            CASE dimension WHEN 'queue_depth' THEN format('queue depth %s', found.load)
+                           ELSE format('%s processes', found.load) END,
+            CASE dimension WHEN 'queue_depth' THEN format('x %s %s', fixed, CASE WHEN fixed = 1 THEN 'process' ELSE 'processes' END)
+                           ELSE format('at queue depth %s', fixed) END,
+            to_char(round(found.iops::numeric), 'FM999,999,999,990'), found.batch;
+    ELSE
+        RAISE NOTICE 'latency target %: no load meets % (%)', search_id, bound, reason;
+    END IF;
+
+    FOR i IN 1 .. coalesce(cardinality(steps), 0) LOOP
+        s := steps[i];
+        step := s.step;
+        phase := phases[i];
+        load := s.load;
+        batch := s.batch;
+        iops := s.iops;
+        latency_ms := s.latency_ms;
+        within_pct := s.within_pct;
+        holds := CASE WHEN s.status = 'completed' THEN s.within_pct >= percentile ELSE false END;
+        stop_reason := CASE WHEN i = cardinality(steps) THEN reason END;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-- Readers of the history (pg_monitor) may read the verdicts (the grant is
+-- in 99_privileges.sql), which the view works out with these functions.
+GRANT EXECUTE ON FUNCTION
+    @extschema@.ranread_hist_buckets(bytea),
+    @extschema@.ranread_hist_percentile(bytea, float8),
+    @extschema@.ranread_hist_within(bytea, float8),
+    @extschema@.ranread_latency_window(bytea, float8, float8),
+    @extschema@.ranread_latency_target_next(@extschema@.ranread_latency_step[], float8, float8, integer)
+    TO pg_monitor;

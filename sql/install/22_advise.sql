@@ -1,0 +1,638 @@
+-- 1.1, from numbers to settings (issue 15): ranread_advise turns the
+-- history of a tablespace into the planner and I/O settings PostgreSQL
+-- models storage with, one row per setting, with the figures, the formula
+-- and the SQL that would apply it.  It never applies anything.  New in 1.1,
+-- so the upgrade script includes this file whole.
+--
+-- The formulas are pure functions (ranread_advise_*), tested on known
+-- numbers; README.md, "From numbers to settings", gives each with its
+-- source.  Every object is schema-qualified and every function pins
+-- search_path.
+
+-- random_page_cost and seq_page_cost from times per page (ms):
+--   seq_page_cost    = seq_page_ms / reference_seq_page_ms (1 when this is
+--                      the reference tablespace, or the reference has no
+--                      figure), two decimals
+--   random_page_cost = (1 - cache_hit_ratio) x random_ms / reference_seq_page_ms,
+--                      one decimal, and never below seq_page_cost
+-- random_ms is a QD1 random 8 KiB read; seq_page_ms the time one process
+-- takes per 8 KiB page of large sequential reads.  PostgreSQL's docs: the
+-- default 4.0 models random access as 40 times slower than sequential with
+-- 90% of random reads cached, (1 - 0.9) x 40 = 4; and random_page_cost
+-- below seq_page_cost is not physically sensible.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_page_costs(
+    random_ms             float8,
+    seq_page_ms           float8,
+    cache_hit_ratio       float8,
+    reference_seq_page_ms float8 DEFAULT NULL,
+    OUT seq_page_cost     numeric,
+    OUT random_page_cost  numeric)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT c.spc, greatest(round(((1 - $3) * $1 / c.ref)::numeric, 1), c.spc)
+      FROM (SELECT coalesce($4, $2) AS ref,
+                   round(($2 / coalesce($4, $2))::numeric, 2) AS spc) c
+     WHERE $1 > 0 AND $2 > 0 AND $3 BETWEEN 0 AND 1 AND coalesce($4, $2) > 0
+$$;
+
+-- effective_io_concurrency and maintenance_io_concurrency from a curve of
+-- random 8 KiB reads: at each concurrency (I/Os in flight: processes x
+-- queue depth) its IOPS and average latency.  The peak is the highest IOPS
+-- whose average latency is within max_avg_ms; the suggestion is the lowest
+-- concurrency within the bound whose IOPS reach share (0.9) of that peak,
+-- clamped to PostgreSQL's 1..1000.  still_rising: that concurrency is the
+-- highest measured, so more might still pay (a lower bound).  NULL with
+-- fewer than two concurrencies within the bound: one point is no curve.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_io_concurrency(
+    concurrency      integer[],
+    iops             float8[],
+    avg_ms           float8[],
+    max_avg_ms       float8,
+    share            float8 DEFAULT 0.9,
+    OUT io_concurrency   integer,
+    OUT peak_iops        float8,
+    OUT peak_concurrency integer,
+    OUT still_rising     boolean)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH p AS (
+        SELECT c, i, a FROM unnest($1, $2, $3) AS u(c, i, a)
+         WHERE c >= 1 AND i IS NOT NULL AND a <= $4
+    ), peak AS (
+        SELECT p.i, p.c FROM p ORDER BY p.i DESC, p.c LIMIT 1
+    ), knee AS (
+        SELECT min(p.c) AS c FROM p, peak WHERE p.i >= $5 * peak.i
+    )
+    SELECT least(greatest(knee.c, 1), 1000), peak.i, peak.c,
+           knee.c >= (SELECT max(c) FROM unnest($1) AS m(c))
+      FROM peak, knee
+     WHERE (SELECT count(DISTINCT p.c) FROM p) >= 2
+$$;
+
+-- max_parallel_workers_per_gather's cap from sequential MB/s: Oracle's
+-- PARALLEL_DEGREE_LIMIT=IO, the total throughput over one process's
+-- (CALIBRATE_IO's MAX_MBPS / MAX_PMBPS): processes = that ratio, rounded;
+-- workers = processes - 1, because the leader of a Gather scans too.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_parallel_workers(
+    one_process_mbps float8,
+    all_mbps         float8,
+    OUT processes    integer,
+    OUT workers      integer)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT n, n - 1
+      FROM (SELECT greatest(round($2 / $1), 1)::integer AS n) r
+     WHERE $1 > 0 AND $2 > 0
+$$;
+
+-- wal_sync_method from a commit test: the fastest durable method for one
+-- 8 kB write (pg_test_fsync's first table), among the methods the server
+-- takes; the current method is kept unless that one is more than 10%
+-- faster than it (closer than that is noise between two runs).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_wal_sync_method(
+    methods     text[],
+    ops_per_s   float8[],
+    current     text,
+    OUT method      text,
+    OUT best_ops    float8,
+    OUT current_ops float8)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH m AS (
+        SELECT u.m, u.o FROM unnest($1, $2) AS u(m, o)
+         WHERE u.m IN ('open_datasync', 'fdatasync', 'fsync', 'fsync_writethrough', 'open_sync')
+           AND u.o > 0
+    ), best AS (
+        SELECT m.m, m.o FROM m ORDER BY m.o DESC, m.m LIMIT 1
+    )
+    SELECT CASE WHEN cur.o IS NOT NULL AND best.o <= 1.1 * cur.o THEN $3 ELSE best.m END,
+           best.o, cur.o
+      FROM best LEFT JOIN m AS cur ON cur.m = $3
+$$;
+
+-- The batches advice may rest on: completed, timed, one group, reads only,
+-- unpaced, uniform over the whole target, random 8 KiB or sequential of 128
+-- KiB or more.  stale says why a batch does not count for tablespace_name:
+-- it measured another tablespace, or a target made again since.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_history(tablespace_name name)
+RETURNS TABLE (batch bigint, run_at timestamptz, target name, measured name, kind text,
+               processes integer, queue_depth integer, block_size integer,
+               iops float8, mbps float8, avg_ms float8, stale text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT b.batch, b.run_at, b.target, b.tablespace,
+           CASE b.pattern WHEN 'random' THEN 'random' ELSE 'sequential' END,
+           b.processes, b.queue_depth, b.block_size, b.iops, b.mbps, b.avg_ms,
+           CASE WHEN b.tablespace IS DISTINCT FROM $1
+                THEN format('batch %s measured tablespace %s', b.batch, coalesce(b.tablespace::text, 'unknown'))
+                WHEN t.created_at > b.run_at
+                THEN format('batch %s is older than target %s, made again at %s',
+                            b.batch, t.target, to_char(t.created_at, 'YYYY-MM-DD HH24:MI:SS'))
+           END
+      FROM @extschema@.ranread_batches b
+      LEFT JOIN @extschema@.ranread_targets t ON t.target = b.target
+     WHERE b.status = 'completed'
+       AND b.commit_test IS NULL
+       AND coalesce(b.groups, 1) = 1
+       AND b.write_pct = 0
+       AND b.sync IS NULL
+       AND b.rate_iops IS NULL
+       AND b.avg_ms IS NOT NULL
+       AND b.iops > 0
+       AND coalesce(b.distribution, 'uniform') = 'uniform'
+       AND b.region_start = 0 AND b.region_end = 100
+       AND ((b.pattern = 'random' AND b.block_size = 8192)
+            OR (b.pattern = 'sequential' AND b.block_size >= 131072))
+$$;
+
+-- Why the batches of a kind (and processes, queue depth: NULL for any) that
+-- would have counted do not: the three latest, as '; not counted: ...'.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_stale(tablespace_name name, kind text,
+    processes integer, queue_depth integer)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce('; not counted: ' || string_agg(x.stale, '; ' ORDER BY x.run_at DESC), '')
+      FROM (SELECT h.stale, h.run_at FROM @extschema@.ranread_advise_history($1) h
+             WHERE h.stale IS NOT NULL AND h.kind = $2
+               AND ($3 IS NULL OR h.processes = $3) AND ($4 IS NULL OR h.queue_depth = $4)
+             ORDER BY h.run_at DESC LIMIT 3) x
+$$;
+
+-- The statements that measure what advice rests on, one per figure, with
+-- the functions qualified by schema (to run them) or not (to show them).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_measure_sql(
+    what        text,
+    target      name,
+    duration    interval,
+    max_avg_ms  float8,
+    schema      name DEFAULT NULL)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format(CASE $1
+        WHEN 'random QD1' THEN
+            'SELECT * FROM %1$sranread_run(1, target => %2$L, duration => %3$L);'
+        WHEN 'sequential' THEN
+            'SELECT * FROM %1$sranread_run(1, target => %2$L, duration => %3$L, block_size => 1048576, pattern => ''sequential'');'
+        WHEN 'random sweep' THEN
+            'SELECT * FROM %1$sranread_sweep(start => 1, max_processes => 256, duration => %3$L, max_avg_ms => %4$s, target => %2$L);'
+        WHEN 'sequential sweep' THEN
+            'SELECT * FROM %1$sranread_sweep(start => 1, max_processes => 16, duration => %3$L, max_avg_ms => 1000, target => %2$L, block_size => 1048576, pattern => ''sequential'');'
+        WHEN 'commit test' THEN
+            'SELECT * FROM %1$sranread_commit_test(duration => %3$L);'
+        END,
+        CASE WHEN $5 IS NULL THEN '' ELSE quote_ident($5) || '.' END, $2, $3, $4)
+$$;
+
+-- Is a suggested value what is set now?  Numbers compare as numbers (4 is
+-- 4.0), names without regard to case.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_same(suggested text, current text)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN $1 ~ '^-?[0-9]+(\.[0-9]*)?$' AND $2 ~ '^-?[0-9]+(\.[0-9]*)?$'
+                THEN $1::numeric = $2::numeric
+                ELSE lower($1) = lower($2) END
+$$;
+
+-- From numbers to settings: one row per setting, from the batches on the
+-- tablespace (and the latest commit test on pg_wal), or, with measure =>
+-- true, from the short batches it runs first and names.  Never applies
+-- anything.  Advice needs, on the tablespace: a QD1 random 8 KiB read, a
+-- sequential read of one process (1 MiB), random reads at two or more
+-- concurrencies, sequential reads by several processes; and a commit test.
+-- What is missing or stale is named, with the statement that measures it.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise(
+    tablespace       name     DEFAULT NULL,
+    measure          boolean  DEFAULT false,
+    cache_hit_ratio  float8   DEFAULT 0.9,
+    max_avg_ms       float8   DEFAULT 10,
+    target           name     DEFAULT NULL,
+    duration         interval DEFAULT '2s')
+RETURNS TABLE (
+    setting          text,
+    server_value     text,
+    tablespace_value text,
+    suggested        text,
+    scope            text,
+    figures          text,
+    formula          text,
+    apply_sql        text,
+    to_measure       text,
+    batches          bigint[])
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn        constant text := 'ranread_advise';
+    ts        name;             -- the tablespace advised
+    ref_ts    name;             -- the database's default: its sequential page is the unit
+    mtarget   name;             -- the target to measure with
+    setup     text;             -- how to make one, when there is none
+    missing   text;
+    stmt      text;
+    r1        record;           -- QD1 random 8 KiB read
+    s1        record;           -- one process, sequential
+    sall      record;           -- the most MB/s of sequential reads by several processes
+    sref      record;           -- one process, sequential, on the reference
+    curve     record;
+    pc        record;
+    ioc       record;
+    pw        record;
+    wal       record;
+    ct        record;           -- the latest commit test on pg_wal
+    tgt       record;           -- the target named
+    ref_target name;            -- a target on the reference tablespace
+    why       text;
+    page_ms   float8;
+    ref_ms    float8;
+    ts_sets   text[] := '{}';   -- what to apply, per tablespace
+    sys_sets  text[] := '{}';   -- and per server
+    tsq       text;
+BEGIN
+    -- Arguments
+    IF measure IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('measure of %s must not be NULL', fn),
+            HINT = 'measure => true runs the batches advice needs first; false advises from the history.';
+    END IF;
+    IF cache_hit_ratio IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('cache_hit_ratio of %s must not be NULL', fn),
+            HINT = 'cache_hit_ratio is the share of random page reads you expect shared buffers and the page cache to answer: 0 to 1, PostgreSQL''s default cost assumes 0.9.';
+    END IF;
+    IF NOT (cache_hit_ratio BETWEEN 0 AND 1) OR cache_hit_ratio = 'NaN'::float8 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid cache_hit_ratio %s for %s', cache_hit_ratio, fn),
+            HINT = 'cache_hit_ratio is the share of random page reads you expect shared buffers and the page cache to answer: 0 to 1, PostgreSQL''s default cost assumes 0.9.';
+    END IF;
+    IF max_avg_ms IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('max_avg_ms of %s must not be NULL', fn),
+            HINT = 'max_avg_ms is the bound on average latency in milliseconds that the I/O concurrency advice keeps to, such as 10.';
+    END IF;
+    IF NOT (max_avg_ms > 0) OR max_avg_ms IN ('NaN'::float8, 'Infinity'::float8) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),
+            HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.';
+    END IF;
+    IF duration IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('duration of %s must not be NULL', fn),
+            HINT = 'duration is the length of each batch advice asks for, such as ''2s''.';
+    END IF;
+    IF duration < interval '0.1s' OR duration > interval '10min' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid duration "%s" for %s', duration, fn),
+            HINT = 'duration is the length of each batch advice asks for: from 0.1 s to 10 min, such as ''2s''.';
+    END IF;
+
+    SELECT t.spcname INTO ref_ts
+      FROM pg_tablespace t JOIN pg_database d ON d.dattablespace = t.oid
+     WHERE d.datname = current_database();
+    ts := coalesce(tablespace, ref_ts);
+    IF NOT EXISTS (SELECT FROM pg_tablespace t WHERE t.spcname = ts) THEN
+        RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+            MESSAGE = format('tablespace "%s" does not exist', ts),
+            HINT = 'See \db in psql for the tablespaces of this server.';
+    END IF;
+    IF ts = 'pg_global' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('tablespace of %s cannot be pg_global', fn),
+            DETAIL = 'pg_global holds shared catalogs only, and takes no per-tablespace settings.';
+    END IF;
+
+    -- The target to measure with: the one named, or one that is ready in
+    -- the tablespace ('ranread' first, then the newest)
+    IF target IS NOT NULL THEN
+        SELECT t.target, t.tablespace, t.state INTO tgt
+          FROM @extschema@.ranread_targets t WHERE t.target = ranread_advise.target;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+                MESSAGE = format('ranread target "%s" does not exist', target),
+                HINT = format('Create it first, e.g. SELECT * FROM ranread_setup(''10GB'', tablespace => %L, target => %L);',
+                              ts, target);
+        END IF;
+        IF tgt.tablespace IS DISTINCT FROM ts THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('target "%s" of %s is in tablespace %s, not %s', target, fn,
+                                 coalesce(tgt.tablespace::text, 'unknown'), ts),
+                HINT = 'Name a target in the tablespace advised, or leave target NULL to use one there.';
+        END IF;
+        mtarget := target;
+    ELSE
+        SELECT t.target INTO mtarget
+          FROM @extschema@.ranread_targets t
+         WHERE t.tablespace = ts AND t.state = 'ready'
+         ORDER BY t.target = 'ranread' DESC, t.created_at DESC
+         LIMIT 1;
+    END IF;
+    IF mtarget IS NULL THEN
+        setup := format('SELECT * FROM ranread_setup(%L, tablespace => %L, target => %L);',
+                        pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
+                                                pg_size_bytes('1GB'))),
+                        ts, CASE WHEN ts = ref_ts THEN 'ranread' ELSE 'ranread_' || ts END);
+    END IF;
+
+    -- measure => true: run the batches, as the statements to_measure shows
+    IF measure THEN
+        SELECT string_agg(format('EXECUTE on function %s', f), ', ') INTO missing
+          FROM unnest(ARRAY['@extschema@.ranread_primary_only(text)',
+                            '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)',
+                            '@extschema@.ranread_commit_test(name, interval, text[])']::regprocedure[]) AS f
+         WHERE NOT has_function_privilege(f, 'EXECUTE');
+        IF missing IS NOT NULL THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'insufficient_privilege',
+                MESSAGE = format('permission denied to measure with %s', fn),
+                DETAIL = format('The role %s lacks %s.', current_user, missing),
+                HINT = 'Call ranread_advise with measure => false to advise from the history (pg_monitor may), or run it as a role that may run batches.';
+        END IF;
+        PERFORM @extschema@.ranread_primary_only(fn);
+        IF mtarget IS NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
+                MESSAGE = format('tablespace %s has no ranread target to measure with', ts),
+                HINT = format('Make one first: %s', setup);
+        END IF;
+        IF current_setting('transaction_isolation') <> 'read committed' THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+                MESSAGE = format('%s with measure => true must run at the read committed isolation level, not %s',
+                                 fn, current_setting('transaction_isolation')),
+                HINT = 'The batches it runs are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.';
+        END IF;
+        FOREACH stmt IN ARRAY ARRAY['random sweep', 'sequential sweep', 'commit test'] LOOP
+            RAISE NOTICE 'ranread_advise measures %: %', stmt,
+                @extschema@.ranread_advise_measure_sql(stmt, mtarget, duration, max_avg_ms);
+            EXECUTE @extschema@.ranread_advise_measure_sql(stmt, mtarget, duration, max_avg_ms,
+                                                           '@extschema@');
+        END LOOP;
+    END IF;
+    mtarget := coalesce(mtarget, CASE WHEN ts = ref_ts THEN 'ranread' ELSE 'ranread_' || ts END);
+
+    -- The figures: the latest usable batch of each kind
+    SELECT h.* INTO r1 FROM @extschema@.ranread_advise_history(ts) h
+     WHERE h.stale IS NULL AND h.kind = 'random' AND h.processes = 1 AND h.queue_depth = 1
+     ORDER BY h.run_at DESC LIMIT 1;
+    SELECT h.* INTO s1 FROM @extschema@.ranread_advise_history(ts) h
+     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
+     ORDER BY h.run_at DESC LIMIT 1;
+    SELECT h.* INTO sall FROM @extschema@.ranread_advise_history(ts) h
+     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes > 1
+     ORDER BY h.mbps DESC, h.processes LIMIT 1;
+    SELECT h.* INTO sref FROM @extschema@.ranread_advise_history(ref_ts) h
+     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
+     ORDER BY h.run_at DESC LIMIT 1;
+    -- the random curve: the latest batch at each concurrency
+    SELECT array_agg(c.conc ORDER BY c.conc) AS conc, array_agg(c.iops ORDER BY c.conc) AS iops,
+           array_agg(c.avg_ms ORDER BY c.conc) AS avg_ms, array_agg(c.batch ORDER BY c.conc) AS batches,
+           string_agg(format('%s: %s IOPS, %s ms', c.conc,
+                             to_char(round(c.iops::numeric), 'FM999,999,999,990'),
+                             round(c.avg_ms::numeric, 3)), '; ' ORDER BY c.conc) AS text
+      INTO curve
+      FROM (SELECT DISTINCT ON (h.processes * h.queue_depth)
+                   h.processes * h.queue_depth AS conc, h.iops, h.avg_ms, h.batch
+              FROM @extschema@.ranread_advise_history(ts) h
+             WHERE h.stale IS NULL AND h.kind = 'random'
+             ORDER BY h.processes * h.queue_depth, h.run_at DESC) c;
+
+    tsq := quote_ident(ts);
+
+    -- random_page_cost and seq_page_cost
+    page_ms := 8192.0 / (s1.mbps * 1048576) * 1000;
+    ref_ms := CASE WHEN ts <> ref_ts THEN 8192.0 / (sref.mbps * 1048576) * 1000 END;
+    SELECT * INTO pc FROM @extschema@.ranread_advise_page_costs(r1.avg_ms, page_ms, cache_hit_ratio, ref_ms);
+    why := concat_ws('; ',
+        CASE WHEN r1.batch IS NULL THEN 'no QD1 random 8 KiB read on ' || ts END,
+        CASE WHEN s1.batch IS NULL THEN 'no sequential read (128 KiB or more) by one process on ' || ts END);
+    FOREACH stmt IN ARRAY ARRAY['random_page_cost', 'seq_page_cost'] LOOP
+        setting := stmt;
+        server_value := current_setting(setting);
+        SELECT split_part(o, '=', 2) INTO tablespace_value
+          FROM pg_tablespace t, unnest(t.spcoptions) o
+         WHERE t.spcname = ts AND split_part(o, '=', 1) = setting;
+        scope := 'tablespace';
+        batches := array_remove(ARRAY[r1.batch, s1.batch, CASE WHEN ts <> ref_ts THEN sref.batch END], NULL);
+        IF pc.random_page_cost IS NULL THEN
+            suggested := NULL;
+            apply_sql := NULL;
+            figures := 'missing: ' || why || @extschema@.ranread_advise_stale(ts, 'random', 1, 1)
+                                      || @extschema@.ranread_advise_stale(ts, 'sequential', 1, NULL);
+            to_measure := concat_ws(' ', setup,
+                CASE WHEN r1.batch IS NULL THEN @extschema@.ranread_advise_measure_sql('random QD1', mtarget, duration, max_avg_ms) END,
+                CASE WHEN s1.batch IS NULL THEN @extschema@.ranread_advise_measure_sql('sequential', mtarget, duration, max_avg_ms) END);
+        ELSE
+            suggested := CASE setting WHEN 'random_page_cost' THEN pc.random_page_cost ELSE pc.seq_page_cost END;
+            apply_sql := format('ALTER TABLESPACE %s SET (%s = %s);', tsq, setting, suggested);
+            figures := format('QD1 random 8 KiB reads: %s ms average (batch %s, %s); sequential %s KiB reads, one process: %s MiB/s, %s ms per 8 KiB page (batch %s, %s)',
+                              round(r1.avg_ms::numeric, 3), r1.batch, to_char(r1.run_at, 'YYYY-MM-DD HH24:MI'),
+                              s1.block_size / 1024, round(s1.mbps::numeric), round(page_ms::numeric, 4),
+                              s1.batch, to_char(s1.run_at, 'YYYY-MM-DD HH24:MI'))
+                    || CASE WHEN ts = ref_ts THEN format('; %s is the database''s default tablespace: its sequential page is the unit', ts)
+                            WHEN sref.batch IS NULL THEN format('; no sequential figure on %s, the database''s default tablespace, to compare with: this tablespace''s sequential page is the unit', ref_ts)
+                            ELSE format('; on %s, the unit: %s MiB/s, %s ms per page (batch %s)', ref_ts,
+                                        round(sref.mbps::numeric), round(ref_ms::numeric, 4), sref.batch) END
+                    || format('; cache hit ratio %s (%s)', cache_hit_ratio,
+                              CASE WHEN cache_hit_ratio = 0.9 THEN 'PostgreSQL''s assumption; give yours as cache_hit_ratio' ELSE 'given' END);
+            to_measure := NULL;
+            IF setting = 'seq_page_cost' AND ts <> ref_ts AND sref.batch IS NULL THEN
+                SELECT t.target INTO ref_target
+                  FROM @extschema@.ranread_targets t
+                 WHERE t.tablespace = ref_ts AND t.state = 'ready'
+                 ORDER BY t.target = 'ranread' DESC, t.created_at DESC
+                 LIMIT 1;
+                to_measure := concat_ws(' ',
+                    CASE WHEN ref_target IS NULL
+                         THEN format('SELECT * FROM ranread_setup(%L, tablespace => %L, target => ''ranread'');',
+                                     pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
+                                                             pg_size_bytes('1GB'))), ref_ts) END,
+                    @extschema@.ranread_advise_measure_sql('sequential', coalesce(ref_target, 'ranread'),
+                                                           duration, max_avg_ms));
+            END IF;
+        END IF;
+        formula := CASE setting
+            WHEN 'random_page_cost' THEN
+                'random_page_cost = (1 - cache_hit_ratio) x (QD1 random 8 KiB read time / time per 8 KiB page of one process''s large sequential reads on the database''s default tablespace), one decimal, never below seq_page_cost. PostgreSQL''s docs: the default 4.0 models random access as 40 times slower than sequential with 90% of random reads cached, (1 - 0.9) x 40 = 4; a random_page_cost below seq_page_cost is not physically sensible.'
+            ELSE
+                'seq_page_cost = time per 8 KiB page of one process''s large sequential reads here / the same on the database''s default tablespace, two decimals: 1 on the default tablespace, whose sequential page is the unit of the planner''s costs (the server''s seq_page_cost, default 1).'
+            END;
+        IF apply_sql IS NOT NULL
+           AND @extschema@.ranread_advise_same(suggested, coalesce(tablespace_value, server_value)) THEN
+            apply_sql := NULL;      -- already so: nothing to apply
+        END IF;
+        IF apply_sql IS NOT NULL AND scope = 'tablespace' THEN
+            ts_sets := ts_sets || format('%s = %s', setting, suggested);
+        ELSIF apply_sql IS NOT NULL THEN
+            sys_sets := sys_sets || format('ALTER SYSTEM SET %s = %s;', setting,
+                CASE WHEN suggested ~ '^[0-9.]+$' THEN suggested ELSE quote_literal(suggested) END);
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+
+    -- effective_io_concurrency and maintenance_io_concurrency
+    SELECT * INTO ioc FROM @extschema@.ranread_advise_io_concurrency(curve.conc, curve.iops, curve.avg_ms, max_avg_ms);
+    FOREACH stmt IN ARRAY ARRAY['effective_io_concurrency', 'maintenance_io_concurrency'] LOOP
+        setting := stmt;
+        server_value := current_setting(setting);
+        SELECT split_part(o, '=', 2) INTO tablespace_value
+          FROM pg_tablespace t, unnest(t.spcoptions) o
+         WHERE t.spcname = ts AND split_part(o, '=', 1) = setting;
+        scope := 'tablespace';
+        batches := coalesce(curve.batches, '{}');
+        IF ioc.io_concurrency IS NULL THEN
+            suggested := NULL;
+            apply_sql := NULL;
+            figures := format('missing: random 8 KiB reads at two or more concurrencies (processes x queue depth) within %s ms average on %s%s',
+                              max_avg_ms, ts,
+                              CASE WHEN curve.text IS NOT NULL THEN '; measured: ' || curve.text ELSE '' END)
+                       || @extschema@.ranread_advise_stale(ts, 'random', NULL, NULL);
+            to_measure := concat_ws(' ', setup, @extschema@.ranread_advise_measure_sql('random sweep', mtarget, duration, max_avg_ms));
+        ELSE
+            suggested := ioc.io_concurrency;
+            apply_sql := format('ALTER TABLESPACE %s SET (%s = %s);', tsq, setting, suggested);
+            figures := format('random 8 KiB reads by concurrency (I/Os in flight): %s; peak %s IOPS at %s within %s ms average; 90%% of it from %s',
+                              curve.text, to_char(round(ioc.peak_iops::numeric), 'FM999,999,999,990'),
+                              ioc.peak_concurrency, max_avg_ms, ioc.io_concurrency)
+                       || CASE WHEN ioc.still_rising THEN format('; IOPS still rose at the highest concurrency measured, so %s is a lower bound: measure higher', ioc.io_concurrency) ELSE '' END;
+            to_measure := CASE WHEN ioc.still_rising THEN @extschema@.ranread_advise_measure_sql('random sweep', mtarget, duration, max_avg_ms) END;
+        END IF;
+        formula := 'the lowest concurrency (processes x queue depth) at which random 8 KiB reads reach 90% of the highest IOPS measured within max_avg_ms average latency, 1 to 1000: the pages in flight past which prefetching gains little. '
+                   || CASE setting WHEN 'effective_io_concurrency'
+                           THEN 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.'
+                           ELSE 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.' END;
+        IF apply_sql IS NOT NULL
+           AND @extschema@.ranread_advise_same(suggested, coalesce(tablespace_value, server_value)) THEN
+            apply_sql := NULL;      -- already so: nothing to apply
+        END IF;
+        IF apply_sql IS NOT NULL AND scope = 'tablespace' THEN
+            ts_sets := ts_sets || format('%s = %s', setting, suggested);
+        ELSIF apply_sql IS NOT NULL THEN
+            sys_sets := sys_sets || format('ALTER SYSTEM SET %s = %s;', setting,
+                CASE WHEN suggested ~ '^[0-9.]+$' THEN suggested ELSE quote_literal(suggested) END);
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+
+    -- max_parallel_workers_per_gather
+    SELECT * INTO pw FROM @extschema@.ranread_advise_parallel_workers(s1.mbps, sall.mbps);
+    setting := 'max_parallel_workers_per_gather';
+    server_value := current_setting(setting);
+    tablespace_value := NULL;
+    scope := 'server';
+    batches := array_remove(ARRAY[s1.batch, sall.batch], NULL);
+    IF pw.workers IS NULL THEN
+        suggested := NULL;
+        apply_sql := NULL;
+        figures := 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ts
+                   || @extschema@.ranread_advise_stale(ts, 'sequential', NULL, NULL);
+        to_measure := concat_ws(' ', setup, @extschema@.ranread_advise_measure_sql('sequential sweep', mtarget, duration, max_avg_ms));
+    ELSE
+        suggested := pw.workers;
+        apply_sql := format('ALTER SYSTEM SET max_parallel_workers_per_gather = %s; SELECT pg_reload_conf();', pw.workers);
+        figures := format('sequential reads: one process %s MiB/s (batch %s), the most with several %s MiB/s, by %s processes (batch %s): %s',
+                          round(s1.mbps::numeric), s1.batch, round(sall.mbps::numeric), sall.processes,
+                          sall.batch, CASE WHEN pw.processes = 1 THEN 'one process already reads as fast as several'
+                                           ELSE format('%s processes'' worth', pw.processes) END);
+        to_measure := NULL;
+    END IF;
+    formula := 'a cap for I/O-bound parallel scans: processes = round(sequential MiB/s of all processes / of one process), as Oracle''s CALIBRATE_IO feeds PARALLEL_DEGREE_LIMIT=IO (MAX_MBPS / MAX_PMBPS); workers per gather = processes - 1, since the leader scans too. Plans bound by CPU on cached data may still use more.';
+    IF apply_sql IS NOT NULL
+           AND @extschema@.ranread_advise_same(suggested, coalesce(tablespace_value, server_value)) THEN
+            apply_sql := NULL;      -- already so: nothing to apply
+        END IF;
+        IF apply_sql IS NOT NULL AND scope = 'tablespace' THEN
+            ts_sets := ts_sets || format('%s = %s', setting, suggested);
+        ELSIF apply_sql IS NOT NULL THEN
+            sys_sets := sys_sets || format('ALTER SYSTEM SET %s = %s;', setting,
+                CASE WHEN suggested ~ '^[0-9.]+$' THEN suggested ELSE quote_literal(suggested) END);
+        END IF;
+        RETURN NEXT;
+
+    -- wal_sync_method, from the latest commit test on pg_wal's filesystem
+    SELECT c.commit_test, max(c.run_at) AS run_at, min(c.filesystem) AS filesystem,
+           array_agg(c.method ORDER BY c.ops_per_s DESC) AS methods,
+           array_agg(c.ops_per_s ORDER BY c.ops_per_s DESC) AS ops,
+           array_agg(c.batch ORDER BY c.ops_per_s DESC) AS batches,
+           string_agg(format('%s %s ops/s', c.method, to_char(round(c.ops_per_s::numeric), 'FM999,999,999,990')),
+                      ', ' ORDER BY c.ops_per_s DESC) AS text
+      INTO ct
+      FROM @extschema@.ranread_commit_summary c
+     WHERE c.commit_test = (SELECT max(x.commit_test) FROM @extschema@.ranread_commit_summary x
+                             WHERE x.tablespace = 'pg_wal' AND x.test = 'one 8 kB write'
+                               AND x.durable AND x.status = 'completed')
+       AND c.test = 'one 8 kB write' AND c.durable AND c.status = 'completed'
+     GROUP BY c.commit_test;
+    SELECT * INTO wal FROM @extschema@.ranread_advise_wal_sync_method(ct.methods, ct.ops, current_setting('wal_sync_method'));
+    setting := 'wal_sync_method';
+    server_value := current_setting(setting);
+    tablespace_value := NULL;
+    scope := 'server';
+    batches := coalesce(ct.batches, '{}');
+    IF wal.method IS NULL THEN
+        suggested := NULL;
+        apply_sql := NULL;
+        figures := 'missing: a commit test on pg_wal''s filesystem';
+        to_measure := @extschema@.ranread_advise_measure_sql('commit test', NULL, duration, max_avg_ms);
+    ELSE
+        suggested := wal.method;
+        apply_sql := format('ALTER SYSTEM SET wal_sync_method = %L; SELECT pg_reload_conf();', wal.method);
+        figures := format('commit test %s on pg_wal (%s, %s), one 8 kB write and its sync: %s',
+                          ct.commit_test, ct.filesystem, to_char(ct.run_at, 'YYYY-MM-DD HH24:MI'), ct.text)
+                   || CASE WHEN wal.method = server_value AND wal.current_ops < wal.best_ops
+                           THEN format('; the fastest is within 10%% of %s, so it stays', server_value) ELSE '' END;
+        to_measure := NULL;
+    END IF;
+    formula := 'the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem, as pg_test_fsync compares them; the current method stays unless that one is more than 10% faster. Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.';
+    IF apply_sql IS NOT NULL
+           AND @extschema@.ranread_advise_same(suggested, coalesce(tablespace_value, server_value)) THEN
+            apply_sql := NULL;      -- already so: nothing to apply
+        END IF;
+        IF apply_sql IS NOT NULL AND scope = 'tablespace' THEN
+            ts_sets := ts_sets || format('%s = %s', setting, suggested);
+        ELSIF apply_sql IS NOT NULL THEN
+            sys_sets := sys_sets || format('ALTER SYSTEM SET %s = %s;', setting,
+                CASE WHEN suggested ~ '^[0-9.]+$' THEN suggested ELSE quote_literal(suggested) END);
+        END IF;
+        RETURN NEXT;
+
+    IF cardinality(ts_sets) + cardinality(sys_sets) > 0 THEN
+        RAISE NOTICE 'ranread_advise for %: nothing has been applied; to apply every suggestion: %', ts,
+            concat_ws(' ',
+                CASE WHEN cardinality(ts_sets) > 0
+                     THEN format('ALTER TABLESPACE %s SET (%s);', tsq, array_to_string(ts_sets, ', ')) END,
+                array_to_string(sys_sets, ' '),
+                CASE WHEN cardinality(sys_sets) > 0 THEN 'SELECT pg_reload_conf();' END);
+    ELSIF pc.random_page_cost IS NULL AND ioc.io_concurrency IS NULL AND pw.workers IS NULL
+          AND wal.method IS NULL THEN
+        RAISE NOTICE 'ranread_advise for %: no figures to advise from yet; to_measure says what to run, or call ranread_advise(%, measure => true)',
+            ts, quote_literal(ts);
+    ELSE
+        RAISE NOTICE 'ranread_advise for %: nothing to change%', ts,
+            CASE WHEN pc.random_page_cost IS NULL OR ioc.io_concurrency IS NULL OR pw.workers IS NULL
+                      OR wal.method IS NULL
+                 THEN ' in what could be advised; to_measure says what to run for the rest' ELSE '' END;
+    END IF;
+END
+$$;
+
+-- Readers of the history (pg_monitor) may ask for advice without measuring:
+-- ranread_advise then only reads what they may read.
+GRANT EXECUTE ON FUNCTION
+    @extschema@.ranread_advise(name, boolean, float8, float8, name, interval),
+    @extschema@.ranread_advise_page_costs(float8, float8, float8, float8),
+    @extschema@.ranread_advise_io_concurrency(integer[], float8[], float8[], float8, float8),
+    @extschema@.ranread_advise_parallel_workers(float8, float8),
+    @extschema@.ranread_advise_wal_sync_method(text[], float8[], text),
+    @extschema@.ranread_advise_history(name),
+    @extschema@.ranread_advise_stale(name, text, integer, integer),
+    @extschema@.ranread_advise_measure_sql(text, name, interval, float8, name),
+    @extschema@.ranread_advise_same(text, text)
+    TO pg_monitor;

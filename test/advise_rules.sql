@@ -1,0 +1,136 @@
+-- The advisor's formulas on known numbers (no I/O): page costs, I/O
+-- concurrency, the parallel workers' cap, wal_sync_method, and the
+-- statements it tells users to run.  README.md, "From numbers to settings",
+-- gives each formula and its source.
+BEGIN;
+SELECT plan(15);
+
+-- ranread_advise_page_costs(random_ms, seq_page_ms, cache_hit_ratio, reference_seq_page_ms)
+CREATE TEMP TABLE page_costs (label text, random_ms float8, seq_page_ms float8, hit float8,
+                              ref_ms float8, spc numeric, rpc numeric);
+INSERT INTO page_costs VALUES
+  ('PostgreSQL''s model: 40x slower random access, 90% cached, gives the default 4.0',
+   4.0, 0.1, 0.9, NULL, 1.00, 4.0),
+  ('a disk: 8 ms seeks, 150 MiB/s (0.052 ms a page), 90% cached',
+   8.0, 0.0521, 0.9, NULL, 1.00, 15.4),
+  ('the same disk with nothing cached',
+   8.0, 0.0521, 0, NULL, 1.00, 153.6),
+  ('an SSD: 0.1 ms random, 2 GiB/s, 90% cached',
+   0.1, 0.0038, 0.9, NULL, 1.00, 2.6),
+  ('everything cached: random costs what sequential does, never less',
+   0.1, 0.0038, 1, NULL, 1.00, 1.00),
+  ('a throttled device: 2000 IOPS (0.5 ms), 100 MiB/s (0.078 ms a page), nothing cached',
+   0.5, 0.078125, 0, NULL, 1.00, 6.4),
+  ('a tablespace half as fast sequentially as the default''s',
+   1.0, 0.01, 0.9, 0.005, 2.00, 20.0),
+  ('a tablespace faster than the default''s, random floored at its own seq_page_cost',
+   0.02, 0.0025, 0.9, 0.005, 0.50, 0.50);
+SELECT results_eq(
+    $$SELECT p.label, c.seq_page_cost, c.random_page_cost FROM page_costs p,
+             LATERAL ranread_advise_page_costs(p.random_ms, p.seq_page_ms, p.hit, p.ref_ms) c ORDER BY p.label$$,
+    $$SELECT label, spc, rpc FROM page_costs ORDER BY label$$,
+    'page costs: seq_page_cost = seq page / reference seq page, random_page_cost = (1 - hit) x random / reference seq page, at least seq_page_cost');
+SELECT results_eq(
+    $$SELECT c.seq_page_cost, c.random_page_cost FROM (VALUES (NULL::float8, 0.1::float8), (4, NULL), (0, 0.1), (4, 0)) v(r, s),
+             LATERAL ranread_advise_page_costs(v.r, v.s, 0.9) c$$,
+    $$VALUES (NULL::numeric, NULL::numeric), (NULL, NULL), (NULL, NULL), (NULL, NULL)$$,
+    'no page costs without both times');
+
+-- ranread_advise_io_concurrency(concurrency[], iops[], avg_ms[], max_avg_ms)
+CREATE TEMP TABLE curves (label text, conc integer[], iops float8[], avg_ms float8[], bound float8,
+                          ioc integer, peak float8, peak_at integer, rising boolean);
+INSERT INTO curves VALUES
+  ('a device capped at 2000 IOPS reaches its peak at once: 1',
+   '{1,2,4}', '{1990,2000,2001}', '{0.5,1,2}', 10, 1, 2001, 4, false),
+  ('an SSD that scales to 64: the lowest concurrency with 90% of the peak',
+   '{1,2,4,8,16,32,64,128}', '{10000,19000,36000,60000,80000,90000,97000,97500}',
+   '{0.1,0.1,0.11,0.13,0.2,0.35,0.66,1.3}', 10, 32, 97500, 128, false),
+  ('the peak counts only within the latency bound',
+   '{1,2,4,8,16}', '{1000,2000,3900,7000,9000}', '{1,1,1,1.1,12}', 10, 8, 7000, 8, false),
+  ('still rising at the highest concurrency measured: a lower bound',
+   '{1,2,4}', '{1000,2000,4000}', '{1,1,1}', 10, 4, 4000, 4, true),
+  ('exactly 90% of the peak counts',
+   '{1,2}', '{900,1000}', '{1,2}', 10, 1, 1000, 2, false),
+  ('concurrencies out of order are fine',
+   '{8,1,4,2}', '{4000,1000,3950,2000}', '{2,1,1,1}', 10, 4, 4000, 8, false),
+  ('one concurrency is no curve',
+   '{1}', '{1000}', '{1}', 10, NULL, NULL, NULL, NULL),
+  ('one concurrency within the bound is no curve either',
+   '{1,2}', '{1000,1500}', '{1,20}', 10, NULL, NULL, NULL, NULL),
+  ('no batches',
+   NULL, NULL, NULL, 10, NULL, NULL, NULL, NULL);
+SELECT results_eq(
+    $$SELECT c.label, a.io_concurrency, a.peak_iops, a.peak_concurrency, a.still_rising FROM curves c
+        LEFT JOIN LATERAL ranread_advise_io_concurrency(c.conc, c.iops, c.avg_ms, c.bound) a ON true ORDER BY c.label$$,
+    $$SELECT label, ioc, peak, peak_at, rising FROM curves ORDER BY label$$,
+    'I/O concurrency: the lowest concurrency within the bound whose IOPS reach 90% of the peak within it');
+SELECT is((ranread_advise_io_concurrency('{1,2000}', '{10,100}', '{1,1}', 10)).io_concurrency, 1000,
+    'I/O concurrency is clamped to PostgreSQL''s 1000');
+SELECT is((ranread_advise_io_concurrency('{1,2,4}', '{900,1900,2000}', '{1,1,1}', 10, 0.5)).io_concurrency, 2,
+    'the share of the peak is an argument (0.5: half the peak)');
+
+-- ranread_advise_parallel_workers(one process MiB/s, all MiB/s)
+SELECT results_eq(
+    $$SELECT v.label, w.processes, w.workers FROM (VALUES
+        ('one process reads as fast as all: no workers', 500::float8, 520::float8),
+        ('four processes'' worth: three workers and the leader', 250, 1000),
+        ('rounded to the nearest process', 300, 1060),
+        ('never below one process', 500, 100)) v(label, one, alln),
+        LATERAL ranread_advise_parallel_workers(v.one, v.alln) w ORDER BY v.label$$,
+    $$VALUES ('four processes'' worth: three workers and the leader', 4, 3),
+             ('never below one process', 1, 0),
+             ('one process reads as fast as all: no workers', 1, 0),
+             ('rounded to the nearest process', 4, 3)$$,
+    'parallel workers: processes = round(all / one), workers = processes - 1');
+SELECT is((ranread_advise_parallel_workers(NULL, 100)).workers, NULL,
+    'no cap without one process''s figure');
+
+-- ranread_advise_wal_sync_method(methods[], ops[], current)
+SELECT results_eq(
+    $$SELECT v.label, w.method FROM (VALUES
+        ('the fastest, when more than 10% faster than the current', '{open_datasync,fdatasync,fsync,open_sync}'::text[],
+         '{1300,1000,900,1200}'::float8[], 'fdatasync'),
+        ('the current stays when the fastest is within 10%', '{open_datasync,fdatasync,fsync,open_sync}',
+         '{1100,1000,900,1050}', 'fdatasync'),
+        ('the current is the fastest', '{open_datasync,fdatasync}', '{900,1000}', 'fdatasync'),
+        ('a current method not measured: the fastest', '{open_datasync,fsync}', '{900,1000}', 'fdatasync'),
+        ('the non-synced write is no method', '{none,fdatasync,fsync}', '{90000,1000,1200}', 'fdatasync'),
+        ('methods that did not run are no method', '{open_datasync,fdatasync}', '{NULL,1000}', 'open_datasync')
+      ) v(label, m, o, cur), LATERAL ranread_advise_wal_sync_method(v.m, v.o, v.cur) w ORDER BY v.label$$,
+    $$VALUES ('a current method not measured: the fastest', 'fsync'),
+             ('methods that did not run are no method', 'fdatasync'),
+             ('the current is the fastest', 'fdatasync'),
+             ('the current stays when the fastest is within 10%', 'fdatasync'),
+             ('the fastest, when more than 10% faster than the current', 'open_datasync'),
+             ('the non-synced write is no method', 'fsync')$$,
+    'wal_sync_method: the fastest durable method, unless the current one is within 10% of it');
+SELECT results_eq(
+    $$SELECT best_ops, current_ops FROM ranread_advise_wal_sync_method('{open_datasync,fdatasync}', '{1300,1000}', 'fdatasync')$$,
+    $$VALUES (1300::float8, 1000::float8)$$,
+    'it gives the figures it compared');
+SELECT is((ranread_advise_wal_sync_method(NULL, NULL, 'fdatasync')).method, NULL,
+    'no method without a commit test');
+
+-- ranread_advise_same(suggested, current)
+SELECT results_eq(
+    $$SELECT ranread_advise_same(a, b) FROM (VALUES ('4.0', '4'), ('1.00', '1'), ('16', '10'),
+                                                   ('fdatasync', 'FDATASYNC'), ('fsync', 'fdatasync')) v(a, b)$$,
+    $$VALUES (true), (true), (false), (true), (false)$$,
+    'a suggestion equal to what is set (4.0 is 4) needs nothing applied');
+
+-- The statements advice tells users to run (and measure => true runs)
+SELECT is(ranread_advise_measure_sql('random QD1', 'fast', '5s', 10),
+    'SELECT * FROM ranread_run(1, target => ''fast'', duration => ''00:00:05'');',
+    'QD1 random 8 KiB reads: one process, the defaults');
+SELECT is(ranread_advise_measure_sql('sequential sweep', 'fast', '5s', 10, 'ext'),
+    'SELECT * FROM ext.ranread_sweep(start => 1, max_processes => 16, duration => ''00:00:05'', max_avg_ms => 1000, target => ''fast'', block_size => 1048576, pattern => ''sequential'');',
+    'sequential reads by 1, 2, 4 ... processes, qualified when run');
+SELECT is(ranread_advise_measure_sql('random sweep', 'it''s', '2s', 4.5),
+    'SELECT * FROM ranread_sweep(start => 1, max_processes => 256, duration => ''00:00:02'', max_avg_ms => 4.5, target => ''it''''s'');',
+    'random reads by 1, 2, 4 ... processes within the latency bound; names are quoted');
+SELECT is(ranread_advise_measure_sql('commit test', NULL, '1s', 10),
+    'SELECT * FROM ranread_commit_test(duration => ''00:00:01'');',
+    'the commit test on pg_wal');
+
+SELECT * FROM finish();
+ROLLBACK;
