@@ -44,7 +44,9 @@ is "$(q "SET search_path = $QS; SELECT count(*) FROM ranread_sweep(start => 1, m
 
 # --- a worker's error reaches the server log
 LOG=$(psql -qAtX -d postgres -c "SELECT pg_current_logfile()")
-[ -z "$LOG" ] && LOG=$(ls -t /tmp/pg_virtualenv.*/log/*.log 2>/dev/null | head -1)
+# pg_virtualenv logs to <its directory>/log/, beside data/15/regress: this
+# cluster's, not whichever cluster of another test run wrote last
+[ -z "$LOG" ] && LOG=$(ls -t "$(data_dir)"/../../../log/*.log 2>/dev/null | head -1)
 [ -n "$LOG" ] && [ "${LOG#/}" = "$LOG" ] && LOG="$(data_dir)/$LOG"
 TARGET_FILE="$(data_dir)/$(q "SELECT pg_relation_filepath(relid) FROM $QS.ranread_target_catalog")"
 # the worker opens the files only after inserting the batch's row: hold that
