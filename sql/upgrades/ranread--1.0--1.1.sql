@@ -117,6 +117,13 @@ DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, 
 -- to SQL.  ranread_chart and ranread_timeline keep their definitions; their
 -- C now draws through the renderer.
 -- @include sql/install/30_charts.sql
+
+-- Studies and profiles: grids of batches, their pivots, comparison charts,
+-- the HTML report.  New in 1.1.
+-- @include sql/install/40_study.sql
+-- @include sql/install/41_study_views.sql
+-- @include sql/install/42_study_charts.sql
+-- @include sql/install/43_profile.sql
 -- @include sql/install/99_privileges.sql
 
 -- The grants of the functions made again
