@@ -350,17 +350,24 @@ DECLARE
     hnt  text;
     st   text;
 BEGIN
-    PERFORM @extschema@.ranread_blocks(1, 1, (g ->> 'target')::name, (g ->> 'block_size')::integer,
-                                       g ->> 'pattern', (g ->> 'region_start')::float8,
-                                       (g ->> 'region_end')::float8, 0, g ->> 'distribution');
+    PERFORM @extschema@.ranread_blocks(1, 1, (g ->> 'target')::name,
+                                       coalesce((g ->> 'block_size')::integer, 8192),
+                                       coalesce(g ->> 'pattern', 'random'),
+                                       coalesce((g ->> 'region_start')::float8, 0),
+                                       coalesce((g ->> 'region_end')::float8, 100), 0,
+                                       coalesce(g ->> 'distribution', 'uniform'));
 EXCEPTION WHEN data_exception OR undefined_object OR object_not_in_prerequisite_state THEN
     GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
                             hnt = PG_EXCEPTION_HINT, st = RETURNED_SQLSTATE;
-    RAISE EXCEPTION USING
-        ERRCODE = st,
-        MESSAGE = replace(msg, 'ranread_blocks', fn),
-        DETAIL = nullif(det, ''),
-        HINT = nullif(hnt, '');
+    msg := replace(msg, 'ranread_blocks', fn);
+    IF det = '' AND hnt = '' THEN
+        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg;
+    ELSIF det = '' THEN
+        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, HINT = hnt;
+    ELSIF hnt = '' THEN
+        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, DETAIL = det;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, DETAIL = det, HINT = hnt;
 END
 $$;
 
@@ -765,6 +772,18 @@ BEGIN
             MESSAGE = format('the point %s of %s has too much I/O in flight', g, fn),
             HINT = format('processes x queue_depth must be at most %s I/Os, and x block_size at most %s bytes, at every point.',
                           lim.max_inflight, lim.max_inflight_bytes);
+    END IF;
+    SELECT p -> 'point' INTO g
+      FROM jsonb_array_elements(pts) p, jsonb_array_elements(p -> 'groups') x
+     WHERE (x ->> 'write_pct')::integer > 0
+       AND (x ->> 'block_size')::integer % current_setting('block_size')::integer <> 0
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('the point %s of %s writes blocks smaller than a page', g, fn),
+            HINT = format('ranread writes whole pages: with write_pct above 0, every block size must be a multiple of %s.',
+                          current_setting('block_size'));
     END IF;
     SELECT min((SELECT sum((x ->> 'processes')::integer) FROM jsonb_array_elements(p -> 'groups') x))
       INTO total_procs FROM jsonb_array_elements(pts) p;
