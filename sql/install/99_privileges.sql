@@ -63,5 +63,15 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_cdm_line(text, integer, integer, integer, float8, float8),
     @extschema@.ranread_profile_report(bigint),
     @extschema@.ranread_profile_chart(bigint),
-    @extschema@.ranread_hist_percentile(bytea, float8)
+    @extschema@.ranread_hist_percentile(bytea, float8),
+    @extschema@.ranread_server_info(),
+    @extschema@.ranread_html(text),
+    @extschema@.ranread_html_table(text[], jsonb),
+    @extschema@.ranread_html_svg(text),
+    @extschema@.ranread_csv_field(text),
+    @extschema@.ranread_study_csv(bigint, text),
+    @extschema@.ranread_study_json(bigint),
+    @extschema@.ranread_report_study(bigint),
+    @extschema@.ranread_report_sweep(bigint),
+    @extschema@.ranread_report(bigint, bigint)
   TO pg_monitor;

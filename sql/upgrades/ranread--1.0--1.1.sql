@@ -124,6 +124,7 @@ DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, 
 -- @include sql/install/41_study_views.sql
 -- @include sql/install/42_study_charts.sql
 -- @include sql/install/43_profile.sql
+-- @include sql/install/44_report.sql
 -- @include sql/install/99_privileges.sql
 
 -- The grants of the functions made again
