@@ -797,6 +797,7 @@ ranread_server_info(PG_FUNCTION_ARGS)
 	int64		ram = (int64) sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
 	char	   *schema = ranread_schema_name();
 	uint64		row;
+	bool		isnull;
 
 	InitMaterializedSRF(fcinfo, 0);
 
@@ -808,6 +809,15 @@ ranread_server_info(PG_FUNCTION_ARGS)
 	info_put(rsinfo, "pg_wal", info_filesystem(psprintf("%s/pg_wal", DataDir)));
 
 	SPI_connect();
+	/* pg_monitor reads the targets but not the catalog of their relations */
+	export_query(psprintf("SELECT pg_catalog.has_table_privilege('%s.ranread_target_catalog', 'SELECT')",
+						  schema));
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+	{
+		info_put(rsinfo, "targets", "their files are not shown: that needs SELECT on ranread_target_catalog");
+		SPI_finish();
+		return (Datum) 0;
+	}
 	export_query(psprintf("SELECT c.target::pg_catalog.text, t.tablespace::pg_catalog.text,"
 						  " pg_catalog.pg_size_pretty(c.size_bytes),"
 						  " pg_catalog.pg_relation_filepath(c.relid)"

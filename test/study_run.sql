@@ -4,7 +4,7 @@
 -- pivots, summary, early end, the matrix's groups, charts and exports.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(33);
+SELECT plan(37);
 
 SELECT lives_ok($$SELECT ranread_setup('64MB')$$, 'a small target');
 
@@ -105,6 +105,17 @@ SELECT is((SELECT split_part(pg_read_file(f), E'\r\n', 1) FROM files WHERE f LIK
     'the csv grid has the small loads across');
 SELECT is((SELECT (pg_read_file(f)::jsonb ->> 'study')::bigint FROM ranread_export_study('/tmp', (SELECT id FROM id1), 'json') f),
     (SELECT id FROM id1), 'the json export is one JSON document of the study');
+
+-- Readers of the history (pg_monitor) read studies, draw them and write
+-- the report to the client, but run none
+CREATE ROLE tap_study_monitor IN ROLE pg_monitor;
+GRANT SELECT ON id1 TO tap_study_monitor;
+SET LOCAL ROLE tap_study_monitor;
+SELECT is((SELECT count(*)::integer FROM ranread_study_grid((SELECT id FROM id1))), 2, 'a member of pg_monitor reads a study''s grid');
+SELECT ok(xml_is_well_formed_document(ranread_study_chart((SELECT id FROM id1))), '... draws its chart');
+SELECT ok(ranread_report((SELECT id FROM id1)) ~ 'needs SELECT on ranread_target_catalog', '... and reads its report, without the targets'' files');
+SELECT throws_ok($$SELECT * FROM ranread_study()$$, '42501', NULL, '... but runs no study');
+RESET ROLE;
 
 SELECT * FROM finish();
 ROLLBACK;
