@@ -376,10 +376,11 @@ BEGIN
           LEFT JOIN @extschema@.ranread_groups sg ON sg.batch OPERATOR(pg_catalog.=) p.batch
                                                  AND sg.label OPERATOR(pg_catalog.=) 'small'
          WHERE p.study OPERATOR(pg_catalog.=) id
-        UNION ALL
+         ORDER BY p.n;
+        RETURN QUERY
         SELECT id, s.item, 'summary', CASE WHEN s.unit = 'MiB/s' THEN s.value END,
                CASE WHEN s.unit = 'IOPS' THEN s.value END,
-               CASE WHEN s.unit = 'usecs' THEN s.value END, NULL, NULL, NULL, s.line
+               CASE WHEN s.unit = 'usecs' THEN s.value END, NULL::float8, NULL::float8, NULL::float8, s.line
           FROM @extschema@.ranread_study_summary(id) s
          WHERE s.value IS NOT NULL;
     ELSE
