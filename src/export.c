@@ -2,7 +2,10 @@
  *
  * export.c
  *		ranread_export: the summary written to a server file (tsv, csv, json,
- *		or the sweep chart as svg).
+ *		the sweep chart as svg, or the HTML report); ranread_export_study
+ *		and ranread_export_sweep: one study (the HTML report, ORION's csv
+ *		grids and summary, or json) or one sweep (the HTML report);
+ *		ranread_server_info: what the report says about the server.
  *
  * Everything here runs in the calling backend and only reads history through
  * SPI; no worker, shared memory or lock of the benchmark is involved, so a
@@ -12,6 +15,15 @@
  * Queries name the extension's schema explicitly (looked up in
  * pg_extension, quoted) and every operator and function by its pg_catalog
  * name, so a hostile search_path changes nothing.
+ *
+ * The HTML report is written by SQL (ranread_report, 44_report.sql): it
+ * draws its charts with the renderer and reads the history as the caller
+ * may, so this file only writes it, as it writes the chart.  The study's csv
+ * and json are ranread_study_csv and ranread_study_json for the same
+ * reason.  ranread_server_info gives the facts SQL cannot see: the kernel,
+ * CPUs and RAM, and for the data directory, pg_wal and each target the
+ * filesystem and device under them (fsinfo.c), with the device's model and
+ * whether it is rotational from /sys/class/block.
  *
  * ranread_export() renders the whole file in memory first (the summary has
  * one row per batch, so it is small), converts it to UTF-8, and only then
@@ -39,6 +51,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
@@ -49,9 +62,15 @@
 #include "utils/json.h"
 #include "utils/timestamp.h"
 
+#include <sys/utsname.h>
+
 #include "ranread.h"
+#include "target.h"
 
 PG_FUNCTION_INFO_V1(ranread_export);
+PG_FUNCTION_INFO_V1(ranread_export_study);
+PG_FUNCTION_INFO_V1(ranread_export_sweep);
+PG_FUNCTION_INFO_V1(ranread_server_info);
 
 /* How many files with the same second and format before giving up */
 #define EXPORT_MAX_SUFFIX 100
@@ -61,7 +80,8 @@ typedef enum ExportFormat
 	EXPORT_TSV,
 	EXPORT_CSV,
 	EXPORT_JSON,
-	EXPORT_SVG
+	EXPORT_SVG,
+	EXPORT_HTML
 } ExportFormat;
 
 
@@ -247,14 +267,20 @@ export_summary(StringInfo out, ExportFormat format, const char *schema)
 	AtEOXact_GUC(true, nestlevel);
 }
 
-/* Append the chart of the latest sweep, as ranread_chart(NULL) draws it */
+/*
+ * Append the text a query of one text value returns (the chart, the HTML
+ * report, a study's csv grid ...), called through SPI so that the caller's
+ * privilege to run it is checked as for a direct call
+ */
 static void
-export_chart(StringInfo out, const char *schema)
+export_text(StringInfo out, const char *sql)
 {
 	bool		isnull;
 	Datum		d;
 
-	export_query(psprintf("SELECT %s.ranread_chart(NULL::pg_catalog.int8)", schema));
+	export_query(sql);
+	if (SPI_processed == 0)
+		return;
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)
 		appendStringInfoString(out, TextDatumGetCString(d));
@@ -282,7 +308,7 @@ export_parse_format(text *arg)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("format for ranread_export must not be null"),
-				 errhint("Allowed formats are tsv, csv, json and svg.")));
+				 errhint("Allowed formats are tsv, csv, json, svg and html.")));
 
 	format = text_to_cstring(arg);
 	if (pg_strcasecmp(format, "tsv") == 0)
@@ -293,11 +319,13 @@ export_parse_format(text *arg)
 		return EXPORT_JSON;
 	if (pg_strcasecmp(format, "svg") == 0)
 		return EXPORT_SVG;
+	if (pg_strcasecmp(format, "html") == 0)
+		return EXPORT_HTML;
 
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("invalid format \"%s\" for ranread_export", format),
-			 errhint("Allowed formats are tsv, csv, json and svg.")));
+			 errhint("Allowed formats are tsv, csv, json, svg and html.")));
 	pg_unreachable();
 }
 
@@ -376,13 +404,14 @@ export_create(const char *path)
 
 /*
  * Create a new file in dir and write data to it; return its path.  The name
- * is ranread_YYYYMMDD-HHMMSS.<ext> in the session's time zone, with -2, -3
- * ... before the extension when that name exists.
+ * is <base>_YYYYMMDD-HHMMSS<tail>.<ext> in the session's time zone (stamped
+ * with now, so that the files of one export share it), with -2, -3 ...
+ * after the time when that name exists.
  */
 static char *
-export_write(const char *dir, const char *ext, const char *data, int len)
+export_write_named(const char *dir, const char *base, TimestampTz now,
+				   const char *tail, const char *ext, const char *data, int len)
 {
-	TimestampTz now = GetCurrentTimestamp();
 	struct pg_tm tm;
 	fsec_t		fsec;
 	int			tz;
@@ -399,11 +428,11 @@ export_write(const char *dir, const char *ext, const char *data, int len)
 
 	for (suffix = 1; suffix <= EXPORT_MAX_SUFFIX; suffix++)
 	{
-		path = psprintf("%s%sranread_%s%s.%s", dir,
+		path = psprintf("%s%s%s_%s%s%s.%s", dir,
 						dir[strlen(dir) - 1] == '/' ? "" : "/",
-						stamp,
+						base, stamp,
 						suffix == 1 ? "" : psprintf("-%d", suffix),
-						ext);
+						tail, ext);
 		fd = export_create(path);
 		if (fd >= 0 || errno != EEXIST)
 			break;
@@ -412,8 +441,8 @@ export_write(const char *dir, const char *ext, const char *data, int len)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_FILE),
 				 errmsg("could not find a free file name for ranread_export in \"%s\"", dir),
-				 errdetail("Files ranread_%s.%s to ranread_%s-%d.%s already exist.",
-						   stamp, ext, stamp, EXPORT_MAX_SUFFIX, ext),
+				 errdetail("Files %s_%s%s.%s to %s_%s-%d%s.%s already exist.",
+						   base, stamp, tail, ext, base, stamp, EXPORT_MAX_SUFFIX, tail, ext),
 				 errhint("Wait a second and try again.")));
 	if (fd < 0)
 		ereport(ERROR,
@@ -450,6 +479,13 @@ export_write(const char *dir, const char *ext, const char *data, int len)
 	return path;
 }
 
+/* Write data to a new file ranread_YYYYMMDD-HHMMSS.<ext> in dir */
+static char *
+export_write(const char *dir, const char *ext, const char *data, int len)
+{
+	return export_write_named(dir, "ranread", GetCurrentTimestamp(), "", ext, data, len);
+}
+
 /*
  * ranread_export(directory text, format text DEFAULT 'tsv') RETURNS text
  *
@@ -460,7 +496,7 @@ ranread_export(PG_FUNCTION_ARGS)
 {
 	text	   *dirarg = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
 	text	   *fmtarg = PG_ARGISNULL(1) ? NULL : PG_GETARG_TEXT_PP(1);
-	static const char *const extensions[] = {"tsv", "csv", "json", "svg"};
+	static const char *const extensions[] = {"tsv", "csv", "json", "svg", "html"};
 	ExportFormat format;
 	char	   *dir;
 	char	   *schema;
@@ -476,7 +512,9 @@ ranread_export(PG_FUNCTION_ARGS)
 	initStringInfo(&buf);
 	SPI_connect();
 	if (format == EXPORT_SVG)
-		export_chart(&buf, schema);
+		export_text(&buf, psprintf("SELECT %s.ranread_chart(NULL::pg_catalog.int8)", schema));
+	else if (format == EXPORT_HTML)
+		export_text(&buf, psprintf("SELECT %s.ranread_report(NULL::pg_catalog.int8, NULL::pg_catalog.int8)", schema));
 	else
 		export_summary(&buf, format, schema);
 	SPI_finish();
@@ -487,3 +525,317 @@ ranread_export(PG_FUNCTION_ARGS)
 												  utf8, strlen(utf8))));
 }
 
+
+/* The id argument argno of fn: not NULL */
+static int64
+export_id_arg(FunctionCallInfo fcinfo, int argno, const char *what, const char *fn)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s for %s must not be null", what, fn),
+				 errhint("Pass the id of a %s, as %s lists them.", what,
+						 strcmp(what, "study") == 0 ? "ranread_study_overview" : "ranread_sweep_verdict")));
+	return PG_GETARG_INT64(argno);
+}
+
+/* Append the text of a query to out, converted to UTF-8, and write it */
+static char *
+export_utf8_file(const char *dir, const char *base, TimestampTz now, const char *tail,
+				 const char *ext, StringInfo buf)
+{
+	char	   *utf8 = pg_server_to_any(buf->data, buf->len, PG_UTF8);
+
+	return export_write_named(dir, base, now, tail, ext, utf8, strlen(utf8));
+}
+
+/*
+ * ranread_export_study(directory text, study bigint, format text DEFAULT
+ * 'html') RETURNS SETOF text
+ *
+ * One study to new server files, their paths returned: html, the report of
+ * the study; json, everything about it in one file; csv, ORION's files: a
+ * grid per metric (_iops.csv, _mbps.csv, _lat.csv) and _summary.txt.
+ * Files are named ranread_study<N>_YYYYMMDD-HHMMSS[_metric].<ext>.
+ */
+Datum
+ranread_export_study(PG_FUNCTION_ARGS)
+{
+	const char *fn = "ranread_export_study";
+	text	   *dirarg = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
+	text	   *fmtarg = PG_ARGISNULL(2) ? NULL : PG_GETARG_TEXT_PP(2);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	static const char *const metrics[] = {"iops", "mbps", "lat"};
+	int64		study;
+	char	   *format;
+	char	   *dir;
+	char	   *schema;
+	char	   *base;
+	TimestampTz now = GetCurrentTimestamp();
+	StringInfoData bufs[4];
+	List	   *paths = NIL;
+	ListCell   *lc;
+	int			i;
+
+	export_check_privileges();
+	study = export_id_arg(fcinfo, 1, "study", fn);
+	if (fmtarg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("format for %s must not be null", fn),
+				 errhint("Allowed formats are html, csv and json.")));
+	format = text_to_cstring(fmtarg);
+	if (pg_strcasecmp(format, "html") != 0 && pg_strcasecmp(format, "csv") != 0 &&
+		pg_strcasecmp(format, "json") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid format \"%s\" for %s", format, fn),
+				 errhint("Allowed formats are html (the report), csv (ORION's grids and summary) and json.")));
+	dir = export_check_directory(dirarg);
+	schema = ranread_schema_name();
+	base = psprintf("ranread_study" INT64_FORMAT, study);
+
+	/* Everything is rendered before the first file is created */
+	for (i = 0; i < lengthof(bufs); i++)
+		initStringInfo(&bufs[i]);
+	SPI_connect();
+	export_query(psprintf("SELECT %s.ranread_study_check(" INT64_FORMAT ", 'ranread_export_study')",
+						  schema, study));
+	if (pg_strcasecmp(format, "html") == 0)
+		export_text(&bufs[0], psprintf("SELECT %s.ranread_report(" INT64_FORMAT ", NULL::pg_catalog.int8)",
+									   schema, study));
+	else if (pg_strcasecmp(format, "json") == 0)
+		export_text(&bufs[0], psprintf("SELECT pg_catalog.jsonb_pretty(%s.ranread_study_json(" INT64_FORMAT "))",
+									   schema, study));
+	else
+	{
+		for (i = 0; i < lengthof(metrics); i++)
+			export_text(&bufs[i], psprintf("SELECT %s.ranread_study_csv(" INT64_FORMAT ", '%s')",
+										   schema, study, metrics[i]));
+		export_text(&bufs[3], psprintf("SELECT pg_catalog.string_agg(s.line, E'\\n' ORDER BY s.ord) || E'\\n'"
+									   " FROM (SELECT x.line, pg_catalog.row_number() OVER () AS ord"
+									   " FROM %s.ranread_study_summary(" INT64_FORMAT ") x) s",
+									   schema, study));
+	}
+	SPI_finish();
+
+	if (pg_strcasecmp(format, "html") == 0)
+		paths = lappend(paths, export_utf8_file(dir, base, now, "", "html", &bufs[0]));
+	else if (pg_strcasecmp(format, "json") == 0)
+	{
+		appendStringInfoChar(&bufs[0], '\n');
+		paths = lappend(paths, export_utf8_file(dir, base, now, "", "json", &bufs[0]));
+	}
+	else
+	{
+		for (i = 0; i < lengthof(metrics); i++)
+			paths = lappend(paths, export_utf8_file(dir, base, now, psprintf("_%s", metrics[i]), "csv", &bufs[i]));
+		paths = lappend(paths, export_utf8_file(dir, base, now, "_summary", "txt", &bufs[3]));
+	}
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	foreach(lc, paths)
+	{
+		Datum		value = CStringGetTextDatum((char *) lfirst(lc));
+		bool		isnull = false;
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &value, &isnull);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * ranread_export_sweep(directory text, sweep bigint) RETURNS text
+ *
+ * The HTML report of one sweep to a new server file
+ * ranread_sweep<N>_YYYYMMDD-HHMMSS.html; returns its path.
+ */
+Datum
+ranread_export_sweep(PG_FUNCTION_ARGS)
+{
+	const char *fn = "ranread_export_sweep";
+	text	   *dirarg = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
+	int64		sweep;
+	char	   *dir;
+	char	   *schema;
+	StringInfoData buf;
+
+	export_check_privileges();
+	sweep = export_id_arg(fcinfo, 1, "sweep", fn);
+	dir = export_check_directory(dirarg);
+	schema = ranread_schema_name();
+
+	initStringInfo(&buf);
+	SPI_connect();
+	export_query(psprintf("SELECT 1 FROM %s.ranread_batches b WHERE b.sweep OPERATOR(pg_catalog.=) " INT64_FORMAT
+						  " LIMIT 1", schema, sweep));
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid sweep " INT64_FORMAT " for %s: no step of it is in the history", sweep, fn),
+				 errhint("ranread_sweep_verdict lists the sweeps.")));
+	export_text(&buf, psprintf("SELECT %s.ranread_report(NULL::pg_catalog.int8, " INT64_FORMAT ")",
+							   schema, sweep));
+	SPI_finish();
+
+	PG_RETURN_TEXT_P(cstring_to_text(export_utf8_file(dir, psprintf("ranread_sweep" INT64_FORMAT, sweep),
+													  GetCurrentTimestamp(), "", "html", &buf)));
+}
+
+/* ---------------------------------------------------------------------
+ * ranread_server_info
+ * ---------------------------------------------------------------------
+ */
+
+/* Read the first line of a small sysfs file into buf; false if none */
+static bool
+info_read_line(const char *path, char *buf, int size)
+{
+	FILE	   *f = AllocateFile(path, "r");
+	bool		ok;
+
+	if (f == NULL)
+		return false;
+	ok = fgets(buf, size, f) != NULL;
+	FreeFile(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok && buf[0] != '\0';
+}
+
+/*
+ * The device under a filesystem, as /sys/class/block tells it: the disk (a
+ * partition's parent), its model and whether it is rotational.  source is
+ * what mountinfo names, such as /dev/vda1.
+ */
+static char *
+info_device(const char *source)
+{
+	const char *name = strrchr(source, '/') ? strrchr(source, '/') + 1 : source;
+	char		path[MAXPGPATH];
+	char		disk[MAXPGPATH];
+	char		model[256] = "";
+	char		rot[16] = "";
+	const char *what = "model";
+	char	   *real;
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfoString(&s, source);
+	if (strncmp(source, "/dev/", 5) != 0)
+		return s.data;
+	snprintf(path, sizeof(path), "/sys/class/block/%s", name);
+	real = realpath(path, NULL);
+	if (real == NULL)
+		return s.data;
+	/* a partition's directory sits in its disk's */
+	snprintf(path, sizeof(path), "%s/partition", real);
+	if (access(path, F_OK) == 0)
+		snprintf(disk, sizeof(disk), "%s/..", real);
+	else
+		strlcpy(disk, real, sizeof(disk));
+	free(real);
+
+	snprintf(path, sizeof(path), "%s/device/model", disk);
+	if (!info_read_line(path, model, sizeof(model)))
+	{
+		snprintf(path, sizeof(path), "%s/device/vendor", disk);
+		(void) info_read_line(path, model, sizeof(model));
+		what = "vendor";
+	}
+	snprintf(path, sizeof(path), "%s/queue/rotational", disk);
+	(void) info_read_line(path, rot, sizeof(rot));
+	while (strlen(model) > 0 && model[strlen(model) - 1] == ' ')
+		model[strlen(model) - 1] = '\0';
+	if (model[0] != '\0')
+		appendStringInfo(&s, ", %s %s", what, model);
+	if (rot[0] != '\0')
+		appendStringInfoString(&s, rot[0] == '1' ? ", rotational" : ", not rotational");
+	return s.data;
+}
+
+/* "ext4 on /dev/vda1 (...), mounted at /, 12 GB free of 40 GB" */
+static char *
+info_filesystem(const char *path)
+{
+	FsInfo		fi;
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return psprintf("%s: not found", path);
+	fsinfo_read(path, &fi);
+	return psprintf("%s on %s, mounted at %s, %s free of %s",
+					fi.type, info_device(fi.source), fi.mount_point,
+					fsinfo_pretty(fi.avail_bytes), fsinfo_pretty(fi.size_bytes));
+}
+
+static void
+info_put(ReturnSetInfo *rsinfo, const char *item, const char *value)
+{
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	values[0] = CStringGetTextDatum(item);
+	values[1] = CStringGetTextDatum(value);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+/*
+ * ranread_server_info() RETURNS TABLE (item text, value text)
+ *
+ * What a report says about the server that SQL cannot see: the kernel, the
+ * CPUs and RAM, and the filesystem and device under the data directory,
+ * pg_wal and each target.  Superusers and pg_monitor (it names paths and
+ * devices, as pg_stat_file would).
+ */
+Datum
+ranread_server_info(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	struct utsname un;
+	long		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int64		ram = (int64) sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+	char	   *schema = ranread_schema_name();
+	uint64		row;
+	bool		isnull;
+
+	InitMaterializedSRF(fcinfo, 0);
+
+	if (uname(&un) == 0)
+		info_put(rsinfo, "kernel", psprintf("%s %s %s", un.sysname, un.release, un.machine));
+	info_put(rsinfo, "cpus", psprintf("%ld", cpus));
+	info_put(rsinfo, "ram", ram > 0 ? fsinfo_pretty(ram) : "unknown");
+	info_put(rsinfo, "data directory", info_filesystem(DataDir));
+	info_put(rsinfo, "pg_wal", info_filesystem(psprintf("%s/pg_wal", DataDir)));
+
+	SPI_connect();
+	/* pg_monitor reads the targets but not the catalog of their relations */
+	export_query(psprintf("SELECT pg_catalog.has_table_privilege('%s.ranread_target_catalog', 'SELECT')",
+						  schema));
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+	{
+		info_put(rsinfo, "targets", "their files are not shown: that needs SELECT on ranread_target_catalog");
+		SPI_finish();
+		return (Datum) 0;
+	}
+	export_query(psprintf("SELECT c.target::pg_catalog.text, t.tablespace::pg_catalog.text,"
+						  " pg_catalog.pg_size_pretty(c.size_bytes),"
+						  " pg_catalog.pg_relation_filepath(c.relid)"
+						  " FROM %s.ranread_target_catalog c JOIN %s.ranread_targets t USING (target)"
+						  " ORDER BY 1", schema, schema));
+	for (row = 0; row < SPI_processed; row++)
+	{
+		HeapTuple	tuple = SPI_tuptable->vals[row];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *target = SPI_getvalue(tuple, desc, 1);
+		char	   *spc = SPI_getvalue(tuple, desc, 2);
+		char	   *size = SPI_getvalue(tuple, desc, 3);
+		char	   *rel = SPI_getvalue(tuple, desc, 4);
+
+		info_put(rsinfo, psprintf("target %s", target),
+				 psprintf("%s in tablespace %s: %s", size, spc ? spc : "unknown",
+						  rel ? info_filesystem(psprintf("%s/%s", DataDir, rel)) : "no file"));
+	}
+	SPI_finish();
+	return (Datum) 0;
+}

@@ -140,7 +140,7 @@ SELECT throws_ok(format('SELECT ranread_export(%L, NULL)', (SELECT d FROM dir)),
 SELECT matches(ranread_export((SELECT d FROM dir), 'JSON'), '\.json$', 'formats are case-insensitive');
 
 SELECT is(pg_temp.hint_of(format('SELECT ranread_export(%L, %L)', (SELECT d FROM dir), 'xml')),
-    'Allowed formats are tsv, csv, json and svg.', 'the hint lists the formats');
+    'Allowed formats are tsv, csv, json, svg and html.', 'the hint lists the formats');
 
 -- Who may write server files
 CREATE ROLE ranread_test_reader IN ROLE pg_monitor;

@@ -28,7 +28,8 @@ REVOKE ALL ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_fleets, @extschema@.ranread_fleet_nodes,
     @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
     @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series,
-    @extschema@.ranread_latency_target_verdict FROM PUBLIC;
+    @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
+    @extschema@.ranread_study_points, @extschema@.ranread_study_overview FROM PUBLIC;
 GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_intervals, @extschema@.ranread_summary,
     @extschema@.ranread_targets, @extschema@.ranread_groups,
@@ -36,7 +37,8 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_nodes, @extschema@.ranread_fleets, @extschema@.ranread_fleet_nodes,
     @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
     @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series,
-    @extschema@.ranread_latency_target_verdict TO pg_monitor;
+    @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
+    @extschema@.ranread_study_points, @extschema@.ranread_study_overview TO pg_monitor;
 
 -- Functions the views and reports call on the reader's behalf.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
@@ -47,3 +49,40 @@ GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
                           @extschema@.ranread_fleet_rows(bigint),
                           @extschema@.ranread_fleet_chart(bigint),
                           @extschema@.ranread_fleet_timeline(bigint) TO pg_monitor;
+
+-- Studies read back: the pivots, summaries and charts only read what
+-- pg_monitor can SELECT, and the pure rules they use.
+GRANT EXECUTE ON FUNCTION
+    @extschema@.ranread_study_axes(jsonb[], text, text),
+    @extschema@.ranread_study_row_label(jsonb, text[]),
+    @extschema@.ranread_study_label(text, jsonb),
+    @extschema@.ranread_study_where(jsonb),
+    @extschema@.ranread_study_metric(text, text),
+    @extschema@.ranread_study_check(bigint, text),
+    @extschema@.ranread_study_cells(bigint, text, text, text),
+    @extschema@.ranread_study_grid(bigint, text, text),
+    @extschema@.ranread_study_summary(bigint, float8),
+    @extschema@.ranread_iops_at_bound(float8[], float8[], float8),
+    @extschema@.ranread_chart_latency(text, text),
+    @extschema@.ranread_fmt_count(float8),
+    @extschema@.ranread_curves_spec(text, text, jsonb, text, float8, jsonb),
+    @extschema@.ranread_study_curves(bigint, text, text, text),
+    @extschema@.ranread_study_caption(bigint),
+    @extschema@.ranread_study_chart(bigint, text, text, float8),
+    @extschema@.ranread_compare_chart(bigint[], bigint[], text, float8, text[], text),
+    @extschema@.ranread_study_heat(bigint, text, text),
+    @extschema@.ranread_cdm_line(text, integer, integer, integer, float8, float8),
+    @extschema@.ranread_profile_report(bigint),
+    @extschema@.ranread_profile_chart(bigint),
+    @extschema@.ranread_hist_percentile(bytea, float8),
+    @extschema@.ranread_server_info(),
+    @extschema@.ranread_html(text),
+    @extschema@.ranread_html_table(text[], jsonb),
+    @extschema@.ranread_html_svg(text),
+    @extschema@.ranread_csv_field(text),
+    @extschema@.ranread_study_csv(bigint, text),
+    @extschema@.ranread_study_json(bigint),
+    @extschema@.ranread_report_study(bigint),
+    @extschema@.ranread_report_sweep(bigint),
+    @extschema@.ranread_report(bigint, bigint)
+  TO pg_monitor;

@@ -122,6 +122,14 @@ DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, 
 -- C now draws through the renderer.
 -- @include sql/install/30_charts.sql
 
+-- Studies and profiles: grids of batches, their pivots, comparison charts,
+-- the HTML report.  New in 1.1.
+-- @include sql/install/40_study.sql
+-- @include sql/install/41_study_views.sql
+-- @include sql/install/42_study_charts.sql
+-- @include sql/install/43_profile.sql
+-- @include sql/install/44_report.sql
+
 -- The fleet: one batch on many servers at once, through dblink (optional)
 -- @include sql/install/50_fleet.sql
 -- @include sql/install/51_fleet_run.sql

@@ -1,0 +1,829 @@
+-- 1.1, studies: a grid of runs in one call (ranread_study), the rules that
+-- lay the grid out and end a row early (pure functions, tested on known
+-- numbers), and the executor that runs a list of points as batches of one
+-- study, which the profiles (42_profile.sql) use too.  New in 1.1, so the
+-- upgrade script includes this file whole.
+--
+-- What survives what: every point is a batch, recorded by its own worker
+-- with the study's id and the point's coordinates (ranread_batches.study and
+-- .point), so a study that is stopped or cancelled keeps every finished
+-- point.  The row of ranread_studies (the definition, the exact call, why it
+-- ended) is written by the caller when the study returns, in its
+-- transaction: a cancelled study has none, and everything that reads a
+-- study (41_study_views.sql) works from the batches alone.
+
+CREATE SEQUENCE @extschema@.ranread_study_seq;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_study_seq', '');
+
+-- One row per study that returned (finished, or ended by a stop or a
+-- failed point): what was asked for and how it went.
+CREATE TABLE @extschema@.ranread_studies (
+    study           bigint PRIMARY KEY,
+    kind            text NOT NULL,          -- 'study', or the profile's name
+    started_at      timestamptz NOT NULL,
+    finished_at     timestamptz NOT NULL,
+    started_by      name NOT NULL DEFAULT CURRENT_USER,
+    target          name NOT NULL,
+    call            text NOT NULL,          -- the exact call, to run it again
+    definition      jsonb NOT NULL,         -- dimensions, matrix, options
+    planned         integer NOT NULL,       -- points in the grid
+    completed       integer NOT NULL,       -- points whose batch completed
+    skipped         integer NOT NULL,       -- points left out by early_end
+    max_avg_ms      float8,                 -- the latency bound of charts and verdicts
+    stop_reason     text                    -- NULL when every point ran
+);
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_studies', '');
+
+-- What ranread_study returns: one row per point, run or skipped.
+CREATE TYPE @extschema@.ranread_study_result AS (
+    study          bigint,
+    n              integer,
+    batch          bigint,
+    row_label      text,
+    column_label   text,
+    point          jsonb,
+    iops           float8,
+    mbps           float8,
+    avg_ms         float8,
+    p99_ms         float8,
+    max_ms         float8,
+    status         text
+);
+
+-- The points a matrix mode selects from the small and large loads, as ORION
+-- does: columns are small loads, rows large loads, ordered row by row.
+--   basic     the small loads alone (large 0) and the large loads alone (small 0)
+--   detailed  every combination
+--   row       the small loads at large = num_large (0 unless given)
+--   col       the large loads at small = num_small (0 unless given)
+--   point     the one point (num_small, num_large)
+--   max       the small loads at the largest large load and the large loads
+--             at the largest small load (num_large, num_small replace them)
+-- A point with no load at all (0, 0) is never selected.  Pure; errors name
+-- the mode and what it lacks.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_matrix(
+    matrix     text,
+    small      integer[],
+    large      integer[],
+    num_small  integer DEFAULT NULL,
+    num_large  integer DEFAULT NULL)
+RETURNS TABLE (small_load integer, large_load integer)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s_max integer;
+    l_max integer;
+    need  text;
+BEGIN
+    IF matrix IS NULL OR matrix NOT IN ('basic', 'detailed', 'row', 'col', 'point', 'max') THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid matrix %s for ranread_study', coalesce(quote_literal(matrix), 'NULL')),
+            HINT = 'matrix is one of ORION''s modes: basic, detailed, row, col, point or max.';
+    END IF;
+
+    need := CASE
+        WHEN matrix = 'basic' AND small IS NULL AND large IS NULL THEN 'small or large loads'
+        WHEN matrix IN ('detailed', 'max') AND (small IS NULL OR large IS NULL) THEN 'both small and large loads'
+        WHEN matrix = 'row' AND small IS NULL THEN 'small loads'
+        WHEN matrix = 'col' AND large IS NULL THEN 'large loads'
+        WHEN matrix = 'point' AND (num_small IS NULL OR num_large IS NULL) THEN 'num_small and num_large'
+    END;
+    IF need IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('matrix %s of ranread_study needs %s', matrix, need),
+            HINT = 'A matrix is a mix of small random I/O (small => ''{1,2,4}'') and large I/O (large => ''{0,1,2}''): give the loads the mode varies.';
+    END IF;
+    IF (num_small IS NOT NULL AND matrix NOT IN ('col', 'point', 'max'))
+       OR (num_large IS NOT NULL AND matrix NOT IN ('row', 'point', 'max')) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s does not apply to matrix %s of ranread_study',
+                             CASE WHEN num_small IS NOT NULL AND matrix NOT IN ('col', 'point', 'max')
+                                  THEN 'num_small' ELSE 'num_large' END, matrix),
+            HINT = 'num_small fixes the small load of matrix col, point and max; num_large the large load of row, point and max.';
+    END IF;
+
+    s_max := coalesce(num_small, (SELECT max(v) FROM unnest(small) v));
+    l_max := coalesce(num_large, (SELECT max(v) FROM unnest(large) v));
+
+    RETURN QUERY
+    SELECT DISTINCT ON (p.l, p.s) p.s, p.l
+      FROM (SELECT s.v AS s, 0 AS l FROM unnest(small) s(v) WHERE matrix = 'basic'
+            UNION ALL
+            SELECT 0, l.v FROM unnest(large) l(v) WHERE matrix = 'basic'
+            UNION ALL
+            SELECT s.v, l.v FROM unnest(small) s(v), unnest(large) l(v) WHERE matrix = 'detailed'
+            UNION ALL
+            SELECT s.v, coalesce(num_large, 0) FROM unnest(small) s(v) WHERE matrix = 'row'
+            UNION ALL
+            SELECT coalesce(num_small, 0), l.v FROM unnest(large) l(v) WHERE matrix = 'col'
+            UNION ALL
+            SELECT num_small, num_large WHERE matrix = 'point'
+            UNION ALL
+            SELECT s.v, l_max FROM unnest(small) s(v) WHERE matrix = 'max'
+            UNION ALL
+            SELECT s_max, l.v FROM unnest(large) l(v) WHERE matrix = 'max') p
+     WHERE p.s > 0 OR p.l > 0
+     ORDER BY p.l, p.s;
+END
+$$;
+
+-- The points of a grid: the product of the dimensions' values, outermost
+-- first in the order region, pattern, distribution, block_size, write_pct,
+-- queue_depth, then the load (processes, or the matrix's large and small
+-- loads), innermost.  dims maps a dimension to its array of values; the
+-- matrix pairs come from ranread_study_matrix.  Each point is the object of
+-- its coordinates in every dimension given.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_grid_points(
+    dims       jsonb,
+    matrix     text    DEFAULT NULL,
+    num_small  integer DEFAULT NULL,
+    num_large  integer DEFAULT NULL)
+RETURNS TABLE (n integer, point jsonb)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    outer_dims constant text[] := ARRAY['region', 'pattern', 'distribution', 'block_size',
+                                        'write_pct', 'queue_depth', 'processes'];
+    pts   jsonb[] := ARRAY['{}'::jsonb];
+    nxt   jsonb[];
+    d     text;
+    pair  record;
+    p     jsonb;
+    v     jsonb;
+BEGIN
+    FOREACH d IN ARRAY outer_dims LOOP
+        CONTINUE WHEN dims -> d IS NULL OR jsonb_typeof(dims -> d) = 'null';
+        nxt := '{}';
+        FOREACH p IN ARRAY pts LOOP
+            FOR v IN SELECT e FROM jsonb_array_elements(dims -> d) WITH ORDINALITY x(e, i) ORDER BY i LOOP
+                nxt := nxt || (p || jsonb_build_object(d, v));
+            END LOOP;
+        END LOOP;
+        pts := nxt;
+    END LOOP;
+
+    IF dims ? 'small' OR dims ? 'large' OR matrix IS NOT NULL THEN
+        nxt := '{}';
+        FOREACH p IN ARRAY pts LOOP
+            FOR pair IN
+                SELECT * FROM @extschema@.ranread_study_matrix(
+                    coalesce(matrix, 'basic'),
+                    CASE WHEN jsonb_typeof(dims -> 'small') = 'array'
+                         THEN ARRAY(SELECT e::integer FROM jsonb_array_elements_text(dims -> 'small') e) END,
+                    CASE WHEN jsonb_typeof(dims -> 'large') = 'array'
+                         THEN ARRAY(SELECT e::integer FROM jsonb_array_elements_text(dims -> 'large') e) END,
+                    num_small, num_large)
+            LOOP
+                nxt := nxt || (p || jsonb_build_object('large', pair.large_load, 'small', pair.small_load));
+            END LOOP;
+        END LOOP;
+        pts := nxt;
+    END IF;
+
+    RETURN QUERY SELECT i::integer, e FROM unnest(pts) WITH ORDINALITY x(e, i);
+END
+$$;
+
+-- The early end of a row: the average latencies of a row's points so far,
+-- in order; true when the last two are both above the bound (the sweep's
+-- latency rule).  NULL latencies (not measured) never end a row.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_row_ended(avg_ms float8[], max_avg_ms float8)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(cardinality(avg_ms) >= 2
+                    AND avg_ms[cardinality(avg_ms)] > max_avg_ms
+                    AND avg_ms[cardinality(avg_ms) - 1] > max_avg_ms, false)
+$$;
+
+-- How a value of a dimension reads in a legend or a row label: 10% writes,
+-- 8 KiB, QD 32, 16 processes, region 0-40%, small 4 ...  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_label(dim text, value jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN value IS NULL OR jsonb_typeof(value) = 'null' THEN dim || ' n/a'
+        WHEN dim = 'write_pct' THEN (value #>> '{}') || '% writes'
+        WHEN dim = 'block_size' AND jsonb_typeof(value) = 'number' THEN
+            CASE WHEN (value #>> '{}')::bigint % 1048576 = 0 THEN ((value #>> '{}')::bigint / 1048576) || ' MiB'
+                 WHEN (value #>> '{}')::bigint % 1024 = 0 THEN ((value #>> '{}')::bigint / 1024) || ' KiB'
+                 ELSE (value #>> '{}') || ' B' END
+        WHEN dim = 'queue_depth' THEN 'QD ' || (value #>> '{}')
+        WHEN dim = 'processes' THEN (value #>> '{}') || CASE WHEN value #>> '{}' = '1' THEN ' process' ELSE ' processes' END
+        WHEN dim = 'region' THEN 'region ' || (value #>> '{}') || '%'
+        WHEN dim IN ('small', 'large') THEN dim || ' ' || (value #>> '{}')
+        ELSE value #>> '{}'
+    END
+$$;
+
+-- The axes of a study from its points (their coordinates, as recorded in
+-- ranread_batches.point): the dimension along the columns and those that
+-- make the rows.  Columns: the one asked for, else the small load of a
+-- matrix (as ORION's grids), else the first that varies of small,
+-- processes, queue_depth, block_size, write_pct, region, pattern,
+-- distribution, mode, test.  Rows: every other dimension that varies, and a
+-- matrix's large load always, outermost first.  'n' (the point's number) and
+-- 'pass' (a profile's repeated passes) are never axes.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_axes(
+    points   jsonb[],
+    columns  text DEFAULT NULL,
+    fn       text DEFAULT 'ranread_study_grid',
+    OUT column_dim text,
+    OUT row_dims   text[])
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    col_order constant text[] := ARRAY['small', 'processes', 'queue_depth', 'block_size', 'write_pct',
+                                       'region', 'pattern', 'distribution', 'mode', 'test'];
+    row_order constant text[] := ARRAY['large', 'test', 'region', 'pattern', 'distribution', 'block_size',
+                                       'write_pct', 'queue_depth', 'processes', 'mode', 'small'];
+    dims  text[];
+BEGIN
+    SELECT array_agg(k.key ORDER BY coalesce(array_position(col_order, k.key), 99), k.key)
+      INTO dims
+      FROM (SELECT DISTINCT e.key FROM unnest(points) p, jsonb_each(p) e
+             WHERE e.key NOT IN ('n', 'pass')) k;
+
+    IF columns IS NOT NULL THEN
+        IF NOT (columns = ANY (coalesce(dims, '{}'))) THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('unknown dimension "%s" for columns of %s', columns, fn),
+                HINT = CASE WHEN dims IS NULL THEN 'The study has no points.'
+                            ELSE format('The dimensions of this study are %s.', array_to_string(dims, ', ')) END;
+        END IF;
+        column_dim := columns;
+    ELSIF 'small' = ANY (dims) THEN
+        column_dim := 'small';
+    ELSE
+        SELECT d INTO column_dim
+          FROM unnest(dims) WITH ORDINALITY x(d, i)
+         WHERE (SELECT count(DISTINCT p -> d) FROM unnest(points) p) > 1
+         ORDER BY i LIMIT 1;
+        column_dim := coalesce(column_dim, dims[1]);
+    END IF;
+
+    SELECT coalesce(array_agg(d ORDER BY coalesce(array_position(row_order, d), 99), d), '{}')
+      INTO row_dims
+      FROM unnest(dims) d
+     WHERE d IS DISTINCT FROM column_dim
+       AND ((SELECT count(DISTINCT p -> d) FROM unnest(points) p) > 1
+            OR (d = 'large' AND 'small' = ANY (dims)));
+END
+$$;
+
+-- A point's row label: its values in the row dimensions, as legends say
+-- them ('all points' when nothing but the columns varies).  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_row_label(point jsonb, row_dims text[])
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(@extschema@.ranread_study_label(d, point -> d), ', ' ORDER BY i),
+                    'all points')
+      FROM unnest(row_dims) WITH ORDINALITY x(d, i)
+$$;
+
+-- The values of an integer dimension of ranread_study, checked: not empty,
+-- no NULL, no repeats, each within lo..hi.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_check_ints(
+    arg text, vals integer[], lo integer, hi integer, what text, fn text DEFAULT 'ranread_study')
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad integer;
+BEGIN
+    IF vals IS NULL THEN
+        RETURN;
+    END IF;
+    IF cardinality(vals) = 0 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid %s {} for %s: an empty array', arg, fn),
+            HINT = format('%s is an array of %s, such as ''{1,2,4}''; leave it out to keep the default.', arg, what);
+    END IF;
+    IF array_position(vals, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('%s of %s must not contain NULL: %s', arg, fn, vals),
+            HINT = format('%s is an array of %s, such as ''{1,2,4}''.', arg, what);
+    END IF;
+    SELECT v INTO bad FROM unnest(vals) v WHERE v < lo OR v > hi LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid %s %s for %s', arg, bad, fn),
+            HINT = format('Each of %s is %s: %s to %s.', arg, what, lo, hi);
+    END IF;
+    SELECT v INTO bad FROM unnest(vals) v GROUP BY v HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s %s of %s repeats %s', arg, vals, fn, bad),
+            HINT = 'Give each value once: a repeated value would run the same point twice.';
+    END IF;
+END
+$$;
+
+-- Options of one group that ranread_blocks checks without I/O (target,
+-- block size and alignment, pattern, region, distribution), with the
+-- message naming the calling function instead.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_check_group(g jsonb, fn text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    msg  text;
+    det  text;
+    hnt  text;
+    st   text;
+BEGIN
+    PERFORM @extschema@.ranread_blocks(1, 1, (g ->> 'target')::name,
+                                       coalesce((g ->> 'block_size')::integer, 8192),
+                                       coalesce(g ->> 'pattern', 'random'),
+                                       coalesce((g ->> 'region_start')::float8, 0),
+                                       coalesce((g ->> 'region_end')::float8, 100), 0,
+                                       coalesce(g ->> 'distribution', 'uniform'));
+EXCEPTION WHEN data_exception OR undefined_object OR object_not_in_prerequisite_state THEN
+    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                            hnt = PG_EXCEPTION_HINT, st = RETURNED_SQLSTATE;
+    msg := replace(msg, 'ranread_blocks', fn);
+    IF det = '' AND hnt = '' THEN
+        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg;
+    ELSIF det = '' THEN
+        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, HINT = hnt;
+    ELSIF hnt = '' THEN
+        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, DETAIL = det;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, DETAIL = det, HINT = hnt;
+END
+$$;
+
+-- The groups of a point's batch: one group with the point's options, or
+-- for a matrix point ORION's two, "small" (that many processes of small_size
+-- random I/O at queue depth 1) and "large" (that many streams of large_size
+-- I/O, random or sequential), a load of 0 leaving its group out.  Options a
+-- point does not name keep ranread_run's defaults.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_groups(
+    point          jsonb,
+    target         name,
+    small_size     integer DEFAULT 8192,
+    large_size     integer DEFAULT 1048576,
+    large_pattern  text    DEFAULT 'random')
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH g AS (
+        SELECT jsonb_build_object(
+                   'target', target,
+                   'write_pct', coalesce((point ->> 'write_pct')::integer, 0),
+                   'distribution', coalesce(point ->> 'distribution', 'uniform'),
+                   'region_start', coalesce(split_part(replace(point ->> 'region', '%', ''), '-', 1)::float8, 0),
+                   'region_end', coalesce(nullif(split_part(replace(point ->> 'region', '%', ''), '-', 2), '')::float8, 100)) AS base)
+    SELECT CASE WHEN point ? 'small' OR point ? 'large' THEN
+               coalesce((SELECT jsonb_agg(x ORDER BY k)
+                           FROM (SELECT 1 AS k, g.base || jsonb_build_object('label', 'small',
+                                        'processes', (point ->> 'small')::integer, 'block_size', small_size,
+                                        'queue_depth', 1, 'pattern', 'random') AS x
+                                  WHERE coalesce((point ->> 'small')::integer, 0) > 0
+                                 UNION ALL
+                                 SELECT 2, g.base || jsonb_build_object('label', 'large',
+                                        'processes', (point ->> 'large')::integer, 'block_size', large_size,
+                                        'queue_depth', 1, 'pattern', large_pattern)
+                                  WHERE coalesce((point ->> 'large')::integer, 0) > 0) s), '[]')
+           ELSE jsonb_build_array(g.base || jsonb_build_object(
+                    'processes', coalesce((point ->> 'processes')::integer, 1),
+                    'block_size', coalesce((point ->> 'block_size')::integer, 8192),
+                    'queue_depth', coalesce((point ->> 'queue_depth')::integer, 1),
+                    'pattern', coalesce(point ->> 'pattern', 'random')))
+           END
+      FROM g
+$$;
+
+-- Runs a list of points as the batches of one new study, in order, and
+-- records the study.  points is a JSON array of {"point": {coordinates},
+-- "groups": [the batch's groups], "duration": ..., "warmup": ...} (the last
+-- two override the study's).  A NOTICE per point with the time left; with
+-- early_end, a row ends once two of its points in a row average above
+-- max_avg_ms (its other points are returned as skipped); a point that does
+-- not complete (ranread_stop, an I/O error) ends the study, which keeps
+-- every finished point.  One row per point run or skipped.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_execute(
+    kind        text,
+    fn          text,
+    call        text,
+    definition  jsonb,
+    points      jsonb,
+    target      name,
+    duration    interval,
+    warmup      interval,
+    seed        bigint,
+    workers     integer,
+    max_avg_ms  float8,
+    early_end   boolean)
+RETURNS SETOF @extschema@.ranread_study_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    study_id   bigint;
+    started    timestamptz := clock_timestamp();
+    total      integer := jsonb_array_length(points);
+    ax         record;
+    p          jsonb;
+    i          integer := 0;
+    row_key    text;
+    cur_row    text;
+    row_avgs   float8[] := '{}';
+    row_done   boolean := false;
+    r          @extschema@.ranread_group_result;
+    res        @extschema@.ranread_study_result;
+    results    @extschema@.ranread_study_result[] := '{}';
+    n_done     integer := 0;
+    n_skipped  integer := 0;
+    n_completed integer := 0;
+    planned    float8[];
+    measured   float8 := 0;
+    left_s     float8;
+    overhead   float8;
+    reason     text;
+    best       @extschema@.ranread_study_result;
+BEGIN
+    SELECT * INTO ax
+      FROM @extschema@.ranread_study_axes(ARRAY(SELECT e -> 'point' FROM jsonb_array_elements(points) e), NULL, fn);
+    SELECT array_agg(extract(epoch FROM coalesce((e ->> 'duration')::interval, duration)
+                              + coalesce((e ->> 'warmup')::interval, warmup))::float8 ORDER BY k)
+      INTO planned
+      FROM jsonb_array_elements(points) WITH ORDINALITY x(e, k);
+
+    study_id := nextval('@extschema@.ranread_study_seq'::regclass);
+    RAISE NOTICE '% %: % points, about % of I/O', fn, study_id, total,
+        to_char(make_interval(secs => (SELECT sum(v) FROM unnest(planned) v)), 'HH24:MI:SS');
+
+    FOR p IN SELECT e FROM jsonb_array_elements(points) WITH ORDINALITY x(e, k) ORDER BY k LOOP
+        i := i + 1;
+        row_key := @extschema@.ranread_study_row_label(p -> 'point', ax.row_dims);
+        IF row_key IS DISTINCT FROM cur_row THEN
+            cur_row := row_key;
+            row_avgs := '{}';
+            row_done := false;
+        END IF;
+        res := ROW(study_id, i, NULL, row_key, p -> 'point' ->> ax.column_dim,
+                   jsonb_build_object('n', i) || (p -> 'point'),
+                   NULL, NULL, NULL, NULL, NULL, 'skipped')::@extschema@.ranread_study_result;
+        IF row_done THEN
+            n_skipped := n_skipped + 1;
+            results := results || res;
+            CONTINUE;
+        END IF;
+
+        SELECT * INTO r
+          FROM @extschema@.ranread_run_step(jsonb_build_object(
+                   'caller', fn, 'study', study_id, 'point', res.point,
+                   'duration', coalesce((p ->> 'duration')::interval, duration),
+                   'warmup', coalesce((p ->> 'warmup')::interval, warmup),
+                   'seed', seed, 'workers', workers, 'target', target,
+                   'groups', p -> 'groups')) g
+         WHERE g.grp = 0;
+        n_done := n_done + 1;
+        measured := measured + planned[i];
+        res.batch := r.batch;
+        res.iops := r.iops;
+        res.mbps := r.mbps;
+        res.avg_ms := r.avg_ms;
+        res.p99_ms := r.p99_ms;
+        res.max_ms := r.max_ms;
+        res.status := r.status;
+        results := results || res;
+        IF r.status = 'completed' THEN
+            n_completed := n_completed + 1;
+            IF best IS NULL OR r.iops > best.iops THEN
+                best := res;
+            END IF;
+        END IF;
+
+        -- The time left: the I/O of the points to come, and the time between
+        -- points measured so far (launch, recording) for each of them.
+        overhead := greatest(extract(epoch FROM clock_timestamp() - started)::float8 - measured, 0) / n_done;
+        left_s := coalesce((SELECT sum(v) FROM unnest(planned[i + 1:]) v), 0) + overhead * (total - i);
+        RAISE NOTICE '% % point % of % (%): % IOPS, % MiB/s, avg % ms, p99 % ms%; % left, done at about %',
+            fn, study_id, i, total,
+            CASE WHEN row_key = 'all points' THEN '' ELSE row_key || ', ' END
+                || @extschema@.ranread_study_label(ax.column_dim, p -> 'point' -> ax.column_dim),
+            coalesce(round(r.iops::numeric)::text, 'n/a'),
+            coalesce(round(r.mbps::numeric, 1)::text, 'n/a'),
+            coalesce(round(r.avg_ms::numeric, 3)::text, 'n/a'),
+            coalesce(round(r.p99_ms::numeric, 3)::text, 'n/a'),
+            CASE WHEN r.status <> 'completed' THEN ', ' || r.status ELSE '' END,
+            to_char(make_interval(secs => left_s), 'HH24:MI:SS'),
+            to_char(clock_timestamp() + make_interval(secs => left_s), 'HH24:MI:SS');
+
+        IF r.status IS DISTINCT FROM 'completed' THEN
+            reason := format('status: point %s (batch %s) ended %s; the %s finished points are kept',
+                             i, r.batch, coalesce(r.status, 'without a status'), n_completed);
+            EXIT;
+        END IF;
+
+        row_avgs := row_avgs || r.avg_ms;
+        IF early_end AND @extschema@.ranread_study_row_ended(row_avgs, max_avg_ms) THEN
+            row_done := true;
+            IF i < total AND @extschema@.ranread_study_row_label(points -> i -> 'point', ax.row_dims) = row_key THEN
+                RAISE NOTICE '% % row "%" ends early: average latency above % ms on two points in a row',
+                    fn, study_id, row_key, max_avg_ms;
+            END IF;
+        END IF;
+    END LOOP;
+
+    INSERT INTO @extschema@.ranread_studies
+        (study, kind, started_at, finished_at, target, call, definition, planned,
+         completed, skipped, max_avg_ms, stop_reason)
+    VALUES (study_id, kind, started, clock_timestamp(), target, call, definition, total,
+            n_completed, n_skipped, max_avg_ms,
+            coalesce(reason, CASE WHEN n_skipped > 0
+                                  THEN format('early_end: %s points skipped in rows that stayed above the %s ms bound',
+                                              n_skipped, max_avg_ms) END));
+
+    RAISE NOTICE '% %: % of % points completed in %, % s between points on average%',
+        fn, study_id, n_completed, total,
+        to_char(clock_timestamp() - started, 'HH24:MI:SS'),
+        round((greatest(extract(epoch FROM clock_timestamp() - started)::float8 - measured, 0)
+               / greatest(n_done, 1))::numeric, 2),
+        CASE WHEN best IS NULL THEN ''
+             ELSE format('; max %s IOPS at %s (batch %s)', round(best.iops::numeric),
+                         CASE WHEN best.row_label = 'all points' THEN '' ELSE best.row_label || ', ' END
+                         || @extschema@.ranread_study_label(ax.column_dim, best.point -> ax.column_dim),
+                         best.batch) END;
+
+    RETURN QUERY SELECT * FROM unnest(results);
+END
+$$;
+
+-- A grid of batches in one call: the product of the dimensions given as
+-- arrays (see ranread_study_grid_points), each point a batch of duration
+-- after warmup.  small and large are the loads of ORION's mix (small: that
+-- many processes of small_size random I/O at queue depth 1; large: that many
+-- streams of large_size I/O, random or sequential as large_pattern says),
+-- combined as matrix says; they replace processes, queue_depth, block_size
+-- and pattern.  Everything is checked before the first batch.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study(
+    processes     integer[] DEFAULT NULL,
+    queue_depth   integer[] DEFAULT NULL,
+    block_size    integer[] DEFAULT NULL,
+    write_pct     integer[] DEFAULT NULL,
+    region        text[]    DEFAULT NULL,
+    pattern       text[]    DEFAULT NULL,
+    distribution  text[]    DEFAULT NULL,
+    small         integer[] DEFAULT NULL,
+    large         integer[] DEFAULT NULL,
+    matrix        text      DEFAULT NULL,
+    num_small     integer   DEFAULT NULL,
+    num_large     integer   DEFAULT NULL,
+    duration      interval  DEFAULT '10s',
+    warmup        interval  DEFAULT '0',
+    max_avg_ms    float8    DEFAULT 10,
+    early_end     boolean   DEFAULT false,
+    target        name      DEFAULT 'ranread',
+    small_size    integer   DEFAULT 8192,
+    large_size    integer   DEFAULT 1048576,
+    large_pattern text      DEFAULT 'random',
+    seed          bigint    DEFAULT NULL,
+    workers       integer   DEFAULT NULL)
+RETURNS SETOF @extschema@.ranread_study_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn        constant text := 'ranread_study';
+    max_points constant integer := 1000;
+    lim       record;
+    is_mix    boolean := small IS NOT NULL OR large IS NOT NULL OR matrix IS NOT NULL;
+    dims      jsonb;
+    regions   jsonb := '[]';
+    rg        text;
+    m         text[];
+    pts       jsonb := '[]';
+    pt        record;
+    g         jsonb;
+    bad       text;
+    call      text;
+    args      text[] := '{}';
+    total_procs integer;
+BEGIN
+    PERFORM @extschema@.ranread_primary_only(fn);
+    SELECT * INTO lim FROM @extschema@.ranread_limits();
+
+    -- The dimensions
+    PERFORM @extschema@.ranread_study_check_ints('processes', processes, 1, lim.max_processes, 'a number of processes', fn);
+    PERFORM @extschema@.ranread_study_check_ints('queue_depth', queue_depth, 1, lim.max_queue_depth, 'a queue depth', fn);
+    PERFORM @extschema@.ranread_study_check_ints('block_size', block_size, 1, 1073741824, 'a block size in bytes', fn);
+    PERFORM @extschema@.ranread_study_check_ints('write_pct', write_pct, 0, 100, 'a percentage of writes', fn);
+    PERFORM @extschema@.ranread_study_check_ints('small', small, 0, lim.max_processes, 'a small I/O load (processes)', fn);
+    PERFORM @extschema@.ranread_study_check_ints('large', large, 0, lim.max_processes, 'a large I/O load (streams)', fn);
+    FOREACH bad IN ARRAY ARRAY['region', 'pattern', 'distribution'] LOOP
+        IF (CASE bad WHEN 'region' THEN region WHEN 'pattern' THEN pattern ELSE distribution END) = '{}' THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid %s {} for %s: an empty array', bad, fn),
+                HINT = format('%s is an array of values, such as %s; leave it out to keep the default.', bad,
+                              CASE bad WHEN 'region' THEN '''{0-100,0-40,40-100}'''
+                                       WHEN 'pattern' THEN '''{random,sequential}'''
+                                       ELSE '''{uniform,zipf:1.2}''' END);
+        END IF;
+        IF array_position(CASE bad WHEN 'region' THEN region WHEN 'pattern' THEN pattern ELSE distribution END, NULL) IS NOT NULL THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'null_value_not_allowed',
+                MESSAGE = format('%s of %s must not contain NULL', bad, fn),
+                HINT = format('%s is an array of values; leave it out to keep the default.', bad);
+        END IF;
+        SELECT v INTO rg FROM unnest(CASE bad WHEN 'region' THEN region WHEN 'pattern' THEN pattern ELSE distribution END) v
+         GROUP BY v HAVING count(*) > 1 LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('%s of %s repeats %s', bad, fn, quote_literal(rg)),
+                HINT = 'Give each value once: a repeated value would run the same point twice.';
+        END IF;
+    END LOOP;
+    FOREACH rg IN ARRAY coalesce(region, '{}') LOOP
+        m := regexp_match(rg, '^\s*([0-9]+(?:\.[0-9]+)?)\s*-\s*([0-9]+(?:\.[0-9]+)?)\s*%?\s*$');
+        IF m IS NULL OR m[1]::float8 >= m[2]::float8 OR m[2]::float8 > 100 THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid region %s for %s', quote_literal(rg), fn),
+                HINT = 'A region is START-END in percent of the target, 0 <= START < END <= 100, such as ''0-40'' (the outer 40% of a disk) or ''40-100''.';
+        END IF;
+        regions := regions || to_jsonb(rg);
+    END LOOP;
+
+    IF is_mix THEN
+        SELECT x INTO bad
+          FROM (VALUES ('processes', processes IS NOT NULL), ('queue_depth', queue_depth IS NOT NULL),
+                       ('block_size', block_size IS NOT NULL), ('pattern', pattern IS NOT NULL)) v(x, given)
+         WHERE given LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('%s cannot be a dimension of a %s with small and large loads', bad, fn),
+                HINT = 'A matrix''s loads are its processes: small random I/O of small_size at queue depth 1, large I/O of large_size as large_pattern says.';
+        END IF;
+    ELSIF num_small IS NOT NULL OR num_large IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s of %s needs a matrix', CASE WHEN num_small IS NOT NULL THEN 'num_small' ELSE 'num_large' END, fn),
+            HINT = 'num_small and num_large fix a load of matrix row, col, point or max: give small and large loads and a matrix.';
+    END IF;
+
+    -- The other arguments
+    IF duration IS NULL OR duration <= interval '0' THEN
+        RAISE EXCEPTION USING
+            ERRCODE = CASE WHEN duration IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
+            MESSAGE = format('invalid duration %s for %s', coalesce(quote_literal(duration), 'NULL'), fn),
+            HINT = 'duration is the length of each point: greater than 0, such as ''10s''.';
+    END IF;
+    IF warmup IS NULL OR warmup < interval '0' THEN
+        RAISE EXCEPTION USING
+            ERRCODE = CASE WHEN warmup IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
+            MESSAGE = format('invalid warmup %s for %s', coalesce(quote_literal(warmup), 'NULL'), fn),
+            HINT = 'warmup is the unmeasured I/O before each point: 0 or more, such as ''2s''.';
+    END IF;
+    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0) OR max_avg_ms = 'Infinity'::float8 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = CASE WHEN max_avg_ms IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
+            MESSAGE = format('invalid max_avg_ms %s for %s', coalesce(max_avg_ms::text, 'NULL'), fn),
+            HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.';
+    END IF;
+    IF early_end IS NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('early_end of %s must not be null', fn),
+            HINT = 'early_end is true to end a row once two of its points in a row average above max_avg_ms, false to run every point.';
+    END IF;
+    IF large_pattern IS NULL OR large_pattern NOT IN ('random', 'sequential') THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid large_pattern %s for %s', coalesce(quote_literal(large_pattern), 'NULL'), fn),
+            HINT = 'large_pattern is ''random'' (ORION''s -type rand) or ''sequential'' (-type seq).';
+    END IF;
+
+    -- The grid
+    dims := jsonb_strip_nulls(jsonb_build_object(
+        'region', CASE WHEN region IS NOT NULL THEN regions END,
+        'pattern', to_jsonb(pattern), 'distribution', to_jsonb(distribution),
+        'block_size', to_jsonb(block_size), 'write_pct', to_jsonb(write_pct),
+        'queue_depth', to_jsonb(queue_depth),
+        'processes', CASE WHEN NOT is_mix THEN to_jsonb(coalesce(processes, '{1}')) END,
+        'small', to_jsonb(small), 'large', to_jsonb(large)));
+    IF is_mix THEN
+        SELECT count(*) INTO total_procs
+          FROM @extschema@.ranread_study_matrix(coalesce(matrix, 'basic'), small, large, num_small, num_large);
+        IF total_procs = 0 THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('matrix %s of %s selects no point with a load', coalesce(matrix, 'basic'), fn),
+                HINT = 'Every point of the loads given is small 0 and large 0; give loads above 0.';
+        END IF;
+    END IF;
+    IF (SELECT count(*) FROM @extschema@.ranread_study_grid_points(dims, matrix, num_small, num_large)) > max_points THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'program_limit_exceeded',
+            MESSAGE = format('%s would run %s points, more than %s',
+                             fn, (SELECT count(*) FROM @extschema@.ranread_study_grid_points(dims, matrix, num_small, num_large)),
+                             max_points),
+            HINT = 'Give fewer values per dimension, or run the grid as several studies.';
+    END IF;
+
+    FOR pt IN SELECT * FROM @extschema@.ranread_study_grid_points(dims, matrix, num_small, num_large) ORDER BY 1 LOOP
+        pts := pts || jsonb_build_object('point', pt.point,
+                                         'groups', @extschema@.ranread_study_groups(pt.point, target, small_size,
+                                                                                     large_size, large_pattern));
+    END LOOP;
+
+    -- Each point's options, checked before any I/O: the group options
+    -- (once per distinct set), the limits on I/O in flight, workers.
+    FOR g IN
+        SELECT DISTINCT x - 'processes' - 'label' - 'queue_depth' - 'write_pct'
+          FROM jsonb_array_elements(pts) p, jsonb_array_elements(p -> 'groups') x
+    LOOP
+        PERFORM @extschema@.ranread_study_check_group(g, fn);
+    END LOOP;
+    SELECT p -> 'point' INTO g
+      FROM jsonb_array_elements(pts) p
+     WHERE (SELECT sum((x ->> 'processes')::bigint * (x ->> 'queue_depth')::integer)
+              FROM jsonb_array_elements(p -> 'groups') x) > lim.max_inflight
+        OR (SELECT sum((x ->> 'processes')::bigint * (x ->> 'queue_depth')::integer * (x ->> 'block_size')::integer)
+              FROM jsonb_array_elements(p -> 'groups') x) > lim.max_inflight_bytes
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('the point %s of %s has too much I/O in flight', g, fn),
+            HINT = format('processes x queue_depth must be at most %s I/Os, and x block_size at most %s bytes, at every point.',
+                          lim.max_inflight, lim.max_inflight_bytes);
+    END IF;
+    SELECT p -> 'point' INTO g
+      FROM jsonb_array_elements(pts) p, jsonb_array_elements(p -> 'groups') x
+     WHERE (x ->> 'write_pct')::integer > 0
+       AND (x ->> 'block_size')::integer % current_setting('block_size')::integer <> 0
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('the point %s of %s writes blocks smaller than a page', g, fn),
+            HINT = format('ranread writes whole pages: with write_pct above 0, every block size must be a multiple of %s.',
+                          current_setting('block_size'));
+    END IF;
+    SELECT min((SELECT sum((x ->> 'processes')::integer) FROM jsonb_array_elements(p -> 'groups') x))
+      INTO total_procs FROM jsonb_array_elements(pts) p;
+    IF workers < 1 OR workers > total_procs THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            HINT = format('workers must be between 1 and the processes of the smallest point (%s), or NULL to let each point choose.',
+                          total_procs);
+    END IF;
+
+    -- The exact call, to run it again
+    SELECT array_agg(format('%s => %L', a.name, a.val) ORDER BY a.i) INTO args
+      FROM (VALUES (1, 'processes', processes::text), (2, 'queue_depth', queue_depth::text),
+                   (3, 'block_size', block_size::text), (4, 'write_pct', write_pct::text),
+                   (5, 'region', region::text), (6, 'pattern', pattern::text),
+                   (7, 'distribution', distribution::text), (8, 'small', small::text),
+                   (9, 'large', large::text), (10, 'matrix', matrix),
+                   (11, 'num_small', num_small::text), (12, 'num_large', num_large::text),
+                   (13, 'duration', duration::text), (14, 'warmup', warmup::text),
+                   (15, 'max_avg_ms', max_avg_ms::text), (16, 'early_end', early_end::text),
+                   (17, 'target', target::text),
+                   (18, 'small_size', CASE WHEN is_mix THEN small_size::text END),
+                   (19, 'large_size', CASE WHEN is_mix THEN large_size::text END),
+                   (20, 'large_pattern', CASE WHEN is_mix THEN large_pattern END),
+                   (21, 'seed', seed::text), (22, 'workers', workers::text)) a(i, name, val)
+     WHERE a.val IS NOT NULL;
+    call := format('SELECT * FROM ranread_study(%s);', array_to_string(args, ', '));
+
+    RETURN QUERY
+    SELECT * FROM @extschema@.ranread_study_execute(
+        'study', fn, call,
+        jsonb_strip_nulls(jsonb_build_object(
+            'dimensions', dims, 'matrix', CASE WHEN is_mix THEN coalesce(matrix, 'basic') END,
+            'num_small', num_small, 'num_large', num_large,
+            'duration', duration, 'warmup', warmup, 'max_avg_ms', max_avg_ms, 'early_end', early_end,
+            'small_size', CASE WHEN is_mix THEN small_size END,
+            'large_size', CASE WHEN is_mix THEN large_size END,
+            'large_pattern', CASE WHEN is_mix THEN large_pattern END,
+            'seed', seed, 'workers', workers)),
+        pts, target, duration, warmup, seed, workers, max_avg_ms, early_end);
+END
+$$;

@@ -1,0 +1,364 @@
+-- 1.1, charts that compare, drawn by the one renderer (ranread_svg,
+-- 30_charts.sql): latency against IOPS with one curve per row of a study,
+-- per study or per sweep, a line at the latency bound and a table of the
+-- IOPS each curve gives at the bound with its gain against the first (the
+-- ORION article's +55% chart); a heat table of a study's grid; bars for a
+-- profile.  The rule that reads a curve at the bound is a pure function,
+-- tested on known numbers.  New in 1.1: the upgrade includes this file.
+
+-- The IOPS of a curve at a latency bound: its points in order of load, the
+-- first crossing of the bound read by linear interpolation between the
+-- last point within it and the first above it ('crossed'); the highest
+-- IOPS measured when no point is above it ('within': the curve gives at
+-- least that); NULL when the first point is already above ('above').
+-- Points with a NULL in either array are left out.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_iops_at_bound(
+    iops   float8[],
+    lat    float8[],
+    bound  float8,
+    OUT iops_at_bound float8,
+    OUT how text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    i       integer;
+    px      float8;
+    py      float8;
+    best    float8;
+BEGIN
+    FOR i IN 1 .. coalesce(least(cardinality(iops), cardinality(lat)), 0) LOOP
+        CONTINUE WHEN iops[i] IS NULL OR lat[i] IS NULL;
+        IF lat[i] <= bound THEN
+            best := greatest(best, iops[i]);
+            px := iops[i];
+            py := lat[i];
+            CONTINUE;
+        END IF;
+        IF px IS NULL THEN
+            how := 'above';
+            RETURN;
+        END IF;
+        iops_at_bound := px + (bound - py) / (lat[i] - py) * (iops[i] - px);
+        how := 'crossed';
+        RETURN;
+    END LOOP;
+    IF best IS NOT NULL THEN
+        iops_at_bound := best;
+        how := 'within';
+    END IF;
+END
+$$;
+
+-- The latency a chart shows: 'avg' or 'p99'; its metric and axis label.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_chart_latency(latency text, fn text,
+    OUT metric text, OUT label text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    CASE lower(coalesce(latency, ''))
+        WHEN 'avg', 'avg_ms' THEN metric := 'avg_ms'; label := 'Average';
+        WHEN 'p99', 'p99_ms' THEN metric := 'p99_ms'; label := 'p99';
+        ELSE
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid latency %s for %s', coalesce(quote_literal(latency), 'NULL'), fn),
+                HINT = 'latency is ''avg'' (average latency) or ''p99''.';
+    END CASE;
+END
+$$;
+
+-- A number as the charts' tables print it: 12,345
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fmt_count(v float8)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN v IS NULL THEN 'n/a'
+                WHEN abs(v) >= 100 THEN to_char(round(v::numeric), 'FM999,999,999,999,990')
+                WHEN abs(v) >= 10 THEN to_char(v, 'FM990.0')
+                ELSE to_char(v, 'FM990.00') END
+$$;
+
+-- The spec of a comparison chart, and the chart: curves (a JSON array of
+-- {"label", "x": IOPS, "y": latency in ms} in order of load), the bound as
+-- a line, and under it a table with each curve's IOPS at the bound and its
+-- gain against the first curve.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_curves_spec(
+    title     text,
+    subtitle  text,
+    curves    jsonb,
+    latency   text,
+    bound     float8,
+    notes     jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH c AS (
+        SELECT i, e ->> 'label' AS label,
+               ARRAY(SELECT (v #>> '{}')::float8 FROM jsonb_array_elements(e -> 'x') WITH ORDINALITY x(v, k) ORDER BY k) AS xs,
+               ARRAY(SELECT (v #>> '{}')::float8 FROM jsonb_array_elements(e -> 'y') WITH ORDINALITY y(v, k) ORDER BY k) AS ys
+          FROM jsonb_array_elements(curves) WITH ORDINALITY s(e, i)),
+    b AS (
+        SELECT c.*, a.iops_at_bound, a.how,
+               (SELECT max(x) FROM unnest(c.xs) x) AS max_iops
+          FROM c, LATERAL @extschema@.ranread_iops_at_bound(c.xs, c.ys, bound) a),
+    first AS (SELECT iops_at_bound FROM b WHERE i = 1)
+    SELECT jsonb_strip_nulls(jsonb_build_object(
+        'title', title,
+        'subtitle', subtitle,
+        'x', jsonb_build_object('label', 'IOPS (I/O operations per second)', 'log', 'auto', 'format', 'count'),
+        'y', jsonb_build_object('label', latency || ' latency (ms)'),
+        'empty', 'No completed point to draw',
+        'series', (SELECT coalesce(jsonb_agg(jsonb_build_object('label', b.label,
+                                                                'x', to_jsonb(b.xs), 'y', to_jsonb(b.ys))
+                                             ORDER BY b.i), '[]') FROM b),
+        'lines', jsonb_build_array(jsonb_build_object(
+                     'value', bound, 'label', format('bound %s ms', bound),
+                     'legend', format('%s latency bound %s ms', latency, bound))),
+        'table', jsonb_build_object(
+            'header', jsonb_build_array('Curve', format('IOPS at %s ms', bound), 'vs first',
+                                        'Max IOPS'),
+            'align', jsonb_build_array('left', 'right', 'right', 'right'),
+            'rows', (SELECT coalesce(jsonb_agg(jsonb_build_array(
+                        b.label,
+                        CASE b.how WHEN 'crossed' THEN to_jsonb(@extschema@.ranread_fmt_count(b.iops_at_bound))
+                                   WHEN 'within' THEN jsonb_build_object('text', '>= ' || @extschema@.ranread_fmt_count(b.iops_at_bound), 'tone', 'plain')
+                                   ELSE jsonb_build_object('text', 'above from the start', 'tone', 'bad') END,
+                        CASE WHEN b.i = 1 THEN jsonb_build_object('text', 'reference', 'tone', 'muted')
+                             WHEN b.iops_at_bound IS NULL OR f.iops_at_bound IS NULL OR f.iops_at_bound <= 0
+                                  THEN jsonb_build_object('text', 'n/a', 'tone', 'muted')
+                             ELSE jsonb_build_object(
+                                      'text', to_char(round((100 * (b.iops_at_bound / f.iops_at_bound - 1))::numeric), 'FMSG999990') || '%',
+                                      'tone', CASE WHEN b.iops_at_bound >= f.iops_at_bound THEN 'good' ELSE 'bad' END) END,
+                        @extschema@.ranread_fmt_count(b.max_iops)) ORDER BY b.i), '[]')
+                       FROM b LEFT JOIN first f ON true),
+            'more', format('IOPS at the bound: where each curve crosses %s ms (linear between the two points around it); ">=" where it never does.', bound)),
+        'notes', notes))
+$$;
+
+-- The study's points as curves: one per row, x the IOPS and y the latency
+-- of each column in order (a matrix: the small I/O's).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_curves(
+    study bigint, latency_metric text, columns text, fn text)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_agg(jsonb_build_object('label', r.row_label, 'x', to_jsonb(r.xs), 'y', to_jsonb(r.ys))
+                              ORDER BY r.row_ord), '[]')
+      FROM (SELECT x.row_label, x.row_ord,
+                   array_agg(x.value ORDER BY x.column_ord) AS xs,
+                   array_agg(y.value ORDER BY x.column_ord) AS ys
+              FROM @extschema@.ranread_study_cells(study, 'iops', columns, fn) x
+              JOIN @extschema@.ranread_study_cells(study, latency_metric, columns, fn) y
+                USING (row_label, column_label)
+             GROUP BY x.row_label, x.row_ord) r
+$$;
+
+-- What a study ran, for a subtitle: its fixed coordinates, target and
+-- tablespace, duration per point, when.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_caption(study bigint)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format('study %s%s: %s points on target %s (tablespace %s), %s s each%s, %s',
+                  ranread_study_caption.study,
+                  CASE WHEN s.kind IS NOT NULL AND s.kind <> 'study' THEN ' (' || s.kind || ')' ELSE '' END,
+                  count(*), min(b.target), coalesce(min(b.tablespace), 'n/a'),
+                  round(avg(b.seconds)::numeric, 1),
+                  coalesce(', ' || (SELECT string_agg(@extschema@.ranread_study_label(k.key, k.value), ', ' ORDER BY k.key)
+                                      FROM (SELECT e.key, min(e.value::text)::jsonb AS value
+                                              FROM @extschema@.ranread_batches x, jsonb_each(x.point) e
+                                             WHERE x.study OPERATOR(pg_catalog.=) ranread_study_caption.study
+                                               AND e.key NOT IN ('n', 'pass')
+                                             GROUP BY e.key
+                                            HAVING count(DISTINCT e.value) = 1
+                                               AND count(*) = (SELECT count(*) FROM @extschema@.ranread_batches y
+                                                                WHERE y.study OPERATOR(pg_catalog.=) ranread_study_caption.study)) k), ''),
+                  to_char(min(b.run_at), 'YYYY-MM-DD HH24:MI'))
+      FROM @extschema@.ranread_batches b
+      LEFT JOIN @extschema@.ranread_studies s ON s.study OPERATOR(pg_catalog.=) b.study
+     WHERE b.study OPERATOR(pg_catalog.=) ranread_study_caption.study
+     GROUP BY s.kind
+$$;
+
+-- SVG: latency against IOPS, one curve per row of a study (its dimensions
+-- but the columns', which run along each curve), the bound, and the table of
+-- IOPS at the bound with the gain against the first curve.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_chart(
+    study       bigint,
+    latency     text   DEFAULT 'avg',
+    columns     text   DEFAULT NULL,
+    max_avg_ms  float8 DEFAULT NULL)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn    constant text := 'ranread_study_chart';
+    lat   record;
+    ax    record;
+    bound float8;
+BEGIN
+    PERFORM @extschema@.ranread_study_check(study, fn);
+    SELECT * INTO lat FROM @extschema@.ranread_chart_latency(latency, fn);
+    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),
+            HINT = 'max_avg_ms is the latency bound in milliseconds: greater than 0, or NULL for the study''s.';
+    END IF;
+    bound := coalesce(max_avg_ms,
+                      (SELECT s.max_avg_ms FROM @extschema@.ranread_studies s
+                        WHERE s.study OPERATOR(pg_catalog.=) ranread_study_chart.study), 10);
+    SELECT * INTO ax
+      FROM @extschema@.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
+                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_chart.study),
+                                          columns, fn);
+    RETURN @extschema@.ranread_svg(@extschema@.ranread_curves_spec(
+        format('%s latency against IOPS%s, along %s',
+               lat.label,
+               CASE WHEN cardinality(ax.row_dims) = 0 THEN ''
+                    ELSE ' by ' || array_to_string(ax.row_dims, ' and ') END,
+               ax.column_dim),
+        @extschema@.ranread_study_caption(study),
+        @extschema@.ranread_study_curves(study, lat.metric, columns, fn),
+        lat.label, bound));
+END
+$$;
+
+-- SVG: latency against IOPS, one curve per study (all its points, in order)
+-- and per sweep (its steps), labelled with labels or with each one's id and
+-- tablespace: the same storage on two tablespaces, before and after a
+-- change, two regions of a disk.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_chart(
+    studies     bigint[] DEFAULT NULL,
+    sweeps      bigint[] DEFAULT NULL,
+    latency     text     DEFAULT 'avg',
+    max_avg_ms  float8   DEFAULT 10,
+    labels      text[]   DEFAULT NULL,
+    title       text     DEFAULT NULL)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn     constant text := 'ranread_compare_chart';
+    lat    record;
+    curves jsonb := '[]';
+    id     bigint;
+    k      integer := 0;
+    c      jsonb;
+    what   text[] := '{}';
+BEGIN
+    SELECT * INTO lat FROM @extschema@.ranread_chart_latency(latency, fn);
+    IF coalesce(cardinality(studies), 0) + coalesce(cardinality(sweeps), 0) = 0 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s needs studies or sweeps to compare', fn),
+            HINT = 'Pass studies => ''{3,4}'' and/or sweeps => ''{1,2}'' (at most 12 curves in all).';
+    END IF;
+    IF coalesce(cardinality(studies), 0) + coalesce(cardinality(sweeps), 0) > 12 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s compares at most 12 curves, not %s', fn,
+                             coalesce(cardinality(studies), 0) + coalesce(cardinality(sweeps), 0)),
+            HINT = 'Compare fewer studies and sweeps at once.';
+    END IF;
+    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_avg_ms %s for %s', coalesce(max_avg_ms::text, 'NULL'), fn),
+            HINT = 'max_avg_ms is the latency bound in milliseconds: greater than 0, such as 10.';
+    END IF;
+
+    FOREACH id IN ARRAY coalesce(studies, '{}') LOOP
+        k := k + 1;
+        PERFORM @extschema@.ranread_study_check(id, fn);
+        SELECT jsonb_build_object(
+                   'label', coalesce(labels[k], format('study %s (%s)', id, coalesce(min(p.tablespace), min(p.target)))),
+                   'x', jsonb_agg(p.iops ORDER BY p.n),
+                   'y', jsonb_agg(CASE lat.metric WHEN 'avg_ms' THEN p.avg_ms ELSE p.p99_ms END ORDER BY p.n))
+          INTO c
+          FROM @extschema@.ranread_study_points p
+         WHERE p.study OPERATOR(pg_catalog.=) id AND p.status = 'completed';
+        curves := curves || c;
+        what := what || ('study ' || id);
+    END LOOP;
+    FOREACH id IN ARRAY coalesce(sweeps, '{}') LOOP
+        k := k + 1;
+        IF NOT EXISTS (SELECT FROM @extschema@.ranread_batches b WHERE b.sweep OPERATOR(pg_catalog.=) id) THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid sweep %s for %s: no step of it is in the history', id, fn),
+                HINT = 'ranread_sweep_verdict lists the sweeps.';
+        END IF;
+        SELECT jsonb_build_object(
+                   'label', coalesce(labels[k], format('sweep %s (%s)', id, coalesce(min(s.tablespace), min(s.target)))),
+                   'x', coalesce(jsonb_agg(s.iops ORDER BY s.processes, s.batch) FILTER (WHERE s.status = 'completed'), '[]'),
+                   'y', coalesce(jsonb_agg(CASE lat.metric WHEN 'avg_ms' THEN s.avg_ms ELSE s.p99_ms END
+                                           ORDER BY s.processes, s.batch) FILTER (WHERE s.status = 'completed'), '[]'))
+          INTO c
+          FROM @extschema@.ranread_summary s
+         WHERE s.sweep OPERATOR(pg_catalog.=) id;
+        curves := curves || c;
+        what := what || ('sweep ' || id);
+    END LOOP;
+
+    RETURN @extschema@.ranread_svg(@extschema@.ranread_curves_spec(
+        coalesce(title, format('%s latency against IOPS: %s', lat.label, array_to_string(what, ', '))),
+        format('one curve per %s; the table gives the IOPS each reaches at the %s ms bound',
+               CASE WHEN studies IS NOT NULL AND sweeps IS NOT NULL THEN 'study and sweep'
+                    WHEN studies IS NOT NULL THEN 'study' ELSE 'sweep' END, max_avg_ms),
+        curves, lat.label, max_avg_ms));
+END
+$$;
+
+-- SVG: a heat table of a study's grid, each cell coloured by the metric
+-- and printed, rows x columns as in ranread_study_grid.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_heat(
+    study    bigint,
+    metric   text DEFAULT 'iops',
+    columns  text DEFAULT NULL)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn  constant text := 'ranread_study_heat';
+    m   record;
+    ax  record;
+    g   record;
+BEGIN
+    PERFORM @extschema@.ranread_study_check(study, fn);
+    SELECT * INTO m FROM @extschema@.ranread_study_metric(metric, fn);
+    SELECT * INTO ax
+      FROM @extschema@.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
+                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_heat.study),
+                                          columns, fn);
+    SELECT jsonb_agg(to_jsonb(r.row_label) ORDER BY r.ord) AS rows,
+           (SELECT to_jsonb(x.column_labels) FROM @extschema@.ranread_study_grid(study, metric, columns) x LIMIT 1) AS cols,
+           jsonb_agg(to_jsonb(r.cells) ORDER BY r.ord) AS vals
+      INTO g
+      FROM (SELECT x.row_label, x.cells, row_number() OVER () AS ord
+              FROM @extschema@.ranread_study_grid(study, metric, columns) x) r;
+    RETURN @extschema@.ranread_svg(jsonb_build_object(
+        'kind', 'heat',
+        'title', format('%s by %s and %s', m.label,
+                        CASE WHEN cardinality(ax.row_dims) = 0 THEN 'study' ELSE array_to_string(ax.row_dims, ' and ') END,
+                        ax.column_dim),
+        'subtitle', @extschema@.ranread_study_caption(study),
+        'x', jsonb_build_object('label', ax.column_dim),
+        'y', jsonb_build_object('label', CASE WHEN cardinality(ax.row_dims) = 0 THEN 'study'
+                                              ELSE array_to_string(ax.row_dims, ', ') END),
+        'heat', jsonb_strip_nulls(jsonb_build_object('rows', g.rows, 'columns', g.cols, 'values', g.vals,
+                                   'metric', m.label, 'log', 'auto',
+                                   'format', CASE WHEN m.column_name = 'iops' THEN 'count' ELSE 'number' END,
+                                   'colors', CASE WHEN m.higher_is_better THEN NULL
+                                                  ELSE '["#fde725", "#5ec962", "#21918c", "#3b528b", "#440154"]'::jsonb END))));
+END
+$$;

@@ -1,0 +1,494 @@
+-- 1.1, profiles: the workloads people compare storage by, each a study with
+-- a fixed definition (ranread_profile_points, pure), run by the study
+-- executor (40_study.sql), reported as the tool it imitates reports:
+--   crystaldiskmark        CrystalDiskMark 8's Default preset: SEQ1M Q8T1,
+--                          SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read then write
+--   crystaldiskmark-nvme   its NVMe SSD preset: SEQ1M Q8T1, SEQ128K Q32T1,
+--                          RND4K Q32T16, RND4K Q1T1
+--   crystaldiskmark-real   its Real World Performance profile: SEQ1M Q1T1,
+--                          RND4K Q1T1
+--                          (each test: a first pass with an unmeasured
+--                          "Preparing" run of the same length, then passes
+--                          passes, the best MB/s and lowest latency kept)
+--   orion-oltp             ORION -run oltp: 8 KiB random reads at small
+--                          loads 1 .. 5 x num_disks (matrix row, large 0)
+--   orion-dss              ORION -run dss: 1 MiB random reads at large
+--                          loads 1 .. 2 x num_disks (matrix col, small 0)
+--   orion-normal           ORION -run normal: every combination of small
+--                          loads 0 .. 5 x num_disks and large 0 .. 2 x num_disks
+--   snia-latency           SNIA PTS's latency test: random 0.5, 4 and 8 KiB
+--                          at R/W 100/0, 65/35, 0/100, one thread at QD1:
+--                          average, 99.999% and maximum latency
+-- New in 1.1, so the upgrade script includes this file whole.
+
+-- Is block_size usable on target (the direct I/O alignment)?  No I/O.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_block_size_ok(target name, block_size integer)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM @extschema@.ranread_blocks(1, 1, target, block_size);
+    RETURN true;
+EXCEPTION WHEN invalid_parameter_value THEN
+    RETURN false;
+END
+$$;
+
+-- The names of the profiles, for hints and docs.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_names()
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT ARRAY['crystaldiskmark', 'crystaldiskmark-nvme', 'crystaldiskmark-real',
+                 'orion-oltp', 'orion-dss', 'orion-normal', 'snia-latency']
+$$;
+
+-- A profile's points, as ranread_study_execute runs them: {"point",
+-- "groups", "warmup"}.  passes (CrystalDiskMark) and num_disks (ORION)
+-- scale the definition; writes false leaves CrystalDiskMark's write tests
+-- out; small_blocks false leaves SNIA's 0.5 KiB out (a target whose direct
+-- I/O alignment is larger cannot do them).  ranread writes whole pages
+-- (page_size, the server's block size), so writes of smaller blocks
+-- (CrystalDiskMark's RND4K, SNIA's 0.5 and 4 KiB mixes) are left out.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_points(
+    name          text,
+    target        name     DEFAULT 'ranread',
+    duration      interval DEFAULT '5s',
+    passes        integer  DEFAULT 3,
+    num_disks     integer  DEFAULT 1,
+    writes        boolean  DEFAULT true,
+    small_blocks  boolean  DEFAULT true,
+    page_size     integer  DEFAULT 8192)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    tests jsonb;
+    pts   jsonb := '[]';
+    t     jsonb;
+    mode  text;
+    pass  integer;
+    p     jsonb;
+BEGIN
+    IF name LIKE 'crystaldiskmark%' THEN
+        tests := CASE name
+            WHEN 'crystaldiskmark' THEN
+                '[["SEQ1M Q8T1", "sequential", 1048576, 8, 1], ["SEQ1M Q1T1", "sequential", 1048576, 1, 1],
+                  ["RND4K Q32T1", "random", 4096, 32, 1], ["RND4K Q1T1", "random", 4096, 1, 1]]'
+            WHEN 'crystaldiskmark-nvme' THEN
+                '[["SEQ1M Q8T1", "sequential", 1048576, 8, 1], ["SEQ128K Q32T1", "sequential", 131072, 32, 1],
+                  ["RND4K Q32T16", "random", 4096, 32, 16], ["RND4K Q1T1", "random", 4096, 1, 1]]'
+            WHEN 'crystaldiskmark-real' THEN
+                '[["SEQ1M Q1T1", "sequential", 1048576, 1, 1], ["RND4K Q1T1", "random", 4096, 1, 1]]'
+            END::jsonb;
+        IF tests IS NULL THEN
+            RETURN NULL;
+        END IF;
+        FOREACH mode IN ARRAY CASE WHEN writes THEN ARRAY['read', 'write'] ELSE ARRAY['read'] END LOOP
+            FOR t IN SELECT e FROM jsonb_array_elements(tests) WITH ORDINALITY x(e, i) ORDER BY i LOOP
+                CONTINUE WHEN mode = 'write' AND (t ->> 2)::integer % page_size <> 0;
+                FOR pass IN 1 .. passes LOOP
+                    pts := pts || jsonb_build_object(
+                        'point', jsonb_build_object('test', t ->> 0, 'mode', mode, 'pass', pass),
+                        'warmup', CASE WHEN pass = 1 THEN duration ELSE interval '0' END,
+                        'groups', jsonb_build_array(jsonb_build_object(
+                            'target', target, 'pattern', t ->> 1, 'block_size', (t ->> 2)::integer,
+                            'queue_depth', (t ->> 3)::integer, 'processes', (t ->> 4)::integer,
+                            'write_pct', CASE mode WHEN 'read' THEN 0 ELSE 100 END)));
+                END LOOP;
+            END LOOP;
+        END LOOP;
+        RETURN pts;
+    END IF;
+
+    IF name IN ('orion-oltp', 'orion-dss', 'orion-normal') THEN
+        FOR p IN
+            SELECT g.point
+              FROM @extschema@.ranread_study_grid_points(
+                       CASE name
+                           WHEN 'orion-oltp' THEN jsonb_build_object('small', to_jsonb(ARRAY(SELECT generate_series(1, 5 * num_disks))), 'large', '[0]'::jsonb)
+                           WHEN 'orion-dss' THEN jsonb_build_object('small', '[0]'::jsonb, 'large', to_jsonb(ARRAY(SELECT generate_series(1, 2 * num_disks))))
+                           ELSE jsonb_build_object('small', to_jsonb(ARRAY(SELECT generate_series(0, 5 * num_disks))),
+                                                   'large', to_jsonb(ARRAY(SELECT generate_series(0, 2 * num_disks))))
+                       END,
+                       CASE name WHEN 'orion-oltp' THEN 'row' WHEN 'orion-dss' THEN 'col' ELSE 'detailed' END) g
+             ORDER BY g.n
+        LOOP
+            pts := pts || jsonb_build_object('point', p,
+                                             'groups', @extschema@.ranread_study_groups(p, target));
+        END LOOP;
+        RETURN pts;
+    END IF;
+
+    IF name = 'snia-latency' THEN
+        FOR p IN
+            SELECT jsonb_build_object('block_size', bs, 'write_pct', w)
+              FROM unnest(CASE WHEN small_blocks THEN ARRAY[512, 4096, 8192] ELSE ARRAY[4096, 8192] END)
+                   WITH ORDINALITY b(bs, i),
+                   unnest(ARRAY[0, 35, 100]) WITH ORDINALITY m(w, j)
+             WHERE w = 0 OR bs % page_size = 0
+             ORDER BY i, j
+        LOOP
+            pts := pts || jsonb_build_object('point', p,
+                                             'groups', @extschema@.ranread_study_groups(p, target));
+        END LOOP;
+        RETURN pts;
+    END IF;
+
+    RETURN NULL;
+END
+$$;
+
+-- A CrystalDiskMark test as its window prints it:
+--   SEQ    1MiB (Q=  8, T= 1):  3514.385 MB/s [   3351.6 IOPS] <  2385.10 us>
+-- (MB/s in decimal megabytes, as CrystalDiskMark counts them).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_cdm_line(test text, block_size integer,
+    queue_depth integer, processes integer, iops float8, avg_us float8)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format('  %s %7s (Q=%3s, T=%2s): %9s MB/s [%9s IOPS] <%10s us>',
+                  left(test, 3),
+                  CASE WHEN block_size % 1048576 = 0 THEN (block_size / 1048576) || 'MiB'
+                       ELSE (block_size / 1024) || 'KiB' END,
+                  queue_depth, processes,
+                  coalesce(to_char(iops * block_size / 1e6, 'FM999990.000'), 'n/a'),
+                  coalesce(to_char(iops, 'FM9999990.0'), 'n/a'),
+                  coalesce(to_char(avg_us, 'FM9999990.00'), 'n/a'))
+$$;
+
+-- Runs a profile (see the top of this file) as a study on target and
+-- reports it as the tool it imitates: CrystalDiskMark's lines (best of the
+-- passes: highest MB/s, lowest latency), ORION's points and the lines of its
+-- summary, SNIA's latency table.  duration is per run (each pass, each
+-- point): by default the tool's own (CrystalDiskMark 5 s, ORION 60 s, SNIA
+-- 60 s).  mbps is MiB/s as everywhere in ranread; result prints the tool's
+-- units.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_profile(
+    name       text,
+    target     name     DEFAULT 'ranread',
+    duration   interval DEFAULT NULL,
+    passes     integer  DEFAULT NULL,
+    num_disks  integer  DEFAULT NULL,
+    writes     boolean  DEFAULT true,
+    seed       bigint   DEFAULT NULL,
+    workers    integer  DEFAULT NULL)
+RETURNS TABLE (study bigint, test text, mode text, mbps float8, iops float8,
+               avg_us float8, p99_us float8, p99999_us float8, max_us float8, result text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn        constant text := 'ranread_profile';
+    is_cdm    boolean := name LIKE 'crystaldiskmark%';
+    is_orion  boolean := name LIKE 'orion-%';
+    dur       interval;
+    pts       jsonb;
+    small_ok  boolean := true;
+    study_id  bigint;
+    call      text;
+    r         record;
+    txt       text;
+    lim       record;
+BEGIN
+    PERFORM @extschema@.ranread_primary_only(fn);
+    IF name IS NULL OR NOT (name = ANY (@extschema@.ranread_profile_names())) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = CASE WHEN name IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
+            MESSAGE = format('unknown profile %s for %s', coalesce(quote_literal(name), 'NULL'), fn),
+            HINT = format('The profiles are %s.', array_to_string(@extschema@.ranread_profile_names(), ', '));
+    END IF;
+    IF duration <= interval '0' THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid duration %s for %s', quote_literal(duration), fn),
+            HINT = 'duration is the length of each run: greater than 0, or NULL for the tool''s own (CrystalDiskMark 5 s, ORION and SNIA 60 s).';
+    END IF;
+    IF passes IS NOT NULL AND NOT is_cdm THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('passes does not apply to profile %s of %s', name, fn),
+            HINT = 'passes is the number of measured passes of a CrystalDiskMark test.';
+    END IF;
+    IF passes < 1 OR passes > 9 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid passes %s for %s', passes, fn),
+            HINT = 'passes is 1 to 9, as CrystalDiskMark offers; 3 by default.';
+    END IF;
+    IF num_disks IS NOT NULL AND NOT is_orion THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('num_disks does not apply to profile %s of %s', name, fn),
+            HINT = 'num_disks sizes the loads of the ORION profiles (small up to 5 x num_disks, large up to 2 x num_disks).';
+    END IF;
+    SELECT * INTO lim FROM @extschema@.ranread_limits();
+    IF num_disks < 1 OR num_disks * 5 > lim.max_processes THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid num_disks %s for %s', num_disks, fn),
+            HINT = format('num_disks is the number of disks under the target, 1 to %s.', lim.max_processes / 5);
+    END IF;
+    IF writes IS NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('writes of %s must not be null', fn),
+            HINT = 'writes is true to run CrystalDiskMark''s write tests after its read tests, false for reads only.';
+    END IF;
+    IF workers < 1 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            HINT = 'workers must be at least 1, or NULL to let each run choose.';
+    END IF;
+
+    dur := coalesce(duration, CASE WHEN is_cdm THEN interval '5s' ELSE interval '60s' END);
+    -- The target, and whether it takes SNIA's 0.5 KiB blocks
+    PERFORM @extschema@.ranread_study_check_group(jsonb_build_object('target', target, 'block_size', 4096), fn);
+    IF name = 'snia-latency' AND NOT @extschema@.ranread_block_size_ok(target, 512) THEN
+        small_ok := false;
+        RAISE NOTICE '% %: the 0.5 KiB tests are left out: the direct I/O alignment of target % is larger than 512 bytes',
+            fn, name, target;
+    END IF;
+    pts := @extschema@.ranread_profile_points(name, target, dur, coalesce(passes, 3),
+                                              coalesce(num_disks, 1), writes, small_ok,
+                                              current_setting('block_size')::integer);
+    IF (name LIKE 'crystaldiskmark%' AND writes)
+       OR name = 'snia-latency' THEN
+        SELECT string_agg(DISTINCT x.t, ', ') INTO txt
+          FROM (SELECT e.point ->> 'test' AS t, e.point ->> 'mode' AS m
+                  FROM jsonb_to_recordset(@extschema@.ranread_profile_points(name, target, dur, 1, 1, writes, small_ok, 1))
+                       AS e(point jsonb)
+                EXCEPT
+                SELECT e.point ->> 'test', e.point ->> 'mode'
+                  FROM jsonb_to_recordset(pts) AS e(point jsonb)) x
+         WHERE x.t IS NOT NULL;
+        IF name = 'snia-latency' THEN
+            SELECT string_agg(format('%s B %s%% writes', bs, w), ', ') INTO txt
+              FROM unnest(CASE WHEN small_ok THEN ARRAY[512, 4096] ELSE ARRAY[4096] END) bs, unnest(ARRAY[35, 100]) w
+             WHERE bs % current_setting('block_size')::integer <> 0;
+        END IF;
+        IF txt IS NOT NULL THEN
+            RAISE NOTICE '% %: the write tests of % are left out: ranread writes whole % byte pages',
+                fn, name, txt, current_setting('block_size');
+        END IF;
+    END IF;
+    IF workers > (SELECT min((p -> 'groups' -> 0 ->> 'processes')::integer) FROM jsonb_array_elements(pts) p) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            HINT = 'workers must be at most the processes of the profile''s smallest run (1), or NULL.';
+    END IF;
+
+    call := format('SELECT * FROM ranread_profile(%s);', array_to_string(ARRAY[quote_literal(name)]
+        || CASE WHEN target <> 'ranread' THEN ARRAY[format('target => %L', target)] ELSE '{}' END
+        || CASE WHEN duration IS NOT NULL THEN ARRAY[format('duration => %L', duration)] ELSE '{}' END
+        || CASE WHEN passes IS NOT NULL THEN ARRAY[format('passes => %s', passes)] ELSE '{}' END
+        || CASE WHEN num_disks IS NOT NULL THEN ARRAY[format('num_disks => %s', num_disks)] ELSE '{}' END
+        || CASE WHEN NOT writes THEN ARRAY['writes => false'] ELSE '{}' END
+        || CASE WHEN seed IS NOT NULL THEN ARRAY[format('seed => %s', seed)] ELSE '{}' END
+        || CASE WHEN workers IS NOT NULL THEN ARRAY[format('workers => %s', workers)] ELSE '{}' END, ', '));
+
+    SELECT min(x.study) INTO study_id
+      FROM @extschema@.ranread_study_execute(
+               name, fn, call,
+               jsonb_strip_nulls(jsonb_build_object('profile', name, 'duration', dur,
+                   'passes', CASE WHEN is_cdm THEN coalesce(passes, 3) END,
+                   'num_disks', CASE WHEN is_orion THEN coalesce(num_disks, 1) END,
+                   'writes', CASE WHEN is_cdm THEN writes END, 'seed', seed, 'workers', workers,
+                   'small_blocks', CASE WHEN name = 'snia-latency' THEN small_ok END)),
+               pts, target, dur, '0', seed, workers, 10, false) x;
+
+    RETURN QUERY SELECT * FROM @extschema@.ranread_profile_report(study_id);
+
+    IF is_cdm THEN
+        SELECT string_agg(q.block, E'\n' ORDER BY q.ord) INTO txt
+          FROM (SELECT '[' || initcap(rp.mode) || E']\n' || string_agg(rp.result, E'\n' ORDER BY rp.ord) AS block,
+                       min(rp.ord) AS ord
+                  FROM (SELECT x.mode, x.result, row_number() OVER () AS ord
+                          FROM @extschema@.ranread_profile_report(study_id) x) rp
+                 GROUP BY rp.mode) q;
+        txt := format('ranread 1.1, profile %s (study %s)', name, study_id) || E'\n' || txt;
+        RAISE NOTICE E'%\n  Test: target %, % per pass, % passes after a preparing pass', txt, target, dur, coalesce(passes, 3);
+    END IF;
+END
+$$;
+
+-- A profile's figures as the tool it imitates reports them, from the
+-- history (so it reads a stopped or cancelled profile's finished runs too):
+-- see ranread_profile.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_report(study_id bigint)
+RETURNS TABLE (study bigint, test text, mode text, mbps float8, iops float8,
+               avg_us float8, p99_us float8, p99999_us float8, max_us float8, result text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn   constant text := 'ranread_profile_report';
+    id   constant bigint := study_id;
+    kind text;
+BEGIN
+    PERFORM @extschema@.ranread_study_check(id, fn);
+    SELECT s.kind INTO kind FROM @extschema@.ranread_studies s WHERE s.study OPERATOR(pg_catalog.=) id;
+    IF kind IS NULL THEN
+        -- a profile that never returned: tell it by its points
+        SELECT CASE WHEN bool_or(b.point ? 'test') THEN 'crystaldiskmark'
+                    WHEN bool_or(b.point ? 'small') THEN 'orion'
+                    ELSE 'snia-latency' END
+          INTO kind
+          FROM @extschema@.ranread_batches b WHERE b.study OPERATOR(pg_catalog.=) id;
+    END IF;
+
+    IF kind LIKE 'crystaldiskmark%' THEN
+        RETURN QUERY
+        WITH runs AS (
+            SELECT b.batch, b.point ->> 'test' AS t, b.point ->> 'mode' AS m, (b.point ->> 'n')::integer AS n,
+                   g.block_size, g.queue_depth, g.processes, b.iops AS io, b.mbps AS mb, b.avg_ms, b.p99_ms,
+                   b.max_ms, @extschema@.ranread_hist_percentile(b.histogram, 99.999) AS p5
+              FROM @extschema@.ranread_batches b
+              JOIN @extschema@.ranread_groups g ON g.batch OPERATOR(pg_catalog.=) b.batch
+                                              AND g.grp OPERATOR(pg_catalog.=) 1
+             WHERE b.study OPERATOR(pg_catalog.=) id AND b.status OPERATOR(pg_catalog.=) 'completed'
+               AND b.iops > 0),
+        best AS (
+            SELECT DISTINCT ON (r.t, r.m) r.*, min(r.avg_ms) OVER (PARTITION BY r.t, r.m) AS min_avg,
+                   min(r.n) OVER (PARTITION BY r.t, r.m) AS first_n
+              FROM runs r
+             ORDER BY r.t, r.m, r.mb DESC, r.n)
+        SELECT id, x.t, x.m, x.mb, x.io, x.min_avg * 1000, x.p99_ms * 1000, x.p5 * 1000, x.max_ms * 1000,
+               @extschema@.ranread_cdm_line(x.t, x.block_size, x.queue_depth, x.processes, x.io, x.min_avg * 1000)
+          FROM best x
+         ORDER BY x.first_n;
+    ELSIF kind LIKE 'orion%' THEN
+        RETURN QUERY
+        SELECT id, format('Small=%s Large=%s', p.point ->> 'small', p.point ->> 'large'), 'point',
+               p.large_mbps, p.small_iops, p.small_avg_ms * 1000, p.small_p99_ms * 1000,
+               @extschema@.ranread_hist_percentile(sg.histogram, 99.999) * 1000, sg.max_ms * 1000,
+               format('Small=%s Large=%s: %s IOPS, %s MBPS, %s usecs%s', p.point ->> 'small', p.point ->> 'large',
+                      coalesce(to_char(p.small_iops, 'FM9999990'), '0'),
+                      coalesce(to_char(p.large_mbps, 'FM999990.00'), '0.00'),
+                      coalesce(to_char(p.small_avg_ms * 1000, 'FM99999990.00'), 'n/a'),
+                      CASE WHEN p.status <> 'completed' THEN ' (' || p.status || ')' ELSE '' END)
+          FROM @extschema@.ranread_study_points p
+          LEFT JOIN @extschema@.ranread_groups sg ON sg.batch OPERATOR(pg_catalog.=) p.batch
+                                                 AND sg.label OPERATOR(pg_catalog.=) 'small'
+         WHERE p.study OPERATOR(pg_catalog.=) id
+         ORDER BY p.n;
+        RETURN QUERY
+        SELECT id, s.item, 'summary', CASE WHEN s.unit = 'MiB/s' THEN s.value END,
+               CASE WHEN s.unit = 'IOPS' THEN s.value END,
+               CASE WHEN s.unit = 'usecs' THEN s.value END, NULL::float8, NULL::float8, NULL::float8, s.line
+          FROM @extschema@.ranread_study_summary(id) s
+         WHERE s.value IS NOT NULL;
+    ELSE
+        RETURN QUERY
+        SELECT id,
+               'RND ' || CASE WHEN g.block_size % 1024 = 0 THEN (g.block_size / 1024)::text
+                              ELSE to_char(g.block_size / 1024.0, 'FM0.0') END || 'KiB',
+               format('R/W %s/%s', 100 - g.write_pct, g.write_pct),
+               b.mbps, b.iops, b.avg_ms * 1000, b.p99_ms * 1000,
+               @extschema@.ranread_hist_percentile(b.histogram, 99.999) * 1000, b.max_ms * 1000,
+               format('RND %sKiB R/W %s/%s QD1 T1: avg %s us, 99.999%% %s us, max %s us (%s IOPS)%s',
+                      CASE WHEN g.block_size % 1024 = 0 THEN (g.block_size / 1024)::text
+                           ELSE to_char(g.block_size / 1024.0, 'FM0.0') END,
+                      100 - g.write_pct, g.write_pct,
+                      coalesce(to_char(b.avg_ms * 1000, 'FM9999990.00'), 'n/a'),
+                      coalesce(to_char(@extschema@.ranread_hist_percentile(b.histogram, 99.999) * 1000, 'FM9999990.00'), 'n/a'),
+                      coalesce(to_char(b.max_ms * 1000, 'FM9999990.00'), 'n/a'),
+                      coalesce(to_char(b.iops, 'FM9999990'), 'n/a'),
+                      CASE WHEN b.status <> 'completed' THEN ' (' || b.status || ')' ELSE '' END)
+          FROM @extschema@.ranread_batches b
+          JOIN @extschema@.ranread_groups g ON g.batch OPERATOR(pg_catalog.=) b.batch
+                                          AND g.grp OPERATOR(pg_catalog.=) 1
+         WHERE b.study OPERATOR(pg_catalog.=) id
+         ORDER BY (b.point ->> 'n')::integer;
+    END IF;
+END
+$$;
+
+-- SVG: a profile as its tool would picture it: CrystalDiskMark's read and
+-- write MB/s as bars per test (IOPS and latency in the table under them),
+-- SNIA's average latency as bars per block size and mix (99.999% and
+-- maximum in the table), ORION's curves (ranread_study_chart; a detailed
+-- matrix as a heat table of small IOPS).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_chart(study bigint)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn   constant text := 'ranread_profile_chart';
+    id   constant bigint := study;
+    kind text;
+    spec jsonb;
+BEGIN
+    PERFORM @extschema@.ranread_study_check(id, fn);
+    SELECT coalesce(s.kind, 'study') INTO kind FROM @extschema@.ranread_studies s WHERE s.study OPERATOR(pg_catalog.=) id;
+    IF kind IS NULL THEN
+        SELECT CASE WHEN bool_or(b.point ? 'test') THEN 'crystaldiskmark' ELSE 'study' END INTO kind
+          FROM @extschema@.ranread_batches b WHERE b.study OPERATOR(pg_catalog.=) id;
+    END IF;
+
+    IF kind LIKE 'crystaldiskmark%' THEN
+        WITH r AS (SELECT x.*, row_number() OVER () AS ord FROM @extschema@.ranread_profile_report(id) x),
+             t AS (SELECT r.test, min(r.ord) AS ord FROM r GROUP BY r.test)
+        SELECT jsonb_build_object(
+                   'kind', 'bar',
+                   'title', format('%s: MB/s by test, read and write', kind),
+                   'subtitle', @extschema@.ranread_study_caption(id),
+                   'categories', (SELECT jsonb_agg(t.test ORDER BY t.ord) FROM t),
+                   'x', jsonb_build_object('label', 'Test (block size, queue depth Q, threads T)'),
+                   'y', jsonb_build_object('label', 'Throughput (MB/s, 10^6 bytes)'),
+                   'series', (SELECT jsonb_agg(jsonb_build_object(
+                                  'label', initcap(m.mode), 'labels', true,
+                                  'y', (SELECT jsonb_agg((SELECT round((r.iops * g.bs / 1e6)::numeric, 1)
+                                                            FROM r, LATERAL (SELECT CASE WHEN r.test LIKE '%128K%' THEN 131072
+                                                                                         WHEN r.test LIKE 'SEQ1M%' THEN 1048576
+                                                                                         ELSE 4096 END AS bs) g
+                                                           WHERE r.test = t.test AND r.mode = m.mode) ORDER BY t.ord)
+                                          FROM t)) ORDER BY m.ord)
+                                FROM (SELECT r.mode, min(r.ord) AS ord FROM r GROUP BY r.mode) m),
+                   'table', jsonb_build_object(
+                       'header', jsonb_build_array('Test', 'Mode', 'MB/s', 'IOPS', 'Latency (us)'),
+                       'align', jsonb_build_array('left', 'left', 'right', 'right', 'right'),
+                       'rows', (SELECT jsonb_agg(jsonb_build_array(r.test, r.mode,
+                                        to_char(r.iops * (CASE WHEN r.test LIKE '%128K%' THEN 131072
+                                                               WHEN r.test LIKE 'SEQ1M%' THEN 1048576 ELSE 4096 END) / 1e6,
+                                                'FM999990.000'),
+                                        @extschema@.ranread_fmt_count(r.iops),
+                                        to_char(r.avg_us, 'FM9999990.00')) ORDER BY r.ord) FROM r)))
+          INTO spec;
+        RETURN @extschema@.ranread_svg(spec);
+    ELSIF kind = 'snia-latency' THEN
+        WITH r AS (SELECT x.*, row_number() OVER () AS ord FROM @extschema@.ranread_profile_report(id) x),
+             t AS (SELECT r.test, min(r.ord) AS ord FROM r GROUP BY r.test),
+             m AS (SELECT r.mode, min(r.ord) AS ord FROM r GROUP BY r.mode)
+        SELECT jsonb_build_object(
+                   'kind', 'bar',
+                   'title', 'SNIA latency test: average latency by block size and read/write mix',
+                   'subtitle', @extschema@.ranread_study_caption(id),
+                   'categories', (SELECT jsonb_agg(t.test ORDER BY t.ord) FROM t),
+                   'x', jsonb_build_object('label', 'Random I/O, one thread, queue depth 1'),
+                   'y', jsonb_build_object('label', 'Average latency (us)'),
+                   'series', (SELECT jsonb_agg(jsonb_build_object(
+                                  'label', m.mode, 'labels', true,
+                                  'y', (SELECT jsonb_agg((SELECT round(r.avg_us::numeric, 1) FROM r
+                                                           WHERE r.test = t.test AND r.mode = m.mode) ORDER BY t.ord)
+                                          FROM t)) ORDER BY m.ord) FROM m),
+                   'table', jsonb_build_object(
+                       'header', jsonb_build_array('Test', 'Mix', 'IOPS', 'Average (us)', '99.999% (us)', 'Max (us)'),
+                       'align', jsonb_build_array('left', 'left', 'right', 'right', 'right', 'right'),
+                       'rows', (SELECT jsonb_agg(jsonb_build_array(r.test, r.mode, @extschema@.ranread_fmt_count(r.iops),
+                                        @extschema@.ranread_fmt_count(r.avg_us), @extschema@.ranread_fmt_count(r.p99999_us),
+                                        @extschema@.ranread_fmt_count(r.max_us)) ORDER BY r.ord) FROM r)))
+          INTO spec;
+        RETURN @extschema@.ranread_svg(spec);
+    ELSIF kind = 'orion-normal' THEN
+        RETURN @extschema@.ranread_study_heat(id, 'iops');
+    END IF;
+    RETURN @extschema@.ranread_study_chart(id);
+END
+$$;
