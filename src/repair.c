@@ -12,6 +12,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/snapmgr.h"
@@ -98,15 +99,63 @@ history_describe_blockers(BatchShared *bs)
 }
 
 /*
+ * The statement of ranread_reset: $1 is `before` (NULL: everything), $2 the
+ * batch running now.  Sweeps and studies go whole (a run of batches is kept
+ * or removed with all its batches), fleets with their nodes and seconds;
+ * the named nodes (ranread_nodes) are settings, not history, and stay.
+ */
+static char *
+reset_sql(const char *schema, bool v11)
+{
+	StringInfoData q;
+
+	initStringInfo(&q);
+	appendStringInfo(&q, "WITH s AS (DELETE FROM %s.ranread_sweeps "
+					 "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1 RETURNING sweep)", schema);
+	if (v11)
+		appendStringInfo(&q, ", st AS (DELETE FROM %1$s.ranread_studies "
+						 "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1 RETURNING study), "
+						 "f AS (DELETE FROM %1$s.ranread_fleets "
+						 "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1 RETURNING fleet), "
+						 "fn AS (DELETE FROM %1$s.ranread_fleet_nodes WHERE fleet OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT fleet FROM f))), "
+						 "fs AS (DELETE FROM %1$s.ranread_fleet_seconds WHERE fleet OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT fleet FROM f))), "
+						 "fw AS (DELETE FROM %1$s.ranread_fleet_sweeps WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1)",
+						 schema);
+
+	/* the batches: all but the running one, or those of before's runs */
+	appendStringInfo(&q, ", gone AS (DELETE FROM %1$s.ranread_batches b "
+					 "WHERE (b.status OPERATOR(pg_catalog.<>) 'running' OR b.batch OPERATOR(pg_catalog.<>) $2) "
+					 "AND ($1 IS NULL OR (b.sweep IS NULL%2$s AND b.run_at OPERATOR(pg_catalog.<) $1) "
+					 "OR b.sweep OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT sweep FROM s)) "
+					 "OR (b.sweep IS NOT NULL AND b.run_at OPERATOR(pg_catalog.<) $1 AND NOT EXISTS "
+					 "(SELECT FROM %1$s.ranread_sweeps k WHERE k.sweep OPERATOR(pg_catalog.=) b.sweep))",
+					 schema, v11 ? " AND b.study IS NULL" : "");
+	if (v11)
+		appendStringInfo(&q, " OR b.study OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT study FROM st)) "
+						 "OR (b.study IS NOT NULL AND b.run_at OPERATOR(pg_catalog.<) $1 AND NOT EXISTS "
+						 "(SELECT FROM %s.ranread_studies k WHERE k.study OPERATOR(pg_catalog.=) b.study))",
+						 schema);
+	appendStringInfo(&q, ") RETURNING batch), "
+					 "r AS (DELETE FROM %1$s.ranread_results WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
+					 "i AS (DELETE FROM %1$s.ranread_intervals WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))",
+					 schema);
+	if (v11)
+		appendStringInfo(&q, ", g AS (DELETE FROM %s.ranread_groups WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))",
+						 schema);
+	appendStringInfoString(&q, " SELECT pg_catalog.count(*) FROM gone");
+	return q.data;
+}
+
+/*
  * ranread_reset(before): delete history; returns batches removed.  A sweep
- * goes with all its batches: with every batch when it started before
- * `before`, and not at all otherwise (its verdict stays with its steps).
+ * or a study goes with all its batches: with every batch when it started
+ * before `before`, and not at all otherwise (its verdict stays with its
+ * steps).
  * The batch that runs now in this database is kept.
  */
 Datum
 ranread_reset(PG_FUNCTION_ARGS)
 {
-	char	   *schema = ranread_schema_name();
 	Oid			types[2] = {TIMESTAMPTZOID, INT8OID};
 	Datum		values[2];
 	char		nulls[2] = {' ', ' '};
@@ -122,19 +171,7 @@ ranread_reset(PG_FUNCTION_ARGS)
 
 	ranread_become_owner(&owner);
 	SPI_connect();
-	if (SPI_execute_with_args(psprintf("WITH s AS (DELETE FROM %s.ranread_sweeps "
-									   "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1 RETURNING sweep), "
-									   "gone AS (DELETE FROM %s.ranread_batches b "
-									   "WHERE (b.status OPERATOR(pg_catalog.<>) 'running' OR b.batch OPERATOR(pg_catalog.<>) $2) "
-									   "AND ($1 IS NULL OR (b.sweep IS NULL AND b.run_at OPERATOR(pg_catalog.<) $1) "
-									   "OR b.sweep OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT sweep FROM s)) "
-									   "OR (b.sweep IS NOT NULL AND b.run_at OPERATOR(pg_catalog.<) $1 AND NOT EXISTS "
-									   "(SELECT FROM %s.ranread_sweeps k WHERE k.sweep OPERATOR(pg_catalog.=) b.sweep))) RETURNING batch), "
-									   "r AS (DELETE FROM %s.ranread_results WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
-									   "i AS (DELETE FROM %s.ranread_intervals WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))%s "
-									   "SELECT pg_catalog.count(*) FROM gone", schema, schema, schema, schema, schema,
-									   ranread_sql_version() >= 11 ?
-									   psprintf(", g AS (DELETE FROM %s.ranread_groups WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))", schema) : ""),
+	if (SPI_execute_with_args(reset_sql(ranread_schema_name(), ranread_sql_version() >= 11),
 							  2, types, values, nulls, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not reset the ranread history");
 	{

@@ -6,7 +6,7 @@
 -- The history here is made up inside this file's transaction (batch numbers
 -- far above what the sequence hands out) and rolled back at the end.
 BEGIN;
-SELECT plan(22);
+SELECT plan(29);
 
 SELECT has_function('ranread_reset', ARRAY['timestamp with time zone'],
     'ranread_reset(before timestamptz) exists');
@@ -94,6 +94,38 @@ SELECT is(ranread_reset(now() + interval '1 day'), 0::bigint,
     'ranread_reset(before) on an empty history returns 0');
 SELECT set_eq('SELECT * FROM ranread_target_catalog', 'SELECT * FROM rr_targets_before',
     'ranread_reset leaves the targets alone');
+
+-- Studies go whole with their batches, like sweeps; fleets with their nodes
+-- and seconds; named nodes are settings and stay.
+INSERT INTO ranread_studies (study, kind, started_at, finished_at, target, call, definition,
+                             planned, completed, skipped)
+VALUES (71, 'study', now() - interval '2 days', now() - interval '1 hour', 'ranread', 'old', '{}', 2, 2, 0),
+       (72, 'study', now() - interval '1 hour', now(), 'ranread', 'new', '{}', 1, 1, 0);
+INSERT INTO ranread_batches (batch, run_at, target, processes, block_size, queue_depth,
+                             write_pct, pattern, region_start, region_end, seed, workers,
+                             engine, status, study)
+VALUES (9100000000000010, now() - interval '2 days', 'ranread', 1, 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring', 'completed', 71),
+       (9100000000000011, now() - interval '1 hour', 'ranread', 1, 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring', 'completed', 71),
+       (9100000000000012, now() - interval '1 hour', 'ranread', 1, 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring', 'completed', 72);
+INSERT INTO ranread_fleets (fleet, started_at, definition, nodes, processes, status)
+VALUES (81, now() - interval '2 days', '{}', 2, 1, 'completed'),
+       (82, now() - interval '1 hour', '{}', 2, 1, 'completed');
+INSERT INTO ranread_fleet_nodes (fleet, node, name, conninfo, status)
+VALUES (81, 1, 'a', 'host=a', 'completed'), (82, 1, 'a', 'host=a', 'completed');
+INSERT INTO ranread_nodes (name, conninfo) VALUES ('tap_reset_node', 'host=a');
+SELECT is(ranread_reset(now() - interval '1 day'), 2::bigint,
+    'ranread_reset(before) removes a study that started before, with all its batches (even a later one)');
+SELECT is((SELECT array_agg(study ORDER BY study) FROM ranread_studies), ARRAY[72::bigint],
+    '... and its row, keeping the later study');
+SELECT is((SELECT array_agg(fleet ORDER BY fleet) FROM ranread_fleets), ARRAY[82::bigint],
+    '... and a fleet that started before, keeping the later one');
+SELECT is((SELECT array_agg(fleet ORDER BY fleet) FROM ranread_fleet_nodes), ARRAY[82::bigint],
+    '... with its nodes');
+SELECT is(ranread_reset(), 1::bigint, 'ranread_reset() removes everything else');
+SELECT ok(NOT EXISTS (SELECT FROM ranread_studies) AND NOT EXISTS (SELECT FROM ranread_fleets),
+    '... studies and fleets too');
+SELECT is((SELECT count(*) FROM ranread_nodes WHERE name = 'tap_reset_node'), 1::bigint,
+    '... but not the named nodes, which are settings');
 
 SELECT * FROM finish();
 ROLLBACK;
