@@ -41,6 +41,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "storage/ipc.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -235,6 +236,19 @@ scratch_place(Scratch *sc, const char *tablespace)
 				 errdetail("A sync on tmpfs or ramfs reaches no storage: the figures would mean nothing.")));
 }
 
+/*
+ * A FATAL (pg_terminate_backend, the client gone) skips PG_FINALLY: the
+ * process's exit removes the scratch file then.
+ */
+static char scratch_live[MAXPGPATH];	/* the file now; "" none */
+
+static void
+scratch_at_exit(int code, Datum arg)
+{
+	if (scratch_live[0])
+		(void) unlink(scratch_live);
+}
+
 /* Write the scratch file: wal_segment_size random bytes, flushed */
 static void
 scratch_create(Scratch *sc)
@@ -265,13 +279,21 @@ scratch_create(Scratch *sc)
 				(errcode_for_file_access(),
 				 errmsg("could not create the scratch file \"%s\": %m", sc->path)));
 	sc->created = true;
-	for (int64 done = 0; done < wal_segment_size; done += chunk)
+	{
+		static bool registered = false;
+
+		if (!registered)
+			before_shmem_exit(scratch_at_exit, (Datum) 0);
+		registered = true;
+		strlcpy(scratch_live, sc->path, MAXPGPATH);
+	}
+	for (int64 done = 0; done < wal_segment_size;)
 	{
 		ssize_t		n = write(fd, buf, Min(chunk, (Size) (wal_segment_size - done)));
 
-		if (n < 0)
+		if (n <= 0)
 		{
-			int			save = errno;
+			int			save = n < 0 ? errno : ENOSPC;
 
 			close(fd);
 			errno = save;
@@ -279,11 +301,23 @@ scratch_create(Scratch *sc)
 					(errcode_for_file_access(),
 					 errmsg("could not write the scratch file \"%s\": %m", sc->path)));
 		}
+		done += n;
+		CHECK_FOR_INTERRUPTS();
 	}
-	if (pg_fsync(fd) != 0 || close(fd) != 0)
+	if (pg_fsync(fd) != 0)
+	{
+		int			save = errno;
+
+		close(fd);
+		errno = save;
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not flush the scratch file \"%s\": %m", sc->path)));
+	}
+	if (close(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not close the scratch file \"%s\": %m", sc->path)));
 	/* the direct I/O alignment is known for a file, not for its directory */
 	fsinfo_read(sc->path, &sc->fs);
 }
@@ -420,7 +454,7 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 	Interval	duration;
 	int64		duration_ns;
 	bool		chosen[RANREAD_NSYNC + 1] = {0};
-	Scratch		sc;
+	Scratch		sc;			/* its address is taken: it lives in memory */
 	int64		commit_test;
 	double		one_write_ops[RANREAD_NSYNC] = {0};
 
@@ -490,10 +524,14 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 	}
 	PG_FINALLY();
 	{
-		if (sc.created && unlink(sc.path) != 0 && errno != ENOENT)
-			ereport(WARNING,
-					(errcode_for_file_access(),
-					 errmsg("could not remove the scratch file \"%s\": %m", sc.path)));
+		if (sc.created)
+		{
+			scratch_live[0] = '\0';
+			if (unlink(sc.path) != 0 && errno != ENOENT)
+				ereport(WARNING,
+						(errcode_for_file_access(),
+						 errmsg("could not remove the scratch file \"%s\": %m", sc.path)));
+		}
 	}
 	PG_END_TRY();
 	return (Datum) 0;

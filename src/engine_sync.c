@@ -45,9 +45,12 @@ sleep_until(Worker *w, uint64 due)
  * wal_sync_method would: the open_* methods as per-write flags (what O_DSYNC
  * and O_SYNC do to each write), fdatasync and fsync as a call after the
  * write.  The commit test writes an op as several pieces (2 x 8 kB, 16 x
- * 1 kB) before the one sync.  Returns len, or what failed (-1, errno set,
- * or the short count).
+ * 1 kB) before the one sync.  Returns len; what was written when a piece
+ * came back short; -1 with errno when a write failed, SYNC_FAILED with errno
+ * when the sync did.
  */
+#define SYNC_FAILED (-2)
+
 static ssize_t
 write_durably(int fd, Slot *s, const GroupParams *g)
 {
@@ -62,11 +65,11 @@ write_durably(int fd, Slot *s, const GroupParams *g)
 		ssize_t		rc = pwritev2(fd, &iov, 1, s->offset + k * piece, flags);
 
 		if (rc != (ssize_t) piece)
-			return rc;
+			return rc < 0 ? rc : (ssize_t) (k * piece) + rc;
 	}
 	if ((g->sync == SYNC_FDATASYNC && fdatasync(fd) != 0) ||
 		(g->sync == SYNC_FSYNC && fsync(fd) != 0))
-		return -1;
+		return SYNC_FAILED;
 	return s->len;
 }
 
@@ -110,7 +113,10 @@ engine_sync_run(Worker *w)
 		now = ranread_now_ns();
 		if (unlikely(rc != len))
 		{
-			worker_io_error(w, s, rc < 0 ? errno : 0, (int) rc);
+			if (rc == SYNC_FAILED)
+				worker_sync_error(w, s, errno);
+			else
+				worker_io_error(w, s, rc < 0 ? errno : 0, (int) rc);
 			break;
 		}
 		io_complete(w, s, now);

@@ -117,7 +117,8 @@ engine_uring_prepare(Worker *w)
 		if (w->streams[i].g->sync == SYNC_FDATASYNC || w->streams[i].g->sync == SYNC_FSYNC)
 			linked = true;
 	sq = pow2_at_least(linked ? Min(w->nslots * 2, 8192) : Min(w->nslots, 4096));
-	cq = pow2_at_least(Max(w->nslots * (linked ? 2 : 1), 2 * sq));
+	/* the kernel takes at most 65536; beyond, completions wait in its overflow list */
+	cq = Min(pow2_at_least(Max(w->nslots * (linked ? 2 : 1), 2 * sq)), 65536);
 	memset(&params, 0, sizeof(params));
 	params.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER |
 		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN;
@@ -212,10 +213,13 @@ static inline bool
 queue_io(UringEngine *e, Worker *w, int idx)
 {
 	Slot	   *s = &w->slots[idx];
-	struct io_uring_sqe *sqe = next_sqe(e);
+	struct io_uring_sqe *sqe;
 	int			fd = e->fixed_files ? s->file : w->fds[s->file];
 
-	if (unlikely(sqe == NULL))
+	/* a link does not span submissions: a write and its fsync go in one */
+	if (unlikely(synced_by_call(w, s)) && io_uring_sq_space_left(&e->ring) < 2)
+		(void) io_uring_submit(&e->ring);
+	if (unlikely((sqe = next_sqe(e)) == NULL))
 		return false;
 	if (e->fixed_bufs)
 	{
@@ -344,8 +348,13 @@ reap(UringEngine *e, Worker *w)
 			e->inflight--;
 			if (unlikely(cqes[k]->res != (synced_by_call(w, s) ? 0 : (int) s->len)))
 			{
-				if (synced_by_call(w, s) && (w->error[0] || cqes[k]->res == -ECANCELED))
-					continue;	/* its write failed, and said so */
+				if (synced_by_call(w, s))
+				{
+					/* -ECANCELED: its write failed, and said so */
+					if (cqes[k]->res != -ECANCELED)
+						worker_sync_error(w, s, -cqes[k]->res);
+					continue;
+				}
 				worker_io_error(w, s, cqes[k]->res < 0 ? -cqes[k]->res : 0, cqes[k]->res);
 				continue;
 			}

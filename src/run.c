@@ -475,10 +475,11 @@ leader_holds_history_lock(const BatchParams *p)
 /*
  * Every worker is ready: wait for start_at.  Latch waits until close to it,
  * then a sleep on the wall clock to the instant.  Late already: start now,
- * and say by how much (a fleet compares its nodes' first I/Os).
+ * and say by how much (a fleet compares its nodes' first I/Os).  A stop, a
+ * cancel or a worker that died end the wait early.
  */
 static void
-wait_for_start_at(BatchShared *bs)
+wait_for_start_at(BatchShared *bs, BackgroundWorkerHandle **handles)
 {
 	TimestampTz now;
 
@@ -492,6 +493,14 @@ wait_for_start_at(BatchShared *bs)
 		CHECK_FOR_INTERRUPTS();
 		if (ranread_control()->stop != STOP_NONE)
 			return;
+		/* a worker that is gone ends the wait: the batch goes on without it */
+		for (int i = 0; i < bs->p.nworkers; i++)
+		{
+			pid_t		pid;
+
+			if (GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+				return;
+		}
 	}
 	if (now < bs->p.start_at)
 	{
@@ -564,7 +573,7 @@ start_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 		CHECK_FOR_INTERRUPTS();
 	}
 	if (bs->p.start_at != 0)
-		wait_for_start_at(bs);
+		wait_for_start_at(bs, handles);
 	bs->go_ns = ranread_now_ns();
 	bs->go_at = GetCurrentTimestamp();
 	bs->measure_ns = bs->go_ns + bs->p.warmup_ns;

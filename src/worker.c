@@ -190,6 +190,22 @@ worker_io_error(Worker *w, Slot *s, int err, int got)
 	ranread_request_stop(w->p->claim, STOP_FAILED);
 }
 
+/* The fdatasync or fsync after a write failed: the write is not durable */
+void
+worker_sync_error(Worker *w, Slot *s, int err)
+{
+	const GroupParams *g = w->streams[s->stream].g;
+	const BatchTarget *t = &w->p->targets[g->target];
+
+	if (w->error[0])
+		return;
+	snprintf(w->error, sizeof(w->error),
+			 "could not %s segment %d of target \"%s\" after a write at offset " UINT64_FORMAT ": %s",
+			 g->sync == SYNC_FSYNC ? "fsync" : "fdatasync", s->file - w->streams[s->stream].fd_base,
+			 t->name, s->offset, strerror(err));
+	ranread_request_stop(w->p->claim, STOP_FAILED);
+}
+
 /* The engine itself failed: stop this worker and fail the batch */
 void
 worker_engine_error(Worker *w, const char *msg)

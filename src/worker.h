@@ -223,6 +223,7 @@ extern int	parked_pop(Worker *w);
 extern void worker_progress(Worker *w, uint64 now);
 extern void worker_plan(const BatchParams *p, int stream, int n, int64 *offsets);
 extern void worker_io_error(Worker *w, Slot *s, int err, int got);
+extern void worker_sync_error(Worker *w, Slot *s, int err);
 extern void worker_engine_error(Worker *w, const char *msg);
 
 #endif							/* RANREAD_WORKER_H */

@@ -3,9 +3,15 @@
 -- node's second belongs to, outliers, the fleet's status, and its figures
 -- from its nodes' (common window, summed IOPS, weighted latency, spread).
 BEGIN;
-SELECT plan(30);
+SELECT plan(33);
 
 -- ranread_conninfo_strip: the password goes, the rest stays as written
+SELECT is(ranread_conninfo_strip('host=db1 sslpassword=keypass sslkey=/k dbname=app'), 'host=db1 sslkey=/k dbname=app',
+    'an sslpassword (the client key''s) goes too');
+SELECT is(ranread_conninfo_strip('postgresql://u@db1/app?sslpassword=keypass&sslmode=require'), 'postgresql://u@db1/app?sslmode=require',
+    '... also from a URI');
+SELECT is(ranread_conninfo_scrub('could not use key with sslpassword=keypass', 'host=db1 sslpassword=keypass'),
+    'could not use key with ********', 'and is blanked out of messages');
 SELECT is(ranread_conninfo_strip('host=db1 port=5432 dbname=app'), 'host=db1 port=5432 dbname=app',
           'a connection string without a password is kept as written');
 SELECT is(ranread_conninfo_strip('host=db1 password=secret dbname=app'), 'host=db1 dbname=app',
@@ -50,7 +56,7 @@ SELECT throws_ok($$INSERT INTO ranread_nodes VALUES ('db1', 'host=db1 password=s
 SELECT lives_ok($$INSERT INTO ranread_nodes VALUES ('db2', 'host=db2 dbname=app')$$,
           'ranread_nodes takes a connection string without a password');
 
--- ranread_fleet_align: seconds on the epoch second of the first I/O
+-- ranread_fleet_align: a second of a node on the epoch second its measurement was due at, plus its number
 SELECT is(ranread_fleet_align('2026-01-01 00:00:10.0003+00', 2), '2026-01-01 00:00:12+00'::timestamptz,
           'second n of a node that started just after a whole second falls on that second + n');
 SELECT is(ranread_fleet_align('2026-01-01 00:00:09.9996+00', 0), '2026-01-01 00:00:10+00'::timestamptz,

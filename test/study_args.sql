@@ -2,7 +2,7 @@
 -- the value and what is allowed, before any I/O (no batch is recorded).
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(31);
+SELECT plan(33);
 
 SELECT lives_ok($$SELECT ranread_setup('64MB', target => 'ranread')$$, 'a small target');
 CREATE TEMP TABLE before AS SELECT count(*) AS n FROM ranread_batches;
@@ -40,6 +40,10 @@ SELECT throws_ok($$SELECT * FROM ranread_study(processes => (SELECT array_agg(p)
     'ranread_study would run 1010 points, more than 1000', 'a grid over the point limit is refused');
 SELECT throws_ok($$SELECT * FROM ranread_study(processes => '{2048}', queue_depth => '{1024}')$$, '22023',
     NULL, 'a point with too much I/O in flight is refused');
+SELECT throws_ok($$SELECT * FROM ranread_study(small => '{1,2}', large => '{0,1}', matrix => 'row', num_large => -1)$$,
+    '22023', 'invalid num_large -1 for ranread_study', 'a negative num_large is refused');
+SELECT throws_ok($$SELECT * FROM ranread_study(small => '{2000}', large => '{100}', matrix => 'point', num_small => 2000, num_large => 100)$$,
+    '22023', NULL, 'a point whose groups sum to more processes than a batch may have is refused');
 
 -- The mix and its matrix
 SELECT throws_ok($$SELECT * FROM ranread_study(small => '{1,2}', matrix => 'detailed')$$, '22023',

@@ -373,7 +373,8 @@ BEGIN
             RAISE NOTICE 'ranread_advise measures %: %', stmt,
                 @extschema@.ranread_advise_measure_sql(stmt, mtarget, duration, max_avg_ms);
             EXECUTE @extschema@.ranread_advise_measure_sql(stmt, mtarget, duration, max_avg_ms,
-                                                           '@extschema@');
+                (SELECT n.nspname FROM pg_catalog.pg_namespace n
+                  WHERE n.oid OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace));
         END LOOP;
     END IF;
     mtarget := coalesce(mtarget, CASE WHEN ts = ref_ts THEN 'ranread' ELSE 'ranread_' || ts END);

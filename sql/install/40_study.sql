@@ -461,7 +461,33 @@ DECLARE
     overhead   float8;
     reason     text;
     best       @extschema@.ranread_study_result;
+    missing    text;
 BEGIN
+    -- What a study records besides its batches, checked before the first
+    -- one, so that a role granted only the function learns it at once.
+    SELECT string_agg(m.what, ', ') INTO missing
+      FROM (SELECT 'EXECUTE on function @extschema@.ranread_run_step(jsonb)' AS what
+             WHERE NOT has_function_privilege('@extschema@.ranread_run_step(jsonb)', 'EXECUTE')
+            UNION ALL
+            SELECT 'USAGE on sequence @extschema@.ranread_study_seq'
+             WHERE NOT has_sequence_privilege('@extschema@.ranread_study_seq', 'USAGE')
+            UNION ALL
+            SELECT 'INSERT on table @extschema@.ranread_studies'
+             WHERE NOT has_table_privilege('@extschema@.ranread_studies', 'INSERT')) AS m;
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'insufficient_privilege',
+            MESSAGE = format('permission denied to run %s', fn),
+            DETAIL = format('The role %s lacks %s.', current_user, missing),
+            HINT = format('Grant these along with EXECUTE on %s, or run studies as a superuser.', fn);
+    END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+            MESSAGE = format('%s must run at the read committed isolation level, not %s',
+                             fn, current_setting('transaction_isolation')),
+            HINT = 'Its points are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.';
+    END IF;
+
     SELECT * INTO ax
       FROM @extschema@.ranread_study_axes(ARRAY(SELECT e -> 'point' FROM jsonb_array_elements(points) e), NULL, fn);
     SELECT array_agg(extract(epoch FROM coalesce((e ->> 'duration')::interval, duration)
@@ -632,6 +658,8 @@ BEGIN
     PERFORM @extschema@.ranread_study_check_ints('write_pct', write_pct, 0, 100, 'a percentage of writes', fn);
     PERFORM @extschema@.ranread_study_check_ints('small', small, 0, lim.max_processes, 'a small I/O load (processes)', fn);
     PERFORM @extschema@.ranread_study_check_ints('large', large, 0, lim.max_processes, 'a large I/O load (streams)', fn);
+    PERFORM @extschema@.ranread_study_check_ints('num_small', CASE WHEN num_small IS NOT NULL THEN ARRAY[num_small] END, 0, lim.max_processes, 'a small I/O load (processes)', fn);
+    PERFORM @extschema@.ranread_study_check_ints('num_large', CASE WHEN num_large IS NOT NULL THEN ARRAY[num_large] END, 0, lim.max_processes, 'a large I/O load (streams)', fn);
     FOREACH bad IN ARRAY ARRAY['region', 'pattern', 'distribution'] LOOP
         IF (CASE bad WHEN 'region' THEN region WHEN 'pattern' THEN pattern ELSE distribution END) = '{}' THEN
             RAISE EXCEPTION USING
@@ -699,7 +727,7 @@ BEGIN
             MESSAGE = format('invalid warmup %s for %s', coalesce(quote_literal(warmup), 'NULL'), fn),
             HINT = 'warmup is the unmeasured I/O before each point: 0 or more, such as ''2s''.';
     END IF;
-    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0) OR max_avg_ms = 'Infinity'::float8 THEN
+    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 OR max_avg_ms = 'Infinity'::float8 THEN
         RAISE EXCEPTION USING
             ERRCODE = CASE WHEN max_avg_ms IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
             MESSAGE = format('invalid max_avg_ms %s for %s', coalesce(max_avg_ms::text, 'NULL'), fn),
@@ -766,12 +794,18 @@ BEGIN
         OR (SELECT sum((x ->> 'processes')::bigint * (x ->> 'queue_depth')::integer * (x ->> 'block_size')::integer)
               FROM jsonb_array_elements(p -> 'groups') x) > lim.max_inflight_bytes
      LIMIT 1;
+    IF NOT FOUND THEN
+        SELECT p -> 'point' INTO g
+          FROM jsonb_array_elements(pts) p
+         WHERE (SELECT sum((x ->> 'processes')::bigint) FROM jsonb_array_elements(p -> 'groups') x) > lim.max_processes
+         LIMIT 1;
+    END IF;
     IF FOUND THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('the point %s of %s has too much I/O in flight', g, fn),
-            HINT = format('processes x queue_depth must be at most %s I/Os, and x block_size at most %s bytes, at every point.',
-                          lim.max_inflight, lim.max_inflight_bytes);
+            MESSAGE = format('the point %s of %s has too many processes or too much I/O in flight', g, fn),
+            HINT = format('At every point the processes of all groups must be at most %s, processes x queue_depth at most %s I/Os, and x block_size at most %s bytes.',
+                          lim.max_processes, lim.max_inflight, lim.max_inflight_bytes);
     END IF;
     SELECT p -> 'point' INTO g
       FROM jsonb_array_elements(pts) p, jsonb_array_elements(p -> 'groups') x

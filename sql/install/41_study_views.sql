@@ -264,7 +264,7 @@ DECLARE
     is_mix boolean;
 BEGIN
     PERFORM @extschema@.ranread_study_check(study, fn);
-    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) THEN
+    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),

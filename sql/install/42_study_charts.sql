@@ -206,7 +206,7 @@ DECLARE
 BEGIN
     PERFORM @extschema@.ranread_study_check(study, fn);
     SELECT * INTO lat FROM @extschema@.ranread_chart_latency(latency, fn);
-    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) THEN
+    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),
@@ -269,7 +269,7 @@ BEGIN
                              coalesce(cardinality(studies), 0) + coalesce(cardinality(sweeps), 0)),
             HINT = 'Compare fewer studies and sweeps at once.';
     END IF;
-    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0) THEN
+    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid max_avg_ms %s for %s', coalesce(max_avg_ms::text, 'NULL'), fn),

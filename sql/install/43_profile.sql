@@ -226,7 +226,7 @@ BEGIN
             HINT = 'num_disks sizes the loads of the ORION profiles (small up to 5 x num_disks, large up to 2 x num_disks).';
     END IF;
     SELECT * INTO lim FROM @extschema@.ranread_limits();
-    IF num_disks < 1 OR num_disks * 5 > lim.max_processes THEN
+    IF num_disks < 1 OR num_disks > lim.max_processes / 5 THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid num_disks %s for %s', num_disks, fn),

@@ -305,14 +305,14 @@ BEGIN
         IF q IS NOT NULL THEN
             SELECT string_agg(x, '&' ORDER BY o) INTO q
               FROM unnest(string_to_array(q, '&')) WITH ORDINALITY AS t(x, o)
-             WHERE @extschema@.ranread_percent_decode(split_part(x, '=', 1)) <> 'password';
+             WHERE @extschema@.ranread_percent_decode(split_part(x, '=', 1)) NOT IN ('password', 'sslpassword');
             out := substring(out FROM '^[^?]*') || coalesce('?' || q, '');
         END IF;
         RETURN out;
     END IF;
     SELECT string_agg(x.piece, ' ') INTO out
       FROM @extschema@.ranread_conninfo_pairs(conninfo) AS x
-     WHERE x.keyword <> 'password';
+     WHERE x.keyword NOT IN ('password', 'sslpassword');
     RETURN coalesce(out, '');
 END
 $$;
@@ -331,7 +331,7 @@ BEGIN
         RETURN msg;
     END IF;
     FOR p IN SELECT x.value, x.piece FROM @extschema@.ranread_conninfo_pairs(conninfo) AS x
-              WHERE x.keyword = 'password' AND x.value <> ''
+              WHERE x.keyword IN ('password', 'sslpassword') AND x.value <> ''
               ORDER BY length(x.piece) DESC LOOP
         msg := replace(replace(msg, p.piece, '********'), p.value, '********');
     END LOOP;
@@ -380,11 +380,12 @@ CREATE TRIGGER ranread_nodes_no_password
     BEFORE INSERT OR UPDATE ON @extschema@.ranread_nodes
     FOR EACH ROW EXECUTE FUNCTION @extschema@.ranread_nodes_check();
 
--- The epoch second a node's second of measurement belongs to: its first
--- measured I/O (on its own clock, the one start_at was read by) rounded to
--- the second, plus the second's number.  A fleet starts on a whole second,
--- so every node's second n falls on the same epoch second.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_align(first_io_at timestamptz, second integer)
+-- The epoch second a node's second of measurement belongs to: the instant
+-- its measurement was due (start_at + warmup, told to every node and read by
+-- its own clock) rounded to the second, plus the second's number.  A fleet
+-- starts on a whole second, so every node's second n falls on the same epoch
+-- second, however late one node's first I/O came.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_align(due timestamptz, second integer)
 RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

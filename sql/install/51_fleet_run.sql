@@ -404,7 +404,7 @@ BEGIN
                        extract(epoch FROM (r->>'first_io_at')::timestamptz - due)::float8 * 1000);
             SELECT secs || coalesce(jsonb_agg(jsonb_build_object(
                        'fleet', fleet, 'node', i,
-                       'at', @extschema@.ranread_fleet_align((r->>'first_io_at')::timestamptz, (v->>'second')::integer),
+                       'at', @extschema@.ranread_fleet_align(due, (v->>'second')::integer),
                        'second', v->'second', 'reads', v->'reads', 'writes', v->'writes',
                        'iops', v->'iops', 'avg_ms', v->'avg_ms', 'max_ms', v->'max_ms')), '[]')
               INTO secs
@@ -572,7 +572,9 @@ BEGIN
         -- the recorder: this database, in transactions of its own
         BEGIN
             EXECUTE format('SELECT %s.dblink_connect($1, $2)', dbl) USING recorder, rec_conn;
-            PERFORM @extschema@.ranread_fleet_exec(dbl, recorder, 'SET lock_timeout = ''10s''; SET statement_timeout = 0');
+            -- its statements name pg_catalog's functions bare: no other schema may answer
+            PERFORM @extschema@.ranread_fleet_exec(dbl, recorder,
+                'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''10s''; SET statement_timeout = 0');
         EXCEPTION WHEN OTHERS THEN
             GET STACKED DIAGNOSTICS e_detail = PG_EXCEPTION_DETAIL;
             RAISE EXCEPTION USING
@@ -885,7 +887,7 @@ BEGIN
             MESSAGE = format('on_clock_skew of %s must be error or warn, not %s', fn, coalesce(quote_literal(o.on_clock_skew), 'NULL')),
             HINT = 'error: refuse to start when the nodes'' clocks differ by more than max_offset_ms; warn: start anyway.';
     END IF;
-    IF o.max_offset_ms IS NULL OR NOT (o.max_offset_ms >= 0) OR o.max_offset_ms = 'Infinity' THEN
+    IF o.max_offset_ms IS NULL OR NOT (o.max_offset_ms >= 0) OR o.max_offset_ms IN ('NaN'::float8, 'Infinity'::float8) THEN
         RAISE EXCEPTION USING ERRCODE = CASE WHEN o.max_offset_ms IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
             MESSAGE = format('max_offset_ms of %s must be a finite number of at least 0, not %s', fn, coalesce(o.max_offset_ms::text, 'NULL')),
             HINT = 'max_offset_ms bounds how far apart the nodes'' clocks may be, such as 10.';

@@ -96,6 +96,12 @@ BEGIN
             MESSAGE = format('invalid start %s for %s', coalesce(start::text, 'NULL'), fn),
             HINT = format('start is the processes per node of the first step: 1 to %s.', lim.max_processes);
     END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+            MESSAGE = format('%s must run at the read committed isolation level, not %s',
+                             fn, current_setting('transaction_isolation')),
+            HINT = 'Its steps are recorded while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.';
+    END IF;
     IF max_processes IS NULL OR max_processes < start OR max_processes > lim.max_processes THEN
         RAISE EXCEPTION USING
             ERRCODE = CASE WHEN max_processes IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
@@ -133,6 +139,8 @@ BEGIN
             MESSAGE = format('%s cannot connect back to its own database to record the sweep', fn),
             HINT = 'Allow the connection (pg_hba.conf), or give one with loopback => ''host=... dbname=...''.';
     END;
+    PERFORM @extschema@.ranread_fleet_exec(dbl, recorder,
+        'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''10s''; SET statement_timeout = 0');
 
     PERFORM @extschema@.ranread_fleet_exec(dbl, recorder, format($q$
         INSERT INTO @extschema@.ranread_fleet_sweeps
@@ -363,7 +371,7 @@ BEGIN
     END IF;
     path := rtrim(directory, '/') || format('/ranread_fleet_%s_%s.%s', id,
                                              to_char(clock_timestamp(), 'YYYYMMDD-HH24MISS'), format);
-    IF pg_stat_file(path, true) IS NOT NULL THEN
+    IF (pg_stat_file(path, true)).size IS NOT NULL THEN
         RAISE EXCEPTION USING
             ERRCODE = 'duplicate_file',
             MESSAGE = format('file "%s" already exists', path),
