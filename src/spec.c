@@ -109,24 +109,48 @@ json_text(const char *key, const JsonbValue *v)
 	return pnstrdup(v->val.string.val, v->val.string.len);
 }
 
+/* The CONTEXT line of an input function's error: the key it came from */
+static void
+json_key_context(void *arg)
+{
+	if (where_group)
+		errcontext("%s of group \"%s\" of %s", (const char *) arg, where_group, where_fn);
+	else
+		errcontext("%s of %s", (const char *) arg, where_fn);
+}
+
+/*
+ * A string value read by a type's input function (interval_in,
+ * timestamptz_in), whose errors then say which key they are about
+ */
+static Datum
+json_typed(const char *key, const JsonbValue *v, PGFunction in)
+{
+	char	   *s = json_text(key, v);
+	ErrorContextCallback cb;
+	Datum		d;
+
+	cb.callback = json_key_context;
+	cb.arg = unconstify(char *, key);
+	cb.previous = error_context_stack;
+	error_context_stack = &cb;
+	d = DirectFunctionCall3(in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	error_context_stack = cb.previous;
+	return d;
+}
+
 /* An interval value: a string interval_in accepts */
 static Interval *
 json_interval(const char *key, const JsonbValue *v)
 {
-	char	   *s = json_text(key, v);
-
-	return DatumGetIntervalP(DirectFunctionCall3(interval_in, CStringGetDatum(s),
-												 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+	return DatumGetIntervalP(json_typed(key, v, interval_in));
 }
 
 /* A timestamptz value: a string timestamptz_in accepts */
 static TimestampTz
 json_timestamptz(const char *key, const JsonbValue *v)
 {
-	char	   *s = json_text(key, v);
-
-	return DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in, CStringGetDatum(s),
-												   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+	return DatumGetTimestampTz(json_typed(key, v, timestamptz_in));
 }
 
 /* The label of a group object, if it has one */

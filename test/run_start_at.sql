@@ -4,7 +4,7 @@
 -- closely; a mix starts every group at it.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(7);
+SELECT plan(9);
 
 \ir lib/runs.psql
 
@@ -36,6 +36,25 @@ SELECT is((SELECT count(*) FROM ranread_group_summary g JOIN ranread_summary s U
 SELECT cmp_ok((SELECT extract(epoch FROM max(g.first_io_at) - min(g.first_io_at))
                  FROM ranread_group_summary g WHERE g.batch = (SELECT max(batch) FROM mix))::float8,
     '<', 0.05::float8, '... and its groups start within 50 ms of each other');
+
+-- a spec's start_at (or duration) that its type does not accept: the error
+-- says which key it came from
+CREATE FUNCTION pg_temp.context_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE c text;
+BEGIN
+    EXECUTE q;
+    RETURN NULL;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS c = PG_EXCEPTION_CONTEXT;
+    RETURN c;
+END
+$$;
+SELECT matches(pg_temp.context_of($$SELECT ranread_run_step('{"groups": [{"processes": 1}], "start_at": "soon"}')$$),
+    '^start_at of ranread_run_step',
+    'a spec whose start_at is no timestamp: the error names the key');
+SELECT matches(pg_temp.context_of($$SELECT ranread_run_step('{"groups": [{"processes": 1}], "duration": "a while"}')$$),
+    '^duration of ranread_run_step',
+    'a spec whose duration is no interval: the error names the key');
 
 SELECT pg_temp.run_log();
 SELECT ranread_purge('tap_start_at');
