@@ -3,7 +3,7 @@
 -- statements it tells users to run.  README.md, "From numbers to settings",
 -- gives each formula and its source.
 BEGIN;
-SELECT plan(15);
+SELECT plan(16);
 
 -- ranread_advise_page_costs(random_ms, seq_page_ms, cache_hit_ratio, reference_seq_page_ms)
 CREATE TEMP TABLE page_costs (label text, random_ms float8, seq_page_ms float8, hit float8,
@@ -117,6 +117,24 @@ SELECT results_eq(
                                                    ('fdatasync', 'FDATASYNC'), ('fsync', 'fdatasync')) v(a, b)$$,
     $$VALUES (true), (true), (false), (true), (false)$$,
     'a suggestion equal to what is set (4.0 is 4) needs nothing applied');
+
+-- ranread_advise_pending(setting, suggested, current, scope, apply_sql)
+SELECT results_eq(
+    $$SELECT p.apply_now, p.ts_set, p.sys_set
+        FROM (VALUES ('random_page_cost', '1.1', '1.10', 'tablespace', 'ALTER TABLESPACE t SET (random_page_cost = 1.1);'),
+                     ('random_page_cost', '1.1', '4', 'tablespace', 'ALTER TABLESPACE t SET (random_page_cost = 1.1);'),
+                     ('max_parallel_workers_per_gather', '3', '2', 'server', 'ALTER SYSTEM SET max_parallel_workers_per_gather = 3;'),
+                     ('wal_sync_method', 'open_datasync', 'fdatasync', 'server', 'ALTER SYSTEM SET wal_sync_method = ''open_datasync'';'),
+                     ('wal_sync_method', NULL, 'fdatasync', 'server', NULL)) v(s, g, c, sc, a),
+             ranread_advise_pending(s, g, c, sc, a) p$$,
+    $$VALUES (NULL, '{}'::text[], '{}'::text[]),
+             ('ALTER TABLESPACE t SET (random_page_cost = 1.1);', '{"random_page_cost = 1.1"}', '{}'),
+             ('ALTER SYSTEM SET max_parallel_workers_per_gather = 3;', '{}',
+              '{"ALTER SYSTEM SET max_parallel_workers_per_gather = 3;"}'),
+             ('ALTER SYSTEM SET wal_sync_method = ''open_datasync'';', '{}',
+              '{"ALTER SYSTEM SET wal_sync_method = ''open_datasync'';"}'),
+             (NULL, '{}', '{}')$$,
+    'what a suggestion leaves to apply: nothing when already so, a tablespace option or an ALTER SYSTEM');
 
 -- The statements advice tells users to run (and measure => true runs)
 SELECT is(ranread_advise_measure_sql('random QD1', 'fast', '5s', 10),

@@ -204,6 +204,26 @@ AS $$
                 ELSE lower($1) = lower($2) END
 $$;
 
+-- What one suggestion leaves to apply: nothing when the setting already has
+-- the suggested value (apply_now is then NULL), else its part of the NOTICE
+-- that applies every suggestion: `setting = value` for ALTER TABLESPACE, or
+-- an ALTER SYSTEM statement.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_pending(
+    setting text, suggested text, current text, scope text, apply_sql text,
+    OUT apply_now text, OUT ts_set text[], OUT sys_set text[])
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT a,
+           CASE WHEN a IS NOT NULL AND $4 = 'tablespace'
+                THEN ARRAY[format('%s = %s', $1, $2)] ELSE '{}'::text[] END,
+           CASE WHEN a IS NOT NULL AND $4 IS DISTINCT FROM 'tablespace'
+                THEN ARRAY[format('ALTER SYSTEM SET %s = %s;', $1,
+                                  CASE WHEN $2 ~ '^[0-9.]+$' THEN $2 ELSE quote_literal($2) END)]
+                ELSE '{}'::text[] END
+      FROM (SELECT CASE WHEN @extschema@.ranread_advise_same($2, $3) THEN NULL ELSE $5 END AS a) x
+$$;
+
 -- From numbers to settings: one row per setting, from the batches on the
 -- tablespace (and the latest commit test on pg_wal), or, with measure =>
 -- true, from the short batches it runs first and names.  Never applies
@@ -465,16 +485,10 @@ BEGIN
             ELSE
                 'seq_page_cost = time per 8 KiB page of one process''s large sequential reads here / the same on the database''s default tablespace, two decimals: 1 on the default tablespace, whose sequential page is the unit of the planner''s costs (the server''s seq_page_cost, default 1).'
             END;
-        IF apply_sql IS NOT NULL
-           AND @extschema@.ranread_advise_same(suggested, coalesce(tablespace_value, server_value)) THEN
-            apply_sql := NULL;      -- already so: nothing to apply
-        END IF;
-        IF apply_sql IS NOT NULL AND scope = 'tablespace' THEN
-            ts_sets := ts_sets || format('%s = %s', setting, suggested);
-        ELSIF apply_sql IS NOT NULL THEN
-            sys_sets := sys_sets || format('ALTER SYSTEM SET %s = %s;', setting,
-                CASE WHEN suggested ~ '^[0-9.]+$' THEN suggested ELSE quote_literal(suggested) END);
-        END IF;
+        SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
+          INTO apply_sql, ts_sets, sys_sets
+          FROM @extschema@.ranread_advise_pending(setting, suggested,
+                   coalesce(tablespace_value, server_value), scope, apply_sql) p;
         RETURN NEXT;
     END LOOP;
 
@@ -509,16 +523,10 @@ BEGIN
                    || CASE setting WHEN 'effective_io_concurrency'
                            THEN 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.'
                            ELSE 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.' END;
-        IF apply_sql IS NOT NULL
-           AND @extschema@.ranread_advise_same(suggested, coalesce(tablespace_value, server_value)) THEN
-            apply_sql := NULL;      -- already so: nothing to apply
-        END IF;
-        IF apply_sql IS NOT NULL AND scope = 'tablespace' THEN
-            ts_sets := ts_sets || format('%s = %s', setting, suggested);
-        ELSIF apply_sql IS NOT NULL THEN
-            sys_sets := sys_sets || format('ALTER SYSTEM SET %s = %s;', setting,
-                CASE WHEN suggested ~ '^[0-9.]+$' THEN suggested ELSE quote_literal(suggested) END);
-        END IF;
+        SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
+          INTO apply_sql, ts_sets, sys_sets
+          FROM @extschema@.ranread_advise_pending(setting, suggested,
+                   coalesce(tablespace_value, server_value), scope, apply_sql) p;
         RETURN NEXT;
     END LOOP;
 
@@ -545,17 +553,11 @@ BEGIN
         to_measure := NULL;
     END IF;
     formula := 'a cap for I/O-bound parallel scans: processes = round(sequential MiB/s of all processes / of one process), as Oracle''s CALIBRATE_IO feeds PARALLEL_DEGREE_LIMIT=IO (MAX_MBPS / MAX_PMBPS); workers per gather = processes - 1, since the leader scans too. Plans bound by CPU on cached data may still use more.';
-    IF apply_sql IS NOT NULL
-           AND @extschema@.ranread_advise_same(suggested, coalesce(tablespace_value, server_value)) THEN
-            apply_sql := NULL;      -- already so: nothing to apply
-        END IF;
-        IF apply_sql IS NOT NULL AND scope = 'tablespace' THEN
-            ts_sets := ts_sets || format('%s = %s', setting, suggested);
-        ELSIF apply_sql IS NOT NULL THEN
-            sys_sets := sys_sets || format('ALTER SYSTEM SET %s = %s;', setting,
-                CASE WHEN suggested ~ '^[0-9.]+$' THEN suggested ELSE quote_literal(suggested) END);
-        END IF;
-        RETURN NEXT;
+    SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
+      INTO apply_sql, ts_sets, sys_sets
+      FROM @extschema@.ranread_advise_pending(setting, suggested,
+               coalesce(tablespace_value, server_value), scope, apply_sql) p;
+    RETURN NEXT;
 
     -- wal_sync_method, from the latest commit test on pg_wal's filesystem
     SELECT c.commit_test, max(c.run_at) AS run_at, min(c.filesystem) AS filesystem,
@@ -592,17 +594,11 @@ BEGIN
         to_measure := NULL;
     END IF;
     formula := 'the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem, as pg_test_fsync compares them; the current method stays unless that one is more than 10% faster. Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.';
-    IF apply_sql IS NOT NULL
-           AND @extschema@.ranread_advise_same(suggested, coalesce(tablespace_value, server_value)) THEN
-            apply_sql := NULL;      -- already so: nothing to apply
-        END IF;
-        IF apply_sql IS NOT NULL AND scope = 'tablespace' THEN
-            ts_sets := ts_sets || format('%s = %s', setting, suggested);
-        ELSIF apply_sql IS NOT NULL THEN
-            sys_sets := sys_sets || format('ALTER SYSTEM SET %s = %s;', setting,
-                CASE WHEN suggested ~ '^[0-9.]+$' THEN suggested ELSE quote_literal(suggested) END);
-        END IF;
-        RETURN NEXT;
+    SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
+      INTO apply_sql, ts_sets, sys_sets
+      FROM @extschema@.ranread_advise_pending(setting, suggested,
+               coalesce(tablespace_value, server_value), scope, apply_sql) p;
+    RETURN NEXT;
 
     IF cardinality(ts_sets) + cardinality(sys_sets) > 0 THEN
         RAISE NOTICE 'ranread_advise for %: nothing has been applied; to apply every suggestion: %', ts,
@@ -635,5 +631,6 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_advise_history(name),
     @extschema@.ranread_advise_stale(name, text, integer, integer),
     @extschema@.ranread_advise_measure_sql(text, name, interval, float8, name),
-    @extschema@.ranread_advise_same(text, text)
+    @extschema@.ranread_advise_same(text, text),
+    @extschema@.ranread_advise_pending(text, text, text, text, text)
     TO pg_monitor;
