@@ -10,6 +10,7 @@
 #    own colour, and that an untimed timeline paints no latency
 # Needs the Debian packages chromium and python3; skips without them.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/browser.bash"
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 PYTHON=$(command -v python3 || true)
@@ -130,105 +131,12 @@ grep '^timeline_untimed ' "$OUT/xml.txt" | grep -q 'slowest I/O took'
 ok $((! $?)) "... and claims no slowest I/O"
 
 # --- Chromium renders each one
-shot() {
-  local name=$1 size w h profile
-  size=$(grep -o 'width="[0-9]*" height="[0-9]*"' "$OUT/$name.svg" | head -1)
-  w=$(echo "$size" | sed 's/width="\([0-9]*\)".*/\1/')
-  h=$(echo "$size" | sed 's/.*height="\([0-9]*\)"/\1/')
-  profile=$(mktemp -d "$TMPDIR_TEST/chromium-profile.XXXXXX")
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$profile" --force-device-scale-factor=1 --hide-scrollbars \
-    --screenshot="$OUT/$name.png" --window-size="$w,$h" "file://$OUT/$name.svg" \
-    > "$OUT/$name.chromium.log" 2>&1
-  rm -rf "$profile"
-  [ -s "$OUT/$name.png" ]
-}
 for name in sweep timeline timeline_untimed lines12 heat bars; do
-  shot "$name"
+  shot "$OUT/$name.svg" "$OUT/$name.png" $(svg_size "$OUT/$name.svg")
   ok $? "Chromium renders $name.svg to $OUT/$name.png"
 done
 
-# pixels PNG [#rrggbb:MIN[:MAX]]... [cells SVG MIN]: count the pixels of each
-# colour (each channel within 10) and check MIN <= count <= MAX; "cells"
-# takes the colours of the heat cells from the SVG
-cat > "$OUT/pixels.py" <<'PY'
-import sys, zlib, struct, re
-
-def decode(path):
-    data = open(path, 'rb').read()
-    assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
-    pos, idat = 8, b''
-    while pos < len(data):
-        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b'IHDR':
-            w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', body)
-        elif kind == b'IDAT':
-            idat += body
-        pos += 12 + n
-    assert depth == 8 and ctype in (2, 6) and interlace == 0, 'unexpected PNG format'
-    bpp = 3 if ctype == 2 else 4
-    raw, stride = zlib.decompress(idat), w * bpp
-    prev, rows, i = bytearray(stride), [], 0
-    for _ in range(h):
-        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-        i += 1 + stride
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b = prev[x]
-            c = prev[x - bpp] if x >= bpp else 0
-            if f == 1: line[x] = (line[x] + a) & 255
-            elif f == 2: line[x] = (line[x] + b) & 255
-            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(line)
-        prev = line
-    return w, h, bpp, rows
-
-def count(img, rgb):
-    w, h, bpp, rows = img
-    n = 0
-    for line in rows:
-        for x in range(0, w * bpp, bpp):
-            if abs(line[x] - rgb[0]) <= 10 and abs(line[x + 1] - rgb[1]) <= 10 and abs(line[x + 2] - rgb[2]) <= 10:
-                n += 1
-    return n
-
-img = decode(sys.argv[1])
-checks, args, bad = [], sys.argv[2:], 0
-while args:
-    a = args.pop(0)
-    if a == 'cells':
-        svg, lo = open(args.pop(0)).read(), int(args.pop(0))
-        for c in sorted(set(re.findall(r'<rect x="[0-9.]+" y="[0-9.]+" width="(?:[5-9][0-9]|1[0-9][0-9])\.[0-9]" height="30\.0" fill="(#[0-9a-f]{6})"', svg))):
-            checks.append((c, lo, None))
-    else:
-        parts = a.split(':')
-        checks.append((parts[0], int(parts[1]), int(parts[2]) if len(parts) > 2 else None))
-for color, lo, hi in checks:
-    rgb = tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
-    n = count(img, rgb)
-    good = n >= lo and (hi is None or n <= hi)
-    bad += not good
-    print('%s %s: %d pixels (want %d%s)' % ('ok' if good else 'FAIL', color, n, lo, '' if hi is None else '..%d' % hi))
-print('%d colours checked' % len(checks))
-sys.exit(1 if bad or not checks else 0)
-PY
-
-# pixel_check NAME DESCRIPTION CHECKS...
-pixel_check() {
-  local name=$1 what=$2
-  shift 2
-  "$PYTHON" "$OUT/pixels.py" "$OUT/$name.png" "$@" > "$OUT/$name.pixels.txt" 2>&1
-  local rc=$?
-  ok $rc "$name.png: $what"
-  [ $rc -eq 0 ] || sed 's/^/# /' "$OUT/$name.pixels.txt"
-}
-
+# --- the screenshots' pixels
 IOPS='#1c5fa8' AVG='#d9480f' P99='#f59f00' BOUND='#c92a2a' BEST='#2b8a3e'
 pixel_check sweep "IOPS, average and p99 curves, the bound line and the verdict's ring are painted" \
   "$IOPS:300" "$AVG:200" "$P99:150" "$BOUND:100" "$BEST:20"

@@ -14,6 +14,7 @@
 # Chromium and python3 (Debian packages chromium, python3) for the browser
 # part, which is skipped without them.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/browser.bash"
 
 OUT="$TMPDIR_TEST/study"
 mkdir -p "$OUT"
@@ -135,17 +136,6 @@ ok $? "the report gives the exact call of each study"
 grep -q 'data directory' "$OUT/report.html" && grep -q 'PostgreSQL 15' "$OUT/report.html"
 ok $? "the report describes the server (PostgreSQL version, data directory's filesystem and device)"
 
-shot() {
-  local file=$1 png=$2 w=$3 h=$4 profile
-  profile=$(mktemp -d "$TMPDIR_TEST/chromium-profile.XXXXXX")
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$profile" --force-device-scale-factor=1 --hide-scrollbars \
-    --screenshot="$png" --window-size="$w,$h" "file://$file" > "$png.chromium.log" 2>&1
-  rm -rf "$profile"
-  [ -s "$png" ]
-}
-svg_size() { grep -o 'width="[0-9]*" height="[0-9]*"' "$1" | head -1 | sed 's/width="\([0-9]*\)" height="\([0-9]*\)"/\1 \2/'; }
 for name in writepct heat cdm compare; do
   shot "$OUT/$name.svg" "$OUT/$name.png" $(svg_size "$OUT/$name.svg")
   ok $? "Chromium renders $name.svg to $OUT/$name.png"
@@ -153,68 +143,6 @@ done
 shot "$OUT/report.html" "$OUT/report.png" 1100 6000
 ok $? "Chromium renders the report to $OUT/report.png"
 
-# count the pixels of each colour (channels within 10): COLOR:MIN[:MAX] ...
-cat > "$OUT/pixels.py" <<'PY'
-import sys, zlib, struct, re
-def decode(path):
-    data = open(path, 'rb').read()
-    pos, idat = 8, b''
-    while pos < len(data):
-        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b'IHDR':
-            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
-        elif kind == b'IDAT':
-            idat += body
-        pos += 12 + n
-    bpp = 3 if ctype == 2 else 4
-    raw, stride = zlib.decompress(idat), w * bpp
-    prev, rows, i = bytearray(stride), [], 0
-    for _ in range(h):
-        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-        i += 1 + stride
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b = prev[x]
-            c = prev[x - bpp] if x >= bpp else 0
-            if f == 1: line[x] = (line[x] + a) & 255
-            elif f == 2: line[x] = (line[x] + b) & 255
-            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(line)
-        prev = line
-    return w, bpp, rows
-w, bpp, rows = decode(sys.argv[1])
-args, checks, bad = sys.argv[2:], [], 0
-while args:
-    a = args.pop(0)
-    if a == 'cells':
-        svg, lo = open(args.pop(0)).read(), int(args.pop(0))
-        for c in sorted(set(re.findall(r'<rect x="[0-9.]+" y="[0-9.]+" width="(?:[5-9][0-9]|[1-9][0-9][0-9])\.[0-9]" height="30\.0" fill="(#[0-9a-f]{6})"', svg))):
-            checks.append((c, lo, None))
-    else:
-        p = a.split(':')
-        checks.append((p[0], int(p[1]), int(p[2]) if len(p) > 2 else None))
-for color, lo, hi in checks:
-    rgb = tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
-    n = sum(1 for line in rows for x in range(0, w * bpp, bpp)
-            if abs(line[x] - rgb[0]) <= 10 and abs(line[x + 1] - rgb[1]) <= 10 and abs(line[x + 2] - rgb[2]) <= 10)
-    good = n >= lo and (hi is None or n <= hi)
-    bad += not good
-    print('%s %s: %d pixels (want %d%s)' % ('ok' if good else 'FAIL', color, n, lo, '' if hi is None else '..%d' % hi))
-sys.exit(1 if bad or not checks else 0)
-PY
-pixel_check() {
-  local name=$1 what=$2
-  shift 2
-  "$PYTHON" "$OUT/pixels.py" "$OUT/$name.png" "$@" > "$OUT/$name.pixels.txt" 2>&1
-  local rc=$?
-  ok $rc "$name.png: $what"
-  [ $rc -eq 0 ] || sed 's/^/# /' "$OUT/$name.pixels.txt"
-}
 PALETTE=('#1c5fa8' '#d9480f' '#2b8a3e' '#ae3ec9' '#f59f00')
 BOUND='#c92a2a'
 checks=()
