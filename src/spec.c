@@ -153,6 +153,25 @@ json_timestamptz(const char *key, const JsonbValue *v)
 	return DatumGetTimestampTz(json_typed(key, v, timestamptz_in));
 }
 
+/*
+ * The next key of the object being iterated, with its value in *v (nested
+ * objects and arrays as one binary value); NULL after the last
+ */
+static char *
+json_next_key(JsonbIterator **it, JsonbValue *v)
+{
+	JsonbIteratorToken tok;
+	JsonbValue	k;
+
+	while ((tok = JsonbIteratorNext(it, &k, true)) != WJB_DONE)
+		if (tok == WJB_KEY)
+		{
+			(void) JsonbIteratorNext(it, v, true);
+			return pnstrdup(k.val.string.val, k.val.string.len);
+		}
+	return NULL;
+}
+
 /* The label of a group object, if it has one */
 static char *
 group_label(JsonbContainer *obj, int index)
@@ -171,8 +190,7 @@ group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
 				const char *default_target, int64 default_iterations, bool named)
 {
 	JsonbIterator *it = JsonbIteratorInit(obj);
-	JsonbIteratorToken tok;
-	JsonbValue	k;
+	char	   *key;
 	JsonbValue	v;
 	char	   *target = pstrdup(default_target);
 	double		region_start = 0;
@@ -191,14 +209,8 @@ group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
 	g->pattern = PATTERN_RANDOM;
 	g->processes = 0;
 
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while ((key = json_next_key(&it, &v)) != NULL)
 	{
-		char	   *key;
-
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(k.val.string.val, k.val.string.len);
-		(void) JsonbIteratorNext(&it, &v, true);
 		if (strcmp(key, "label") == 0)
 			continue;
 		if (v.type == jbvNull && strcmp(key, "processes") != 0)
@@ -324,8 +336,7 @@ const char *
 spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 {
 	JsonbIterator *it;
-	JsonbIteratorToken tok;
-	JsonbValue	k;
+	char	   *key;
 	JsonbValue	v;
 	JsonbValue *cv;
 	Jsonb	   *groups = NULL;
@@ -347,14 +358,8 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 	params_owner(fn, NULL);
 
 	it = JsonbIteratorInit(&spec->root);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while ((key = json_next_key(&it, &v)) != NULL)
 	{
-		char	   *key;
-
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(k.val.string.val, k.val.string.len);
-		(void) JsonbIteratorNext(&it, &v, true);
 		if (strcmp(key, "caller") == 0 || v.type == jbvNull)
 			continue;
 		if (strcmp(key, "groups") == 0)
