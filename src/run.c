@@ -804,6 +804,29 @@ report_batch(BatchShared *bs, RunContext *rc)
 	(void) rc;
 }
 
+/*
+ * The eleven figure columns of ranread_run's and ranread_mix's rows, from
+ * values[0] on: reads, writes, seconds, iops, mbps, avg_ms, p50_ms, p95_ms,
+ * p99_ms, p999_ms, max_ms; the latencies NULL when the batch was not timed
+ */
+static void
+figures_datums(const RanreadFigures *f, Datum *values, bool *nulls)
+{
+	values[0] = Int64GetDatum((int64) f->reads);
+	values[1] = Int64GetDatum((int64) f->writes);
+	values[2] = Float8GetDatum(f->seconds);
+	values[3] = Float8GetDatum(f->iops);
+	values[4] = Float8GetDatum(f->mbps);
+	values[5] = Float8GetDatum(f->avg_ms);
+	values[6] = Float8GetDatum(f->p50_ms);
+	values[7] = Float8GetDatum(f->p95_ms);
+	values[8] = Float8GetDatum(f->p99_ms);
+	values[9] = Float8GetDatum(f->p999_ms);
+	values[10] = Float8GetDatum(f->max_ms);
+	for (int i = 5; i <= 10; i++)
+		nulls[i] = !f->latency;
+}
+
 /* Build the result row from the batch's figures */
 static Datum
 result_row(FunctionCallInfo fcinfo, BatchShared *bs)
@@ -822,19 +845,7 @@ result_row(FunctionCallInfo fcinfo, BatchShared *bs)
 	values[0] = Int64GetDatum(bs->p.batch);
 	values[1] = NameGetDatum(tn);
 	values[2] = Int32GetDatum(bs->p.processes);
-	values[3] = Int64GetDatum((int64) f->reads);
-	values[4] = Int64GetDatum((int64) f->writes);
-	values[5] = Float8GetDatum(f->seconds);
-	values[6] = Float8GetDatum(f->iops);
-	values[7] = Float8GetDatum(f->mbps);
-	values[8] = Float8GetDatum(f->avg_ms);
-	values[9] = Float8GetDatum(f->p50_ms);
-	values[10] = Float8GetDatum(f->p95_ms);
-	values[11] = Float8GetDatum(f->p99_ms);
-	values[12] = Float8GetDatum(f->p999_ms);
-	values[13] = Float8GetDatum(f->max_ms);
-	for (int i = 8; i <= 13; i++)
-		nulls[i] = !f->latency;
+	figures_datums(f, values + 3, nulls + 3);
 	values[14] = CStringGetTextDatum(ranread_status_name(bs->status));
 	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
 }
@@ -1001,19 +1012,7 @@ group_rows(FunctionCallInfo fcinfo, BatchShared *bs)
 		values[1] = Int32GetDatum(g < bs->p.ngroups ? g + 1 : 0);
 		values[2] = CStringGetTextDatum(g < bs->p.ngroups ? bs->p.groups[g].label : "total");
 		values[3] = Int32GetDatum(g < bs->p.ngroups ? bs->p.groups[g].processes : bs->p.processes);
-		values[4] = Int64GetDatum((int64) f->reads);
-		values[5] = Int64GetDatum((int64) f->writes);
-		values[6] = Float8GetDatum(f->seconds);
-		values[7] = Float8GetDatum(f->iops);
-		values[8] = Float8GetDatum(f->mbps);
-		values[9] = Float8GetDatum(f->avg_ms);
-		values[10] = Float8GetDatum(f->p50_ms);
-		values[11] = Float8GetDatum(f->p95_ms);
-		values[12] = Float8GetDatum(f->p99_ms);
-		values[13] = Float8GetDatum(f->p999_ms);
-		values[14] = Float8GetDatum(f->max_ms);
-		for (int i = 9; i <= 14; i++)
-			nulls[i] = !f->latency;
+		figures_datums(f, values + 4, nulls + 4);
 		values[15] = CStringGetTextDatum(status);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
