@@ -4,34 +4,14 @@
 # ranread_sweep must find the ceiling and stop for the right reason.
 . "$(dirname "$0")/lib.sh"
 
-CG_ROOT=/sys/fs/cgroup/blkio
-if [ ! -w "$CG_ROOT" ] || [ ! -e "$CG_ROOT/blkio.throttle.read_iops_device" ]; then
-  echo "1..0 # SKIP cgroup v1 blkio throttling is not available"
-  exit 0
-fi
+. "$(dirname "$0")/throttle.bash"
+throttle_skip_unless_available
 
 setup_db ranread_throttle
 q "SELECT ranread_setup('512MB')" >/dev/null
-datadir=$(data_dir)
-dev=$(findmnt -no SOURCE -T "$datadir")
-parent=$(lsblk -no PKNAME "$dev" 2>/dev/null | head -1)
-[ -n "$parent" ] && dev="/dev/$parent"
-majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-postmaster=$(head -1 "$datadir/postmaster.pid")
-CG="$CG_ROOT/ranread_test_$$"
 CEILING=1000
-
-cleanup() {
-  if [ -d "$CG" ]; then
-    for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do echo "$p" > "$CG_ROOT/cgroup.procs" 2>/dev/null; done
-    rmdir "$CG" 2>/dev/null
-  fi
-}
-trap cleanup EXIT
-mkdir "$CG"
-echo "$majmin $CEILING" > "$CG/blkio.throttle.read_iops_device"
-echo "$postmaster" > "$CG/cgroup.procs"
-diag "device $dev ($majmin) capped at $CEILING read IOPS"
+throttle_server ranread_test "$CEILING"
+diag "device $THROTTLE_DEV ($THROTTLE_MAJMIN) capped at $CEILING read IOPS"
 
 # 1, 2, 4 ... processes: the ceiling is reached at once, so doubling stops scaling
 q "SELECT * FROM ranread_sweep(start => 1, max_processes => 64, duration => '2s')" > /dev/null

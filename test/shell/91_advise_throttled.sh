@@ -12,37 +12,16 @@
 # neighbours, set the figures.
 . "$(dirname "$0")/lib.sh"
 
-CG_ROOT=/sys/fs/cgroup/blkio
-if [ ! -w "$CG_ROOT" ] || [ ! -e "$CG_ROOT/blkio.throttle.read_iops_device" ]; then
-  echo "1..0 # SKIP cgroup v1 blkio throttling is not available"
-  exit 0
-fi
+. "$(dirname "$0")/throttle.bash"
+throttle_skip_unless_available
 
 IOPS=250
 MIBPS=20
 
 setup_db ranread_advise_throttle
 q "SELECT ranread_setup('512MB')" >/dev/null
-datadir=$(data_dir)
-dev=$(findmnt -no SOURCE -T "$datadir")
-parent=$(lsblk -no PKNAME "$dev" 2>/dev/null | head -1)
-[ -n "$parent" ] && dev="/dev/$parent"
-majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-postmaster=$(head -1 "$datadir/postmaster.pid")
-CG="$CG_ROOT/ranread_advise_test_$$"
-
-cleanup() {
-  if [ -d "$CG" ]; then
-    for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do echo "$p" > "$CG_ROOT/cgroup.procs" 2>/dev/null; done
-    rmdir "$CG" 2>/dev/null
-  fi
-}
-trap cleanup EXIT
-mkdir "$CG"
-echo "$majmin $IOPS" > "$CG/blkio.throttle.read_iops_device"
-echo "$majmin $((MIBPS * 1048576))" > "$CG/blkio.throttle.read_bps_device"
-echo "$postmaster" > "$CG/cgroup.procs"
-diag "device $dev ($majmin) capped at $IOPS read IOPS and $MIBPS MiB/s"
+throttle_server ranread_advise_test "$IOPS" $((MIBPS * 1048576))
+diag "device $THROTTLE_DEV ($THROTTLE_MAJMIN) capped at $IOPS read IOPS and $MIBPS MiB/s"
 
 # measure => true: a random sweep, a sequential sweep, a commit test
 out=$(psql -qAtX -d "$DB" -v ON_ERROR_STOP=1 -F '|' \
