@@ -68,7 +68,7 @@ describe_blockers(BatchShared *bs)
 		char	   *s = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 
 		if (s)
-			strlcpy(bs->blocked_by, s, sizeof(bs->blocked_by));
+			ranread_strlcpy(bs->blocked_by, s, sizeof(bs->blocked_by));
 	}
 }
 

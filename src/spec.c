@@ -172,16 +172,42 @@ json_next_key(JsonbIterator **it, JsonbValue *v)
 	return NULL;
 }
 
-/* The label of a group object, if it has one */
-static char *
-group_label(JsonbContainer *obj, int index)
+/*
+ * The label of a group object (g1, g2 ... when it has none), into g->label.
+ * Refused: a label that is not a string, and an empty one (the history
+ * keeps every group by its label).  One too long for a group's label is cut
+ * on a character boundary, with a NOTICE.
+ */
+static void
+group_label(GroupParams *g, JsonbContainer *obj, int index)
 {
 	JsonbValue *v = getKeyJsonValueFromContainer(obj, "label", 5, NULL);
+	char	   *label;
 
 	if (v == NULL || v->type == jbvNull)
-		return psprintf("g%d", index + 1);
-	where_group = NULL;
-	return json_text("label", v);
+	{
+		snprintf(g->label, NAMEDATALEN, "g%d", index + 1);
+		return;
+	}
+	if (v->type != jbvString)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("label of group %d of %s must be a string, not %s", index + 1, where_fn,
+						json_type_name(v)),
+				 errhint("A label names the group's rows in the results and the history, such as \"oltp\".")));
+	label = pnstrdup(v->val.string.val, v->val.string.len);
+	if (label[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("label of group %d of %s must not be empty", index + 1, where_fn),
+				 errhint("A label names the group's rows in the results and the history, such as \"oltp\"; leave it out for g%d.",
+						 index + 1)));
+	if (ranread_strlcpy(g->label, label, NAMEDATALEN))
+		ereport(NOTICE,
+				(errmsg("label of group %d of %s is cut to %zu bytes: \"%s\"", index + 1, where_fn,
+						strlen(g->label), g->label),
+				 errdetail("A group's label is at most %d bytes; it was %zu. It is cut between characters.",
+						   NAMEDATALEN - 1, strlen(label))));
 }
 
 /* Read one group's options */
@@ -200,7 +226,8 @@ group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
 	int			rate = 0;
 	bool		processes_given = false;
 
-	strlcpy(g->label, group_label(obj, index), NAMEDATALEN);
+	where_group = NULL;
+	group_label(g, obj, index);
 	where_group = named ? g->label : NULL;
 	params_owner(where_fn, where_group);
 	g->iterations = default_iterations;
