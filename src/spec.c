@@ -18,10 +18,12 @@
 #include "postgres.h"
 
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "calls.h"
 #include "params.h"
 
 #define GROUP_OPTIONS "label, processes, block_size, write_pct, queue_depth, pattern, region_start, region_end, rate_iops, distribution, sync, iterations and target"
@@ -355,6 +357,46 @@ spec_groups(BatchParams *p, Jsonb *groups, const char *fn, const char *default_t
 	params_check_totals(p, fn);
 }
 
+/* Error: a run step names a call this session does not run */
+static void
+not_my_call(RanreadCallKind kind, int64 id, const char *fn)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s " INT64_FORMAT " of %s is not a %s this session runs",
+					ranread_call_kind_name(kind), id, fn,
+					kind == CALL_LATENCY_TARGET ? "latency-target search" : ranread_call_kind_name(kind)),
+			 errdetail("A batch joins a sweep, a study, a latency-target search or a fleet only from the call that runs it, while it runs."),
+			 errhint("Leave the key out to run the batch on its own.")));
+}
+
+/*
+ * The ids of a run step that put its batch into a sweep, a study, a
+ * latency-target search (its point's "latency_target") or a fleet must be
+ * those of the call that runs this step: registered by this session in this
+ * transaction (calls.c).  A fleet's node runs the steps of a coordinator on
+ * another server, which registers there: a node takes a fleet id from the
+ * session the coordinator opened for that fleet (its application_name is
+ * "ranread_fleet ID"), and only with the fleet's start_at.
+ */
+static void
+spec_check_calls(BatchParams *p, bool have_latency_target, int64 latency_target, const char *fn)
+{
+	if (p->sweep != 0 && !ranread_call_mine(CALL_SWEEP, p->sweep))
+		not_my_call(CALL_SWEEP, p->sweep, fn);
+	if (p->study != 0 && !ranread_call_mine(CALL_STUDY, p->study))
+		not_my_call(CALL_STUDY, p->study, fn);
+	if (have_latency_target && !ranread_call_mine(CALL_LATENCY_TARGET, latency_target))
+		not_my_call(CALL_LATENCY_TARGET, latency_target, fn);
+	if (p->fleet != 0 && !ranread_call_mine(CALL_FLEET, p->fleet))
+	{
+		char	   *mine = psprintf("ranread_fleet " INT64_FORMAT, p->fleet);
+
+		if (p->start_at == 0 || application_name == NULL || strcmp(application_name, mine) != 0)
+			not_my_call(CALL_FLEET, p->fleet, fn);
+	}
+}
+
 /*
  * A whole batch from JSON (ranread_run_step): the groups and the batch's
  * options.  Returns the function to name in messages (spec's caller).
@@ -371,6 +413,8 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 	int64		iterations = 0;
 	const char *fn = "ranread_run_step";
 	bool		have_seed = false;
+	int64		latency_target = 0;
+	bool		have_latency_target = false;
 
 	if (spec == NULL || !JB_ROOT_IS_OBJECT(spec))
 		ereport(ERROR,
@@ -433,6 +477,7 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 		else if (strcmp(key, "point") == 0)
 		{
 			char	   *text;
+			JsonbValue *lt;
 
 			if (v.type != jbvBinary)
 				wrong_type(key, &v, "an object of the point's coordinates");
@@ -441,6 +486,12 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("point of %s must be an object of the point's coordinates, not an array", fn),
 						 errhint("A point names its coordinates in the study's dimensions, such as {\"write_pct\": 20, \"processes\": 8}.")));
+			lt = getKeyJsonValueFromContainer(v.val.binary.data, "latency_target", 14, NULL);
+			if (lt != NULL && lt->type != jbvNull)
+			{
+				latency_target = json_int("latency_target of the point", lt);
+				have_latency_target = true;
+			}
 			text = JsonbToCString(NULL, v.val.binary.data, v.val.binary.len);
 			if (strlen(text) >= RANREAD_POINT_LEN)
 				ereport(ERROR,
@@ -460,5 +511,6 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 		iterations = RANREAD_DEFAULT_ITERATIONS;
 	p->seed = params_seed(!have_seed, p->seed);
 	spec_groups(p, groups, fn, target, iterations, false);
+	spec_check_calls(p, have_latency_target, latency_target, fn);
 	return fn;
 }

@@ -469,6 +469,9 @@ BEGIN
       FROM (SELECT 'EXECUTE on function @extschema@.ranread_run_step(jsonb)' AS what
              WHERE NOT has_function_privilege('@extschema@.ranread_run_step(jsonb)', 'EXECUTE')
             UNION ALL
+            SELECT 'EXECUTE on function @extschema@.ranread_call_register(text, bigint)'
+             WHERE NOT has_function_privilege('@extschema@.ranread_call_register(text, bigint)', 'EXECUTE')
+            UNION ALL
             SELECT 'USAGE on sequence @extschema@.ranread_study_seq'
              WHERE NOT has_sequence_privilege('@extschema@.ranread_study_seq', 'USAGE')
             UNION ALL
@@ -496,6 +499,7 @@ BEGIN
       FROM jsonb_array_elements(points) WITH ORDINALITY x(e, k);
 
     study_id := nextval('@extschema@.ranread_study_seq'::regclass);
+    PERFORM @extschema@.ranread_call_register('study', study_id);
     RAISE NOTICE '% %: % points, about % of I/O', fn, study_id, total,
         to_char(make_interval(secs => (SELECT sum(v) FROM unnest(planned) v)), 'HH24:MI:SS');
 
