@@ -32,6 +32,7 @@
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
+#include "storage/pmsignal.h"
 #include "storage/shmem.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
@@ -225,7 +226,7 @@ ranread_stop(PG_FUNCTION_ARGS)
 		SpinLockAcquire(&ctl->mutex);
 		still = ctl->running && ctl->claim == claim;
 		SpinLockRelease(&ctl->mutex);
-		if (!still)
+		if (!still || !PostmasterIsAlive())
 			break;
 		CHECK_FOR_INTERRUPTS();
 		pg_usleep(10000L);

@@ -43,6 +43,7 @@
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/lock.h"
+#include "storage/pmsignal.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -296,6 +297,12 @@ wait_for_shutdown(BackgroundWorkerHandle **handles, int n)
 			if (handles[i] == NULL ||
 				GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
 				break;
+			/* no postmaster reaps them any more: nothing to wait for */
+			if (!PostmasterIsAlive())
+			{
+				RESUME_INTERRUPTS();
+				return;
+			}
 			pg_usleep(1000L);
 		}
 	}
@@ -318,7 +325,7 @@ wait_for_workers_to_leave(BatchShared *bs, bool interruptible)
 		SpinLockAcquire(&ctl->mutex);
 		left = !ctl->running || ctl->claim != bs->p.claim || ctl->refcount <= 1;
 		SpinLockRelease(&ctl->mutex);
-		if (left)
+		if (left || !PostmasterIsAlive())
 			return;
 		if (interruptible)
 			CHECK_FOR_INTERRUPTS();
@@ -342,7 +349,7 @@ stop_and_wait_for_record(BatchShared *bs)
 	{
 		bool		any_left = false;
 
-		if (bs->record_state != RECORD_PENDING)
+		if (bs->record_state != RECORD_PENDING || !PostmasterIsAlive())
 			break;
 		for (int w = 0; w < bs->p.nworkers; w++)
 			if (bs->workers[w].pid != 0 && !bs->workers[w].exited)

@@ -46,6 +46,7 @@
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/pmsignal.h"
 #include "storage/proc.h"
 #include "tcop/tcopprot.h"
 #include "utils/backend_status.h"
@@ -693,6 +694,9 @@ ranread_worker_main(Datum arg)
 						engine_uring_run(&w);
 					else
 						engine_sync_run(&w);
+					/* the server is going: leave now, so that it can restart */
+					if (!PostmasterIsAlive())
+						proc_exit(1);
 					if (w.error[0])
 					{
 						ranread_strlcpy(me->message, w.error, sizeof(me->message));
