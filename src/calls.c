@@ -45,8 +45,6 @@ PG_FUNCTION_INFO_V1(ranread_call_register);
 PG_FUNCTION_INFO_V1(ranread_call_running);
 PG_FUNCTION_INFO_V1(ranread_running_calls);
 
-#define RANREAD_MAX_CALLS	64
-
 typedef struct RanreadCallSlot
 {
 	int			pid;			/* 0: free */
@@ -282,7 +280,8 @@ ranread_call_register(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("%d sweeps, studies, searches and fleets are running already", RANREAD_MAX_CALLS),
-				 errhint("Wait for one to end.")));
+				 errdetail("A call counts as running until the transaction that called it ends."),
+				 errhint("Wait for one to end, or run fewer of them in one transaction.")));
 	if (!callback_registered)
 	{
 		RegisterXactCallback(calls_xact_callback, NULL);
@@ -305,16 +304,21 @@ ranread_call_mine(RanreadCallKind kind, int64 id)
 	return false;
 }
 
-/* The calls of this database that run now; returns how many (at most max) */
+/*
+ * The calls of this database that run now; returns how many (at most max).
+ * Without mine, not those of this backend: a reset in the transaction that
+ * ran a call sees all the call wrote (it ran before, in this transaction),
+ * so it may take it whole.
+ */
 int
-ranread_calls_running(RanreadCallInfo *out, int max)
+ranread_calls_running(RanreadCallInfo *out, int max, bool mine)
 {
 	RanreadCallSlot copy[RANREAD_MAX_CALLS];
 	int			n = snapshot(copy);
 	int			k = 0;
 
 	for (int i = 0; i < n && k < max; i++)
-		if (copy[i].dboid == MyDatabaseId && slot_live(&copy[i]))
+		if (copy[i].dboid == MyDatabaseId && (mine || copy[i].pid != MyProcPid) && slot_live(&copy[i]))
 		{
 			out[k].kind = copy[i].kind;
 			out[k].id = copy[i].id;
@@ -334,7 +338,7 @@ ranread_calls_running(RanreadCallInfo *out, int max)
 Datum
 ranread_call_running(PG_FUNCTION_ARGS)
 {
-	RanreadCallInfo info[RANREAD_MAX_CALLS];
+	RanreadCallInfo *info = palloc(sizeof(RanreadCallInfo) * RANREAD_MAX_CALLS);
 	RanreadCallKind kind;
 	int64		id;
 	int			n;
@@ -345,7 +349,7 @@ ranread_call_running(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	kind = kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	id = PG_GETARG_INT64(1);
-	n = ranread_calls_running(info, RANREAD_MAX_CALLS);
+	n = ranread_calls_running(info, RANREAD_MAX_CALLS, true);
 	for (int i = 0; i < n; i++)
 		if (info[i].kind == kind && info[i].id == id)
 			PG_RETURN_BOOL(true);
@@ -361,13 +365,13 @@ Datum
 ranread_running_calls(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	RanreadCallInfo info[RANREAD_MAX_CALLS];
+	RanreadCallInfo *info = palloc(sizeof(RanreadCallInfo) * RANREAD_MAX_CALLS);
 	int			n;
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (RecoveryInProgress())
 		return (Datum) 0;
-	n = ranread_calls_running(info, RANREAD_MAX_CALLS);
+	n = ranread_calls_running(info, RANREAD_MAX_CALLS, true);
 	for (int i = 0; i < n; i++)
 	{
 		Datum		values[5];

@@ -21,6 +21,9 @@ typedef enum RanreadCallKind
 
 #define RANREAD_NCALL_KINDS	(CALL_FLEET + 1)
 
+/* calls registered at once in the cluster, at most */
+#define RANREAD_MAX_CALLS	256
+
 typedef struct RanreadCallInfo
 {
 	RanreadCallKind kind;
@@ -32,6 +35,6 @@ typedef struct RanreadCallInfo
 
 extern const char *ranread_call_kind_name(RanreadCallKind kind);
 extern bool ranread_call_mine(RanreadCallKind kind, int64 id);
-extern int	ranread_calls_running(RanreadCallInfo *out, int max);
+extern int	ranread_calls_running(RanreadCallInfo *out, int max, bool mine);
 
 #endif							/* RANREAD_CALLS_H */

@@ -178,8 +178,9 @@ call_ids(const RanreadCallInfo *info, int n, RanreadCallKind kind, bool as_text)
  * or a study goes with all its batches: with every batch when it started
  * before `before`, and not at all otherwise (its verdict stays with its
  * steps).  The batch that runs now in this database is kept, and so are
- * the sweeps, studies, latency-target searches and fleets that run now,
- * whole, with a NOTICE naming them.
+ * the sweeps, studies, latency-target searches and fleets that other
+ * sessions run now, whole, with a NOTICE naming them (what this session ran
+ * in this transaction, it sees whole, and may remove whole).
  */
 Datum
 ranread_reset(PG_FUNCTION_ARGS)
@@ -190,7 +191,7 @@ ranread_reset(PG_FUNCTION_ARGS)
 	int64		removed;
 	int64		live;
 	RanreadOwnerState owner;
-	RanreadCallInfo info[64];
+	RanreadCallInfo info[RANREAD_MAX_CALLS];
 	int			n;
 	bool		v11;
 
@@ -203,7 +204,7 @@ ranread_reset(PG_FUNCTION_ARGS)
 	values[1] = Int64GetDatum(live);
 	v11 = ranread_sql_version() >= 11;
 	/* a 1.0 database has none of the registry's functions: nothing registers */
-	n = v11 ? ranread_calls_running(info, lengthof(info)) : 0;
+	n = v11 ? ranread_calls_running(info, lengthof(info), false) : 0;
 	values[2] = call_ids(info, n, CALL_SWEEP, false);
 	values[3] = call_ids(info, n, CALL_STUDY, false);
 	values[4] = call_ids(info, n, CALL_LATENCY_TARGET, true);
