@@ -21,6 +21,7 @@ OBJS = \
 	src/figures.o \
 	src/history.o \
 	src/repair.o \
+	src/calls.o \
 	src/svg.o \
 	src/svg_spec.o \
 	src/chart.o \

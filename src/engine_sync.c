@@ -81,11 +81,22 @@ write_durably(int fd, Slot *s, const GroupParams *g)
 void
 engine_sync_run(Worker *w)
 {
-	Slot	   *s = &w->slots[0];
-	int			len = (int) s->len;
-	const GroupParams *g = w->streams[s->stream].g;
-	bool		durable = g->sync != SYNC_NONE || g->writes_per_op > 1;
+	Slot	   *s;
+	int			len;
+	const GroupParams *g;
+	bool		durable;
 	uint64		now = ranread_now_ns();
+
+	/* a worker without a stream has nothing to do */
+	if (w->nslots == 0)
+	{
+		worker_progress(w, now);
+		return;
+	}
+	s = &w->slots[0];
+	len = (int) s->len;
+	g = w->streams[s->stream].g;
+	durable = g->sync != SYNC_NONE || g->writes_per_op > 1;
 
 	for (;;)
 	{

@@ -329,6 +329,22 @@ export_parse_format(text *arg)
 	pg_unreachable();
 }
 
+/*
+ * errcode_for_file_access for errno err, and for the errors of a path that
+ * PostgreSQL 15 leaves internal (XX000): a name too long for the
+ * filesystem, too many symbolic links.  A bad path is the caller's input.
+ */
+static int
+path_errcode(int err)
+{
+	if (err == ENAMETOOLONG)
+		return errcode(ERRCODE_NAME_TOO_LONG);
+	if (err == ELOOP)
+		return errcode(ERRCODE_INVALID_PARAMETER_VALUE);
+	errno = err;
+	return errcode_for_file_access();
+}
+
 /* Check the directory argument: absolute, existing, a directory */
 static char *
 export_check_directory(text *arg)
@@ -358,13 +374,16 @@ export_check_directory(text *arg)
 	canonicalize_path(dir);
 	if (stat(dir, &st) != 0)
 	{
-		if (errno == ENOENT)
+		int			err = errno;
+
+		if (err == ENOENT)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("directory \"%s\" for ranread_export does not exist", dir),
 					 errhint("Create the directory first; ranread_export does not create directories.")));
+		errno = err;
 		ereport(ERROR,
-				(errcode_for_file_access(),
+				(path_errcode(err),
 				 errmsg("could not access directory \"%s\" for ranread_export: %m", dir)));
 	}
 	if (!S_ISDIR(st.st_mode))
@@ -445,9 +464,13 @@ export_write_named(const char *dir, const char *base, TimestampTz now,
 						   base, stamp, tail, ext, base, stamp, EXPORT_MAX_SUFFIX, tail, ext),
 				 errhint("Wait a second and try again.")));
 	if (fd < 0)
+	{
+		int			err = errno;
+
 		ereport(ERROR,
-				(errcode_for_file_access(),
+				(path_errcode(err),
 				 errmsg("could not create file \"%s\" for ranread_export: %m", path)));
+	}
 
 	for (done = 0; done < len;)
 	{

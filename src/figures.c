@@ -36,6 +36,7 @@
 #include "utils/float.h"
 
 #include "figures.h"
+#include "ranread.h"
 #include "sqlfunc.h"
 
 PG_FUNCTION_INFO_V1(ranread_steady_verdict);
@@ -140,8 +141,10 @@ conclude_status(BatchShared *bs, RanreadStop ended)
 		{
 			bs->status = STOP_FAILED;
 			if (bs->message[0] == '\0')
-				snprintf(bs->message, sizeof(bs->message), "worker %d: %s", i + 1,
-						 ws->message[0] ? ws->message : "exited before finishing its I/O");
+				ranread_strlcpy(bs->message,
+								psprintf("worker %d: %s", i + 1,
+										 ws->message[0] ? ws->message : "exited before finishing its I/O"),
+								sizeof(bs->message));
 		}
 	}
 	if (bs->status == STOP_FAILED && bs->message[0] == '\0')

@@ -23,6 +23,7 @@
 #include "miscadmin.h"
 #include "storage/bufpage.h"
 #include "storage/checksum.h"
+#include "storage/pmsignal.h"
 
 #include "engine.h"
 #include "iobuf.h"
@@ -72,6 +73,26 @@ fill_disk_full(Filler *f)
 			 errdetail("The target was removed; nothing was kept."),
 			 errhint("Free space in the tablespace or choose a smaller size.")));
 }
+/*
+ * The postmaster died during the fill: leave at once, so that the server
+ * can be started again (pg_ctl start waits for every child of the old one).
+ * Not through the transaction's abort, as a FATAL would: that removes the
+ * new relation's init fork at once and its main fork only at the next
+ * checkpoint, while the abort's WAL record stays in the buffers no WAL
+ * writer flushes any more; crash recovery then finds the init fork again in
+ * the WAL and a main fork in its way, and the server cannot start.  Exiting
+ * like a crashed backend leaves both forks to crash recovery, which resets
+ * the unlogged relation as it should (an orphan of the transaction that
+ * never committed, as after any crash).
+ */
+static pg_attribute_noreturn() void
+fill_postmaster_died(Filler *f)
+{
+	ereport(LOG,
+			(errmsg("terminating ranread_setup of target \"%s\" because the postmaster exited", f->target)));
+	_exit(1);
+}
+
 /* Wait for in-flight writes; with check, error on a failed or short one */
 static void
 fill_reap(Filler *f, bool wait_all, bool check, uint32 *free_stack, int *nfree)
@@ -139,6 +160,9 @@ fill_target(Filler *f, const char *relpath, int64 size)
 		char	   *buf;
 
 		CHECK_FOR_INTERRUPTS();
+		/* a chunk takes milliseconds: a dead postmaster is noticed at once */
+		if (!PostmasterIsAlive())
+			fill_postmaster_died(f);
 		if (nfree == 0)
 			fill_reap(f, false, true, free_stack, &nfree);
 		slot = free_stack[--nfree];

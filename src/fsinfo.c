@@ -81,9 +81,9 @@ read_mountinfo(const char *path, dev_t dev, FsInfo *fi)
 			(len > 1 && real[len] != '/' && real[len] != '\0') || len < best)
 			continue;
 		best = len;
-		strlcpy(fi->mount_point, mnt, sizeof(fi->mount_point));
-		strlcpy(fi->type, type, sizeof(fi->type));
-		strlcpy(fi->source, source, sizeof(fi->source));
+		ranread_strlcpy(fi->mount_point, mnt, sizeof(fi->mount_point));
+		ranread_strlcpy(fi->type, type, sizeof(fi->type));
+		ranread_strlcpy(fi->source, source, sizeof(fi->source));
 	}
 	fclose(f);
 }

@@ -273,14 +273,22 @@ params_check_totals(BatchParams *p, const char *fn)
 int
 params_target(BatchParams *p, const char *name)
 {
+	char		clipped[NAMEDATALEN];
+
+	/* as the name type does: at most NAMEDATALEN - 1 bytes, whole characters */
+	if (ranread_strlcpy(clipped, name, NAMEDATALEN))
+		ereport(NOTICE,
+				(errmsg("target name \"%s\" of %s is cut to \"%s\"", name, owner_name, clipped),
+				 errdetail("A target's name is at most %d bytes, as every name in PostgreSQL.",
+						   NAMEDATALEN - 1)));
 	for (int t = 0; t < p->ntargets; t++)
-		if (strcmp(p->targets[t].name, name) == 0)
+		if (strcmp(p->targets[t].name, clipped) == 0)
 			return t;
 	if (p->ntargets >= RANREAD_MAX_TARGETS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("a batch reads at most %d targets", RANREAD_MAX_TARGETS)));
-	strlcpy(p->targets[p->ntargets].name, name, NAMEDATALEN);
+	strlcpy(p->targets[p->ntargets].name, clipped, NAMEDATALEN);
 	return p->ntargets++;
 }
 
@@ -309,8 +317,8 @@ resolve_target(BatchTarget *bt, const char *fn)
 						bt->name, fi.type, fi.mount_point, t.tablespace),
 				 errdetail("Its files moved there (ALTER TABLE ... SET TABLESPACE); reads from tmpfs or ramfs measure memory, not storage."),
 				 errhint("Move it back to storage, or run ranread_setup again in a tablespace on the storage you want to measure.")));
-	strlcpy(bt->tablespace, t.tablespace, NAMEDATALEN);
-	strlcpy(bt->filesystem, fi.type, RANREAD_FS_LEN);
+	ranread_strlcpy(bt->tablespace, t.tablespace, NAMEDATALEN);
+	ranread_strlcpy(bt->filesystem, fi.type, RANREAD_FS_LEN);
 	strlcpy(bt->relpath, t.relpath, MAXPGPATH);
 	bt->size_bytes = t.size_bytes;
 	bt->nsegs = (int) ((t.size_bytes + (uint64) RELSEG_SIZE * BLCKSZ - 1) / ((uint64) RELSEG_SIZE * BLCKSZ));

@@ -27,10 +27,12 @@
 #include "access/xlog.h"
 #include "catalog/pg_authid.h"
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
+#include "storage/pmsignal.h"
 #include "storage/shmem.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
@@ -224,7 +226,7 @@ ranread_stop(PG_FUNCTION_ARGS)
 		SpinLockAcquire(&ctl->mutex);
 		still = ctl->running && ctl->claim == claim;
 		SpinLockRelease(&ctl->mutex);
-		if (!still)
+		if (!still || !PostmasterIsAlive())
 			break;
 		CHECK_FOR_INTERRUPTS();
 		pg_usleep(10000L);
@@ -364,4 +366,30 @@ ranread_worker_template(BackgroundWorker *bgw, const char *function, const char 
 	strlcpy(bgw->bgw_type, type, BGW_MAXLEN);
 	strlcpy(bgw->bgw_name, type, BGW_MAXLEN);
 	bgw->bgw_notify_pid = MyProcPid;
+}
+
+/*
+ * Copy src into dst, a buffer of size bytes, cut (if it must be) on a
+ * character boundary of the database's encoding, never inside a character:
+ * whatever lands in a fixed buffer of a batch (labels, target names,
+ * messages) is stored in the history, and a string cut mid-character would
+ * be text that pg_dump writes and COPY then refuses to restore.  Returns
+ * true when src was cut.
+ */
+bool
+ranread_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t		len = strlen(src);
+
+	if (size == 0)
+		return len > 0;
+	if (len < size)
+	{
+		memcpy(dst, src, len + 1);
+		return false;
+	}
+	len = pg_mbcliplen(src, (int) Min(len, (size_t) PG_INT32_MAX), (int) size - 1);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return true;
 }

@@ -88,6 +88,7 @@ extern RanreadControl *ranread_control(void);
 extern const char *ranread_status_name(RanreadStop s);
 extern uint64 ranread_now_ns(void);
 extern void ranread_raise_fd_limit(void);
+extern bool ranread_strlcpy(char *dst, const char *src, size_t size);
 extern void ranread_request_stop(uint64 claim, RanreadStop why);
 extern bool ranread_join(uint64 claim);
 extern void ranread_release(uint64 claim);

@@ -14,9 +14,11 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/snapmgr.h"
 
+#include "calls.h"
 #include "history.h"
 
 PG_FUNCTION_INFO_V1(ranread_reset);
@@ -68,7 +70,7 @@ describe_blockers(BatchShared *bs)
 		char	   *s = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 
 		if (s)
-			strlcpy(bs->blocked_by, s, sizeof(bs->blocked_by));
+			ranread_strlcpy(bs->blocked_by, s, sizeof(bs->blocked_by));
 	}
 }
 
@@ -100,9 +102,12 @@ history_describe_blockers(BatchShared *bs)
 
 /*
  * The statement of ranread_reset: $1 is `before` (NULL: everything), $2 the
- * batch running now.  Sweeps and studies go whole (a run of batches is kept
- * or removed with all its batches), fleets with their nodes and seconds;
- * the named nodes (ranread_nodes) are settings, not history, and stay.
+ * batch running now, $3 to $6 the sweeps, studies, latency-target searches
+ * and fleets that run now (calls.c).  Sweeps and studies go whole (a run of
+ * batches is kept or removed with all its batches), fleets with their nodes
+ * and seconds; what runs now stays whole, whatever `before` says, so that a
+ * reset never splits a call that is still writing; the named nodes
+ * (ranread_nodes) are settings, not history, and stay.
  */
 static char *
 reset_sql(const char *schema, bool v11)
@@ -111,20 +116,24 @@ reset_sql(const char *schema, bool v11)
 
 	initStringInfo(&q);
 	appendStringInfo(&q, "WITH s AS (DELETE FROM %s.ranread_sweeps "
-					 "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1 RETURNING sweep)", schema);
+					 "WHERE ($1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1) "
+					 "AND sweep OPERATOR(pg_catalog.<>) ALL ($3) RETURNING sweep)", schema);
 	if (v11)
 		appendStringInfo(&q, ", st AS (DELETE FROM %1$s.ranread_studies "
-						 "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1 RETURNING study), "
+						 "WHERE ($1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1) "
+						 "AND study OPERATOR(pg_catalog.<>) ALL ($4) RETURNING study), "
 						 "f AS (DELETE FROM %1$s.ranread_fleets "
-						 "WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1 RETURNING fleet), "
+						 "WHERE ($1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1) "
+						 "AND fleet OPERATOR(pg_catalog.<>) ALL ($6) RETURNING fleet), "
 						 "fn AS (DELETE FROM %1$s.ranread_fleet_nodes WHERE fleet OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT fleet FROM f))), "
 						 "fs AS (DELETE FROM %1$s.ranread_fleet_seconds WHERE fleet OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT fleet FROM f))), "
 						 "fw AS (DELETE FROM %1$s.ranread_fleet_sweeps WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1)",
 						 schema);
 
-	/* the batches: all but the running one, or those of before's runs */
+	/* the batches: all but the running ones, or those of before's runs */
 	appendStringInfo(&q, ", gone AS (DELETE FROM %1$s.ranread_batches b "
 					 "WHERE (b.status OPERATOR(pg_catalog.<>) 'running' OR b.batch OPERATOR(pg_catalog.<>) $2) "
+					 "AND COALESCE(b.sweep OPERATOR(pg_catalog.<>) ALL ($3), true) "
 					 "AND ($1 IS NULL OR (b.sweep IS NULL%2$s AND b.run_at OPERATOR(pg_catalog.<) $1) "
 					 "OR b.sweep OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT sweep FROM s)) "
 					 "OR (b.sweep IS NOT NULL AND b.run_at OPERATOR(pg_catalog.<) $1 AND NOT EXISTS "
@@ -133,7 +142,10 @@ reset_sql(const char *schema, bool v11)
 	if (v11)
 		appendStringInfo(&q, " OR b.study OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT study FROM st)) "
 						 "OR (b.study IS NOT NULL AND b.run_at OPERATOR(pg_catalog.<) $1 AND NOT EXISTS "
-						 "(SELECT FROM %s.ranread_studies k WHERE k.study OPERATOR(pg_catalog.=) b.study))",
+						 "(SELECT FROM %1$s.ranread_studies k WHERE k.study OPERATOR(pg_catalog.=) b.study))) "
+						 "AND COALESCE(b.study OPERATOR(pg_catalog.<>) ALL ($4), true) "
+						 "AND COALESCE((b.point OPERATOR(pg_catalog.->>) 'latency_target') OPERATOR(pg_catalog.<>) ALL ($5), true) "
+						 "AND COALESCE(b.fleet OPERATOR(pg_catalog.<>) ALL ($6), true",
 						 schema);
 	appendStringInfo(&q, ") RETURNING batch), "
 					 "r AS (DELETE FROM %1$s.ranread_results WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
@@ -146,33 +158,62 @@ reset_sql(const char *schema, bool v11)
 	return q.data;
 }
 
+/* An array of the ids of one kind of running call, as int8[] or (latency) text[] */
+static Datum
+call_ids(const RanreadCallInfo *info, int n, RanreadCallKind kind, bool as_text)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+	int			k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (info[i].kind == kind)
+			elems[k++] = as_text ? CStringGetTextDatum(psprintf(INT64_FORMAT, info[i].id)) :
+				Int64GetDatum(info[i].id);
+	return PointerGetDatum(as_text ? construct_array(elems, k, TEXTOID, -1, false, TYPALIGN_INT) :
+						   construct_array(elems, k, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
 /*
  * ranread_reset(before): delete history; returns batches removed.  A sweep
  * or a study goes with all its batches: with every batch when it started
  * before `before`, and not at all otherwise (its verdict stays with its
- * steps).
- * The batch that runs now in this database is kept.
+ * steps).  The batch that runs now in this database is kept, and so are
+ * the sweeps, studies, latency-target searches and fleets that other
+ * sessions run now, whole, with a NOTICE naming them (what this session ran
+ * in this transaction, it sees whole, and may remove whole).
  */
 Datum
 ranread_reset(PG_FUNCTION_ARGS)
 {
-	Oid			types[2] = {TIMESTAMPTZOID, INT8OID};
-	Datum		values[2];
-	char		nulls[2] = {' ', ' '};
+	Oid			types[6] = {TIMESTAMPTZOID, INT8OID, INT8ARRAYOID, INT8ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 	int64		removed;
+	int64		live;
 	RanreadOwnerState owner;
+	RanreadCallInfo info[RANREAD_MAX_CALLS];
+	int			n;
+	bool		v11;
 
 	ranread_refuse_on_standby("ranread_reset");
 	if (PG_ARGISNULL(0))
 		nulls[0] = 'n';
 	else
 		values[0] = PG_GETARG_DATUM(0);
-	values[1] = Int64GetDatum(ranread_live_batch());
+	live = ranread_live_batch();
+	values[1] = Int64GetDatum(live);
+	v11 = ranread_sql_version() >= 11;
+	/* a 1.0 database has none of the registry's functions: nothing registers */
+	n = v11 ? ranread_calls_running(info, lengthof(info), false) : 0;
+	values[2] = call_ids(info, n, CALL_SWEEP, false);
+	values[3] = call_ids(info, n, CALL_STUDY, false);
+	values[4] = call_ids(info, n, CALL_LATENCY_TARGET, true);
+	values[5] = call_ids(info, n, CALL_FLEET, false);
 
 	ranread_become_owner(&owner);
 	SPI_connect();
-	if (SPI_execute_with_args(reset_sql(ranread_schema_name(), ranread_sql_version() >= 11),
-							  2, types, values, nulls, false, 0) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(reset_sql(ranread_schema_name(), v11),
+							  6, types, values, nulls, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not reset the ranread history");
 	{
 		bool		isnull;
@@ -181,5 +222,22 @@ ranread_reset(PG_FUNCTION_ARGS)
 	}
 	SPI_finish();
 	ranread_restore_user(&owner);
+
+	if (n > 0 || live > 0)
+	{
+		StringInfoData kept;
+
+		initStringInfo(&kept);
+		for (int i = 0; i < n; i++)
+			appendStringInfo(&kept, "%s%s " INT64_FORMAT " (PID %d)", i ? ", " : "",
+							 info[i].kind == CALL_LATENCY_TARGET ? "latency-target search" :
+							 ranread_call_kind_name(info[i].kind), info[i].id, info[i].pid);
+		if (live > 0)
+			appendStringInfo(&kept, "%sbatch " INT64_FORMAT, n ? ", " : "", live);
+		ereport(NOTICE,
+				(errmsg("ranread_reset kept what runs now: %s", kept.data),
+				 errdetail("A call that runs now keeps every batch and row it has written, so that it stays whole."),
+				 errhint("Reset again once it has ended to remove it too.")));
+	}
 	PG_RETURN_INT64(removed);
 }

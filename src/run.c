@@ -43,6 +43,7 @@
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/lock.h"
+#include "storage/pmsignal.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -194,7 +195,38 @@ choose_workers(BatchParams *p, RunContext *rc)
 		want = rc->workers;
 	else
 		want = Min(p->processes, (int) Max(1, sysconf(_SC_NPROCESSORS_ONLN)));
-	return Min(want, max_worker_processes);
+	/* a worker drives at least one stream (divide_streams) */
+	return Max(1, Min(Min(want, p->processes), max_worker_processes));
+}
+
+/*
+ * Divide the batch's streams among the workers that started: worker i gets
+ * a contiguous run of them, and every worker at least one.  The one place
+ * streams are assigned, whoever made the batch (ranread_run, ranread_mix,
+ * ranread_run_step, the commit test): a batch never has more workers than
+ * streams (choose_workers), and should it ever, the extra workers get none
+ * and run nothing (the engines and worker_prepare take a worker without
+ * streams).
+ */
+static void
+divide_streams(BatchShared *bs, int nworkers)
+{
+	int			n = Min(nworkers, bs->p.processes);
+
+	bs->p.nworkers = nworkers;
+	for (int i = 0; i < nworkers; i++)
+	{
+		WorkerSlot *w = &bs->workers[i];
+
+		if (i >= n)
+		{
+			w->first_stream = bs->p.processes;
+			w->nstreams = 0;
+			continue;
+		}
+		w->first_stream = (int) ((int64) bs->p.processes * i / n);
+		w->nstreams = (int) ((int64) bs->p.processes * (i + 1) / n) - w->first_stream;
+	}
 }
 
 /* Claim the cluster for a batch, or say who has it; returns the claim */
@@ -265,6 +297,12 @@ wait_for_shutdown(BackgroundWorkerHandle **handles, int n)
 			if (handles[i] == NULL ||
 				GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
 				break;
+			/* no postmaster reaps them any more: nothing to wait for */
+			if (!PostmasterIsAlive())
+			{
+				RESUME_INTERRUPTS();
+				return;
+			}
 			pg_usleep(1000L);
 		}
 	}
@@ -287,7 +325,7 @@ wait_for_workers_to_leave(BatchShared *bs, bool interruptible)
 		SpinLockAcquire(&ctl->mutex);
 		left = !ctl->running || ctl->claim != bs->p.claim || ctl->refcount <= 1;
 		SpinLockRelease(&ctl->mutex);
-		if (left)
+		if (left || !PostmasterIsAlive())
 			return;
 		if (interruptible)
 			CHECK_FOR_INTERRUPTS();
@@ -311,7 +349,7 @@ stop_and_wait_for_record(BatchShared *bs)
 	{
 		bool		any_left = false;
 
-		if (bs->record_state != RECORD_PENDING)
+		if (bs->record_state != RECORD_PENDING || !PostmasterIsAlive())
 			break;
 		for (int w = 0; w < bs->p.nworkers; w++)
 			if (bs->workers[w].pid != 0 && !bs->workers[w].exited)
@@ -871,7 +909,7 @@ run_batch(BatchParams *p, RunContext *rc)
 	p->sql_version = ranread_sql_version();
 	strlcpy(p->schema, ranread_schema_name_raw(), NAMEDATALEN);
 	strlcpy(p->started_by, GetUserNameFromId(GetUserId(), false), NAMEDATALEN);
-	strlcpy(p->caller, rc->fn, NAMEDATALEN);
+	ranread_strlcpy(p->caller, rc->fn, NAMEDATALEN);
 	p->timing = ranread_timing_guc;
 	p->huge_pages = ranread_huge_pages_guc;
 	p->nworkers = want;
@@ -907,13 +945,7 @@ run_batch(BatchParams *p, RunContext *rc)
 						rc->nworkers, want, p->processes)));
 
 	/* Divide the streams, then let the workers go */
-	bs->p.nworkers = rc->nworkers;
-	for (int i = 0; i < rc->nworkers; i++)
-	{
-		bs->workers[i].first_stream = (int) ((int64) p->processes * i / rc->nworkers);
-		bs->workers[i].nstreams = (int) ((int64) p->processes * (i + 1) / rc->nworkers) -
-			bs->workers[i].first_stream;
-	}
+	divide_streams(bs, rc->nworkers);
 	pg_write_barrier();
 	bs->assigned = true;
 	ConditionVariableBroadcast(&bs->cv);
@@ -1068,6 +1100,9 @@ ranread_mix(PG_FUNCTION_ARGS)
 	spec_groups(p, PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0), rc.fn,
 				target_arg(fcinfo, 6, rc.fn), PG_ARGISNULL(7) ? 0 : PG_GETARG_INT64(7), true);
 	params_check_batch(p, rc.fn);
+	if (rc.workers != 0)
+		params_range("workers", rc.workers, 1, p->processes,
+					 "workers is how many background workers share the processes (of all groups); NULL chooses.");
 	run_batch(p, &rc);
 	group_rows(fcinfo, rc.bs);
 	dsm_detach(rc.seg);

@@ -18,10 +18,12 @@
 #include "postgres.h"
 
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "calls.h"
 #include "params.h"
 
 #define GROUP_OPTIONS "label, processes, block_size, write_pct, queue_depth, pattern, region_start, region_end, rate_iops, distribution, sync, iterations and target"
@@ -172,16 +174,42 @@ json_next_key(JsonbIterator **it, JsonbValue *v)
 	return NULL;
 }
 
-/* The label of a group object, if it has one */
-static char *
-group_label(JsonbContainer *obj, int index)
+/*
+ * The label of a group object (g1, g2 ... when it has none), into g->label.
+ * Refused: a label that is not a string, and an empty one (the history
+ * keeps every group by its label).  One too long for a group's label is cut
+ * on a character boundary, with a NOTICE.
+ */
+static void
+group_label(GroupParams *g, JsonbContainer *obj, int index)
 {
 	JsonbValue *v = getKeyJsonValueFromContainer(obj, "label", 5, NULL);
+	char	   *label;
 
 	if (v == NULL || v->type == jbvNull)
-		return psprintf("g%d", index + 1);
-	where_group = NULL;
-	return json_text("label", v);
+	{
+		snprintf(g->label, NAMEDATALEN, "g%d", index + 1);
+		return;
+	}
+	if (v->type != jbvString)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("label of group %d of %s must be a string, not %s", index + 1, where_fn,
+						json_type_name(v)),
+				 errhint("A label names the group's rows in the results and the history, such as \"oltp\".")));
+	label = pnstrdup(v->val.string.val, v->val.string.len);
+	if (label[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("label of group %d of %s must not be empty", index + 1, where_fn),
+				 errhint("A label names the group's rows in the results and the history, such as \"oltp\"; leave it out for g%d.",
+						 index + 1)));
+	if (ranread_strlcpy(g->label, label, NAMEDATALEN))
+		ereport(NOTICE,
+				(errmsg("label of group %d of %s is cut to %zu bytes: \"%s\"", index + 1, where_fn,
+						strlen(g->label), g->label),
+				 errdetail("A group's label is at most %d bytes; it was %zu. It is cut between characters.",
+						   NAMEDATALEN - 1, strlen(label))));
 }
 
 /* Read one group's options */
@@ -200,7 +228,8 @@ group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
 	int			rate = 0;
 	bool		processes_given = false;
 
-	strlcpy(g->label, group_label(obj, index), NAMEDATALEN);
+	where_group = NULL;
+	group_label(g, obj, index);
 	where_group = named ? g->label : NULL;
 	params_owner(where_fn, where_group);
 	g->iterations = default_iterations;
@@ -328,6 +357,46 @@ spec_groups(BatchParams *p, Jsonb *groups, const char *fn, const char *default_t
 	params_check_totals(p, fn);
 }
 
+/* Error: a run step names a call this session does not run */
+static void
+not_my_call(RanreadCallKind kind, int64 id, const char *fn)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s " INT64_FORMAT " of %s is not a %s this session runs",
+					ranread_call_kind_name(kind), id, fn,
+					kind == CALL_LATENCY_TARGET ? "latency-target search" : ranread_call_kind_name(kind)),
+			 errdetail("A batch joins a sweep, a study, a latency-target search or a fleet only from the call that runs it, while it runs."),
+			 errhint("Leave the key out to run the batch on its own.")));
+}
+
+/*
+ * The ids of a run step that put its batch into a sweep, a study, a
+ * latency-target search (its point's "latency_target") or a fleet must be
+ * those of the call that runs this step: registered by this session in this
+ * transaction (calls.c).  A fleet's node runs the steps of a coordinator on
+ * another server, which registers there: a node takes a fleet id from the
+ * session the coordinator opened for that fleet (its application_name is
+ * "ranread_fleet ID"), and only with the fleet's start_at.
+ */
+static void
+spec_check_calls(BatchParams *p, bool have_latency_target, int64 latency_target, const char *fn)
+{
+	if (p->sweep != 0 && !ranread_call_mine(CALL_SWEEP, p->sweep))
+		not_my_call(CALL_SWEEP, p->sweep, fn);
+	if (p->study != 0 && !ranread_call_mine(CALL_STUDY, p->study))
+		not_my_call(CALL_STUDY, p->study, fn);
+	if (have_latency_target && !ranread_call_mine(CALL_LATENCY_TARGET, latency_target))
+		not_my_call(CALL_LATENCY_TARGET, latency_target, fn);
+	if (p->fleet != 0 && !ranread_call_mine(CALL_FLEET, p->fleet))
+	{
+		char	   *mine = psprintf("ranread_fleet " INT64_FORMAT, p->fleet);
+
+		if (p->start_at == 0 || application_name == NULL || strcmp(application_name, mine) != 0)
+			not_my_call(CALL_FLEET, p->fleet, fn);
+	}
+}
+
 /*
  * A whole batch from JSON (ranread_run_step): the groups and the batch's
  * options.  Returns the function to name in messages (spec's caller).
@@ -344,6 +413,8 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 	int64		iterations = 0;
 	const char *fn = "ranread_run_step";
 	bool		have_seed = false;
+	int64		latency_target = 0;
+	bool		have_latency_target = false;
 
 	if (spec == NULL || !JB_ROOT_IS_OBJECT(spec))
 		ereport(ERROR,
@@ -406,6 +477,7 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 		else if (strcmp(key, "point") == 0)
 		{
 			char	   *text;
+			JsonbValue *lt;
 
 			if (v.type != jbvBinary)
 				wrong_type(key, &v, "an object of the point's coordinates");
@@ -414,6 +486,12 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("point of %s must be an object of the point's coordinates, not an array", fn),
 						 errhint("A point names its coordinates in the study's dimensions, such as {\"write_pct\": 20, \"processes\": 8}.")));
+			lt = getKeyJsonValueFromContainer(v.val.binary.data, "latency_target", 14, NULL);
+			if (lt != NULL && lt->type != jbvNull)
+			{
+				latency_target = json_int("latency_target of the point", lt);
+				have_latency_target = true;
+			}
 			text = JsonbToCString(NULL, v.val.binary.data, v.val.binary.len);
 			if (strlen(text) >= RANREAD_POINT_LEN)
 				ereport(ERROR,
@@ -433,5 +511,6 @@ spec_batch(BatchParams *p, Jsonb *spec, int *workers)
 		iterations = RANREAD_DEFAULT_ITERATIONS;
 	p->seed = params_seed(!have_seed, p->seed);
 	spec_groups(p, groups, fn, target, iterations, false);
+	spec_check_calls(p, have_latency_target, latency_target, fn);
 	return fn;
 }

@@ -46,6 +46,7 @@
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/pmsignal.h"
 #include "storage/proc.h"
 #include "tcop/tcopprot.h"
 #include "utils/backend_status.h"
@@ -180,13 +181,15 @@ worker_io_error(Worker *w, Slot *s, int err, int got)
 	if (w->error[0])
 		return;
 	if (err)
-		snprintf(w->error, sizeof(w->error),
-				 "could not %s %u bytes at offset " UINT64_FORMAT " of segment %d of target \"%s\": %s",
-				 s->is_write ? "write" : "read", s->len, s->offset, seg, t->name, strerror(err));
+		ranread_strlcpy(w->error,
+						psprintf("could not %s %u bytes at offset " UINT64_FORMAT " of segment %d of target \"%s\": %s",
+								 s->is_write ? "write" : "read", s->len, s->offset, seg, t->name, strerror(err)),
+						sizeof(w->error));
 	else
-		snprintf(w->error, sizeof(w->error),
-				 "short %s at offset " UINT64_FORMAT " of segment %d of target \"%s\": %d of %u bytes (was the file truncated?)",
-				 s->is_write ? "write" : "read", s->offset, seg, t->name, got, s->len);
+		ranread_strlcpy(w->error,
+						psprintf("short %s at offset " UINT64_FORMAT " of segment %d of target \"%s\": %d of %u bytes (was the file truncated?)",
+								 s->is_write ? "write" : "read", s->offset, seg, t->name, got, s->len),
+						sizeof(w->error));
 	ranread_request_stop(w->p->claim, STOP_FAILED);
 }
 
@@ -199,10 +202,11 @@ worker_sync_error(Worker *w, Slot *s, int err)
 
 	if (w->error[0])
 		return;
-	snprintf(w->error, sizeof(w->error),
-			 "could not %s segment %d of target \"%s\" after a write at offset " UINT64_FORMAT ": %s",
-			 g->sync == SYNC_FSYNC ? "fsync" : "fdatasync", s->file - w->streams[s->stream].fd_base,
-			 t->name, s->offset, strerror(err));
+	ranread_strlcpy(w->error,
+					psprintf("could not %s segment %d of target \"%s\" after a write at offset " UINT64_FORMAT ": %s",
+							 g->sync == SYNC_FSYNC ? "fsync" : "fdatasync", s->file - w->streams[s->stream].fd_base,
+							 t->name, s->offset, strerror(err)),
+					sizeof(w->error));
 	ranread_request_stop(w->p->claim, STOP_FAILED);
 }
 
@@ -212,7 +216,7 @@ worker_engine_error(Worker *w, const char *msg)
 {
 	if (w->error[0])
 		return;
-	strlcpy(w->error, msg, sizeof(w->error));
+	ranread_strlcpy(w->error, msg, sizeof(w->error));
 	ranread_request_stop(w->p->claim, STOP_FAILED);
 }
 
@@ -383,8 +387,14 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
 		buf_bytes += (Size) st->g->queue_depth * IOBUF_STRIDE(st->g->block_size);
 	}
 
-	w->slots = palloc0(sizeof(Slot) * w->nslots);
-	w->parked = palloc(sizeof(int) * w->nslots);
+	w->slots = palloc0(sizeof(Slot) * Max(w->nslots, 1));
+	w->parked = palloc(sizeof(int) * Max(w->nslots, 1));
+	if (w->nslots == 0)
+	{
+		/* no stream: no buffers, no engine (engine_sync_run returns at once) */
+		me->engines = 0;
+		return;
+	}
 	bufs = ranread_iobuf_alloc(buf_bytes, p->huge_pages, &me->pages);
 	if (bufs == NULL)
 		ereport(ERROR,
@@ -542,8 +552,8 @@ record_with_retries(BatchShared *bs, void (*fn) (BatchShared *), const char *wha
 		if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE &&
 			edata->sqlerrcode != ERRCODE_T_R_DEADLOCK_DETECTED)
 		{
-			snprintf(bs->record_message, sizeof(bs->record_message),
-					 "could not %s: %s", what, edata->message);
+			ranread_strlcpy(bs->record_message, psprintf("could not %s: %s", what, edata->message),
+							sizeof(bs->record_message));
 			return false;
 		}
 
@@ -553,9 +563,10 @@ record_with_retries(BatchShared *bs, void (*fn) (BatchShared *), const char *wha
 		wake_leader(bs);
 		if ((reason = give_up_reason(bs, stops_at_start)) != NULL)
 		{
-			snprintf(bs->record_message, sizeof(bs->record_message),
-					 "could not %s: it waited for a lock (%s), and %s",
-					 what, bs->blocked_by[0] ? bs->blocked_by : "held by another session", reason);
+			ranread_strlcpy(bs->record_message,
+							psprintf("could not %s: it waited for a lock (%s), and %s",
+									 what, bs->blocked_by[0] ? bs->blocked_by : "held by another session", reason),
+							sizeof(bs->record_message));
 			return false;
 		}
 		pgstat_report_activity(STATE_RUNNING, psprintf("ranread batch " INT64_FORMAT ": waiting for a lock to %s",
@@ -683,16 +694,19 @@ ranread_worker_main(Datum arg)
 						engine_uring_run(&w);
 					else
 						engine_sync_run(&w);
+					/* the server is going: leave now, so that it can restart */
+					if (!PostmasterIsAlive())
+						proc_exit(1);
 					if (w.error[0])
 					{
-						strlcpy(me->message, w.error, sizeof(me->message));
+						ranread_strlcpy(me->message, w.error, sizeof(me->message));
 						me->failed = true;
 					}
 				}
 			}
 			else
 			{
-				strlcpy(me->message, bs->record_message, sizeof(me->message));
+				ranread_strlcpy(me->message, bs->record_message, sizeof(me->message));
 				me->failed = true;
 			}
 		}
@@ -706,7 +720,7 @@ ranread_worker_main(Datum arg)
 		EmitErrorReport();
 		FlushErrorState();
 		AbortCurrentTransaction();
-		strlcpy(me->message, edata->message, sizeof(me->message));
+		ranread_strlcpy(me->message, edata->message, sizeof(me->message));
 		me->failed = true;
 		ranread_request_stop(bs->p.claim, STOP_FAILED);
 	}

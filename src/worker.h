@@ -23,6 +23,7 @@
 
 #include "ranread.h"
 #include "engine.h"
+#include "storage/pmsignal.h"
 #include "target.h"
 
 typedef struct Stream
@@ -88,11 +89,16 @@ typedef struct Worker
 
 extern volatile sig_atomic_t ranread_worker_terminate;
 
-/* Has the batch been stopped, or this worker failed or been told to go? */
+/*
+ * Has the batch been stopped, or this worker failed or been told to go, or
+ * the postmaster died?  (PostmasterIsAlive reads a flag that a signal sets:
+ * the engines notice a dead postmaster within their 0.1 s waits.)
+ */
 static inline bool
 io_stopping(Worker *w)
 {
-	return *w->stop != STOP_NONE || w->error[0] || ranread_worker_terminate;
+	return *w->stop != STOP_NONE || w->error[0] || ranread_worker_terminate ||
+		unlikely(!PostmasterIsAlive());
 }
 
 /* May this slot's stream start another I/O now? */

@@ -3,7 +3,7 @@
 -- and refusing bad directories, formats and callers with clear errors.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(44);
+SELECT plan(46);
 
 \ir lib/util.psql
 
@@ -133,6 +133,10 @@ SELECT throws_ok(format('SELECT ranread_export(%L)', (SELECT path FROM out WHERE
     'a file is not a directory');
 SELECT throws_ok(format('SELECT ranread_export(%L, %L)', (SELECT d FROM dir), 'xml'), '22023',
     'invalid format "xml" for ranread_export', 'an unknown format is refused');
+SELECT throws_ok(format('SELECT ranread_export(%L)', (SELECT d FROM dir) || '/' || repeat('x', 300)), '42622', NULL,
+    'a directory whose name is too long for the filesystem is refused as too long, not as an internal error');
+SELECT throws_ok(format('SELECT * FROM ranread_export_study(%L, 1)', '/tmp/' || repeat('é', 200)), '42622', NULL,
+    '... by ranread_export_study too');
 SELECT throws_ok($$SELECT ranread_export(NULL)$$, '22004',
     'directory for ranread_export must not be null', 'a NULL directory is refused');
 SELECT throws_ok(format('SELECT ranread_export(%L, NULL)', (SELECT d FROM dir)), '22004',

@@ -73,6 +73,28 @@ RETURNS SETOF @extschema@.ranread_group_result
 AS 'MODULE_PATHNAME', 'ranread_run_spec'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 2;
 
+-- The sweeps, studies, latency-target searches and fleets that run now: each
+-- registers the id it has just taken from its sequence (kind 'sweep',
+-- 'study', 'latency_target' or 'fleet'); the entry ends with the calling
+-- transaction.  ranread_reset keeps what runs, ranread_run_step takes such
+-- an id only from the call that registered it, and the views tell a call
+-- that runs from one that was cancelled.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_call_register(kind text, id bigint)
+RETURNS void
+AS 'MODULE_PATHNAME', 'ranread_call_register'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_call_running(kind text, id bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'ranread_call_running'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_running_calls(
+    OUT kind text, OUT id bigint, OUT pid integer, OUT started_by name, OUT started_at timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ranread_running_calls'
+LANGUAGE C STRICT VOLATILE;
+
 CREATE OR REPLACE FUNCTION @extschema@.ranread_stop()
 RETURNS integer
 AS 'MODULE_PATHNAME', 'ranread_stop'

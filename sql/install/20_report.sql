@@ -197,6 +197,7 @@ BEGIN
                    '@extschema@.ranread_primary_only(text)',
                    '@extschema@.ranread_limits()',
                    '@extschema@.ranread_run_step(jsonb)',
+                   '@extschema@.ranread_call_register(text, bigint)',
                    '@extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)',
                    '@extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)']::regprocedure[]) AS f
              WHERE NOT has_function_privilege(f, 'EXECUTE')
@@ -280,6 +281,7 @@ BEGIN
     END IF;
 
     sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
+    PERFORM @extschema@.ranread_call_register('sweep', sweep_id);
 
     LOOP
         SELECT * INTO nxt

@@ -169,8 +169,8 @@ $$;
 -- Every latency-target search, from its batches: its settings, its
 -- windows, and the rule's verdict over them (the load it found and that
 -- window's figures), or why it found none.  A search whose windows stop
--- before its rule did (cancelled between windows, or still running) is
--- 'interrupted'.
+-- before its rule did is 'running' while it runs, 'interrupted' once it
+-- was cancelled between windows.
 CREATE OR REPLACE VIEW @extschema@.ranread_latency_target_verdict AS
 WITH w AS (
     SELECT (b.point ->> 'latency_target')::bigint AS latency_target,
@@ -199,8 +199,10 @@ SELECT s.latency_target, s.started_at, s.target, s.tablespace, s.dimension,
        s.target_ms, s.percentile, s.max_load, s.windows,
        v.found_load AS load, f.iops, f.latency_ms, f.within_pct, f.batch,
        coalesce(v.stop_reason,
-                format('interrupted: the search ended after %s windows; its next window would have been at load %s',
-                       s.windows, v.next_load)) AS stop_reason
+                CASE WHEN @extschema@.ranread_call_running('latency_target', s.latency_target)
+                     THEN format('running: %s windows so far; the next at load %s', s.windows, v.next_load)
+                     ELSE format('interrupted: the search ended after %s windows; its next window would have been at load %s',
+                                 s.windows, v.next_load) END) AS stop_reason
   FROM s
        CROSS JOIN LATERAL @extschema@.ranread_latency_target_next(s.steps, s.target_ms,
                                                                  s.percentile, s.max_load) v
@@ -273,6 +275,7 @@ BEGIN
                    '@extschema@.ranread_primary_only(text)',
                    '@extschema@.ranread_limits()',
                    '@extschema@.ranread_run_step(jsonb)',
+                   '@extschema@.ranread_call_register(text, bigint)',
                    '@extschema@.ranread_latency_window(bytea, float8, float8)',
                    '@extschema@.ranread_hist_within(bytea, float8)',
                    '@extschema@.ranread_hist_buckets(bytea)',
@@ -403,6 +406,7 @@ BEGIN
     END IF;
 
     search_id := nextval('@extschema@.ranread_latency_target_seq'::regclass);
+    PERFORM @extschema@.ranread_call_register('latency_target', search_id);
     bound := format('p%s <= %s ms', percentile, target_ms);
     loadword := CASE dimension WHEN 'queue_depth' THEN 'queue depth' ELSE 'processes' END;
 

@@ -50,30 +50,19 @@ CREATE TYPE @extschema@.ranread_study_result AS (
     status         text
 );
 
--- The points a matrix mode selects from the small and large loads, as ORION
--- does: columns are small loads, rows large loads, ordered row by row.
---   basic     the small loads alone (large 0) and the large loads alone (small 0)
---   detailed  every combination
---   row       the small loads at large = num_large (0 unless given)
---   col       the large loads at small = num_small (0 unless given)
---   point     the one point (num_small, num_large)
---   max       the small loads at the largest large load and the large loads
---             at the largest small load (num_large, num_small replace them)
--- A point with no load at all (0, 0) is never selected.  Pure; errors name
--- the mode and what it lacks.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_matrix(
+-- The checks of a matrix mode and the loads it needs, for
+-- ranread_study_matrix and ranread_study_matrix_count.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_matrix_check(
     matrix     text,
     small      integer[],
     large      integer[],
     num_small  integer DEFAULT NULL,
     num_large  integer DEFAULT NULL)
-RETURNS TABLE (small_load integer, large_load integer)
+RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    s_max integer;
-    l_max integer;
     need  text;
 BEGIN
     IF matrix IS NULL OR matrix NOT IN ('basic', 'detailed', 'row', 'col', 'point', 'max') THEN
@@ -105,6 +94,35 @@ BEGIN
                                   THEN 'num_small' ELSE 'num_large' END, matrix),
             HINT = 'num_small fixes the small load of matrix col, point and max; num_large the large load of row, point and max.';
     END IF;
+END
+$$;
+
+-- The points a matrix mode selects from the small and large loads, as ORION
+-- does: columns are small loads, rows large loads, ordered row by row.
+--   basic     the small loads alone (large 0) and the large loads alone (small 0)
+--   detailed  every combination
+--   row       the small loads at large = num_large (0 unless given)
+--   col       the large loads at small = num_small (0 unless given)
+--   point     the one point (num_small, num_large)
+--   max       the small loads at the largest large load and the large loads
+--             at the largest small load (num_large, num_small replace them)
+-- A point with no load at all (0, 0) is never selected.  Pure; errors name
+-- the mode and what it lacks.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_matrix(
+    matrix     text,
+    small      integer[],
+    large      integer[],
+    num_small  integer DEFAULT NULL,
+    num_large  integer DEFAULT NULL)
+RETURNS TABLE (small_load integer, large_load integer)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s_max integer;
+    l_max integer;
+BEGIN
+    PERFORM @extschema@.ranread_study_matrix_check(matrix, small, large, num_small, num_large);
 
     s_max := coalesce(num_small, (SELECT max(v) FROM unnest(small) v));
     l_max := coalesce(num_large, (SELECT max(v) FROM unnest(large) v));
@@ -128,6 +146,51 @@ BEGIN
             SELECT s_max, l.v FROM unnest(large) l(v) WHERE matrix = 'max') p
      WHERE p.s > 0 OR p.l > 0
      ORDER BY p.l, p.s;
+END
+$$;
+
+-- How many points ranread_study_matrix selects, worked out from the sizes
+-- of the loads rather than by listing them, so that a study can refuse a
+-- grid past its limit before it builds any of it.  The loads hold no
+-- repeats (ranread_study checks them); (0, 0) is never a point.  Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_matrix_count(
+    matrix     text,
+    small      integer[],
+    large      integer[],
+    num_small  integer DEFAULT NULL,
+    num_large  integer DEFAULT NULL)
+RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ns     bigint := coalesce(cardinality(small), 0);
+    nl     bigint := coalesce(cardinality(large), 0);
+    zs     boolean := coalesce(0 = ANY (small), false);
+    zl     boolean := coalesce(0 = ANY (large), false);
+    s_max  integer;
+    l_max  integer;
+BEGIN
+    PERFORM @extschema@.ranread_study_matrix_check(matrix, small, large, num_small, num_large);
+    CASE matrix
+        WHEN 'basic' THEN
+            RETURN ns - zs::integer + nl - zl::integer;
+        WHEN 'detailed' THEN
+            RETURN ns * nl - (zs AND zl)::integer;
+        WHEN 'row' THEN
+            RETURN ns - (zs AND coalesce(num_large, 0) = 0)::integer;
+        WHEN 'col' THEN
+            RETURN nl - (zl AND coalesce(num_small, 0) = 0)::integer;
+        WHEN 'point' THEN
+            RETURN 1 - (num_small = 0 AND num_large = 0)::integer;
+        ELSE
+            -- max: (s, l_max) for s in small, (s_max, l) for l in large
+            s_max := coalesce(num_small, (SELECT max(v) FROM unnest(small) v));
+            l_max := coalesce(num_large, (SELECT max(v) FROM unnest(large) v));
+            RETURN ns + nl
+                   - (s_max = ANY (small) AND l_max = ANY (large))::integer
+                   - ((zs AND l_max = 0) OR (s_max = 0 AND zl))::integer;
+    END CASE;
 END
 $$;
 
@@ -291,6 +354,52 @@ AS $$
     SELECT coalesce(string_agg(@extschema@.ranread_study_label(d, point -> d), ', ' ORDER BY i),
                     'all points')
       FROM unnest(row_dims) WITH ORDINALITY x(d, i)
+$$;
+
+-- A value of a text dimension of a study in one spelling, so that values
+-- that differ only in spelling make one point: a region as START-END with
+-- the numbers written plainly ('0-100.0' is '0-100'), a pattern in lower
+-- case, a distribution in lower case with its numbers written plainly
+-- ('zipf:1.20' is 'zipf:1.2', 'UNIFORM' is 'uniform').  A value none of
+-- these spellings fits is returned as it is, for the checks to refuse.
+-- Pure.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_normalize(dim text, value text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    num constant text := '([+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?)';
+    m   text[];
+    v   text := lower(value);
+BEGIN
+    IF value IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF dim = 'region' THEN
+        m := regexp_match(value, '^\s*([0-9]+(?:\.[0-9]+)?)\s*-\s*([0-9]+(?:\.[0-9]+)?)\s*%?\s*$');
+        IF m IS NOT NULL THEN
+            RETURN trim_scale(m[1]::numeric)::text || '-' || trim_scale(m[2]::numeric)::text;
+        END IF;
+    ELSIF dim = 'pattern' THEN
+        IF v IN ('random', 'sequential') THEN
+            RETURN v;
+        END IF;
+    ELSIF dim = 'distribution' THEN
+        IF v = 'uniform' THEN
+            RETURN v;
+        END IF;
+        m := regexp_match(v, '^(zipf|pareto):' || num || '$');
+        IF m IS NOT NULL THEN
+            RETURN m[1] || ':' || trim_scale(m[2]::numeric)::text;
+        END IF;
+        m := regexp_match(v, '^hotset:' || num || '/' || num || '$');
+        IF m IS NOT NULL THEN
+            RETURN 'hotset:' || trim_scale(m[1]::numeric)::text || '/' || trim_scale(m[2]::numeric)::text;
+        END IF;
+    END IF;
+    RETURN value;
+END
 $$;
 
 -- The values of an integer dimension of ranread_study, checked: not empty,
@@ -469,6 +578,9 @@ BEGIN
       FROM (SELECT 'EXECUTE on function @extschema@.ranread_run_step(jsonb)' AS what
              WHERE NOT has_function_privilege('@extschema@.ranread_run_step(jsonb)', 'EXECUTE')
             UNION ALL
+            SELECT 'EXECUTE on function @extschema@.ranread_call_register(text, bigint)'
+             WHERE NOT has_function_privilege('@extschema@.ranread_call_register(text, bigint)', 'EXECUTE')
+            UNION ALL
             SELECT 'USAGE on sequence @extschema@.ranread_study_seq'
              WHERE NOT has_sequence_privilege('@extschema@.ranread_study_seq', 'USAGE')
             UNION ALL
@@ -496,6 +608,7 @@ BEGIN
       FROM jsonb_array_elements(points) WITH ORDINALITY x(e, k);
 
     study_id := nextval('@extschema@.ranread_study_seq'::regclass);
+    PERFORM @extschema@.ranread_call_register('study', study_id);
     RAISE NOTICE '% %: % points, about % of I/O', fn, study_id, total,
         to_char(make_interval(secs => (SELECT sum(v) FROM unnest(planned) v)), 'HH24:MI:SS');
 
@@ -647,6 +760,9 @@ DECLARE
     call      text;
     args      text[] := '{}';
     total_procs integer;
+    n_points  numeric;
+    norm      text[];
+    same      record;
 BEGIN
     PERFORM @extschema@.ranread_primary_only(fn);
     SELECT * INTO lim FROM @extschema@.ranread_limits();
@@ -693,8 +809,31 @@ BEGIN
                 MESSAGE = format('invalid region %s for %s', quote_literal(rg), fn),
                 HINT = 'A region is START-END in percent of the target, 0 <= START < END <= 100, such as ''0-40'' (the outer 40% of a disk) or ''40-100''.';
         END IF;
-        regions := regions || to_jsonb(rg);
+        regions := regions || to_jsonb(@extschema@.ranread_study_normalize('region', rg));
     END LOOP;
+
+    -- Values that differ only in spelling would run the same point twice:
+    -- each dimension's values in one spelling, and no two alike
+    FOREACH bad IN ARRAY ARRAY['region', 'pattern', 'distribution'] LOOP
+        SELECT min(v) AS a, max(v) AS b, @extschema@.ranread_study_normalize(bad, v) AS n INTO same
+          FROM unnest(CASE bad WHEN 'region' THEN region WHEN 'pattern' THEN pattern ELSE distribution END) v
+         GROUP BY 3 HAVING count(*) > 1 LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('%s of %s repeats %s: %s and %s are the same %s',
+                                 bad, fn, quote_literal(same.n), quote_literal(same.a), quote_literal(same.b), bad),
+                HINT = 'Give each value once: a repeated value would run the same point twice.';
+        END IF;
+    END LOOP;
+    IF pattern IS NOT NULL THEN
+        pattern := ARRAY(SELECT @extschema@.ranread_study_normalize('pattern', v)
+                           FROM unnest(pattern) WITH ORDINALITY u(v, k) ORDER BY k);
+    END IF;
+    IF distribution IS NOT NULL THEN
+        distribution := ARRAY(SELECT @extschema@.ranread_study_normalize('distribution', v)
+                                FROM unnest(distribution) WITH ORDINALITY u(v, k) ORDER BY k);
+    END IF;
 
     IF is_mix THEN
         SELECT x INTO bad
@@ -754,22 +893,25 @@ BEGIN
         'queue_depth', to_jsonb(queue_depth),
         'processes', CASE WHEN NOT is_mix THEN to_jsonb(coalesce(processes, '{1}')) END,
         'small', to_jsonb(small), 'large', to_jsonb(large)));
-    IF is_mix THEN
-        SELECT count(*) INTO total_procs
-          FROM @extschema@.ranread_study_matrix(coalesce(matrix, 'basic'), small, large, num_small, num_large);
-        IF total_procs = 0 THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('matrix %s of %s selects no point with a load', coalesce(matrix, 'basic'), fn),
-                HINT = 'Every point of the loads given is small 0 and large 0; give loads above 0.';
-        END IF;
+    -- How many points, before any is built: the product of the sizes of
+    -- the dimensions (numeric, so that no product overflows), times the
+    -- points the matrix selects
+    n_points := coalesce(cardinality(region), 1)::numeric * coalesce(cardinality(pattern), 1)
+                * coalesce(cardinality(distribution), 1) * coalesce(cardinality(block_size), 1)
+                * coalesce(cardinality(write_pct), 1) * coalesce(cardinality(queue_depth), 1)
+                * CASE WHEN is_mix THEN @extschema@.ranread_study_matrix_count(coalesce(matrix, 'basic'), small, large,
+                                                                          num_small, num_large)
+                       ELSE coalesce(cardinality(processes), 1) END;
+    IF is_mix AND n_points = 0 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('matrix %s of %s selects no point with a load', coalesce(matrix, 'basic'), fn),
+            HINT = 'Every point of the loads given is small 0 and large 0; give loads above 0.';
     END IF;
-    IF (SELECT count(*) FROM @extschema@.ranread_study_grid_points(dims, matrix, num_small, num_large)) > max_points THEN
+    IF n_points > max_points THEN
         RAISE EXCEPTION USING
             ERRCODE = 'program_limit_exceeded',
-            MESSAGE = format('%s would run %s points, more than %s',
-                             fn, (SELECT count(*) FROM @extschema@.ranread_study_grid_points(dims, matrix, num_small, num_large)),
-                             max_points),
+            MESSAGE = format('%s would run %s points, more than %s', fn, n_points, max_points),
             HINT = 'Give fewer values per dimension, or run the grid as several studies.';
     END IF;
 

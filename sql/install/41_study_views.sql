@@ -58,7 +58,8 @@ SELECT b.study,
 
 -- One row per study, recorded or not: a study cancelled half-way has no
 -- row in ranread_studies, and shows here from its batches, with status
--- 'cancelled or running' and no definition.
+-- 'cancelled' and no definition; so does one that runs now, as 'running'
+-- ('cancelled or running' on a standby, which cannot tell).
 CREATE OR REPLACE VIEW @extschema@.ranread_study_overview AS
 SELECT p.study,
        coalesce(s.kind, 'study') AS kind,
@@ -66,9 +67,10 @@ SELECT p.study,
        s.finished_at,
        coalesce(s.target, p.target) AS target,
        p.tablespace,
-       CASE WHEN s.study IS NULL THEN 'cancelled or running'
-            WHEN s.stop_reason LIKE 'status:%' THEN 'ended early'
-            ELSE 'finished' END AS status,
+       CASE WHEN s.study IS NOT NULL THEN CASE WHEN s.stop_reason LIKE 'status:%' THEN 'ended early' ELSE 'finished' END
+            WHEN @extschema@.ranread_call_running('study', p.study) THEN 'running'
+            WHEN @extschema@.ranread_call_running('study', p.study) IS NULL THEN 'cancelled or running'
+            ELSE 'cancelled' END AS status,
        s.planned,
        p.points,
        p.completed,

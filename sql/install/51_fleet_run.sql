@@ -558,6 +558,7 @@ BEGIN
     END LOOP;
 
     fleet_id := nextval('@extschema@.ranread_fleet_seq'::regclass);
+    PERFORM @extschema@.ranread_call_register('fleet', fleet_id);
     FOR i IN 1..n LOOP
         cnames := cnames || format('ranread_fleet_%s_%s', fleet_id, i);
     END LOOP;

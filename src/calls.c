@@ -1,0 +1,393 @@
+/*
+ * calls.c
+ *		The calls that run many batches (a sweep, a study, a latency-target
+ *		search, a fleet) while they run: a small registry in shared memory,
+ *		so that ranread_reset keeps what such a call is still writing, the
+ *		views can tell a call that runs from one that was cancelled, and
+ *		ranread_run_step takes a sweep, study, search or fleet id only from
+ *		the call that owns it.
+ *
+ * Such a call is PL/pgSQL: it takes its id from its sequence (nextval) and
+ * registers it at once with ranread_call_register(kind, id), which checks
+ * that the id is the one this session just took (currval), so that no role
+ * can claim another's sweep or study.  An entry holds the kind and id, the
+ * database, the backend's PID and its top-level transaction (local id): it
+ * is cleared when that transaction ends, however it ends, and an entry whose
+ * backend is gone or has moved on to another transaction is ignored (and
+ * reused), so a crash or a FATAL leaves nothing that counts.  Like the
+ * control block (ranread.c) the registry is made on first use in the slack
+ * of the main shared memory segment: no shared_preload_libraries.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/lwlock.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+#include "storage/shmem.h"
+#include "storage/spin.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
+#include "utils/resowner.h"
+#include "utils/timestamp.h"
+
+#include "calls.h"
+#include "ranread.h"
+
+PG_FUNCTION_INFO_V1(ranread_call_register);
+PG_FUNCTION_INFO_V1(ranread_call_running);
+PG_FUNCTION_INFO_V1(ranread_running_calls);
+
+typedef struct RanreadCallSlot
+{
+	int			pid;			/* 0: free */
+	LocalTransactionId lxid;	/* its top-level transaction */
+	Oid			dboid;
+	Oid			role;
+	RanreadCallKind kind;
+	int64		id;
+	TimestampTz started_at;
+} RanreadCallSlot;
+
+typedef struct RanreadCalls
+{
+	slock_t		mutex;
+	RanreadCallSlot slots[RANREAD_MAX_CALLS];
+} RanreadCalls;
+
+static RanreadCalls *calls = NULL;
+static bool callback_registered = false;
+
+/* The kinds' names, as ranread_call_register takes them, and sequences */
+static const char *const kind_names[] = {"sweep", "study", "latency_target", "fleet"};
+static const char *const kind_seqs[] = {"ranread_sweep_seq", "ranread_study_seq",
+"ranread_latency_target_seq", "ranread_fleet_seq"};
+
+const char *
+ranread_call_kind_name(RanreadCallKind kind)
+{
+	return kind_names[kind];
+}
+
+/* Attach to (creating on first use) the registry */
+static RanreadCalls *
+registry(void)
+{
+	bool		found;
+
+	if (calls)
+		return calls;
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	calls = ShmemInitStruct("ranread calls", sizeof(RanreadCalls), &found);
+	if (!found)
+	{
+		memset(calls, 0, sizeof(RanreadCalls));
+		SpinLockInit(&calls->mutex);
+	}
+	LWLockRelease(AddinShmemInitLock);
+	return calls;
+}
+
+/* A kind by name, or an error naming what there is */
+static RanreadCallKind
+kind_of(const char *name)
+{
+	for (int k = 0; k < lengthof(kind_names); k++)
+		if (strcmp(name, kind_names[k]) == 0)
+			return (RanreadCallKind) k;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown kind \"%s\" of call", name),
+			 errhint("The kinds are sweep, study, latency_target and fleet.")));
+	return CALL_SWEEP;			/* keep compiler quiet */
+}
+
+/* Does this slot's call still run: its backend alive, in the same transaction? */
+static bool
+slot_live(const RanreadCallSlot *s)
+{
+	PGPROC	   *proc;
+
+	if (s->pid == 0)
+		return false;
+	if (s->pid == MyProcPid)
+		return MyProc != NULL && s->lxid == MyProc->lxid;
+	proc = BackendPidGetProc(s->pid);
+	return proc != NULL && proc->lxid == s->lxid;
+}
+
+/* A copy of every slot in use, taken under the lock; returns how many */
+static int
+snapshot(RanreadCallSlot *out)
+{
+	RanreadCalls *r = registry();
+	int			n = 0;
+
+	SpinLockAcquire(&r->mutex);
+	for (int i = 0; i < RANREAD_MAX_CALLS; i++)
+		if (r->slots[i].pid != 0)
+			out[n++] = r->slots[i];
+	SpinLockRelease(&r->mutex);
+	return n;
+}
+
+/* Free the slots of calls that no longer run (their backends checked unlocked) */
+static void
+sweep_stale(void)
+{
+	RanreadCalls *r = registry();
+	RanreadCallSlot copy[RANREAD_MAX_CALLS];
+	int			n = snapshot(copy);
+
+	for (int i = 0; i < n; i++)
+	{
+		if (slot_live(&copy[i]))
+			continue;
+		SpinLockAcquire(&r->mutex);
+		for (int j = 0; j < RANREAD_MAX_CALLS; j++)
+			if (r->slots[j].pid == copy[i].pid && r->slots[j].lxid == copy[i].lxid &&
+				r->slots[j].kind == copy[i].kind && r->slots[j].id == copy[i].id)
+				r->slots[j].pid = 0;
+		SpinLockRelease(&r->mutex);
+	}
+}
+
+/* End of this backend's top-level transaction: its calls are over */
+static void
+calls_xact_callback(XactEvent event, void *arg)
+{
+	RanreadCalls *r;
+
+	switch (event)
+	{
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+		case XACT_EVENT_PREPARE:
+			break;
+		default:
+			return;
+	}
+	if (calls == NULL)
+		return;
+	r = calls;
+	SpinLockAcquire(&r->mutex);
+	for (int i = 0; i < RANREAD_MAX_CALLS; i++)
+		if (r->slots[i].pid == MyProcPid)
+			r->slots[i].pid = 0;
+	SpinLockRelease(&r->mutex);
+}
+
+/*
+ * The value of the kind's sequence that this session took last (currval),
+ * or -1 when it took none; read in a subtransaction, so that "not yet
+ * defined in this session" is an answer, not an error.
+ */
+static int64
+session_currval(RanreadCallKind kind)
+{
+	Oid			nsp = get_namespace_oid(ranread_schema_name_raw(), false);
+	Oid			seq = get_relname_relid(kind_seqs[kind], nsp);
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	int64		val = -1;
+
+	if (!OidIsValid(seq))
+		return -1;
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		val = DatumGetInt64(DirectFunctionCall1(currval_oid, ObjectIdGetDatum(seq)));
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		val = -1;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return val;
+}
+
+/*
+ * ranread_call_register(kind, id): the call running in this transaction is
+ * the sweep (study, latency_target, fleet) of this id, which it has just
+ * taken from its sequence.
+ */
+Datum
+ranread_call_register(PG_FUNCTION_ARGS)
+{
+	RanreadCallKind kind;
+	int64		id;
+	RanreadCalls *r;
+	int			free_slot = -1;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("kind and id of ranread_call_register must not be null")));
+	kind = kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	id = PG_GETARG_INT64(1);
+	if (session_currval(kind) != id)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s " INT64_FORMAT " is not the one this session took last from %s",
+						kind_names[kind], id, kind_seqs[kind]),
+				 errhint("A call registers the id it has just taken with nextval, before its first batch.")));
+
+	sweep_stale();
+	r = registry();
+	SpinLockAcquire(&r->mutex);
+	for (int i = 0; i < RANREAD_MAX_CALLS; i++)
+	{
+		RanreadCallSlot *s = &r->slots[i];
+
+		if (s->pid == MyProcPid && s->kind == kind && s->id == id && s->lxid == MyProc->lxid)
+		{
+			SpinLockRelease(&r->mutex);
+			PG_RETURN_VOID();	/* registered already */
+		}
+		if (s->pid == 0 && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot >= 0)
+	{
+		RanreadCallSlot *s = &r->slots[free_slot];
+
+		s->pid = MyProcPid;
+		s->lxid = MyProc->lxid;
+		s->dboid = MyDatabaseId;
+		s->role = GetUserId();
+		s->kind = kind;
+		s->id = id;
+		s->started_at = GetCurrentTimestamp();
+	}
+	SpinLockRelease(&r->mutex);
+	if (free_slot < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%d sweeps, studies, searches and fleets are running already", RANREAD_MAX_CALLS),
+				 errdetail("A call counts as running until the transaction that called it ends."),
+				 errhint("Wait for one to end, or run fewer of them in one transaction.")));
+	if (!callback_registered)
+	{
+		RegisterXactCallback(calls_xact_callback, NULL);
+		callback_registered = true;
+	}
+	PG_RETURN_VOID();
+}
+
+/* Is the call of this kind and id registered by this backend, now? */
+bool
+ranread_call_mine(RanreadCallKind kind, int64 id)
+{
+	RanreadCallSlot copy[RANREAD_MAX_CALLS];
+	int			n = snapshot(copy);
+
+	for (int i = 0; i < n; i++)
+		if (copy[i].pid == MyProcPid && copy[i].kind == kind && copy[i].id == id &&
+			copy[i].dboid == MyDatabaseId && slot_live(&copy[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The calls of this database that run now; returns how many (at most max).
+ * Without mine, not those of this backend: a reset in the transaction that
+ * ran a call sees all the call wrote (it ran before, in this transaction),
+ * so it may take it whole.
+ */
+int
+ranread_calls_running(RanreadCallInfo *out, int max, bool mine)
+{
+	RanreadCallSlot copy[RANREAD_MAX_CALLS];
+	int			n = snapshot(copy);
+	int			k = 0;
+
+	for (int i = 0; i < n && k < max; i++)
+		if (copy[i].dboid == MyDatabaseId && (mine || copy[i].pid != MyProcPid) && slot_live(&copy[i]))
+		{
+			out[k].kind = copy[i].kind;
+			out[k].id = copy[i].id;
+			out[k].pid = copy[i].pid;
+			out[k].role = copy[i].role;
+			out[k].started_at = copy[i].started_at;
+			k++;
+		}
+	return k;
+}
+
+/*
+ * ranread_call_running(kind, id): does that sweep (study, latency_target,
+ * fleet) of this database run now?  NULL on a standby, which cannot know
+ * what its primary runs.
+ */
+Datum
+ranread_call_running(PG_FUNCTION_ARGS)
+{
+	RanreadCallInfo *info = palloc(sizeof(RanreadCallInfo) * RANREAD_MAX_CALLS);
+	RanreadCallKind kind;
+	int64		id;
+	int			n;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	if (RecoveryInProgress())
+		PG_RETURN_NULL();
+	kind = kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	id = PG_GETARG_INT64(1);
+	n = ranread_calls_running(info, RANREAD_MAX_CALLS, true);
+	for (int i = 0; i < n; i++)
+		if (info[i].kind == kind && info[i].id == id)
+			PG_RETURN_BOOL(true);
+	PG_RETURN_BOOL(false);
+}
+
+/*
+ * ranread_running_calls(): the sweeps, studies, latency-target searches
+ * and fleets of this database that run now: kind, id, pid, started_by,
+ * started_at
+ */
+Datum
+ranread_running_calls(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	RanreadCallInfo *info = palloc(sizeof(RanreadCallInfo) * RANREAD_MAX_CALLS);
+	int			n;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (RecoveryInProgress())
+		return (Datum) 0;
+	n = ranread_calls_running(info, RANREAD_MAX_CALLS, true);
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[5];
+		bool		nulls[5] = {false, false, false, false, false};
+		char	   *role = GetUserNameFromId(info[i].role, true);
+		NameData   *rn = palloc0(sizeof(NameData));
+
+		values[0] = CStringGetTextDatum(kind_names[info[i].kind]);
+		values[1] = Int64GetDatum(info[i].id);
+		values[2] = Int32GetDatum(info[i].pid);
+		if (role)
+			namestrcpy(rn, role);
+		values[3] = NameGetDatum(rn);
+		nulls[3] = role == NULL;
+		values[4] = TimestampTzGetDatum(info[i].started_at);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

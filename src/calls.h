@@ -1,0 +1,40 @@
+/*
+ * calls.h
+ *		The sweeps, studies, latency-target searches and fleets that run now
+ *		(calls.c): registered by the call itself, for ranread_reset, the
+ *		views and ranread_run_step's checks.
+ */
+#ifndef RANREAD_CALLS_H
+#define RANREAD_CALLS_H
+
+#include "postgres.h"
+
+#include "utils/timestamp.h"
+
+typedef enum RanreadCallKind
+{
+	CALL_SWEEP = 0,
+	CALL_STUDY,
+	CALL_LATENCY_TARGET,
+	CALL_FLEET
+} RanreadCallKind;
+
+#define RANREAD_NCALL_KINDS	(CALL_FLEET + 1)
+
+/* calls registered at once in the cluster, at most */
+#define RANREAD_MAX_CALLS	256
+
+typedef struct RanreadCallInfo
+{
+	RanreadCallKind kind;
+	int64		id;
+	int			pid;
+	Oid			role;
+	TimestampTz started_at;
+} RanreadCallInfo;
+
+extern const char *ranread_call_kind_name(RanreadCallKind kind);
+extern bool ranread_call_mine(RanreadCallKind kind, int64 id);
+extern int	ranread_calls_running(RanreadCallInfo *out, int max, bool mine);
+
+#endif							/* RANREAD_CALLS_H */
