@@ -263,7 +263,8 @@ target_lookup(const char *name, RanreadTarget *t)
 static bool
 setup_can_use(Oid spcoid)
 {
-	const char *dir = spcoid == DEFAULTTABLESPACE_OID ? "base" : psprintf("pg_tblspc/%u", spcoid);
+	const char *dir = spcoid == DEFAULTTABLESPACE_OID ? "base" :
+		psprintf("pg_tblspc/%u/%s", spcoid, TABLESPACE_VERSION_DIRECTORY);
 	struct stat st;
 	FsInfo		fi;
 

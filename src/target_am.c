@@ -94,6 +94,8 @@ typedef struct MovedSegment
 {
 	char	   *from;
 	char	   *to;
+	RelFileNode to_node;		/* the new relfilenode, and the segment */
+	uint32		segno;
 	int			nest_level;
 	struct MovedSegment *next;
 } MovedSegment;
@@ -531,7 +533,17 @@ ta_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	smgrclose(dstrel);
 }
 
-/* Move the moved segments back: the transaction (or subtransaction) aborted */
+static void forget_fsync(RelFileNode rnode, uint32 segno);
+
+/*
+ * Move the moved segments back: the transaction (or subtransaction)
+ * aborted.  The new relfilenode's first segment had a pending fsync from
+ * its creation (md.c registers one); PostgreSQL, deleting that relfilenode
+ * at abort, keeps its first segment as an empty file until the next
+ * checkpoint so that such a fsync finds it, but it has just been moved
+ * away: cancel the fsync, or the checkpointer fails to open the file and
+ * PANICs.
+ */
 static void
 undo_moves(int from_level)
 {
@@ -545,6 +557,8 @@ undo_moves(int from_level)
 					 errmsg("could not move ranread target file \"%s\" back to \"%s\": %m",
 							m->to, m->from),
 					 errhint("Run ranread_setup again to re-create the target.")));
+		else
+			forget_fsync(m->to_node, m->segno);
 		moved = m->next;
 		pfree(m->from);
 		pfree(m->to);
@@ -766,6 +780,8 @@ ta_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 		m->from = MemoryContextStrdup(TopMemoryContext, from);
 		m->to = MemoryContextStrdup(TopMemoryContext, to);
 		m->nest_level = level;
+		m->to_node = NewTable->rd_node;
+		m->segno = seg;
 		if (rename(from, to) != 0)
 		{
 			pfree(m->from);
