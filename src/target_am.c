@@ -40,7 +40,8 @@
  *
  * Only ranread makes relations of this access method.  PostgreSQL has no
  * privilege on table access methods, so relation_set_new_filenode, which
- * every new relation of the method passes through, refuses any but three:
+ * every new relation of the method passes through, refuses any but three
+ * (and whatever pg_upgrade restores):
  * the relation ranread_setup is creating (target.c announces it by name),
  * a new relfilenode of an existing one (TRUNCATE), and the transient table
  * of a rewrite of an existing one, made by the session that holds it in
@@ -116,10 +117,45 @@ static List *touched = NIL;
 
 static void register_callbacks(void);
 
-/* Refuse anything that would store a row */
+/*
+ * The name make_new_heap (cluster.c) gives the transient table of a
+ * rewrite: "pg_temp_<OID of the table rewritten>".  Returns that OID, or
+ * InvalidOid for any other name.
+ */
+static Oid
+transient_of(Relation rel)
+{
+	const char *name = RelationGetRelationName(rel);
+	char	   *end;
+	unsigned long oid;
+
+	if (strncmp(name, "pg_temp_", 8) != 0 || name[8] < '1' || name[8] > '9')
+		return InvalidOid;
+	errno = 0;
+	oid = strtoul(name + 8, &end, 10);
+	if (errno != 0 || *end != '\0' || oid > PG_UINT32_MAX)
+		return InvalidOid;
+	return (Oid) oid;
+}
+
+/*
+ * Refuse anything that would store a row; into the transient table of a
+ * rewrite, refuse the rewrite, naming the relation rewritten.
+ */
 static void
 no_rows(Relation rel)
 {
+	Oid			old = transient_of(rel);
+	char	   *name = OidIsValid(old) ? get_rel_name(old) : NULL;
+
+	if (name != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ranread target relation \"%s\" cannot be rewritten", name),
+				 errdetail("This command copies rows into a new relation, which PostgreSQL would give a "
+						   "transaction id (relfrozenxid) that VACUUM never advances for a target; "
+						   "VACUUM FULL, CLUSTER, TRUNCATE and SET TABLESPACE keep a target as it is."),
+				 errhint("Leave the target's definition to ranread: ranread_purge drops it, ranread_setup makes it again.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("ranread target relation \"%s\" holds no rows", RelationGetRelationName(rel)),
@@ -318,48 +354,17 @@ ta_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot, TupleTableSlot *
 }
 
 /*
- * The name make_new_heap (cluster.c) gives the transient table of a
- * rewrite: "pg_temp_<OID of the table rewritten>".  Returns that OID, or
- * InvalidOid for any other name.
- */
-static Oid
-transient_of(Relation rel)
-{
-	const char *name = RelationGetRelationName(rel);
-	char	   *end;
-	unsigned long oid;
-
-	if (strncmp(name, "pg_temp_", 8) != 0 || name[8] < '1' || name[8] > '9')
-		return InvalidOid;
-	errno = 0;
-	oid = strtoul(name + 8, &end, 10);
-	if (errno != 0 || *end != '\0' || oid > PG_UINT32_MAX)
-		return InvalidOid;
-	return (Oid) oid;
-}
-
-/*
  * The end of a bulk insert: COPY FROM, and the rewrites that copy rows into
  * a new relation (ALTER TABLE ADD COLUMN with a volatile default, ALTER
  * COLUMN ... TYPE, SET LOGGED; REFRESH MATERIALIZED VIEW).  PostgreSQL
  * would then give the relation a relfrozenxid that VACUUM never advances
- * here: refused, before the new relation replaces the old one.
+ * here: refused (no_rows names the rewrite), before the new relation
+ * replaces the old one.
  */
 static void
 ta_finish_bulk_insert(Relation rel, int options)
 {
-	Oid			old = transient_of(rel);
-	char	   *name = OidIsValid(old) ? get_rel_name(old) : NULL;
-
-	if (name == NULL)
-		no_rows(rel);
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("ranread target relation \"%s\" cannot be rewritten", name),
-			 errdetail("This command copies rows into a new relation, which PostgreSQL would give a "
-					   "transaction id (relfrozenxid) that VACUUM never advances for a target; "
-					   "VACUUM FULL, CLUSTER, TRUNCATE and SET TABLESPACE keep a target as it is."),
-			 errhint("Leave the target's definition to ranread: ranread_purge drops it, ranread_setup makes it again.")));
+	no_rows(rel);
 }
 
 /* ---------------------------------------------------------------------
@@ -431,6 +436,10 @@ allowed_relation(Relation rel, char persistence)
 
 	/* TRUNCATE: a new relfilenode of a relation that exists */
 	if (SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		return relid;
+
+	/* pg_upgrade restores the targets of the old cluster, as they were */
+	if (IsBinaryUpgrade)
 		return relid;
 
 	/* the target ranread_setup is creating */

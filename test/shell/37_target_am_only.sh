@@ -95,6 +95,19 @@ ok $? "... and says why it matters"
 q "$(q "SELECT fix FROM ranread_target_check()")" >/dev/null
 is "$(q "SELECT count(*) FROM ranread_target_check()")|$(with_xids)" "0|0" "... and the command drops it"
 
+# --- the same for a materialized view of the method: REFRESH is refused,
+# VACUUM FULL takes its transaction id away
+q "CREATE MATERIALIZED VIEW rr_stray_mv AS SELECT 1 AS x; UPDATE pg_class SET relam = $AM WHERE oid = 'rr_stray_mv'::regclass" >/dev/null
+is "$(q "SELECT fix FROM ranread_target_check()")" "DROP MATERIALIZED VIEW public.rr_stray_mv;" \
+  "ranread_target_check() lists a materialized view of the method, with DROP MATERIALIZED VIEW"
+msg=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "REFRESH MATERIALIZED VIEW rr_stray_mv" 2>&1)
+echo "$msg" | grep -Eq 'ERROR: +0A000: ranread target relation "rr_stray_mv" cannot be rewritten'
+ok $? "REFRESH MATERIALIZED VIEW of it is refused: it would give it a new transaction id"
+q "VACUUM FULL rr_stray_mv" >/dev/null
+is "$(q "SELECT relfrozenxid || '|' || relminmxid FROM pg_class WHERE oid = 'rr_stray_mv'::regclass")" "0|0" \
+  "VACUUM FULL of it leaves it with no transaction id"
+q "DROP MATERIALIZED VIEW rr_stray_mv" >/dev/null
+
 q "SELECT ranread_purge()" >/dev/null
 psql -qX -d postgres -c "DROP DATABASE $DB" -c "DROP ROLE rr_amonly_user" >/dev/null
 
