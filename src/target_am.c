@@ -29,8 +29,10 @@
  *		would delete the new relfilenode's files with no callback to move
  *		them back.  Before moving, the old files' dirty buffers are flushed
  *		and their pending fsync requests cancelled, as md.c does when it
- *		unlinks a relation, so the checkpointer never looks for a file that
- *		moved.  (Hard links would not do: at commit md.c truncates the old
+ *		unlinks a relation, and moving back cancels the fsync the new
+ *		relfilenode's first file got when it was created: the checkpointer
+ *		never looks for a file that moved (with fsync on, it would PANIC).
+ *		(Hard links would not do: at commit md.c truncates the old
  *		relfilenode's files before unlinking them, which would empty the
  *		shared data.)
  *	 ALTER TABLE ... SET TABLESPACE		 copies every fork, as heap does: the
@@ -41,8 +43,8 @@
  * Only ranread makes relations of this access method.  PostgreSQL has no
  * privilege on table access methods, so relation_set_new_filenode, which
  * every new relation of the method passes through, refuses any but three
- * (and whatever pg_upgrade restores):
- * the relation ranread_setup is creating (target.c announces it by name),
+ * (and what pg_upgrade restores): the relation ranread_setup is creating
+ * (target.c announces it by name),
  * a new relfilenode of an existing one (TRUNCATE), and the transient table
  * of a rewrite of an existing one, made by the session that holds it in
  * AccessExclusiveLock (VACUUM FULL, CLUSTER, ALTER TABLE).  A rewrite that
