@@ -9,8 +9,19 @@
  * ranread_target access method (target_am.c) so that VACUUM, VACUUM FULL
  * and anti-wraparound autovacuum leave it alone.  It is made a member of the
  * extension with a pg_depend entry, so DROP EXTENSION removes it and pg_dump
- * never dumps it; unlogged main forks are left out of base backups.  Nobody
- * has privileges on it.  fill.c writes every block.
+ * never dumps it; unlogged main forks are left out of base backups.  fill.c
+ * writes every block.
+ *
+ * Targets live in the schema ranread_target, a member of the extension
+ * that is on nobody's search_path and on which nobody but the extension's
+ * owner has a privilege, and they take no privileges themselves: pg_dump
+ * leaves a target out but would dump a grant on it, and the restore of that
+ * grant would fail.  So GRANT ... ON ALL TABLES IN SCHEMA of the user's
+ * schemas never reaches a target, default privileges are taken off a new
+ * target here, and a GRANT that reaches one is refused by the extension's
+ * event trigger (sql/install/01_access_method.sql).  Where the extension is
+ * still at 1.0 (its SQL, with this library) targets stay in the extension's
+ * schema, as 1.0 made them; the update to 1.1 moves them.
  *
  * Where a target is, is read from pg_class whenever it is used, never from
  * what setup recorded: ALTER TABLE ... SET TABLESPACE, ALTER TABLESPACE ...
@@ -27,11 +38,17 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "access/htup_details.h"
 #include "access/relation.h"
+#include "access/table.h"
 #include "access/xlog.h"
 #include "catalog/dependency.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_tablespace_d.h"
@@ -108,6 +125,7 @@ typedef struct CatalogRow
 	bool		found;
 	Oid			relid;
 	uint64		size_bytes;
+	char		tablespace[NAMEDATALEN];
 } CatalogRow;
 
 /*
@@ -128,7 +146,7 @@ read_catalog_row(void *arg)
 	values[0] = NameGetDatum(&n);
 	ranread_become_owner(&owner);
 	SPI_connect();
-	if (SPI_execute_with_args(psprintf("SELECT relid, size_bytes FROM %s.ranread_target_catalog "
+	if (SPI_execute_with_args(psprintf("SELECT relid, size_bytes, tablespace FROM %s.ranread_target_catalog "
 									   "WHERE target OPERATOR(pg_catalog.=) $1",
 									   ranread_schema_name()),
 							  1, argtypes, values, NULL, false, 1) != SPI_OK_SELECT)
@@ -142,6 +160,8 @@ read_catalog_row(void *arg)
 													SPI_tuptable->tupdesc, 1, &isnull));
 		row->size_bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 													  SPI_tuptable->tupdesc, 2, &isnull));
+		strlcpy(row->tablespace, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
+				NAMEDATALEN);
 	}
 	SPI_finish();
 	ranread_restore_user(&owner);
@@ -156,18 +176,58 @@ uses_target_am(Relation rel)
 	return OidIsValid(am) && rel->rd_rel->relam == am;
 }
 
+/*
+ * The blocks of a main fork, from the sizes of its segment files (ranread
+ * writes them with O_DIRECT, never through shared buffers, so the files
+ * are the truth); without error when they are gone: *missing then says so,
+ * and *err why.
+ */
+static int64
+files_nblocks(const char *relpath, bool *missing, int *err)
+{
+	int64		blocks = 0;
+
+	*missing = false;
+	*err = 0;
+	for (uint32 seg = 0;; seg++)
+	{
+		struct stat st;
+		char	   *path = seg == 0 ? pstrdup(relpath) : psprintf("%s.%u", relpath, seg);
+
+		CHECK_FOR_INTERRUPTS();
+		if (stat(path, &st) != 0)
+		{
+			if (seg == 0)
+			{
+				*missing = true;
+				*err = errno;
+			}
+			break;
+		}
+		blocks += st.st_size / BLCKSZ;
+		if (st.st_size < (off_t) RELSEG_SIZE * BLCKSZ)
+			break;
+	}
+	return blocks;
+}
+
 /* Fill in where a locked target relation's files are now */
 static void
 describe_relation(Relation rel, RanreadTarget *t)
 {
 	Oid			spc = rel->rd_rel->reltablespace;
+	char	   *spcname;
 
 	t->spcoid = OidIsValid(spc) ? spc : MyDatabaseTableSpace;
-	strlcpy(t->tablespace, get_tablespace_name(t->spcoid), NAMEDATALEN);
+	spcname = get_tablespace_name(t->spcoid);
+	strlcpy(t->tablespace, spcname ? spcname : "", NAMEDATALEN);
 	strlcpy(t->relpath, relpathperm(rel->rd_node, MAIN_FORKNUM), MAXPGPATH);
 	t->rewritten = rel->rd_node.relNode != RelationGetRelid(rel);
 	t->protected = uses_target_am(rel);
-	t->nblocks = RecoveryInProgress() ? -1 : RelationGetNumberOfBlocks(rel);
+	if (RecoveryInProgress())
+		t->nblocks = -1;
+	else
+		t->nblocks = files_nblocks(t->relpath, &t->missing, &t->file_errno);
 }
 
 /*
@@ -190,6 +250,7 @@ target_lookup(const char *name, RanreadTarget *t)
 	t->relid = row.relid;
 	strlcpy(t->name, name, NAMEDATALEN);
 	t->size_bytes = row.size_bytes;
+	strlcpy(t->made_in, row.tablespace, NAMEDATALEN);
 	rel = try_relation_open(t->relid, AccessShareLock);
 	if (rel == NULL)
 		return false;			/* purged while we looked */
@@ -198,29 +259,100 @@ target_lookup(const char *name, RanreadTarget *t)
 	return true;
 }
 
+/* Can setup make a target in this tablespace's directory (there, real storage)? */
+static bool
+setup_can_use(Oid spcoid)
+{
+	const char *dir = spcoid == DEFAULTTABLESPACE_OID ? "base" :
+		psprintf("pg_tblspc/%u/%s", spcoid, TABLESPACE_VERSION_DIRECTORY);
+	struct stat st;
+	FsInfo		fi;
+
+	if (spcoid == GLOBALTABLESPACE_OID || stat(dir, &st) != 0)
+		return false;
+	fsinfo_read(dir, &fi);
+	return !fi.memory;
+}
+
 /*
- * Refuse a target that cannot be read: emptied (by crash recovery, or by a
- * rewrite of a 1.0 target) or not the size it was made with.
+ * The ranread_setup call that makes a target again: where its files are
+ * now, or where it was made, or pg_default, whichever setup would accept
+ * (not a memory filesystem, not a tablespace whose directory is gone).
+ */
+static char *
+setup_again(const RanreadTarget *t)
+{
+	const char *cand[3] = {t->tablespace, t->made_in, "pg_default"};
+	const char *spc = "pg_default";
+
+	for (int i = 0; i < 3; i++)
+	{
+		Oid			oid = cand[i][0] ? get_tablespace_oid(cand[i], true) : InvalidOid;
+
+		if (OidIsValid(oid) && setup_can_use(oid))
+		{
+			spc = cand[i];
+			break;
+		}
+	}
+	return psprintf("SELECT * FROM ranread_setup(%s, %s, %s);",
+					quote_literal_cstr(fsinfo_pretty(t->size_bytes)),
+					quote_literal_cstr(spc), quote_literal_cstr(t->name));
+}
+
+/*
+ * Why a target is empty.  A relation of the ranread_target access method
+ * keeps its data through VACUUM FULL, CLUSTER and SET TABLESPACE (a new
+ * relfilenode says nothing), so only crash recovery (targets are unlogged)
+ * or a TRUNCATE empties it; a heap target (made by 1.0, or given heap with
+ * ALTER TABLE ... SET ACCESS METHOD) is also emptied by VACUUM FULL, CLUSTER
+ * and TRUNCATE, which give it a new relfilenode.
+ */
+static const char *
+empty_reason(const RanreadTarget *t)
+{
+	if (t->protected)
+		return "crash recovery reset it (targets are unlogged), or a TRUNCATE emptied it";
+	if (t->rewritten)
+		return "it is a heap relation (made by ranread 1.0, or given heap by ALTER TABLE ... SET ACCESS METHOD), "
+			"which VACUUM FULL, CLUSTER and TRUNCATE rewrite into an empty file; crash recovery also resets it";
+	return "crash recovery reset it (targets are unlogged)";
+}
+
+/* A clause as a sentence: its first letter in upper case */
+static char *
+sentence(const char *clause)
+{
+	char	   *s = pstrdup(clause);
+
+	s[0] = pg_toupper((unsigned char) s[0]);
+	return s;
+}
+
+/*
+ * Refuse a target that cannot be read: its files gone, emptied (by crash
+ * recovery, or by a rewrite of a heap target) or not the size it was made
+ * with.
  */
 void
 target_check_usable(const RanreadTarget *t, const char *fn)
 {
-	char	   *again = psprintf("SELECT * FROM ranread_setup(%s, %s, %s);",
-								 quote_literal_cstr(fsinfo_pretty(t->size_bytes)),
-								 quote_literal_cstr(t->tablespace), quote_literal_cstr(t->name));
+	char	   *again = setup_again(t);
 
-	if (t->nblocks == 0 && t->rewritten)
+	if (t->missing)
 		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("ranread target \"%s\" is empty: VACUUM FULL, CLUSTER or TRUNCATE rewrote it", t->name),
-				 errdetail("It was made by ranread 1.0 as a plain heap relation, which a rewrite empties."),
-				 errhint("Run ranread_setup again; it makes a target that maintenance leaves alone: %s", again)));
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("ranread target \"%s\" has no files", t->name),
+				 errdetail("Its relation's file \"%s\" is gone: %s.", t->relpath, strerror(t->file_errno)),
+				 errhint("Make it again: %s  Or forget it: SELECT ranread_purge(%s);",
+						 again, quote_literal_cstr(t->name))));
 	if (t->nblocks == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("ranread target \"%s\" is empty", t->name),
-				 errdetail("Crash recovery resets unlogged relations, and targets are unlogged."),
-				 errhint("Run ranread_setup again: %s", again)));
+				 errdetail("%s.", sentence(empty_reason(t))),
+				 errhint("Run ranread_setup again%s: %s",
+						 t->protected ? "" : "; it makes a target that maintenance leaves alone", again)));
 	if ((uint64) t->nblocks * BLCKSZ != t->size_bytes)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -248,17 +380,28 @@ target_state(Oid relid, int64 size, RanreadTarget *t, const char **note)
 		return "unavailable on a standby";
 	}
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+	{
+		*note = "its relation was dropped behind ranread's back; run ranread_purge to forget it, or ranread_setup to make it again";
 		return "missing";
+	}
 	rel = try_relation_open(relid, AccessShareLock);
 	if (rel == NULL)
+	{
+		*note = "its relation was dropped behind ranread's back; run ranread_purge to forget it, or ranread_setup to make it again";
 		return "missing";
+	}
 	describe_relation(rel, t);
 	relation_close(rel, AccessShareLock);
+	if (t->missing)
+	{
+		*note = psprintf("its files are gone (%s: %s), removed outside PostgreSQL; "
+						 "run ranread_purge to forget it, or ranread_setup to make it again",
+						 t->relpath, strerror(t->file_errno));
+		return "missing";
+	}
 	if (t->nblocks == 0)
 	{
-		*note = t->rewritten ?
-			"VACUUM FULL, CLUSTER or TRUNCATE rewrote this 1.0 target into an empty file; run ranread_setup again" :
-			"crash recovery reset it (targets are unlogged); run ranread_setup again";
+		*note = psprintf("%s; run ranread_setup again", empty_reason(t));
 		return "empty";
 	}
 	if (t->nblocks * BLCKSZ != size)
@@ -266,8 +409,23 @@ target_state(Oid relid, int64 size, RanreadTarget *t, const char **note)
 		*note = "its size on disk is not the size it was made with; run ranread_setup again";
 		return "damaged";
 	}
-	if (!t->protected)
-		*note = "made by ranread 1.0: VACUUM reads it and VACUUM FULL empties it; run ranread_setup again to protect it";
+	if (!setup_can_use(t->spcoid))
+	{
+		struct stat st;
+
+		if (stat(t->relpath, &st) == 0)
+		{
+			FsInfo		fi;
+
+			fsinfo_read(t->relpath, &fi);
+			if (fi.memory)
+				*note = psprintf("its files were moved to a memory filesystem (%s at %s), where reads measure RAM: "
+								 "batches refuse it; move it back with ALTER TABLE ... SET TABLESPACE, "
+								 "or run ranread_setup in a tablespace on storage", fi.type, fi.mount_point);
+		}
+	}
+	if (*note == NULL && !t->protected)
+		*note = "not protected (a heap relation, made by ranread 1.0): VACUUM reads it and VACUUM FULL empties it; run ranread_setup again to protect it";
 	return "ready";
 }
 
@@ -321,16 +479,23 @@ ranread_target_info(PG_FUNCTION_ARGS)
 /*
  * Serialize setup and purge of one target name across sessions: the second
  * waits for the first to commit, then replaces what it made.
+ *
+ * The lock is on the extension's own object (pg_extension's row of ranread)
+ * with a sub-id from the name, a lock no SQL command of another role can
+ * take (an advisory lock could be: any role may call pg_advisory_lock).  It
+ * shows in pg_locks as locktype "object", classid pg_extension; the wait is
+ * PostgreSQL's lock wait: cancel, statement_timeout, lock_timeout and the
+ * deadlock detector all end it.  Two names whose sub-ids meet only wait for
+ * each other.
  */
 static void
 lock_target_name(const char *target)
 {
-	uint64		h = hash_bytes_extended((const unsigned char *) target, strlen(target),
-										UINT64CONST(0x72616e72656164));	/* "ranread" */
+	uint32		h = hash_bytes((const unsigned char *) target, strlen(target));
 
-	DirectFunctionCall1(pg_advisory_xact_lock_int8, Int64GetDatum((int64) h));
+	LockDatabaseObject(ExtensionRelationId, get_extension_oid("ranread", false),
+					   (uint16) (1 + h % 65535), ExclusiveLock);
 	/* see what the session we waited for committed */
-	AcceptInvalidationMessages();
 	InvalidateCatalogSnapshot();
 }
 
@@ -490,11 +655,85 @@ parse_size(text *size_txt)
 	return (size + BLCKSZ - 1) / BLCKSZ * BLCKSZ;
 }
 
+/*
+ * The schema targets go in: ranread_target, the extension's own (1.1), or
+ * the extension's schema where the extension is still at 1.0.
+ */
+static Oid
+target_schema(void)
+{
+	Oid			nsp = get_namespace_oid("ranread_target", true);
+
+	if (OidIsValid(nsp) &&
+		getExtensionOfObject(NamespaceRelationId, nsp) == get_extension_oid("ranread", false))
+		return nsp;
+	return get_namespace_oid(ranread_schema_name_raw(), false);
+}
+
+/*
+ * Take every privilege off a new target: ALTER DEFAULT PRIVILEGES gave it
+ * the grants of tables its owner creates, which pg_dump would dump without
+ * the relation.  As REVOKE does: pg_class.relacl, and the roles' shared
+ * dependencies on it.
+ */
+static void
+strip_privileges(Oid relid)
+{
+	Relation	pg_class = table_open(RelationRelationId, RowExclusiveLock);
+	HeapTuple	tup = SearchSysCacheCopy1(RELOID, ObjectIdGetDatum(relid));
+	bool		isnull;
+	Datum		acl;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	acl = heap_getattr(tup, Anum_pg_class_relacl, RelationGetDescr(pg_class), &isnull);
+	if (!isnull)
+	{
+		Oid		   *members;
+		int			nmembers = aclmembers(DatumGetAclP(acl), &members);
+		Datum		values[Natts_pg_class];
+		bool		nulls[Natts_pg_class];
+		bool		replace[Natts_pg_class];
+		HeapTuple	newtup;
+
+		memset(values, 0, sizeof(values));
+		memset(nulls, false, sizeof(nulls));
+		memset(replace, false, sizeof(replace));
+		nulls[Anum_pg_class_relacl - 1] = true;
+		replace[Anum_pg_class_relacl - 1] = true;
+		newtup = heap_modify_tuple(tup, RelationGetDescr(pg_class), values, nulls, replace);
+		CatalogTupleUpdate(pg_class, &newtup->t_self, newtup);
+		updateAclDependencies(RelationRelationId, relid, 0,
+							  ((Form_pg_class) GETSTRUCT(tup))->relowner,
+							  nmembers, members, 0, NULL);
+		CommandCounterIncrement();
+	}
+	table_close(pg_class, RowExclusiveLock);
+}
+
+/* Run the CREATE TABLE of a target: the one relation its access method lets this session make now */
+static void
+run_create(const char *sql, const char *relname, Oid nsp)
+{
+	target_am_allow_create(relname, nsp);
+	PG_TRY();
+	{
+		if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "could not create the relation of a target: %s", sql);
+	}
+	PG_FINALLY();
+	{
+		target_am_end_create();
+	}
+	PG_END_TRY();
+}
+
 /* Create the (empty) relation of a target; returns its OID */
 static Oid
 create_target_relation(const char *target, const char *spcname)
 {
-	char	   *schema = ranread_schema_name();
+	Oid			nsp = target_schema();
+	const char *schema = quote_identifier(get_namespace_name(nsp));
 	char	   *relname = target_relname(target);
 	Oid			relid;
 	ObjectAddress rel;
@@ -505,12 +744,11 @@ create_target_relation(const char *target, const char *spcname)
 	/* created by the extension's owner: no one else has any privilege on it */
 	ranread_become_owner(&owner);
 	SPI_connect();
-	if (SPI_execute(psprintf("CREATE UNLOGGED TABLE %s.%s () %s WITH (autovacuum_enabled = off, vacuum_truncate = off) TABLESPACE %s",
-							 schema, quote_identifier(relname),
-							 protected ? "USING ranread_target" : "",
-							 quote_identifier(spcname)),
-					false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "could not create the relation of target \"%s\"", target);
+	run_create(psprintf("CREATE UNLOGGED TABLE %s.%s () %s WITH (autovacuum_enabled = off, vacuum_truncate = off) TABLESPACE %s",
+						schema, quote_identifier(relname),
+						protected ? "USING ranread_target" : "",
+						quote_identifier(spcname)),
+			   relname, nsp);
 	SPI_execute(psprintf("COMMENT ON TABLE %s.%s IS %s", schema, quote_identifier(relname),
 						 quote_literal_cstr(psprintf("ranread target \"%s\": benchmark data, "
 													 "no rows; drop with ranread_purge", target))),
@@ -518,7 +756,8 @@ create_target_relation(const char *target, const char *spcname)
 	SPI_finish();
 	ranread_restore_user(&owner);
 
-	relid = get_relname_relid(relname, get_namespace_oid(ranread_schema_name_raw(), false));
+	relid = get_relname_relid(relname, nsp);
+	strip_privileges(relid);
 	ObjectAddressSet(rel, RelationRelationId, relid);
 	ObjectAddressSet(ext, ExtensionRelationId, get_extension_oid("ranread", false));
 	recordDependencyOn(&rel, &ext, DEPENDENCY_EXTENSION);

@@ -22,6 +22,9 @@ typedef struct RanreadTarget
 	bool		rewritten;		/* its relfilenode is not its first one */
 	bool		protected;		/* made with the ranread_target access method */
 	char		relpath[MAXPGPATH]; /* segment 0, from the data directory */
+	bool		missing;		/* segment 0 is gone (stat failed: file_errno) */
+	int			file_errno;
+	char		made_in[NAMEDATALEN];	/* the tablespace setup made it in */
 } RanreadTarget;
 
 /* The filesystem under a path */
@@ -55,6 +58,10 @@ extern const char *name_arg(FunctionCallInfo fcinfo, int argno, const char *what
 extern bool target_lookup(const char *name, RanreadTarget *t);
 extern void target_check_usable(const RanreadTarget *t, const char *fn);
 extern char *target_relname(const char *target);
+
+/* target_am.c */
+extern void target_am_allow_create(const char *relname, Oid nsp);
+extern void target_am_end_create(void);
 
 /* fill.c */
 extern void target_fill_page(char *page, BlockNumber blkno, uint64 *rng);

@@ -14,14 +14,24 @@
  *		at once, and the relation stores no transaction ids (relfrozenxid and
  *		relminmxid are invalid), so anti-wraparound autovacuum never picks it
  *		and never holds back the database's datfrozenxid;
- *	 ANALYZE		 samples no rows and reads no page;
- *	 VACUUM FULL	 "copies" the table by moving its segment files to the new
- *		relfilenode (rename, in the same directory), in no time and without
- *		reading a page.  Should the transaction abort, a transaction callback
- *		moves them back before PostgreSQL deletes the new relfilenode's
- *		files.  Before moving, the old files' dirty buffers are flushed and
- *		their pending fsync requests cancelled, as md.c does when it unlinks
- *		a relation, so the checkpointer never looks for a file that moved.
+ *	 ANALYZE, pg_prewarm, the planner	 the relation reports a size of 0
+ *		blocks (relation_size), so ANALYZE samples no block and prefetches
+ *		none (PostgreSQL 15 issues posix_fadvise(WILLNEED) for every block
+ *		it means to sample, and the kernel reads them), and nothing that
+ *		walks a relation's blocks through shared buffers touches the data.
+ *		pg_relation_size, which looks at the files, shows the real size;
+ *	 VACUUM FULL, CLUSTER	 "copies" the table by moving its segment files to
+ *		the new relfilenode (rename, in the same directory), in no time and
+ *		without reading a page.  Should the transaction or subtransaction
+ *		abort, a transaction callback moves them back before PostgreSQL
+ *		deletes the new relfilenode's files; a transaction with moves pending
+ *		cannot be prepared (PREPARE TRANSACTION), because ROLLBACK PREPARED
+ *		would delete the new relfilenode's files with no callback to move
+ *		them back.  Before moving, the old files' dirty buffers are flushed
+ *		and their pending fsync requests cancelled, as md.c does when it
+ *		unlinks a relation, and moving back cancels the fsync the new
+ *		relfilenode's first file got when it was created: the checkpointer
+ *		never looks for a file that moved (with fsync on, it would PANIC).
  *		(Hard links would not do: at commit md.c truncates the old
  *		relfilenode's files before unlinking them, which would empty the
  *		shared data.)
@@ -29,6 +39,22 @@
  *		target's data really moves to the new storage;
  *	 SELECT			 sees no rows, reading no page; INSERT, UPDATE, DELETE and
  *		COPY FROM are refused.
+ *
+ * Only ranread makes relations of this access method.  PostgreSQL has no
+ * privilege on table access methods, so relation_set_new_filenode, which
+ * every new relation of the method passes through, refuses any but three
+ * (and what pg_upgrade restores): the relation ranread_setup is creating
+ * (target.c announces it by name),
+ * a new relfilenode of an existing one (TRUNCATE), and the transient table
+ * of a rewrite of an existing one, made by the session that holds it in
+ * AccessExclusiveLock (VACUUM FULL, CLUSTER, ALTER TABLE).  A rewrite that
+ * copies rows instead of calling relation_copy_for_cluster (ALTER TABLE
+ * ADD COLUMN with a volatile default, ALTER COLUMN TYPE, SET LOGGED, REFRESH
+ * MATERIALIZED VIEW) would leave the relation with PostgreSQL's
+ * relfrozenxid, which VACUUM here never advances: it is refused when it
+ * finishes its bulk insert, and, whatever the path, a transaction that
+ * would commit such a relation with a transaction id in relfrozenxid or
+ * relminmxid is refused at commit.
  *
  * Pages stay valid empty heap pages with pseudo-random free space (see
  * fill.c), so tools that read the files through smgr (RelationCopyStorage,
@@ -39,21 +65,27 @@
 
 #include <unistd.h>
 
+#include "access/htup_details.h"
 #include "access/multixact.h"
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "catalog/index.h"
+#include "catalog/pg_class.h"
 #include "catalog/storage.h"
 #include "catalog/storage_xlog.h"
+#include "commands/defrem.h"
 #include "commands/vacuum.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/lock.h"
 #include "storage/smgr.h"
 #include "storage/sync.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "ranread.h"
 #include "target.h"
@@ -65,6 +97,8 @@ typedef struct MovedSegment
 {
 	char	   *from;
 	char	   *to;
+	RelFileNode to_node;		/* the new relfilenode, and the segment */
+	uint32		segno;
 	int			nest_level;
 	struct MovedSegment *next;
 } MovedSegment;
@@ -72,10 +106,58 @@ typedef struct MovedSegment
 static MovedSegment *moved = NULL;
 static bool callbacks_registered = false;
 
-/* Refuse anything that would store a row */
+/* The relation ranread_setup is creating now (target_am_allow_create) */
+static char creating_relname[NAMEDATALEN];
+static Oid	creating_nsp = InvalidOid;
+
+/*
+ * Relations of this access method that this transaction gave a new
+ * relfilenode (created, truncated or rewritten), checked before commit;
+ * in TopTransactionContext.
+ */
+static List *touched = NIL;
+
+static void register_callbacks(void);
+
+/*
+ * The name make_new_heap (cluster.c) gives the transient table of a
+ * rewrite: "pg_temp_<OID of the table rewritten>".  Returns that OID, or
+ * InvalidOid for any other name.
+ */
+static Oid
+transient_of(Relation rel)
+{
+	const char *name = RelationGetRelationName(rel);
+	char	   *end;
+	unsigned long oid;
+
+	if (strncmp(name, "pg_temp_", 8) != 0 || name[8] < '1' || name[8] > '9')
+		return InvalidOid;
+	errno = 0;
+	oid = strtoul(name + 8, &end, 10);
+	if (errno != 0 || *end != '\0' || oid > PG_UINT32_MAX)
+		return InvalidOid;
+	return (Oid) oid;
+}
+
+/*
+ * Refuse anything that would store a row; into the transient table of a
+ * rewrite, refuse the rewrite, naming the relation rewritten.
+ */
 static void
 no_rows(Relation rel)
 {
+	Oid			old = transient_of(rel);
+	char	   *name = OidIsValid(old) ? get_rel_name(old) : NULL;
+
+	if (name != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ranread target relation \"%s\" cannot be rewritten", name),
+				 errdetail("This command copies rows into a new relation, which PostgreSQL would give a "
+						   "transaction id (relfrozenxid) that VACUUM never advances for a target; "
+						   "VACUUM FULL, CLUSTER, TRUNCATE and SET TABLESPACE keep a target as it is."),
+				 errhint("Leave the target's definition to ranread: ranread_purge drops it, ranread_setup makes it again.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("ranread target relation \"%s\" holds no rows", RelationGetRelationName(rel)),
@@ -273,9 +355,18 @@ ta_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot, TupleTableSlot *
 	return TM_Invisible;
 }
 
+/*
+ * The end of a bulk insert: COPY FROM, and the rewrites that copy rows into
+ * a new relation (ALTER TABLE ADD COLUMN with a volatile default, ALTER
+ * COLUMN ... TYPE, SET LOGGED; REFRESH MATERIALIZED VIEW).  PostgreSQL
+ * would then give the relation a relfrozenxid that VACUUM never advances
+ * here: refused (no_rows names the rewrite), before the new relation
+ * replaces the old one.
+ */
 static void
 ta_finish_bulk_insert(Relation rel, int options)
 {
+	no_rows(rel);
 }
 
 /* ---------------------------------------------------------------------
@@ -284,15 +375,129 @@ ta_finish_bulk_insert(Relation rel, int options)
  */
 
 /*
- * A new relfilenode (CREATE TABLE, TRUNCATE, VACUUM FULL's new table): the
- * main fork, and the init fork an unlogged relation needs.  No transaction
- * ids are stored, so none is recorded.
+ * ranread_setup is about to create the relation relname in schema nsp: let
+ * that one (and no other) be made with this access method.  Cleared once it
+ * is made, by target_am_end_create, and by the end of the transaction.
+ */
+void
+target_am_allow_create(const char *relname, Oid nsp)
+{
+	register_callbacks();
+	strlcpy(creating_relname, relname, NAMEDATALEN);
+	creating_nsp = nsp;
+}
+
+void
+target_am_end_create(void)
+{
+	creating_nsp = InvalidOid;
+	creating_relname[0] = '\0';
+}
+
+/* A relation this transaction gave a new relfilenode, to check before commit */
+typedef struct Touched
+{
+	Oid			relid;
+	int			nest_level;
+} Touched;
+
+static void
+remember_touched(Oid relid)
+{
+	MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
+	Touched    *t = palloc(sizeof(Touched));
+
+	t->relid = relid;
+	t->nest_level = GetCurrentTransactionNestLevel();
+	touched = lappend(touched, t);
+	MemoryContextSwitchTo(old);
+}
+
+/* Does this session hold relid in AccessExclusiveLock? */
+static bool
+locked_exclusively(Oid relid)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+	return LockHeldByMe(&tag, AccessExclusiveLock);
+}
+
+/*
+ * Which relation a new relfilenode of this access method is for, or an
+ * error if it is none of ranread's (see the top of this file).  Returns the
+ * OID to check before commit: the relation itself, or the one a transient
+ * table rewrites.
+ */
+static Oid
+allowed_relation(Relation rel, char persistence)
+{
+	Oid			relid = RelationGetRelid(rel);
+	Oid			old;
+	char	   *name;
+
+	/* TRUNCATE: a new relfilenode of a relation that exists */
+	if (SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		return relid;
+
+	/* pg_upgrade restores the targets of the old cluster, as they were */
+	if (IsBinaryUpgrade)
+		return relid;
+
+	/* the target ranread_setup is creating */
+	if (OidIsValid(creating_nsp) && RelationGetNamespace(rel) == creating_nsp &&
+		strcmp(RelationGetRelationName(rel), creating_relname) == 0 &&
+		rel->rd_rel->relkind == RELKIND_RELATION && persistence == RELPERSISTENCE_UNLOGGED)
+	{
+		target_am_end_create();
+		return relid;
+	}
+
+	/* the transient table of a rewrite, in the rewritten relation's schema */
+	old = transient_of(rel);
+	if (OidIsValid(old) && rel->rd_rel->relkind == RELKIND_RELATION)
+	{
+		HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(old));
+		bool		ours = false;
+
+		if (HeapTupleIsValid(tup))
+		{
+			Form_pg_class c = (Form_pg_class) GETSTRUCT(tup);
+
+			ours = c->relam == rel->rd_rel->relam && c->relnamespace == RelationGetNamespace(rel);
+			ReleaseSysCache(tup);
+		}
+		if (ours && locked_exclusively(old))
+			return old;
+	}
+
+	name = OidIsValid(old) ? get_rel_name(old) : NULL;
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("relation \"%s\" cannot use access method \"ranread_target\"",
+					name ? name : RelationGetRelationName(rel)),
+			 errdetail("The ranread_target access method is for the targets ranread_setup makes: "
+					   "their relations hold no rows, and VACUUM never processes them."),
+			 errhint("Use another table access method, such as heap (PostgreSQL's default); "
+					 "ranread_setup makes a target.")));
+	return InvalidOid;			/* keep the compiler quiet */
+}
+
+/*
+ * A new relfilenode (CREATE TABLE, TRUNCATE, VACUUM FULL's new table) of a
+ * relation ranread allows: the main fork, and the init fork an unlogged
+ * relation needs.  No transaction ids are stored, so none is recorded.
  */
 static void
 ta_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode, char persistence,
 							 TransactionId *freezeXid, MultiXactId *minmulti)
 {
 	SMgrRelation srel;
+	Oid			checked;
+
+	register_callbacks();
+	checked = allowed_relation(rel, persistence);
+	remember_touched(checked);
 
 	*freezeXid = InvalidTransactionId;
 	*minmulti = InvalidMultiXactId;
@@ -339,7 +544,17 @@ ta_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	smgrclose(dstrel);
 }
 
-/* Move the moved segments back: the transaction (or subtransaction) aborted */
+static void forget_fsync(RelFileNode rnode, uint32 segno);
+
+/*
+ * Move the moved segments back: the transaction (or subtransaction)
+ * aborted.  The new relfilenode's first segment had a pending fsync from
+ * its creation (md.c registers one); PostgreSQL, deleting that relfilenode
+ * at abort, keeps its first segment as an empty file until the next
+ * checkpoint so that such a fsync finds it, but it has just been moved
+ * away: cancel the fsync, or the checkpointer fails to open the file and
+ * PANICs.
+ */
 static void
 undo_moves(int from_level)
 {
@@ -353,6 +568,8 @@ undo_moves(int from_level)
 					 errmsg("could not move ranread target file \"%s\" back to \"%s\": %m",
 							m->to, m->from),
 					 errhint("Run ranread_setup again to re-create the target.")));
+		else
+			forget_fsync(m->to_node, m->segno);
 		moved = m->next;
 		pfree(m->from);
 		pfree(m->to);
@@ -381,16 +598,110 @@ forget_moves(int from_level, int to_level)
 	}
 }
 
+/*
+ * Before commit: no relation of this access method that this transaction
+ * gave a new relfilenode may keep a transaction id, whatever command did it
+ * (the rewrites that would are refused earlier; this holds for any path).
+ */
+static void
+check_touched(void)
+{
+	Oid			am;
+	ListCell   *lc;
+
+	if (touched == NIL)
+		return;
+	am = get_am_oid("ranread_target", true);
+	CommandCounterIncrement();
+	foreach(lc, touched)
+	{
+		Touched    *t = lfirst(lc);
+		HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(t->relid));
+		Form_pg_class c;
+
+		if (!HeapTupleIsValid(tup))
+			continue;			/* dropped since */
+		c = (Form_pg_class) GETSTRUCT(tup);
+		if (c->relam == am &&
+			(TransactionIdIsValid(c->relfrozenxid) || MultiXactIdIsValid(c->relminmxid)))
+		{
+			char	   *name = pstrdup(NameStr(c->relname));
+			TransactionId xid = c->relfrozenxid;
+			MultiXactId mxid = c->relminmxid;
+
+			ReleaseSysCache(tup);
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("relation \"%s\" of access method \"ranread_target\" would keep a transaction id", name),
+					 errdetail("Its relfrozenxid would be %u and its relminmxid %u; VACUUM never processes "
+							   "relations of this access method, so they would hold back the database's "
+							   "datfrozenxid until it is dropped.", xid, mxid),
+					 errhint("The transaction is rolled back; ranread_setup makes a target again.")));
+		}
+		ReleaseSysCache(tup);
+	}
+}
+
+/* Forget the relations touched by an aborted subtransaction, or pass them up */
+static void
+sub_touched(int level, bool abort)
+{
+	ListCell   *lc;
+
+	foreach(lc, touched)
+	{
+		Touched    *t = lfirst(lc);
+
+		if (t->nest_level < level)
+			continue;
+		if (abort)
+			touched = foreach_delete_current(touched, lc);
+		else
+			t->nest_level = level - 1;
+	}
+}
+
 static void
 ta_xact_callback(XactEvent event, void *arg)
 {
-	if (moved == NULL)
-		return;
-	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
-		undo_moves(0);
-	else if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
-			 event == XACT_EVENT_PREPARE)
-		forget_moves(0, 0);
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+			check_touched();
+			break;
+		case XACT_EVENT_PRE_PREPARE:
+
+			/*
+			 * ROLLBACK PREPARED would delete the new relfilenode's files, in
+			 * a session (or after a restart) where no callback knows to move
+			 * them back first: the target's data would be lost.
+			 */
+			if (moved != NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot PREPARE a transaction that has moved the files of a ranread target"),
+						 errdetail("CLUSTER moved the target's files to its new relfilenode; ROLLBACK PREPARED "
+								   "would delete them, with nothing to move them back."),
+						 errhint("Commit the transaction instead of preparing it, or run CLUSTER of a target "
+								 "in a transaction of its own.")));
+			check_touched();
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			undo_moves(0);
+			touched = NIL;
+			target_am_end_create();
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_PREPARE:
+			forget_moves(0, 0);
+			touched = NIL;
+			target_am_end_create();
+			break;
+		default:
+			break;
+	}
 }
 
 static void
@@ -399,12 +710,26 @@ ta_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 {
 	int			level = GetCurrentTransactionNestLevel();
 
-	if (moved == NULL)
-		return;
 	if (event == SUBXACT_EVENT_ABORT_SUB)
+	{
 		undo_moves(level);
+		sub_touched(level, true);
+	}
 	else if (event == SUBXACT_EVENT_COMMIT_SUB)
+	{
 		forget_moves(level, level - 1);
+		sub_touched(level, false);
+	}
+}
+
+static void
+register_callbacks(void)
+{
+	if (callbacks_registered)
+		return;
+	RegisterXactCallback(ta_xact_callback, NULL);
+	RegisterSubXactCallback(ta_subxact_callback, NULL);
+	callbacks_registered = true;
 }
 
 /* Cancel the checkpointer's pending fsyncs of a segment, as md.c does on unlink */
@@ -436,12 +761,7 @@ ta_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 	char	   *newpath = relpathperm(NewTable->rd_node, MAIN_FORKNUM);
 	int			level = GetCurrentTransactionNestLevel();
 
-	if (!callbacks_registered)
-	{
-		RegisterXactCallback(ta_xact_callback, NULL);
-		RegisterSubXactCallback(ta_subxact_callback, NULL);
-		callbacks_registered = true;
-	}
+	register_callbacks();
 
 	/* everything of the old files on disk, and nothing left for fsync */
 	FlushRelationBuffers(OldTable);
@@ -456,11 +776,14 @@ ta_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 
 		if (access(from, F_OK) != 0)
 		{
+			/* files gone behind PostgreSQL's back: the new one stays empty */
 			if (seg == 0)
-				ereport(ERROR,
+				ereport(WARNING,
 						(errcode_for_file_access(),
 						 errmsg("could not find the file \"%s\" of ranread target relation \"%s\": %m",
-								from, RelationGetRelationName(OldTable))));
+								from, RelationGetRelationName(OldTable)),
+						 errdetail("The relation's new file is empty."),
+						 errhint("ranread_targets shows the target as empty; run ranread_setup again.")));
 			break;
 		}
 		forget_fsync(OldTable->rd_node, seg);
@@ -468,6 +791,8 @@ ta_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 		m->from = MemoryContextStrdup(TopMemoryContext, from);
 		m->to = MemoryContextStrdup(TopMemoryContext, to);
 		m->nest_level = level;
+		m->to_node = NewTable->rd_node;
+		m->segno = seg;
 		if (rename(from, to) != 0)
 		{
 			pfree(m->from);
@@ -542,12 +867,27 @@ ta_relation_toast_am(Relation rel)
 	return InvalidOid;
 }
 
-/* The planner's estimate: the pages there are, no rows in them */
+/*
+ * The size PostgreSQL sees: none.  No code of PostgreSQL's has anything to
+ * read in a target (its blocks are ranread's benchmark data), and what walks
+ * a relation's blocks (ANALYZE's sample and its prefetch, pg_prewarm, the
+ * cost of a scan) would read them for nothing.  Needs no file, so it also
+ * holds after VACUUM FULL moved the files (core logs the old relation's
+ * size then) and for a target whose files are gone.  ranread reads the
+ * files' sizes itself (target.c); pg_relation_size shows the real size.
+ */
+static uint64
+ta_relation_size(Relation rel, ForkNumber forkNumber)
+{
+	return 0;
+}
+
+/* The planner's estimate: nothing to read, no rows */
 static void
 ta_relation_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
 						  double *tuples, double *allvisfrac)
 {
-	*pages = RelationGetNumberOfBlocks(rel);
+	*pages = 0;
 	*tuples = 0;
 	*allvisfrac = 1;
 }
@@ -616,7 +956,7 @@ static const TableAmRoutine target_am = {
 	.scan_analyze_next_tuple = ta_scan_analyze_next_tuple,
 	.index_build_range_scan = ta_index_build_range_scan,
 	.index_validate_scan = ta_index_validate_scan,
-	.relation_size = table_block_relation_size,
+	.relation_size = ta_relation_size,
 	.relation_needs_toast_table = ta_relation_needs_toast_table,
 	.relation_toast_am = ta_relation_toast_am,
 	.relation_estimate_size = ta_relation_estimate_size,

@@ -1,4 +1,5 @@
--- 1.1: the table access method of targets.
+-- 1.1: the table access method of targets, their schema, and the guard
+-- that keeps privileges off them.
 
 -- src/target_am.c: VACUUM, VACUUM FULL,
 -- ANALYZE and anti-wraparound autovacuum leave a target alone.
@@ -10,3 +11,42 @@ LANGUAGE C;
 CREATE ACCESS METHOD ranread_target TYPE TABLE HANDLER @extschema@.ranread_target_handler;
 COMMENT ON ACCESS METHOD ranread_target IS 'ranread targets: benchmark data that maintenance leaves alone';
 
+
+-- Where targets live: a schema of the extension's own, on nobody's
+-- search_path, with no privilege for anyone but the extension's owner.
+-- GRANT ... ON ALL TABLES IN SCHEMA of the users' schemas never reaches a
+-- target there, and no other role can name (or lock) one.  (src/target.c)
+CREATE SCHEMA ranread_target;
+COMMENT ON SCHEMA ranread_target IS 'ranread targets: benchmark data that ranread_setup makes and ranread_purge drops; no privileges';
+
+-- Targets take no privileges: pg_dump never dumps a target (an extension
+-- member made after CREATE EXTENSION) but would dump a grant on one, and
+-- the restore of that grant would fail.  A GRANT that reaches a target is
+-- refused; ranread_setup takes default privileges off a new one.
+CREATE FUNCTION @extschema@.ranread_target_grant_check()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    rel regclass;
+BEGIN
+    SELECT c.oid INTO rel
+      FROM pg_class c
+     WHERE (c.relnamespace = to_regnamespace('ranread_target')
+            OR c.relam = (SELECT a.oid FROM pg_am a WHERE a.amname = 'ranread_target'))
+       AND c.relacl IS NOT NULL
+       AND c.relacl <> acldefault('r', c.relowner)
+     LIMIT 1;
+    IF rel IS NOT NULL THEN
+        RAISE EXCEPTION 'ranread target relation % takes no privileges', rel
+            USING ERRCODE = 'invalid_grant_operation',
+                  DETAIL = 'A target is benchmark data that only ranread reads. pg_dump never dumps a target, so it would dump the grant without the relation, and the restore would fail.',
+                  HINT = 'Targets are in schema ranread_target, apart from every other schema: grant on the tables of the other schemas only. A role that runs ranread needs EXECUTE on its functions, and pg_monitor reads ranread_targets.';
+    END IF;
+END
+$$;
+
+CREATE EVENT TRIGGER ranread_target_grants ON ddl_command_end
+    WHEN TAG IN ('GRANT')
+    EXECUTE FUNCTION @extschema@.ranread_target_grant_check();

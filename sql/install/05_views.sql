@@ -35,6 +35,38 @@ SELECT c.target,
   FROM @extschema@.ranread_target_catalog c,
        LATERAL @extschema@.ranread_target_info(c.relid, c.size_bytes) i;
 
+-- Relations of the ranread_target access method that would hold back the
+-- database's datfrozenxid, each with the command that fixes it: relations
+-- that are not targets (made with CREATE TABLE ... USING ranread_target,
+-- SET ACCESS METHOD or CREATE MATERIALIZED VIEW ... USING by a build that
+-- did not refuse them yet), and targets that hold a transaction id.  Empty
+-- where this 1.1 made every relation of the method.  (src/target_am.c)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_target_check(
+    OUT relation regclass, OUT problem text, OUT fix text)
+RETURNS SETOF record
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT c.oid::regclass,
+           format('%s uses the ranread_target access method but is not a ranread target; VACUUM never processes it, so its relfrozenxid %s holds back the database''s datfrozenxid',
+                  CASE c.relkind WHEN 'm' THEN 'materialized view' ELSE 'table' END, c.relfrozenxid),
+           format('DROP %s %s;', CASE c.relkind WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END, c.oid::regclass)
+      FROM pg_class c
+     WHERE c.relam = (SELECT a.oid FROM pg_am a WHERE a.amname = 'ranread_target')
+       AND c.oid NOT IN (SELECT t.relid FROM @extschema@.ranread_target_catalog t)
+    UNION ALL
+    SELECT c.oid::regclass,
+           format('target %s holds transaction ids (relfrozenxid %s, relminmxid %s) that VACUUM never advances',
+                  quote_literal(t.target), c.relfrozenxid, c.relminmxid),
+           format('SELECT * FROM @extschema@.ranread_setup(%L, %L, %L);',
+                  pg_size_pretty(t.size_bytes), t.tablespace, t.target)
+      FROM @extschema@.ranread_target_catalog t
+      JOIN pg_class c ON c.oid = t.relid
+     WHERE c.relam = (SELECT a.oid FROM pg_am a WHERE a.amname = 'ranread_target')
+       AND (c.relfrozenxid::text <> '0' OR c.relminmxid::text <> '0')
+     ORDER BY 1
+$$;
+
 -- What a batch's status is now: its row's, but a row left 'running' by a
 -- batch that no longer runs (a crash, a killed worker, a recording that gave
 -- up) is failed, and says so.

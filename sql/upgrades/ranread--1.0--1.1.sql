@@ -107,6 +107,32 @@ DROP FUNCTION @extschema@.ranread_sweep(integer, integer, bigint, interval, floa
 DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint);
 
 -- @include sql/install/01_access_method.sql
+
+-- Targets made by 1.0 move into the schema of targets, away from the
+-- users' schemas (and GRANT ... ON ALL TABLES IN SCHEMA there), and lose
+-- any privilege granted on them, which pg_dump would dump without them.
+DO $$
+DECLARE
+    r record;
+    g record;
+BEGIN
+    FOR r IN SELECT c.oid::pg_catalog.regclass AS rel
+               FROM @extschema@.ranread_target_catalog t
+               JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid
+    LOOP
+        FOR g IN SELECT DISTINCT a.grantee
+                   FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+                  WHERE c.oid OPERATOR(pg_catalog.=) r.rel
+                    AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+        LOOP
+            EXECUTE pg_catalog.format('REVOKE ALL ON TABLE %s FROM %s', r.rel,
+                CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+                     ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
+        END LOOP;
+        EXECUTE pg_catalog.format('ALTER TABLE %s SET SCHEMA ranread_target', r.rel);
+    END LOOP;
+END
+$$;
 -- @include sql/install/02_groups.sql
 -- @include sql/install/03_commit.sql
 -- @include sql/install/05_views.sql

@@ -3,7 +3,11 @@
 # item 3).  A target is a relation of the ranread_target access method:
 #  - VACUUM, VACUUM (FREEZE), VACUUM (ANALYZE), vacuumdb --all, ANALYZE read
 #    no page of it (pg_statio_all_tables does not move; VACUUM VERBOSE says
-#    so), and its blocks on disk are byte for byte what they were
+#    so), and its blocks on disk are byte for byte what they were; ANALYZE
+#    does not even prefetch its blocks (the page cache holds none after it)
+#  - VACUUM (FULL, VERBOSE), CLUSTER VERBOSE, vacuumdb --full --verbose and
+#    debug2 messages work, and a database-wide VACUUM (FULL, VERBOSE) goes on
+#    past the target
 #  - VACUUM FULL (of the table, of the database, vacuumdb --all --full)
 #    keeps every block, in well under a second for a 256 MB target (it moves
 #    the files instead of copying anything), and the target stays 'ready'
@@ -13,7 +17,8 @@
 #    transactions burnt, autovacuum processes the database's tables for
 #    wraparound but never the target, and datfrozenxid advances
 #  - a target made by 1.0 (a heap relation) that VACUUM FULL empties is named
-#    as such, with what to do
+#    as such, with what to do; a protected target with a new relfilenode
+#    that a crash empties is said to be emptied by crash recovery
 # On 1.0 a VACUUM (VERBOSE) of a 64 MB target scanned 8192 pages and dirtied
 # 8198, and a database-wide VACUUM FULL emptied every target.
 . "$(dirname "$0")/lib.sh"
@@ -48,6 +53,44 @@ vacuumdb -q --all --analyze --freeze >/dev/null 2>&1
 ok $? "vacuumdb --all --analyze --freeze runs"
 is "$(statio)" "$io0" "plain VACUUM, FREEZE, DISABLE_PAGE_SKIPPING, ANALYZE and vacuumdb --all read no page of the target (pg_statio_all_tables)"
 is "$(sums)" "$before" "... and its blocks are unchanged"
+
+# ANALYZE samples no block of a target, and so prefetches none: PostgreSQL
+# 15 tells the kernel (posix_fadvise WILLNEED) about every block it means to
+# sample, and the kernel reads them into the page cache.  The target's file
+# is dropped from the page cache first; afterwards it must hold none of it.
+SEG="$(data_dir)/$(q "SELECT pg_relation_filepath('$REL')")"
+cached() { python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED) if sys.argv[2] == 'drop' else None" "$SEG" "$1"; fincore -nb -o PAGES "$SEG" | tr -d ' '; }
+cached drop >/dev/null
+is "$(cached keep)" 0 "the target's file is out of the page cache"
+for cmd in "ANALYZE $REL" "ANALYZE VERBOSE $REL" "VACUUM (ANALYZE) $REL" "ANALYZE"; do
+  q "SET maintenance_io_concurrency = 100; $cmd" >/dev/null
+done
+is "$(cached keep)" 0 "ANALYZE (of the target, VERBOSE, VACUUM (ANALYZE), database-wide) reads no block of it, not even ahead: the page cache holds none of its pages"
+psql -qAtX -d "$DB" -c "ANALYZE VERBOSE $REL" 2>&1 | grep -q 'scanned 0 of 0 pages'
+ok $? "... ANALYZE VERBOSE says it scanned 0 of 0 pages"
+is "$(q "SELECT pg_relation_size('$REL')")" 268435456 "... while pg_relation_size shows the target's real size"
+
+# VERBOSE: core logs the old relation's size after VACUUM FULL moved the
+# files; a database-wide VACUUM FULL VERBOSE goes on past the target
+q "CREATE INDEX rr_maint_idx ON $REL ((1))" >/dev/null
+for cmd in "|VACUUM (FULL, VERBOSE) $REL" "|CLUSTER VERBOSE $REL USING rr_maint_idx" \
+           "client_min_messages=debug2|VACUUM FULL $REL" "log_min_messages=debug2|CLUSTER $REL"; do
+  opt=${cmd%%|*}
+  msg=$(PGOPTIONS="${opt:+-c $opt}" psql -qAtX -d "$DB" -v ON_ERROR_STOP=1 -c "${cmd#*|}" 2>&1)
+  ok $? "${opt:+$opt: }${cmd#*|} succeeds"
+  echo "$msg" | grep 'ERROR' | sed 's/^/# /'
+done
+vacuumdb -q --full --verbose -d "$DB" >/dev/null 2>&1
+ok $? "vacuumdb --full --verbose succeeds"
+q "DROP INDEX ranread_target.rr_maint_idx" >/dev/null
+q "CREATE TABLE rr_after AS SELECT g FROM generate_series(1, 100) g" >/dev/null
+after0=$(q "SELECT relfilenode FROM pg_class WHERE relname = 'rr_after'")
+psql -qAtX -d "$DB" -v ON_ERROR_STOP=1 -c "VACUUM (FULL, VERBOSE)" >/dev/null 2>&1
+ok $? "a database-wide VACUUM (FULL, VERBOSE) succeeds"
+isnt_after=$(q "SELECT relfilenode <> $after0 FROM pg_class WHERE relname = 'rr_after'")
+is "$isnt_after" t "... and processes the tables after the target (a table made after it was rewritten)"
+is "$(q "SELECT state FROM ranread_targets")|$(sums)" "ready|$before" "... and the target is ready with the same blocks"
+q "DROP TABLE rr_after" >/dev/null
 
 t0=$(now_ms)
 q "VACUUM FULL $REL" >/dev/null
@@ -90,11 +133,12 @@ q "SELECT note FROM ranread_targets" | grep -q 'run ranread_setup again to prote
 ok $? "... and ranread_targets says to make it again"
 q "VACUUM FULL" >/dev/null
 is "$(q "SELECT state FROM ranread_targets")" empty "VACUUM FULL empties a 1.0 target"
-q "SELECT note FROM ranread_targets" | grep -q 'VACUUM FULL, CLUSTER or TRUNCATE rewrote'
+q "SELECT note FROM ranread_targets" | grep -q 'heap relation (made by ranread 1.0.*which VACUUM FULL, CLUSTER and TRUNCATE rewrite into an empty file'
 ok $? "... and ranread_targets says what happened"
 msg=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SELECT * FROM ranread_run(1, 100)" 2>&1)
-echo "$msg" | grep -Eq '^ERROR: +55000: ranread target "ranread" is empty: VACUUM FULL, CLUSTER or TRUNCATE rewrote it'
-ok $? "ranread_run on it names VACUUM FULL, not crash recovery"
+echo "$msg" | grep -Eq '^ERROR: +55000: ranread target "ranread" is empty' &&
+  echo "$msg" | grep -Eq '^DETAIL: +It is a heap relation \(made by ranread 1.0.*VACUUM FULL, CLUSTER and TRUNCATE rewrite'
+ok $? "ranread_run on it names the rewrite of a heap target, not crash recovery"
 echo "$msg" | grep -Eq '^HINT: .*ranread_setup'
 ok $? "... and says to run ranread_setup again"
 setup_target 16MB
@@ -112,6 +156,7 @@ ok $? "a cluster with autovacuum_freeze_max_age at its minimum (100,000)"
 qc "$D" "$PORT" postgres "CREATE DATABASE rr" >/dev/null
 qc "$D" "$PORT" rr "CREATE EXTENSION ranread; SELECT ranread_setup('32MB'); CREATE TABLE plain AS SELECT g FROM generate_series(1, 1000) g" >/dev/null
 WREL=$(qc "$D" "$PORT" rr "SELECT relid::regclass FROM ranread_target_catalog")
+WNAME=$(qc "$D" "$PORT" rr "SELECT n.nspname || '.' || c.relname FROM ranread_target_catalog t JOIN pg_class c ON c.oid = t.relid JOIN pg_namespace n ON n.oid = c.relnamespace")
 frozen0=$(qc "$D" "$PORT" rr "SELECT datfrozenxid FROM pg_database WHERE datname = 'rr'")
 echo "SELECT txid_current();" > "$WORK/xid.sql"
 pgbench -h "$D" -p "$PORT" -U postgres -n -c 2 -j 2 -t 75000 -f "$WORK/xid.sql" rr >/dev/null 2>&1
@@ -122,13 +167,29 @@ until grep -q 'automatic aggressive vacuum to prevent wraparound of table "rr.pu
 grep -q 'automatic aggressive vacuum to prevent wraparound of table "rr.public.plain"' "$D/server.log"
 ok $? "autovacuum ran anti-wraparound vacuums in the database"
 sleep 3
-grep -E "prevent wraparound of table \"rr\.public\.$WREL\"" "$D/server.log" | head -2 | sed 's/^/# /'
-! grep -q "prevent wraparound of table \"rr.public.$WREL\"" "$D/server.log"
+grep -F "prevent wraparound of table \"rr.$WNAME\"" "$D/server.log" | head -2 | sed 's/^/# /'
+! grep -qF "prevent wraparound of table \"rr.$WNAME\"" "$D/server.log"
 ok $? "... but never of the target"
 is "$(qc "$D" "$PORT" rr "SELECT state || '|' || (SELECT relfrozenxid FROM pg_class WHERE oid = '$WREL'::regclass) FROM ranread_targets")" "ready|0" \
   "... which is ready, with relfrozenxid still 0"
 is "$(qc "$D" "$PORT" rr "SELECT age(datfrozenxid) < age('$frozen0'::xid) FROM pg_database WHERE datname = 'rr'")" t \
   "... and the target did not hold back the database's datfrozenxid"
+
+# --- a protected target with a new relfilenode (VACUUM FULL, CLUSTER), then
+# emptied by a crash: crash recovery is named, not a rewrite of a 1.0 target
+qc "$D" "$PORT" rr "VACUUM FULL $WREL" >/dev/null
+is "$(qc "$D" "$PORT" rr "SELECT relfilenode <> oid FROM pg_class WHERE oid = '$WREL'::regclass")" t \
+  "after VACUUM FULL the target has a new relfilenode"
+cluster_stop "$D" immediate
+cluster_start "$D" "$PORT"
+is "$(qc "$D" "$PORT" rr "SELECT state || '|' || protected FROM ranread_targets")" "empty|true" \
+  "a crash empties the protected target (unlogged)"
+note=$(qc "$D" "$PORT" rr "SELECT note FROM ranread_targets")
+echo "$note" | grep -q '^crash recovery reset it' && ! echo "$note" | grep -q '1\.0'
+ok $? "... and ranread_targets says crash recovery reset it, not that a 1.0 target was rewritten ($note)"
+msg=$(qc_all "$D" "$PORT" rr "SELECT * FROM ranread_run(1, 100)")
+echo "$msg" | grep -Eq '^DETAIL: +Crash recovery reset it' && ! echo "$msg" | grep -q 'VACUUM FULL'
+ok $? "... and so does ranread_run's error"
 cluster_stop "$D"
 
 done_testing

@@ -3,6 +3,8 @@
 #  - a target moved to a tablespace on tmpfs (ALTER TABLE ... SET TABLESPACE)
 #    is refused by ranread_run: its reads would measure RAM.  On 1.0 the batch
 #    completed at 239,426 IOPS, avg 0.0039 ms, recorded as pg_default.
+#    ranread_targets says so, and, emptied there, its hint names a setup
+#    that setup accepts (the hint named the tmpfs tablespace before)
 #  - ALTER TABLESPACE ... RENAME and ALTER TABLE ALL IN TABLESPACE ... SET
 #    TABLESPACE: the next batch records the tablespace the files are in now,
 #    and ranread_targets shows it
@@ -45,7 +47,17 @@ ok $? "ranread_run refuses a target moved to tmpfs (0A000), naming the filesyste
 echo "$msg" | grep -Eq '^HINT: .*(Move it back|ranread_setup)'
 ok $? "... and says what to do"
 is "$(ranread_workers)" 0 "... before any worker starts"
-q "ALTER TABLE $REL SET TABLESPACE pg_default" >/dev/null
+q "SELECT note FROM ranread_targets" | grep -q 'memory filesystem (tmpfs at /dev/shm).*batches refuse it'
+ok $? "ranread_targets says the target's files are on a memory filesystem that batches refuse"
+# emptied there, the hint's setup call is one that setup accepts
+q "TRUNCATE $REL" >/dev/null
+msg=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET client_min_messages = error" -c "SELECT * FROM ranread_run(1, 100)" 2>&1)
+again=$(echo "$msg" | sed -n 's/^HINT: .*\(SELECT \* FROM ranread_setup([^;]*;\).*/\1/p')
+echo "$again" | sed 's/^/# hint: /'
+echo "$again" | grep -q "'pg_default'"
+ok $? "an empty target on tmpfs: the hint makes it again in the tablespace it was made in, not on tmpfs"
+is "$(q "$again" | cut -d'|' -f2)" pg_default "... and that hinted call works"
+REL=$(q "SELECT relid::regclass FROM ranread_target_catalog WHERE target = 'ranread'")
 is "$(q "SELECT status FROM ranread_run(1, 100)")" completed "moved back, it runs again"
 
 # --- renamed and moved tablespaces: labels follow the files

@@ -171,11 +171,11 @@ if q "CREATE EXTENSION IF NOT EXISTS pageinspect" >/dev/null && [ "$(q "SELECT 1
                                          AND h.special <= 8192 AND h.pagesize = 8192 AND h.version = 4)
                                   || '/' || count(*)
                              FROM generate_series(0, pg_relation_size('$WREL') / 8192 - 1) b,
-                                  LATERAL page_header(get_raw_page('$WREL', b::int)) h" 2>&1)
-  is "$res" "2048/2048" "pageinspect: every page of the written target has a valid header"
+                                  LATERAL page_header(pg_read_binary_file(pg_relation_filepath('$WREL'), b * 8192, 8192)) h" 2>&1)
+  is "$res" "2048/2048" "pageinspect: every page of the written target, read from its file, has a valid header"
   if [ "$(q "SHOW data_checksums")" = on ]; then
     is "$(q "SELECT count(*) FROM generate_series(0, pg_relation_size('$WREL') / 8192 - 1) b,
-                LATERAL (SELECT get_raw_page('$WREL', b::int) p) r
+                LATERAL (SELECT pg_read_binary_file(pg_relation_filepath('$WREL'), b * 8192, 8192) p) r
               WHERE (page_header(r.p)).checksum <> page_checksum(r.p, b::int)")" 0 \
       "data checksums are on: every page's checksum is right"
   fi
