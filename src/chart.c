@@ -1007,12 +1007,24 @@ ranread_timeline(PG_FUNCTION_ARGS)
 		steady = timeline_steady(&steady_good);
 	}
 
-	/* a batch's seconds: the sums over its groups (a plain batch has one) */
-	chart_query(psprintf("SELECT i.second::pg_catalog.float8, pg_catalog.sum(i.iops),"
-						 " pg_catalog.sum(i.avg_ms * (i.reads + i.writes)) / NULLIF(pg_catalog.sum(i.reads + i.writes)::pg_catalog.float8, 0),"
-						 " pg_catalog.max(i.max_ms)"
-						 " FROM %s.ranread_intervals i WHERE i.batch OPERATOR(pg_catalog.=) $1"
-						 " GROUP BY i.second ORDER BY i.second", schema),
+	/*
+	 * a batch's seconds: the sums over its groups (a plain batch has one),
+	 * the average latency weighted by each group's I/Os.  A figure beyond
+	 * what a chart places (1e300, Infinity) is no value here, and each
+	 * weight is a fraction of the second's I/Os, so that no sum overflows.
+	 */
+	chart_query(psprintf("SELECT s.second::pg_catalog.float8, pg_catalog.sum(s.iops),"
+						 " pg_catalog.sum(s.avg_ms OPERATOR(pg_catalog.*) (s.ios OPERATOR(pg_catalog./) NULLIF(s.total, 0))),"
+						 " pg_catalog.max(s.max_ms)"
+						 " FROM (SELECT i.second,"
+						 " CASE WHEN pg_catalog.abs(i.iops) OPERATOR(pg_catalog.<=) 1e300::pg_catalog.float8 THEN i.iops END AS iops,"
+						 " CASE WHEN pg_catalog.abs(i.avg_ms) OPERATOR(pg_catalog.<=) 1e300::pg_catalog.float8 THEN i.avg_ms END AS avg_ms,"
+						 " i.max_ms,"
+						 " i.reads::pg_catalog.float8 OPERATOR(pg_catalog.+) i.writes::pg_catalog.float8 AS ios,"
+						 " pg_catalog.sum(i.reads::pg_catalog.float8 OPERATOR(pg_catalog.+) i.writes::pg_catalog.float8)"
+						 " OVER (PARTITION BY i.second) AS total"
+						 " FROM %s.ranread_intervals i WHERE i.batch OPERATOR(pg_catalog.=) $1) s"
+						 " GROUP BY s.second ORDER BY s.second", schema),
 				1, argtypes, args, NULL);
 	rows = timeline_rows();
 	st = timeline_stats(&rows);
