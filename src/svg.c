@@ -1380,7 +1380,7 @@ draw_series(SvgCanvas *cv, int i)
 		appendStringInfoString(out, "\" fill=\"none\"");
 		svg_attr(out, "stroke", color);
 		appendStringInfo(out, " stroke-width=\"%.1f\" stroke-linejoin=\"round\" stroke-linecap=\"round\"",
-						 series_width(c, i));
+						 fin(series_width(c, i)));
 		if (series_dash(c, i)[0])
 			svg_attr(out, "stroke-dasharray", series_dash(c, i));
 		appendStringInfoString(out, "/>\n");
