@@ -657,13 +657,16 @@ axis_label(const SvgAxis *a)
 	return psprintf("%s%slog scale", label, label[0] ? "; " : "");
 }
 
-/* A bound of a linear axis, within the values a chart places */
+/*
+ * A bound of a linear axis: room above the largest value (x 4 at most), and
+ * still spans that no double overflows
+ */
 static double
 axis_clamp(double v)
 {
 	if (isnan(v))
 		return 0.0;
-	return Max(-RANREAD_SVG_MAX_VALUE, Min(RANREAD_SVG_MAX_VALUE, v));
+	return Max(-4.0 * RANREAD_SVG_MAX_VALUE, Min(4.0 * RANREAD_SVG_MAX_VALUE, v));
 }
 
 /*
@@ -822,13 +825,16 @@ axis_log(SvgAxis *a, const SvgRange *r, bool pad)
 	axis_settle(a);
 }
 
-/* Pixel of a value on an axis; NaN where the axis cannot show it */
+/*
+ * Pixel of a position on an axis (a tick, the base of the bars); NaN where
+ * the axis cannot show it
+ */
 static double
-axis_px(const SvgAxis *a, double v)
+axis_pos(const SvgAxis *a, double v)
 {
 	double		px;
 
-	if (!VALUE_OK(v))
+	if (!isfinite(v))
 		return get_float8_nan();
 	if (a->log)
 	{
@@ -841,6 +847,20 @@ axis_px(const SvgAxis *a, double v)
 		return px;
 	/* off the scale (a spec's min or max): far off the canvas, but finite */
 	return Max(-SVG_COORD_MAX, Min(SVG_COORD_MAX, px));
+}
+
+/*
+ * Pixel of a value of the data on an axis; NaN for no value (NaN, infinite
+ * or beyond +-RANREAD_SVG_MAX_VALUE) or where the axis cannot show it.  A
+ * scale may reach past the largest value (room above the data, a rounded
+ * tick): its ticks are placed with axis_pos.
+ */
+static double
+axis_px(const SvgAxis *a, double v)
+{
+	if (!VALUE_OK(v))
+		return get_float8_nan();
+	return axis_pos(a, v);
 }
 
 /* Whether a value lies within an axis's scale */
@@ -1174,7 +1194,7 @@ draw_y_axes(SvgCanvas *cv)
 
 	for (i = 0; l->used && i < l->nticks; i++)
 	{
-		double		y = axis_px(l, l->ticks[i]);
+		double		y = axis_pos(l, l->ticks[i]);
 
 		svg_line(out, cv->left, y, cv->right, y, i == 0 ? COLOR_AXIS : COLOR_GRID, 1.0, NULL);
 		svg_text(out, cv->left - 8.0, y + 4.0, "end",
@@ -1182,7 +1202,7 @@ draw_y_axes(SvgCanvas *cv)
 	}
 	for (i = 0; r->used && i < r->nticks; i++)
 	{
-		double		y = axis_px(r, r->ticks[i]);
+		double		y = axis_pos(r, r->ticks[i]);
 
 		svg_line(out, cv->right, y, cv->right + 5.0, y, rcolor, 1.0, NULL);
 		svg_text(out, cv->right + 9.0, y + 4.0, NULL,
@@ -1260,7 +1280,8 @@ draw_x_axis(SvgCanvas *cv)
 
 	for (i = 0; i < n; i++)
 	{
-		double		px = axis_px(a, xs[i]);
+		/* data ticks are values already placed, the others the scale's */
+		double		px = axis_pos(a, xs[i]);
 
 		CHECK_FOR_INTERRUPTS();
 		if (isnan(px) || (i > 0 && xs[i] == xs[i - 1]))
@@ -1658,7 +1679,7 @@ draw_bar_chart(SvgCanvas *cv)
 	int			j;
 
 	draw_y_axes(cv);
-	base = axis_px(&cv->y, Max(cv->y.lo, Min(0.0, cv->y.hi)));
+	base = axis_pos(&cv->y, Max(cv->y.lo, Min(0.0, cv->y.hi)));
 	for (i = 0; i < cv->c->nlines; i++)
 		draw_line(cv, &cv->c->lines[i]);
 

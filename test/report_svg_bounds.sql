@@ -4,7 +4,7 @@
 -- document whose numbers are finite and short.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(42);
+SELECT plan(43);
 
 \ir lib/util.psql
 
@@ -52,6 +52,10 @@ SELECT ok((SELECT bool_or(t = '1e300') FROM pg_temp.texts((SELECT svg FROM wide_
     'a value of 1e300 prints as 1e300');
 SELECT ok(pg_temp.safe(ranread_svg('{"kind":"bar","categories":["a","b","c"],"series":[{"y":[1e300,-1e300,1]},{"y":[5e-324,null,-0.0]}],"y":{"format":"count"}}')),
     'bars of -1e300 and 1e300 are a well-formed SVG with finite coordinates');
+SELECT ok((SELECT bool_and(m[1]::float8 BETWEEN 104 AND 430)
+             FROM regexp_matches(ranread_svg('{"kind":"bar","categories":["a","b"],"series":[{"y":[1e300,-1e300]}]}'),
+                                 '<line x1="112.0" y1="([-0-9.]+)" x2="912.0"', 'g') m),
+    'and their gridlines, the ticks past 1e300 included, lie within the plot');
 SELECT ok(pg_temp.safe(ranread_svg('{"series":[{"x":[1,2,3,4],"y":[0,-5,1e-300,1e300]}],"y":{"log":true}}')),
     'a log axis over zero, negative and extreme values draws the positive ones, finite');
 SELECT ok(pg_temp.safe(ranread_svg('{"series":[{"x":[5e-324,1,1e300],"y":[1,2,3]}],"x":{"log":true,"base":2,"ticks":"data"},
