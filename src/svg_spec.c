@@ -788,6 +788,7 @@ spec_table(JsonbValue *v, const char *path, RanreadSvgTable *t)
 			JsonbContainer *row;
 			int			n;
 
+			CHECK_FOR_INTERRUPTS();
 			row = spec_array(spec_elem(rows, r), p, &n, RANREAD_SVG_MAX_COLUMNS);
 			if (n > t->ncols)
 				spec_error(p, psprintf("%d cells for %d columns", n, t->ncols));
@@ -806,7 +807,10 @@ spec_table(JsonbValue *v, const char *path, RanreadSvgTable *t)
 
 		arr = spec_array(f, hpath, &n, SPEC_MAX_TABLE_ROWS);
 		for (i = 0; i < n; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
 			hl[spec_int(spec_elem(arr, i), spec_index(hpath, i), Max(t->nrows, 1))] = true;
+		}
 		t->highlight = hl;
 	}
 	if ((f = spec_get(o, "more")))
@@ -842,6 +846,7 @@ spec_heat(JsonbValue *v, const char *path, RanreadSvgHeat *h)
 		const char *p = spec_index(vpath, r);
 		double	   *row = spec_numbers(spec_elem(rows, r), p, &n);
 
+		CHECK_FOR_INTERRUPTS();
 		if (n != h->ncols)
 			spec_error(p, psprintf("%d values for %d columns", n, h->ncols));
 		memcpy(values + r * h->ncols, row, sizeof(double) * n);
