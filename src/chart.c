@@ -36,6 +36,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 
@@ -407,7 +408,7 @@ chart_table(RanreadSvgChart *chart, const ChartPoint *pts, int n,
 		row[1].text = ranread_fmt_count(pt->processes);
 		row[2].text = psprintf(INT64_FORMAT, pt->batch);
 		row[3].text = ranread_fmt_count(pt->iops);
-		row[4].text = isnan(pt->mbps) ? "n/a" : psprintf("%.1f", pt->mbps);
+		row[4].text = ranread_fmt_fixed(pt->mbps, 1);
 		row[5].text = ranread_fmt_ms(pt->avg_ms);
 		row[6].text = ranread_fmt_ms(pt->p99_ms);
 		row[7].text = ranread_fmt_ms(pt->max_ms);
@@ -519,6 +520,7 @@ chart_series(RanreadSvgChart *chart, const ChartPoint *pts, int n, const ChartCo
 	{
 		bool		plot = pts[i].completed && pts[i].processes > 0;
 
+		CHECK_FOR_INTERRUPTS();
 		xs[i] = plot ? pts[i].processes : get_float8_nan();
 		iops[i] = plot ? pts[i].iops : get_float8_nan();
 		avg[i] = plot ? pts[i].avg_ms : get_float8_nan();
@@ -607,6 +609,7 @@ chart_points(int n, ChartContext *cx)
 	memset(cx, 0, sizeof(*cx));
 	for (i = 0; i < n; i++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		pts[i].batch = col_int8(i, B_BATCH, -1);
 		pts[i].processes = (int) col_int8(i, B_PROCESSES, 0);
 		pts[i].iops = col_float8(i, B_IOPS);
@@ -777,6 +780,7 @@ timeline_rows(void)
 	r.max = palloc(sizeof(double) * Max(r.n, 1));
 	for (i = 0; i < r.n; i++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		/* second s covers [s, s + 1) of the measured run: plot its middle */
 		r.xs[i] = col_float8(i, 1) + 0.5;
 		r.iops[i] = col_float8(i, 2);
@@ -799,7 +803,9 @@ timeline_stats(const TimelineRows *r)
 	{
 		double		v = r->iops[i];
 
-		if (!isnan(v))
+		CHECK_FOR_INTERRUPTS();
+		/* a value the chart cannot place (Infinity, 1e308) is none here too */
+		if (fabs(v) <= RANREAD_SVG_MAX_VALUE)
 		{
 			if (st.seconds == 0 || v < st.lo)
 				st.lo = v;
@@ -809,9 +815,9 @@ timeline_stats(const TimelineRows *r)
 			sumsq += v * v;
 			st.seconds++;
 		}
-		if (!isnan(r->avg[i]) && !(st.worst_ms >= r->avg[i]))
+		if (fabs(r->avg[i]) <= RANREAD_SVG_MAX_VALUE && !(st.worst_ms >= r->avg[i]))
 			st.worst_ms = r->avg[i];
-		if (!isnan(r->max[i]) && !(st.worst_ms >= r->max[i]))
+		if (fabs(r->max[i]) <= RANREAD_SVG_MAX_VALUE && !(st.worst_ms >= r->max[i]))
 			st.worst_ms = r->max[i];
 	}
 	st.mean = st.seconds > 0 ? sum / st.seconds : 0.0;
@@ -847,8 +853,9 @@ timeline_steady(bool *good)
 						option ? option : "");
 	if (isnull)
 		return NULL;
-	return psprintf("%s by SNIA's rule over five rounds: max - min %.1f%% of the mean (at most 20%%), slope x 4 %.1f%% (at most 10%%)",
-					steady ? "Steady" : "Not steady", 100 * col_float8(0, 2), 100 * col_float8(0, 3));
+	return psprintf("%s by SNIA's rule over five rounds: max - min %s%% of the mean (at most 20%%), slope x 4 %s%% (at most 10%%)",
+					steady ? "Steady" : "Not steady", ranread_fmt_fixed(100 * col_float8(0, 2), 1),
+					ranread_fmt_fixed(100 * col_float8(0, 3), 1));
 }
 
 static void
@@ -903,9 +910,9 @@ timeline_spec(RanreadSvgChart *chart, const TimelineRows *r, const TimelineStats
 	chart->nlines = st->seconds > 0 ? 1 : 0;
 
 	chart_note(notes, &nn,
-			   psprintf("IOPS per second over %d s: mean %s, lowest %s, highest %s, coefficient of variation %.1f%%",
+			   psprintf("IOPS per second over %d s: mean %s, lowest %s, highest %s, coefficient of variation %s%%",
 						st->seconds, ranread_fmt_count(st->mean), ranread_fmt_count(st->lo),
-						ranread_fmt_count(st->hi), st->cv),
+						ranread_fmt_count(st->hi), ranread_fmt_fixed(st->cv, 1)),
 			   true, RANREAD_SVG_PLAIN);
 	if (steady)
 		chart_note(notes, &nn, (char *) steady, false, steady_good ? RANREAD_SVG_GOOD : RANREAD_SVG_BAD);
@@ -1000,12 +1007,24 @@ ranread_timeline(PG_FUNCTION_ARGS)
 		steady = timeline_steady(&steady_good);
 	}
 
-	/* a batch's seconds: the sums over its groups (a plain batch has one) */
-	chart_query(psprintf("SELECT i.second::pg_catalog.float8, pg_catalog.sum(i.iops),"
-						 " pg_catalog.sum(i.avg_ms * (i.reads + i.writes)) / NULLIF(pg_catalog.sum(i.reads + i.writes)::pg_catalog.float8, 0),"
-						 " pg_catalog.max(i.max_ms)"
-						 " FROM %s.ranread_intervals i WHERE i.batch OPERATOR(pg_catalog.=) $1"
-						 " GROUP BY i.second ORDER BY i.second", schema),
+	/*
+	 * a batch's seconds: the sums over its groups (a plain batch has one),
+	 * the average latency weighted by each group's I/Os.  A figure beyond
+	 * what a chart places (1e300, Infinity) is no value here, and each
+	 * weight is a fraction of the second's I/Os, so that no sum overflows.
+	 */
+	chart_query(psprintf("SELECT s.second::pg_catalog.float8, pg_catalog.sum(s.iops),"
+						 " pg_catalog.sum(s.avg_ms OPERATOR(pg_catalog.*) (s.ios OPERATOR(pg_catalog./) NULLIF(s.total, 0))),"
+						 " pg_catalog.max(s.max_ms)"
+						 " FROM (SELECT i.second,"
+						 " CASE WHEN pg_catalog.abs(i.iops) OPERATOR(pg_catalog.<=) 1e300::pg_catalog.float8 THEN i.iops END AS iops,"
+						 " CASE WHEN pg_catalog.abs(i.avg_ms) OPERATOR(pg_catalog.<=) 1e300::pg_catalog.float8 THEN i.avg_ms END AS avg_ms,"
+						 " i.max_ms,"
+						 " i.reads::pg_catalog.float8 OPERATOR(pg_catalog.+) i.writes::pg_catalog.float8 AS ios,"
+						 " pg_catalog.sum(i.reads::pg_catalog.float8 OPERATOR(pg_catalog.+) i.writes::pg_catalog.float8)"
+						 " OVER (PARTITION BY i.second) AS total"
+						 " FROM %s.ranread_intervals i WHERE i.batch OPERATOR(pg_catalog.=) $1) s"
+						 " GROUP BY s.second ORDER BY s.second", schema),
 				1, argtypes, args, NULL);
 	rows = timeline_rows();
 	st = timeline_stats(&rows);

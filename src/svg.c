@@ -15,9 +15,21 @@
  * The output uses presentation attributes only (no CSS, no script, no
  * gradients), every text escaped and every non-ASCII character written as a
  * character reference, so it is well-formed XML in any server encoding and
- * renders the same in browsers, Inkscape and office suites.  The document
- * is built in two passes over one StringInfo: the body first, then the root
+ * renders the same in browsers, Inkscape and office suites.  Characters XML
+ * 1.0 does not allow (control characters, U+FFFE and U+FFFF) and the other
+ * Unicode noncharacters are replaced, whatever the text.  The document is
+ * built in two passes over one StringInfo: the body first, then the root
  * element, once the height is known.
+ *
+ * Whatever the numbers, the document stays bounded and well-formed: a value
+ * is placed only when it is finite and within +-RANREAD_SVG_MAX_VALUE (so
+ * that no span or scale overflows), an axis always has hi > lo, every
+ * coordinate written is finite and clamped to +-SVG_COORD_MAX, and a number
+ * printed is at most a few dozen characters (beyond 10^15 in exponent form:
+ * 1.2e300).  The work grows about linearly with the points, cells and text:
+ * which points get their values printed is decided by sorting the points of
+ * a series once, not by comparing every pair, ticks at the data are at most
+ * one per pixel, and every loop over the input checks for interrupts.
  *
  * Rules every chart follows:
  *	- A title says what was compared; axes carry units in their labels; a
@@ -76,6 +88,7 @@
 
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/float.h"
 
 #include "svg.h"
@@ -106,6 +119,15 @@
 #define MAX_TICKS 64
 #define MARKERS_UP_TO 90		/* points per series that still get markers */
 
+/* The farthest coordinate written, in px: well off any canvas, and short */
+#define SVG_COORD_MAX 1e6
+
+/* Whether a value can be placed: finite, its spans finite too (NaN: no) */
+#define VALUE_OK(v) (fabs(v) <= RANREAD_SVG_MAX_VALUE)
+
+/* Beyond this magnitude, numbers are printed in exponent form */
+#define FMT_SCI_FROM 1e15
+
 /*
  * The palette: twelve colours that stay apart on white, and markers and
  * dashes cycled with periods 6 and 4 so that the first twelve series all
@@ -133,6 +155,7 @@ typedef struct SvgAxis
 	double		hi;
 	double		p0;				/* pixels of lo and hi */
 	double		p1;
+	double		step;			/* linear: between ticks; 0: none */
 	int			nticks;
 	double		ticks[MAX_TICKS];	/* values, as the data */
 	int			decimals;
@@ -167,6 +190,10 @@ typedef struct SvgCanvas
  * Append UTF-8 text as XML character data: escaped, and ASCII only (other
  * characters as references), so the SVG is the same in any server encoding.
  * Bytes that are not UTF-8 after all (SQL_ASCII databases) become '?'.
+ * XML 1.0 allows neither control characters (but tab, newline and return,
+ * written as spaces here) nor U+FFFE and U+FFFF, not even as references:
+ * those and the other noncharacters (U+FDD0..U+FDEF, U+xFFFE and U+xFFFF
+ * of every plane) become U+FFFD, the replacement character.
  */
 void
 ranread_svg_escape(StringInfo out, const char *s)
@@ -182,7 +209,12 @@ ranread_svg_escape(StringInfo out, const char *s)
 			if (len > 1 && strnlen((const char *) u, len) == len &&
 				pg_utf8_islegal(u, len))
 			{
-				appendStringInfo(out, "&#x%X;", (unsigned int) utf8_to_unicode(u));
+				pg_wchar	cp = utf8_to_unicode(u);
+
+				if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE ||
+					(cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+					cp = 0xFFFD;
+				appendStringInfo(out, "&#x%X;", (unsigned int) cp);
 				u += len;
 			}
 			else
@@ -218,7 +250,37 @@ ranread_svg_escape(StringInfo out, const char *s)
 	}
 }
 
-/* A count with thousands separators: 12,345 */
+/*
+ * A number in exponent form, three significant digits: 1.2e300, -5e-7,
+ * 0.  For numbers too large or too small to print in full.
+ */
+char *
+ranread_fmt_sci(double v)
+{
+	char		buf[64];
+	char	   *e;
+	char	   *d;
+
+	if (isnan(v))
+		return "n/a";
+	if (isinf(v))
+		return v > 0 ? "Infinity" : "-Infinity";
+	if (v == 0.0)
+		return "0";
+	snprintf(buf, sizeof(buf), "%.2e", v);
+	/* 1.20e+300 -> 1.2e300: no trailing zeros, no '+', no leading zeros */
+	e = strchr(buf, 'e');
+	if (e == NULL)
+		return pstrdup(buf);
+	d = e;
+	while (d > buf && d[-1] == '0')
+		d--;
+	if (d > buf && d[-1] == '.')
+		d--;
+	return psprintf("%.*se%d", (int) (d - buf), buf, atoi(e + 1));
+}
+
+/* A count with thousands separators: 12,345 (beyond 10^15: 1.2e18) */
 char *
 ranread_fmt_count(double v)
 {
@@ -232,6 +294,8 @@ ranread_fmt_count(double v)
 		return "n/a";
 	if (isinf(v))
 		return v > 0 ? "Infinity" : "-Infinity";
+	if (fabs(v) >= FMT_SCI_FROM)
+		return ranread_fmt_sci(v);
 	digits = psprintf("%.0f", fabs(v));
 	len = strlen(digits);
 	out = palloc(len * 2 + 2);
@@ -253,6 +317,11 @@ ranread_fmt_ms(double v)
 {
 	if (isnan(v))
 		return "n/a";
+	if (isinf(v))
+		return ranread_fmt_count(v);
+	if (v < 0.0)
+		return ranread_fmt_number(v);
+	v = fabs(v);				/* -0 prints as 0 */
 	if (v < 1.0)
 		return psprintf("%.3f", v);
 	if (v < 10.0)
@@ -271,6 +340,19 @@ ranread_fmt_number(double v)
 	if (v > -0.0005)
 		return "0.000";
 	return psprintf("-%s", ranread_fmt_ms(-v));
+}
+
+/* A number with a fixed number of decimals: 12.5 (beyond 10^15: 1.2e18) */
+char *
+ranread_fmt_fixed(double v, int decimals)
+{
+	if (isnan(v))
+		return "n/a";
+	if (isinf(v) || fabs(v) >= FMT_SCI_FROM)
+		return ranread_fmt_sci(v);
+	if (v == 0.0)
+		v = 0.0;				/* -0 prints as 0 */
+	return psprintf("%.*f", decimals, v);
 }
 
 /* A setting such as the latency bound, as the user wrote it: 10, 2.5 */
@@ -304,6 +386,19 @@ fmt_value(double v, RanreadSvgFormat format)
  * ---------------------------------------------------------------------
  */
 
+/*
+ * A coordinate or length as written: finite and within +-SVG_COORD_MAX, so
+ * that "%.1f" prints a few characters.  Layout keeps its numbers finite;
+ * this is the last guard, for every number that reaches the document.
+ */
+static double
+fin(double v)
+{
+	if (isnan(v))
+		return 0.0;
+	return Max(-SVG_COORD_MAX, Min(SVG_COORD_MAX, v));
+}
+
 /* Append name="value", the value escaped */
 static void
 svg_attr(StringInfo out, const char *name, const char *value)
@@ -318,7 +413,7 @@ static void
 svg_text(StringInfo out, double x, double y, const char *anchor,
 		 const char *attrs, const char *s)
 {
-	appendStringInfo(out, "<text x=\"%.1f\" y=\"%.1f\"", x, y);
+	appendStringInfo(out, "<text x=\"%.1f\" y=\"%.1f\"", fin(x), fin(y));
 	if (anchor)
 		appendStringInfo(out, " text-anchor=\"%s\"", anchor);
 	if (attrs)
@@ -334,10 +429,10 @@ svg_line(StringInfo out, double x1, double y1, double x2, double y2,
 		 const char *color, double width, const char *dash)
 {
 	appendStringInfo(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"",
-					 x1, y1, x2, y2);
+					 fin(x1), fin(y1), fin(x2), fin(y2));
 	svg_attr(out, "stroke", color);
 	if (width != 1.0)
-		appendStringInfo(out, " stroke-width=\"%.1f\"", width);
+		appendStringInfo(out, " stroke-width=\"%.1f\"", fin(width));
 	if (dash && dash[0])
 		svg_attr(out, "stroke-dasharray", dash);
 	appendStringInfoString(out, "/>\n");
@@ -348,7 +443,7 @@ static void
 svg_rect(StringInfo out, double x, double y, double w, double h, const char *fill)
 {
 	appendStringInfo(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
-					 x, y, w, h);
+					 fin(x), fin(y), Max(fin(w), 0.0), Max(fin(h), 0.0));
 	svg_attr(out, "fill", fill);
 	appendStringInfoString(out, "/>\n");
 }
@@ -359,6 +454,8 @@ svg_marker(StringInfo out, char marker, double x, double y, const char *color)
 {
 	const char *edge = "stroke=\"#ffffff\" stroke-width=\"1.5\"/>\n";
 
+	x = fin(x);
+	y = fin(y);
 	switch (marker)
 	{
 		case 'o':
@@ -520,11 +617,11 @@ typedef struct SvgRange
 	int			n;
 } SvgRange;
 
-/* Widen a range by one value; NaN and infinities are no value */
+/* Widen a range by one value; NaN, infinities and huge values are none */
 static void
 range_add(SvgRange *r, double v)
 {
-	if (!isfinite(v))
+	if (!VALUE_OK(v))
 		return;
 	if (r->n == 0 || v < r->min)
 		r->min = v;
@@ -561,6 +658,40 @@ axis_label(const SvgAxis *a)
 }
 
 /*
+ * A bound of a linear axis: room above the largest value (x 4 at most), and
+ * still spans that no double overflows
+ */
+static double
+axis_clamp(double v)
+{
+	if (isnan(v))
+		return 0.0;
+	return Max(-4.0 * RANREAD_SVG_MAX_VALUE, Min(4.0 * RANREAD_SVG_MAX_VALUE, v));
+}
+
+/*
+ * The last word on an axis's scale: lo and hi finite and hi > lo, so that
+ * a pixel is never a division by zero, whatever the data and the spec did.
+ */
+static void
+axis_settle(SvgAxis *a)
+{
+	if (!isfinite(a->lo))
+		a->lo = 0.0;
+	if (!isfinite(a->hi) || !(a->hi > a->lo))
+		a->hi = a->lo + Max(1.0, fabs(a->lo));
+	if (!(a->hi > a->lo))
+		a->hi = a->lo + 1.0;	/* not reached for |lo| <= the largest value */
+}
+
+/* A bound given by the spec, or NaN when none (or none a chart can place) */
+static double
+spec_bound(double v)
+{
+	return VALUE_OK(v) ? v : get_float8_nan();
+}
+
+/*
  * A linear value axis through 0 with 4 to 7 ticks that the data fill as far
  * as they can: fewer ticks unless more fit the data clearly better.
  */
@@ -574,13 +705,19 @@ axis_linear_y(SvgAxis *a, double lo, double hi)
 	int			t;
 	int			i;
 
+	lo = axis_clamp(lo);
+	hi = axis_clamp(hi);
 	if (!(hi > lo))
 		hi = lo + (lo == 0.0 ? 1.0 : fabs(lo));
 	for (t = 4; t <= 7; t++)
 	{
 		double		step = nice_ceil((hi - lo) * 1.04 / t);
-		double		first = lo < 0.0 ? floor(lo * 1.04 / step) * step : lo;
-		int			n = (int) ceil((hi - first) / step - 1e-9);
+
+		/* below negative data, a margin of 4% (of the span at most) */
+		double		first = lo < 0.0 ?
+			floor((lo - Min(0.04 * fabs(lo), 0.04 * (hi - lo))) / step) * step : lo;
+		double		nd = ceil((hi - first) / step - 1e-9);
+		int			n = (int) Max(0.0, Min(nd, (double) MAX_TICKS));
 		double		span;
 
 		n = Max(n, t);
@@ -595,10 +732,12 @@ axis_linear_y(SvgAxis *a, double lo, double hi)
 	}
 	a->lo = best_lo;
 	a->hi = best_lo + best_span;
+	a->step = best_step;
 	a->decimals = step_decimals(best_step);
 	a->nticks = Min(best_ticks + 1, MAX_TICKS);
 	for (i = 0; i < a->nticks; i++)
 		a->ticks[i] = best_lo + best_step * i;
+	axis_settle(a);
 }
 
 /*
@@ -612,20 +751,26 @@ axis_linear_x(SvgAxis *a, double lo, double hi)
 	int			n;
 	int			i;
 
+	lo = axis_clamp(lo);
+	hi = axis_clamp(hi);
 	if (!(hi > lo))
 		hi = lo + 1.0;
+	if (!(hi > lo))
+		hi = lo + fabs(lo);
 	step = nice_ceil((hi - lo) / 10.0);
 	if (fabs(step / pow(10.0, floor(log10(step))) - 2.5) < 1e-9)
 		step *= 2.0;
 	if (a->spec->integer)
 		step = Max(step, 1.0);
-	n = Max(1, (int) ceil((hi - lo) / step - 1e-9));
+	n = (int) Max(1.0, Min(ceil((hi - lo) / step - 1e-9), (double) MAX_TICKS));
 	a->lo = lo;
 	a->hi = lo + n * step;
+	a->step = step;
 	a->decimals = step_decimals(step);
 	a->nticks = Min(n + 1, MAX_TICKS);
 	for (i = 0; i < a->nticks; i++)
 		a->ticks[i] = lo + step * i;
+	axis_settle(a);
 }
 
 /*
@@ -639,19 +784,21 @@ axis_log(SvgAxis *a, const SvgRange *r, bool pad)
 	double		lb = log(a->base);
 	double		lmin = log(r->minpos) / lb;
 	double		lmax = log(Max(r->max, r->minpos)) / lb;
+	double		smin = spec_bound(a->spec->min);
+	double		smax = spec_bound(a->spec->max);
 	double		k;
 	double		kstep;
 
-	if (!isnan(a->spec->min) && a->spec->min > 0.0)
-		lmin = log(a->spec->min) / lb;
-	if (!isnan(a->spec->max) && a->spec->max > 0.0)
-		lmax = log(a->spec->max) / lb;
+	if (smin > 0.0)
+		lmin = log(smin) / lb;
+	if (smax > 0.0)
+		lmax = log(smax) / lb;
 	if (pad)
 	{
 		double		m = (lmax - lmin < 1e-9) ? 1.0 : 0.4;
 
 		a->lo = lmin - m;
-		a->hi = lmax + m;
+		a->hi = Max(lmax + m, a->lo + 1.0);
 	}
 	else
 	{
@@ -675,12 +822,18 @@ axis_log(SvgAxis *a, const SvgRange *r, bool pad)
 		}
 	}
 	a->decimals = 0;
+	axis_settle(a);
 }
 
-/* Pixel of a value on an axis; NaN where the axis cannot show it */
+/*
+ * Pixel of a position on an axis (a tick, the base of the bars); NaN where
+ * the axis cannot show it
+ */
 static double
-axis_px(const SvgAxis *a, double v)
+axis_pos(const SvgAxis *a, double v)
 {
+	double		px;
+
 	if (!isfinite(v))
 		return get_float8_nan();
 	if (a->log)
@@ -689,7 +842,25 @@ axis_px(const SvgAxis *a, double v)
 			return get_float8_nan();
 		v = log(v) / log(a->base);
 	}
-	return a->p0 + (v - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
+	px = a->p0 + (v - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
+	if (isnan(px))
+		return px;
+	/* off the scale (a spec's min or max): far off the canvas, but finite */
+	return Max(-SVG_COORD_MAX, Min(SVG_COORD_MAX, px));
+}
+
+/*
+ * Pixel of a value of the data on an axis; NaN for no value (NaN, infinite
+ * or beyond +-RANREAD_SVG_MAX_VALUE) or where the axis cannot show it.  A
+ * scale may reach past the largest value (room above the data, a rounded
+ * tick): its ticks are placed with axis_pos.
+ */
+static double
+axis_px(const SvgAxis *a, double v)
+{
+	if (!VALUE_OK(v))
+		return get_float8_nan();
+	return axis_pos(a, v);
 }
 
 /* Whether a value lies within an axis's scale */
@@ -715,6 +886,11 @@ tick_text(const SvgAxis *a, double v)
 {
 	if (a->log)
 		return v >= 1.0 ? ranread_fmt_count(v) : psprintf("%g", v);
+	/* a tick at 0 that rounding put a hair off it, or at -0 */
+	if (fabs(v) < a->step * 1e-6)
+		v = 0.0;
+	if (fabs(v) >= FMT_SCI_FROM || (a->step > 0.0 && a->step < 1e-6))
+		return ranread_fmt_sci(v);
 	if (a->spec->format == RANREAD_SVG_COUNT && a->decimals == 0)
 		return ranread_fmt_count(v);
 	return psprintf("%.*f", a->decimals, v);
@@ -747,8 +923,11 @@ layout_y(SvgCanvas *cv, SvgAxis *a, const RanreadSvgAxis *spec, bool right,
 		a->used = true;
 		labels |= c->series[i].labels || bars;
 		for (j = 0; j < c->series[i].n; j++)
-			if (bars || c->series[i].x == NULL || isfinite(c->series[i].x[j]))
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (bars || c->series[i].x == NULL || VALUE_OK(c->series[i].x[j]))
 				range_add(&r, c->series[i].y[j]);
+		}
 	}
 	if (!a->used)
 		return;
@@ -766,14 +945,14 @@ layout_y(SvgCanvas *cv, SvgAxis *a, const RanreadSvgAxis *spec, bool right,
 	hi = r.n > 0 ? Max(r.max, 0.0) : 0.0;
 	lo = r.n > 0 ? Min(r.min, 0.0) : 0.0;
 	for (i = 0; i < c->nlines; i++)
-		if (c->lines[i].right == right && isfinite(c->lines[i].value) &&
+		if (c->lines[i].right == right && VALUE_OK(c->lines[i].value) &&
 			c->lines[i].value > hi && c->lines[i].value <= 2.5 * hi)
 			hi = c->lines[i].value;
 	if (labels)
 		hi *= Max(room, 1.08);
-	if (!isnan(spec->max))
+	if (!isnan(spec_bound(spec->max)))
 		hi = spec->max / 1.04;
-	if (!isnan(spec->min))
+	if (!isnan(spec_bound(spec->min)))
 		lo = spec->min;
 	axis_linear_y(a, lo, hi);
 	a->label = axis_label(a);
@@ -796,18 +975,23 @@ layout_x(SvgCanvas *cv)
 	a->p1 = cv->right;
 	for (i = 0; i < c->nseries; i++)
 		for (j = 0; j < c->series[i].n; j++)
-			if (c->series[i].x && isfinite(c->series[i].y[j]))
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (c->series[i].x && VALUE_OK(c->series[i].y[j]))
 				range_add(&r, c->series[i].x[j]);
+		}
 
 	a->log = axis_wants_log(&c->x, &r);
 	if (a->log)
 		axis_log(a, &r, c->x.data_ticks);
 	else
 	{
-		double		lo = isnan(c->x.min) ? (r.n > 0 ? Min(r.min, 0.0) : 0.0) : c->x.min;
-		double		hi = isnan(c->x.max) ? (r.n > 0 ? r.max : 1.0) : c->x.max;
+		double		smin = spec_bound(c->x.min);
+		double		smax = spec_bound(c->x.max);
+		double		lo = isnan(smin) ? (r.n > 0 ? Min(r.min, 0.0) : 0.0) : smin;
+		double		hi = isnan(smax) ? (r.n > 0 ? r.max : 1.0) : smax;
 
-		if (c->x.data_ticks && r.n > 0 && isnan(c->x.min))
+		if (c->x.data_ticks && r.n > 0 && isnan(smin))
 		{
 			/* ticks at the data: a margin of 5% either side */
 			double		m = (r.max > r.min) ? 0.05 * (r.max - r.min) : 1.0;
@@ -815,6 +999,7 @@ layout_x(SvgCanvas *cv)
 			a->lo = r.min - m;
 			a->hi = r.max + m;
 			a->nticks = 0;
+			axis_settle(a);
 		}
 		else
 			axis_linear_x(a, lo, hi);
@@ -834,6 +1019,8 @@ svg_head(StringInfo out, double width, double height, const RanreadSvgChart *c)
 {
 	const char *title = c->title ? c->title : "ranread chart";
 
+	width = Max(fin(width), 1.0);
+	height = Max(fin(height), 1.0);
 	appendStringInfo(out,
 					 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 					 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
@@ -900,7 +1087,7 @@ svg_bar(StringInfo out, double x, double y, double w, double h,
 	if (series % 6 != 0)
 		appendStringInfo(out,
 						 "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#ranread-hatch-%d)\"/>\n",
-						 x, y, w, h, series % 6);
+						 fin(x), fin(y), Max(fin(w), 0.0), Max(fin(h), 0.0), series % 6);
 }
 
 /* Draw the legend entries in rows from (40, LEGEND_Y) */
@@ -1007,7 +1194,7 @@ draw_y_axes(SvgCanvas *cv)
 
 	for (i = 0; l->used && i < l->nticks; i++)
 	{
-		double		y = axis_px(l, l->ticks[i]);
+		double		y = axis_pos(l, l->ticks[i]);
 
 		svg_line(out, cv->left, y, cv->right, y, i == 0 ? COLOR_AXIS : COLOR_GRID, 1.0, NULL);
 		svg_text(out, cv->left - 8.0, y + 4.0, "end",
@@ -1015,7 +1202,7 @@ draw_y_axes(SvgCanvas *cv)
 	}
 	for (i = 0; r->used && i < r->nticks; i++)
 	{
-		double		y = axis_px(r, r->ticks[i]);
+		double		y = axis_pos(r, r->ticks[i]);
 
 		svg_line(out, cv->right, y, cv->right + 5.0, y, rcolor, 1.0, NULL);
 		svg_text(out, cv->right + 9.0, y + 4.0, NULL,
@@ -1030,7 +1217,7 @@ draw_y_axes(SvgCanvas *cv)
 	{
 		appendStringInfo(out,
 						 "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"%s\">",
-						 cv->left - 72.0, mid, lcolor);
+						 fin(cv->left - 72.0), fin(mid), lcolor);
 		ranread_svg_escape(out, l->label);
 		appendStringInfoString(out, "</text>\n");
 	}
@@ -1038,7 +1225,7 @@ draw_y_axes(SvgCanvas *cv)
 	{
 		appendStringInfo(out,
 						 "<text transform=\"translate(%.1f %.1f) rotate(90)\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"%s\">",
-						 cv->right + 62.0, mid, rcolor);
+						 fin(cv->right + 62.0), fin(mid), rcolor);
 		ranread_svg_escape(out, r->label);
 		appendStringInfoString(out, "</text>\n");
 	}
@@ -1062,6 +1249,7 @@ draw_x_axis(SvgCanvas *cv)
 	const RanreadSvgChart *c = cv->c;
 	const SvgAxis *a = &cv->x;
 	double		last_label = -1e9;
+	double		last_tick = -1e9;
 	double	   *xs;
 	int			n = 0;
 	int			i;
@@ -1076,9 +1264,12 @@ draw_x_axis(SvgCanvas *cv)
 		n = 0;
 		for (i = 0; i < c->nseries; i++)
 			for (j = 0; j < c->series[i].n; j++)
+			{
+				CHECK_FOR_INTERRUPTS();
 				if (c->series[i].x && !isnan(axis_px(a, c->series[i].x[j])) &&
-					isfinite(c->series[i].y[j]))
+					VALUE_OK(c->series[i].y[j]))
 					xs[n++] = c->series[i].x[j];
+			}
 		qsort(xs, n, sizeof(double), cmp_double);
 	}
 	else
@@ -1089,10 +1280,16 @@ draw_x_axis(SvgCanvas *cv)
 
 	for (i = 0; i < n; i++)
 	{
-		double		px = axis_px(a, xs[i]);
+		/* data ticks are values already placed, the others the scale's */
+		double		px = axis_pos(a, xs[i]);
 
+		CHECK_FOR_INTERRUPTS();
 		if (isnan(px) || (i > 0 && xs[i] == xs[i - 1]))
 			continue;
+		/* at most one tick per pixel, however many points share it */
+		if (c->x.data_ticks && px - last_tick < 1.0)
+			continue;
+		last_tick = px;
 		svg_line(out, px, cv->top, px, cv->bottom, COLOR_GRID, 1.0, NULL);
 		svg_line(out, px, cv->bottom, px, cv->bottom + 5.0, COLOR_AXIS, 1.0, NULL);
 		if (!c->x.data_ticks || px - last_label >= 34.0)
@@ -1123,11 +1320,13 @@ draw_line(SvgCanvas *cv, const RanreadSvgLine *l)
 	if (!a->used)
 		a = &cv->y;
 	attrs = psprintf("font-size=\"11.5\" fill=\"%s\" %s", color, SVG_HALO);
-	if (!isfinite(l->value))
+	if (!VALUE_OK(l->value))
 		return;
 	if (!axis_contains(a, l->value))
 	{
-		bool		above = a->log ? l->value > pow(a->base, a->hi) : l->value > a->hi;
+		/* compared on the scale: a power of the base could overflow */
+		bool		above = a->log ?
+			(l->value > 0.0 && log(l->value) / log(a->base) > a->hi) : l->value > a->hi;
 
 		/* top left: values, and their labels, usually peak on the right */
 		svg_text(out, cv->left + 8.0, cv->top + 14.0 + 16.0 * cv->corner_notes++, NULL, attrs,
@@ -1183,6 +1382,7 @@ draw_series(SvgCanvas *cv, int i)
 
 	for (j = 0; !s->no_line && j < s->n; j++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (!point_px(cv, i, j, &px, &py))
 		{
 			pen_down = false;
@@ -1193,7 +1393,7 @@ draw_series(SvgCanvas *cv, int i)
 			appendStringInfoString(out, "<path d=\"");
 			open = true;
 		}
-		appendStringInfo(out, "%s%.1f %.1f", pen_down ? "L" : "M", px, py);
+		appendStringInfo(out, "%s%.1f %.1f", pen_down ? "L" : "M", fin(px), fin(py));
 		pen_down = true;
 	}
 	if (open)
@@ -1201,7 +1401,7 @@ draw_series(SvgCanvas *cv, int i)
 		appendStringInfoString(out, "\" fill=\"none\"");
 		svg_attr(out, "stroke", color);
 		appendStringInfo(out, " stroke-width=\"%.1f\" stroke-linejoin=\"round\" stroke-linecap=\"round\"",
-						 series_width(c, i));
+						 fin(series_width(c, i)));
 		if (series_dash(c, i)[0])
 			svg_attr(out, "stroke-dasharray", series_dash(c, i));
 		appendStringInfoString(out, "/>\n");
@@ -1210,46 +1410,102 @@ draw_series(SvgCanvas *cv, int i)
 	if (marker == 0 || (!s->no_line && s->n > MARKERS_UP_TO))
 		return;
 	for (j = 0; j < s->n; j++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		if (point_px(cv, i, j, &px, &py))
 			svg_marker(out, marker, px, py, color);
+	}
 }
 
-/* The highlight on point j of series i, or NULL */
-static const RanreadSvgHighlight *
-highlight_of(const RanreadSvgChart *c, int i, int j)
+/* Which points of a series get their values printed */
+typedef enum SvgLabelPlan
 {
-	int			h;
+	LABEL_NONE,					/* not printed */
+	LABEL_ALWAYS,				/* highlighted, or the highest at a shared x */
+	LABEL_SPACED				/* alone at its x: printed when 48 px apart */
+} SvgLabelPlan;
 
-	for (h = 0; h < c->nhighlights; h++)
-		if (c->highlights[h].series == i && c->highlights[h].point == j)
-			return &c->highlights[h];
-	return NULL;
+/* A point of a series, for sorting by x and then from the highest y */
+typedef struct SvgLabelPoint
+{
+	double		x;
+	double		y;
+	int			j;
+} SvgLabelPoint;
+
+static int
+cmp_label_point(const void *a, const void *b)
+{
+	const SvgLabelPoint *p = (const SvgLabelPoint *) a;
+	const SvgLabelPoint *q = (const SvgLabelPoint *) b;
+
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	if (p->y != q->y)
+		return p->y > q->y ? -1 : 1;
+	return (p->j > q->j) - (p->j < q->j);
 }
 
 /*
- * Whether point j of series i gets its value printed: highlighted points
+ * Which points of series i get their value printed: highlighted points
  * always; where several points share an x (repeated runs), only the
- * highest, and none beside a highlighted one; along a line, one every 48 px.
+ * highest (the first of equals), and none beside a highlighted one; a point
+ * alone at its x when it is 48 px from the last label along the line.  One
+ * sort of the points, so O(n log n) however many share an x.  *hl gets the
+ * highlight of each point (or NULL).
  */
-static bool
-label_wanted(const SvgCanvas *cv, int i, int j, double px, double last_label)
+static SvgLabelPlan *
+label_plan(const SvgCanvas *cv, int i, const RanreadSvgHighlight ***hl)
 {
-	const RanreadSvgSeries *s = &cv->c->series[i];
-	bool		shared = false;
-	int			k;
+	const RanreadSvgChart *c = cv->c;
+	const RanreadSvgSeries *s = &c->series[i];
+	SvgLabelPlan *plan = palloc0(sizeof(SvgLabelPlan) * Max(s->n, 1));
+	SvgLabelPoint *pts = palloc(sizeof(SvgLabelPoint) * Max(s->n, 1));
+	const RanreadSvgHighlight **hls = palloc0(sizeof(RanreadSvgHighlight *) * Max(s->n, 1));
+	int			n = 0;
+	int			g;
+	int			h;
+	int			j;
 
-	if (highlight_of(cv->c, i, j))
-		return true;
-	for (k = 0; k < s->n; k++)
+	/* the first highlight of a point is the one drawn */
+	for (h = c->nhighlights - 1; h >= 0; h--)
+		if (c->highlights[h].series == i &&
+			c->highlights[h].point >= 0 && c->highlights[h].point < s->n)
+			hls[c->highlights[h].point] = &c->highlights[h];
+	for (j = 0; j < s->n; j++)
 	{
-		if (k == j || s->x[k] != s->x[j] || !isfinite(s->y[k]))
-			continue;
-		shared = true;
-		if (highlight_of(cv->c, i, k) || s->y[k] > s->y[j] ||
-			(s->y[k] == s->y[j] && k < j))
-			return false;
+		CHECK_FOR_INTERRUPTS();
+		if (hls[j])
+			plan[j] = LABEL_ALWAYS;
+		if (VALUE_OK(s->x[j]) && VALUE_OK(s->y[j]))
+		{
+			pts[n].x = s->x[j];
+			pts[n].y = s->y[j];
+			pts[n].j = j;
+			n++;
+		}
 	}
-	return shared || px - last_label >= 48.0;
+	qsort(pts, n, sizeof(SvgLabelPoint), cmp_label_point);
+	for (g = 0; g < n;)
+	{
+		int			end = g + 1;
+		bool		blocked = hls[pts[g].j] != NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		while (end < n && pts[end].x == pts[g].x)
+			blocked |= hls[pts[end++].j] != NULL;
+		if (end - g == 1)
+		{
+			if (!hls[pts[g].j])
+				plan[pts[g].j] = LABEL_SPACED;
+		}
+		else if (!blocked)
+			plan[pts[g].j] = LABEL_ALWAYS;
+		g = end;
+	}
+	pfree(pts);
+	*hl = hls;
+	return plan;
 }
 
 /* Values printed above the points of the series that ask for it */
@@ -1263,17 +1519,22 @@ draw_point_labels(SvgCanvas *cv)
 	for (i = 0; i < c->nseries; i++)
 	{
 		const RanreadSvgSeries *s = &c->series[i];
+		const RanreadSvgHighlight **hls;
+		SvgLabelPlan *plan;
 		double		last_label = -1e9;
 
-		if (!s->labels)
+		if (!s->labels || s->x == NULL)
 			continue;
+		plan = label_plan(cv, i, &hls);
 		for (j = 0; j < s->n; j++)
 		{
-			const RanreadSvgHighlight *h = highlight_of(c, i, j);
+			const RanreadSvgHighlight *h = hls[j];
 			double		px;
 			double		py;
 
-			if (!point_px(cv, i, j, &px, &py) || !label_wanted(cv, i, j, px, last_label))
+			CHECK_FOR_INTERRUPTS();
+			if (plan[j] == LABEL_NONE || !point_px(cv, i, j, &px, &py) ||
+				(plan[j] == LABEL_SPACED && px - last_label < 48.0))
 				continue;
 			svg_text(cv->out, px, py - 13.0, "middle",
 					 psprintf("font-size=\"11.5\" font-weight=\"bold\" fill=\"%s\" %s",
@@ -1282,6 +1543,8 @@ draw_point_labels(SvgCanvas *cv)
 					 s->texts && s->texts[j] ? s->texts[j] : fmt_value(s->y[j], s->format));
 			last_label = px;
 		}
+		pfree(plan);
+		pfree(hls);
 	}
 }
 
@@ -1303,7 +1566,7 @@ draw_highlights(SvgCanvas *cv)
 			hl->point < 0 || hl->point >= c->series[hl->series].n ||
 			!point_px(cv, hl->series, hl->point, &px, &py))
 			continue;
-		appendStringInfo(cv->out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\"", px, py);
+		appendStringInfo(cv->out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\"", fin(px), fin(py));
 		svg_attr(cv->out, "stroke", color);
 		appendStringInfoString(cv->out, " stroke-width=\"2\"/>\n");
 		if (hl->label)
@@ -1322,8 +1585,11 @@ line_has_data(const RanreadSvgChart *c)
 
 	for (i = 0; i < c->nseries; i++)
 		for (j = 0; j < c->series[i].n; j++)
-			if (c->series[i].x && isfinite(c->series[i].x[j]) && isfinite(c->series[i].y[j]))
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (c->series[i].x && VALUE_OK(c->series[i].x[j]) && VALUE_OK(c->series[i].y[j]))
 				return true;
+		}
 	return false;
 }
 
@@ -1359,8 +1625,11 @@ bar_has_data(const RanreadSvgChart *c)
 
 	for (i = 0; i < c->nseries; i++)
 		for (j = 0; j < Min(c->series[i].n, c->ncategories); j++)
-			if (isfinite(c->series[i].y[j]))
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (VALUE_OK(c->series[i].y[j]))
 				return true;
+		}
 	return false;
 }
 
@@ -1383,7 +1652,10 @@ bar_category_drop(const SvgCanvas *cv)
 	int			j;
 
 	for (j = 0; j < c->ncategories; j++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		widest = Max(widest, text_width(c->categories[j] ? c->categories[j] : "", false));
+	}
 	/* labels wider than their slot are slanted */
 	return widest > slot - 6.0 ? Min(widest * 0.5, 140.0) + 14.0 : 0.0;
 }
@@ -1407,7 +1679,7 @@ draw_bar_chart(SvgCanvas *cv)
 	int			j;
 
 	draw_y_axes(cv);
-	base = axis_px(&cv->y, Max(cv->y.lo, Min(0.0, cv->y.hi)));
+	base = axis_pos(&cv->y, Max(cv->y.lo, Min(0.0, cv->y.hi)));
 	for (i = 0; i < cv->c->nlines; i++)
 		draw_line(cv, &cv->c->lines[i]);
 
@@ -1416,12 +1688,13 @@ draw_bar_chart(SvgCanvas *cv)
 		double		cx = cv->left + slot * (j + 0.5);
 		const char *cat = c->categories[j] ? c->categories[j] : "";
 
+		CHECK_FOR_INTERRUPTS();
 		svg_line(out, cx, cv->bottom, cx, cv->bottom + 5.0, COLOR_AXIS, 1.0, NULL);
 		if (drop > 0.0)
 		{
 			appendStringInfo(out,
 							 "<text transform=\"translate(%.1f %.1f) rotate(-30)\" text-anchor=\"end\">",
-							 cx + 4.0, cv->bottom + 16.0);
+							 fin(cx + 4.0), fin(cv->bottom + 16.0));
 			ranread_svg_escape(out, cat);
 			appendStringInfoString(out, "</text>\n");
 		}
@@ -1437,7 +1710,7 @@ draw_bar_chart(SvgCanvas *cv)
 
 			if (j >= s->n)
 				continue;
-			if (!isfinite(s->y[j]))
+			if (!VALUE_OK(s->y[j]))
 			{
 				svg_text(out, x + bw / 2.0, base - 4.0, "middle",
 						 "font-size=\"10\" fill=\"" RANREAD_SVG_COLOR_MUTED "\"", "n/a");
@@ -1454,7 +1727,7 @@ draw_bar_chart(SvgCanvas *cv)
 			{
 				appendStringInfo(out,
 								 "<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"11\" font-weight=\"bold\">",
-								 x + bw / 2.0 + 4.0, Min(top, base) - 5.0);
+								 fin(x + bw / 2.0 + 4.0), fin(Min(top, base) - 5.0));
 				ranread_svg_escape(out, text);
 				appendStringInfoString(out, "</text>\n");
 			}
@@ -1476,14 +1749,18 @@ bar_label_room(const RanreadSvgChart *c, double plot_width)
 
 	for (i = 0; i < c->nseries; i++)
 		for (j = 0; j < Min(c->series[i].n, c->ncategories); j++)
-			if (isfinite(c->series[i].y[j]))
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (VALUE_OK(c->series[i].y[j]))
 			{
 				double		w = text_width(bar_text(&c->series[i], j), false);
 
 				if (w * 0.92 > bw + 2.0)
 					widest = Max(widest, w);
 			}
-	return widest > 0.0 ? 1.0 + (widest + 10.0) / PLOT_HEIGHT : 1.0;
+		}
+	/* a long text takes room up to the plot's height, not more */
+	return widest > 0.0 ? 1.0 + Min(widest + 10.0, PLOT_HEIGHT) / PLOT_HEIGHT : 1.0;
 }
 
 
@@ -1524,8 +1801,9 @@ color_rgb(const char *s, double rgb[3])
 static char *
 heat_color(const RanreadSvgHeat *h, double t, bool *light)
 {
-	const char *const *stops = h->colors ? h->colors : svg_heat_default;
-	int			n = h->colors ? h->ncolors : lengthof(svg_heat_default);
+	bool		given = h->colors && h->ncolors > 0;
+	const char *const *stops = given ? h->colors : svg_heat_default;
+	int			n = given ? h->ncolors : lengthof(svg_heat_default);
 	double		a[3];
 	double		b[3];
 	double		pos;
@@ -1533,13 +1811,17 @@ heat_color(const RanreadSvgHeat *h, double t, bool *light)
 	int			i;
 	int			rgb[3];
 
-	t = Max(0.0, Min(1.0, t));
+	/* Max and Min let NaN through: it would index no stop at all */
+	if (!(t >= 0.0))
+		t = 0.0;
+	if (!(t <= 1.0))
+		t = 1.0;
 	if (n == 1)
 		k = 0, pos = 0.0;
 	else
 	{
 		pos = t * (n - 1);
-		k = Min((int) floor(pos), n - 2);
+		k = Max(0, Min((int) floor(pos), n - 2));
 		pos -= k;
 	}
 	color_rgb(stops[k], a);
@@ -1605,8 +1887,11 @@ heat_has_data(const RanreadSvgHeat *h)
 	int			i;
 
 	for (i = 0; i < h->nrows * h->ncols; i++)
-		if (isfinite(h->values[i]))
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (VALUE_OK(h->values[i]))
 			return true;
+	}
 	return false;
 }
 
@@ -1633,7 +1918,10 @@ draw_heat(SvgCanvas *cv)
 	int			j;
 
 	for (i = 0; i < h->nrows * h->ncols; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		range_add(&r, h->values[i]);
+	}
 	memset(&scale_spec, 0, sizeof(scale_spec));
 	scale_spec.scale = h->scale;
 	log_scale = axis_wants_log(&scale_spec, &r) && r.min > 0.0;
@@ -1661,7 +1949,7 @@ draw_heat(SvgCanvas *cv)
 	{
 		appendStringInfo(out,
 						 "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">",
-						 48.0, l.gy + l.ch * h->nrows / 2.0);
+						 48.0, fin(l.gy + l.ch * h->nrows / 2.0));
 		ranread_svg_escape(out, c->y.label);
 		appendStringInfoString(out, "</text>\n");
 	}
@@ -1676,7 +1964,8 @@ draw_heat(SvgCanvas *cv)
 			double		v = h->values[i * h->ncols + j];
 			double		cx = l.gx + l.cw * j;
 
-			if (!isfinite(v))
+			CHECK_FOR_INTERRUPTS();
+			if (!VALUE_OK(v))
 			{
 				svg_rect(out, cx + 1.0, cy + 1.0, l.cw - 2.0, l.ch - 2.0, COLOR_HEADER);
 				svg_text(out, cx + l.cw / 2.0, cy + l.ch / 2.0 + 4.0, "middle",
@@ -1738,6 +2027,7 @@ table_columns(const RanreadSvgTable *t, double *colx, double x0)
 		{
 			const char *s = t->cells[r * t->ncols + c].text;
 
+			CHECK_FOR_INTERRUPTS();
 			w = Max(w, text_width(s ? s : "", t->highlight && t->highlight[r]));
 		}
 		colx[c + 1] = colx[c] + Max(w + 24.0, 56.0);
@@ -1764,6 +2054,7 @@ draw_table(SvgCanvas *cv, double y)
 		bool		hl = r >= 0 && t->highlight && t->highlight[r];
 		double		ry = y + row_h * (r + 1);
 
+		CHECK_FOR_INTERRUPTS();
 		if (hl)
 			svg_rect(out, x0, ry - 14.0, x1 - x0, row_h, COLOR_BAND_GOOD);
 		else if (r >= 0 && r % 2 == 1)
@@ -1905,9 +2196,11 @@ ranread_svg_render(StringInfo out, const RanreadSvgChart *c)
 	bool		has_data;
 	double		last;			/* baseline of the lowest text so far */
 
-	if (c->table.ncols > RANREAD_SVG_MAX_COLUMNS)
-		elog(ERROR, "a chart table has at most %d columns, not %d",
-			 RANREAD_SVG_MAX_COLUMNS, c->table.ncols);
+	if (c->table.ncols > RANREAD_SVG_MAX_COLUMNS || c->nseries < 0 || c->ncategories < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a chart table has at most %d columns, not %d",
+						RANREAD_SVG_MAX_COLUMNS, c->table.ncols)));
 	memset(&cv, 0, sizeof(cv));
 	initStringInfo(&body);
 	cv.out = &body;

@@ -7,7 +7,11 @@
  *
  * A caller fills a RanreadSvgChart (ranread_svg_init first: it sets every
  * field to "not given"), points its arrays at its own memory, and calls
- * ranread_svg_render.  Strings are UTF-8; NaN in a value means "none".
+ * ranread_svg_render.  Strings are UTF-8; NaN in a value means "none", and
+ * so does a value beyond +-RANREAD_SVG_MAX_VALUE or infinite: the renderer
+ * places only values whose spans and pixels stay finite.  Its work grows
+ * with the points, cells and text it is given, about linearly; the limits
+ * of what a spec may hold are ranread_svg's (svg_spec.c).
  */
 #ifndef RANREAD_SVG_H
 #define RANREAD_SVG_H
@@ -23,6 +27,9 @@
 /* Most series a chart draws; the most table columns */
 #define RANREAD_SVG_MAX_SERIES 12
 #define RANREAD_SVG_MAX_COLUMNS 16
+
+/* The largest magnitude of a value a chart places (its spans stay finite) */
+#define RANREAD_SVG_MAX_VALUE 1e300
 
 typedef enum RanreadSvgKind
 {
@@ -176,7 +183,9 @@ extern void ranread_svg_escape(StringInfo out, const char *s);
 extern char *ranread_fmt_count(double v);
 extern char *ranread_fmt_ms(double v);
 extern char *ranread_fmt_number(double v);
+extern char *ranread_fmt_fixed(double v, int decimals);
 extern char *ranread_fmt_setting(double v);
 extern char *ranread_fmt_block(int64 bytes);
+extern char *ranread_fmt_sci(double v);
 
 #endif							/* RANREAD_SVG_H */

@@ -13,6 +13,19 @@
  * name; numbers, spaces and commas) as well as escaped.  Text is converted
  * from the server encoding to UTF-8, as the renderer expects.
  *
+ * pg_monitor may call ranread_svg, so a spec is untrusted input: the work
+ * must stay about linear in it and bounded.  Every array has a limit (the
+ * SPEC_MAX_* below and the renderer's 12 series and 16 columns), every text
+ * one of SPEC_MAX_TEXT characters, and a number must lie within
+ * +-RANREAD_SVG_MAX_VALUE (JSON has no NaN or Infinity; a string is not a
+ * number).  Past a limit, the error names the key, the value and the
+ * limit.  A jsonb number is never printed in full to read it: 1e-16000 is
+ * a few bytes of jsonb but 16,000 digits of numeric_out, so numbers are
+ * read through their exponent form, and printed (as the text of a cell, or
+ * in an error) in at most a few dozen characters.  Loops over arrays check
+ * for interrupts, and element paths ("series[0].y[7]") are built only for
+ * an error.
+ *
  * The function is IMMUTABLE: the SVG depends on the spec alone.
  *
  * Copyright (c) the ranread authors
@@ -23,9 +36,11 @@
 
 #include "fmgr.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 
 #include "sqlfunc.h"
@@ -33,11 +48,21 @@
 
 PG_FUNCTION_INFO_V1(ranread_svg);
 
-/* Most rows and columns of a heat table, rows of a table, points of a series */
+/*
+ * The limits of a spec (README, "Charts from SQL"): rows and columns of a
+ * heat table, rows of a table, points of a series, categories, reference
+ * lines, highlights, notes, colours of a heat scale, characters of a text
+ */
 #define SPEC_MAX_HEAT_ROWS 200
 #define SPEC_MAX_HEAT_COLS 40
 #define SPEC_MAX_TABLE_ROWS 500
 #define SPEC_MAX_POINTS 100000
+#define SPEC_MAX_CATEGORIES 200
+#define SPEC_MAX_LINES 32
+#define SPEC_MAX_HIGHLIGHTS 64
+#define SPEC_MAX_NOTES 32
+#define SPEC_MAX_COLORS 16
+#define SPEC_MAX_TEXT 10000
 
 #define SPEC_HINT "The keys of a ranread_svg spec are listed in the README, section \"Charts from SQL\"."
 
@@ -93,6 +118,109 @@ spec_index(const char *path, int i)
 	return psprintf("%s[%d]", path, i);
 }
 
+/* The path of element i of path, or path itself when i < 0 (for errors) */
+static char *
+spec_where(const char *path, int i)
+{
+	return i < 0 ? (char *) path : spec_index(path, i);
+}
+
+/* Whether a number is short in decimal: below 10^15, at most 30 decimals */
+static bool
+spec_numeric_short(Numeric num)
+{
+	static Numeric big = NULL;
+	static Numeric minus_big = NULL;
+
+	if (big == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		big = DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum("1e15"),
+												  ObjectIdGetDatum(InvalidOid),
+												  Int32GetDatum(-1)));
+		minus_big = DatumGetNumeric(DirectFunctionCall1(numeric_uminus, NumericGetDatum(big)));
+		MemoryContextSwitchTo(old);
+	}
+	return DatumGetInt32(DirectFunctionCall1(numeric_scale, NumericGetDatum(num))) <= 30 &&
+		DatumGetBool(DirectFunctionCall2(numeric_lt, NumericGetDatum(num), NumericGetDatum(big))) &&
+		DatumGetBool(DirectFunctionCall2(numeric_gt, NumericGetDatum(num), NumericGetDatum(minus_big)));
+}
+
+/*
+ * A jsonb number as a double.  A short one (spec_numeric_short) is read
+ * from its decimal text; any other through its exponent form with 17
+ * significant digits, whose cost is that of its stored digits, not of its
+ * decimal expansion.  *huge is set when it is beyond a double (or infinite).
+ */
+static double
+spec_numeric_double(Numeric num, bool *huge)
+{
+	double		d;
+
+	*huge = false;
+	if (numeric_is_nan(num))
+		return get_float8_nan();
+	if (numeric_is_inf(num))
+	{
+		*huge = true;
+		return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(num)));
+	}
+	if (spec_numeric_short(num))
+		return strtod(DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num))), NULL);
+	d = strtod(numeric_out_sci(num, 17), NULL);
+	/* strtod gives HUGE_VAL past a double, and 0 or a denormal below one */
+	*huge = isinf(d);
+	return d;
+}
+
+/*
+ * A jsonb number as text, in at most a few dozen characters: as the spec
+ * wrote it when that is short, else with 15 significant digits, or in
+ * exponent form beyond a double
+ */
+static char *
+spec_numeric_text(Numeric num)
+{
+	bool		huge;
+	double		d;
+
+	if (numeric_is_nan(num) || numeric_is_inf(num))
+		return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	if (spec_numeric_short(num))
+		return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	d = spec_numeric_double(num, &huge);
+	if (huge)
+		return numeric_out_sci(num, 3);
+	return psprintf("%.15g", d);
+}
+
+/* A jsonb value as an error shows it: "NaN", 1e+300, true, an array */
+static char *
+spec_show(JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			return "null";
+		case jbvBool:
+			return v->val.boolean ? "true" : "false";
+		case jbvNumeric:
+			return spec_numeric_text(v->val.numeric);
+		case jbvString:
+			{
+				int			len = pg_mbcliplen(v->val.string.val, v->val.string.len, 40);
+
+				return psprintf("\"%.*s%s\"", len, v->val.string.val,
+								len < v->val.string.len ? "..." : "");
+			}
+		case jbvBinary:
+			return JsonContainerIsArray(v->val.binary.data) ? "an array" : "an object";
+		default:
+			return "a value";
+	}
+}
+
 /* The container of an object value, checking that it has only known keys */
 static JsonbContainer *
 spec_object(JsonbValue *v, const char *path, const char *const *keys)
@@ -102,7 +230,7 @@ spec_object(JsonbValue *v, const char *path, const char *const *keys)
 	JsonbIteratorToken tok;
 
 	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
-		spec_error(path, "not an object");
+		spec_error(path, psprintf("%s is not an object", spec_show(v)));
 	it = JsonbIteratorInit(v->val.binary.data);
 	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
 	{
@@ -118,7 +246,8 @@ spec_object(JsonbValue *v, const char *path, const char *const *keys)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown key \"%.*s\" in %s of the spec for ranread_svg",
-							k.val.string.len, k.val.string.val, path[0] ? path : "the top level"),
+							pg_mbcliplen(k.val.string.val, k.val.string.len, 64),
+							k.val.string.val, path[0] ? path : "the top level"),
 					 errhint(SPEC_HINT)));
 	}
 	return v->val.binary.data;
@@ -138,7 +267,7 @@ static JsonbContainer *
 spec_array(JsonbValue *v, const char *path, int *n, int max)
 {
 	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
-		spec_error(path, "not an array");
+		spec_error(path, psprintf("%s is not an array", spec_show(v)));
 	*n = JsonContainerSize(v->val.binary.data);
 	if (*n > max)
 		spec_error(path, psprintf("%d elements, at most %d", *n, max));
@@ -152,30 +281,74 @@ spec_elem(JsonbContainer *arr, int i)
 	return getIthJsonbValueFromContainer(arr, i);
 }
 
-/* A string value, as UTF-8; numbers are accepted as their text */
+/*
+ * A string value (element i of path, or path itself for i < 0), as UTF-8;
+ * numbers are accepted as their text.  At most SPEC_MAX_TEXT characters.
+ */
+static char *
+spec_string_at(JsonbValue *v, const char *path, int i)
+{
+	if (v->type == jbvString)
+	{
+		int			chars = pg_mbstrlen_with_len(v->val.string.val, v->val.string.len);
+
+		if (chars > SPEC_MAX_TEXT)
+			spec_error(spec_where(path, i),
+					   psprintf("a text of %d characters, at most %d", chars, SPEC_MAX_TEXT));
+		return pg_server_to_any(pnstrdup(v->val.string.val, v->val.string.len),
+								v->val.string.len, PG_UTF8);
+	}
+	if (v->type == jbvNumeric)
+		return spec_numeric_text(v->val.numeric);
+	spec_error(spec_where(path, i), psprintf("%s is not a string", spec_show(v)));
+	return NULL;
+}
+
+/* A string value */
 static char *
 spec_string(JsonbValue *v, const char *path)
 {
-	if (v->type == jbvString)
-		return pg_server_to_any(pnstrdup(v->val.string.val, v->val.string.len),
-								v->val.string.len, PG_UTF8);
-	if (v->type == jbvNumeric)
-		return DatumGetCString(DirectFunctionCall1(numeric_out,
-												   NumericGetDatum(v->val.numeric)));
-	spec_error(path, "not a string");
-	return NULL;
+	return spec_string_at(v, path, -1);
+}
+
+/*
+ * A number value (element i of path, or path itself for i < 0); null is
+ * NaN (no value).  Within +-RANREAD_SVG_MAX_VALUE.
+ */
+static double
+spec_number_at(JsonbValue *v, const char *path, int i)
+{
+	bool		huge;
+	double		d;
+
+	static const char *const not_json[] = {
+		"nan", "infinity", "-infinity", "+infinity", "inf", "-inf", "+inf"
+	};
+	int			k;
+
+	if (v->type == jbvNull)
+		return get_float8_nan();
+	for (k = 0; v->type == jbvString && k < lengthof(not_json); k++)
+		if (v->val.string.len == strlen(not_json[k]) &&
+			pg_strncasecmp(v->val.string.val, not_json[k], v->val.string.len) == 0)
+			spec_error(spec_where(path, i),
+					   psprintf("%s is not a number (JSON has no NaN or infinity; null is no value)",
+								spec_show(v)));
+	if (v->type != jbvNumeric)
+		spec_error(spec_where(path, i), psprintf("%s is not a number", spec_show(v)));
+	d = spec_numeric_double(v->val.numeric, &huge);
+	if (huge || !(fabs(d) <= RANREAD_SVG_MAX_VALUE))
+		spec_error(spec_where(path, i),
+				   psprintf("%s is beyond the largest magnitude a chart places, 1e300",
+							spec_show(v)));
+	return d;
 }
 
 /* A number value; null is NaN (no value) */
 static double
 spec_number(JsonbValue *v, const char *path)
 {
-	if (v->type == jbvNull)
-		return get_float8_nan();
-	if (v->type != jbvNumeric)
-		spec_error(path, "not a number");
-	return DatumGetFloat8(DirectFunctionCall1(numeric_float8,
-											  NumericGetDatum(v->val.numeric)));
+	return spec_number_at(v, path, -1);
 }
 
 /* A boolean value */
@@ -183,7 +356,7 @@ static bool
 spec_bool(JsonbValue *v, const char *path)
 {
 	if (v->type != jbvBool)
-		spec_error(path, "not true or false");
+		spec_error(path, psprintf("%s is not true or false", spec_show(v)));
 	return v->val.boolean;
 }
 
@@ -201,10 +374,20 @@ spec_numbers(JsonbValue *v, const char *path, int *n)
 {
 	JsonbContainer *arr = spec_array(v, path, n, SPEC_MAX_POINTS);
 	double	   *out = palloc(sizeof(double) * Max(*n, 1));
-	int			i;
+	JsonbIterator *it = JsonbIteratorInit(arr);
+	JsonbIteratorToken tok;
+	JsonbValue	e;
+	int			i = 0;
 
-	for (i = 0; i < *n; i++)
-		out[i] = spec_number(spec_elem(arr, i), spec_index(path, i));
+	/* one pass of an iterator: no lookup nor allocation per element */
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		if (tok != WJB_ELEM || i >= *n)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		out[i] = spec_number_at(&e, path, i);
+		i++;
+	}
 	return out;
 }
 
@@ -214,13 +397,18 @@ spec_strings(JsonbValue *v, const char *path, int *n, int max)
 {
 	JsonbContainer *arr = spec_array(v, path, n, max);
 	const char **out = palloc0(sizeof(char *) * Max(*n, 1));
-	int			i;
+	JsonbIterator *it = JsonbIteratorInit(arr);
+	JsonbIteratorToken tok;
+	JsonbValue	e;
+	int			i = 0;
 
-	for (i = 0; i < *n; i++)
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
 	{
-		JsonbValue *e = spec_elem(arr, i);
-
-		out[i] = e->type == jbvNull ? NULL : spec_string(e, spec_index(path, i));
+		if (tok != WJB_ELEM || i >= *n)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		out[i] = e.type == jbvNull ? NULL : spec_string_at(&e, path, i);
+		i++;
 	}
 	return out;
 }
@@ -247,7 +435,8 @@ spec_color(JsonbValue *v, const char *path)
 			ok = (s[i] >= 'a' && s[i] <= 'z');
 	}
 	if (!ok)
-		spec_error(path, psprintf("\"%s\" is not a colour (#rgb, #rrggbb or a name such as \"teal\")", s));
+		spec_error(path, psprintf("%s is not a colour (#rgb, #rrggbb or a name such as \"teal\")",
+								  spec_show(v)));
 	return s;
 }
 
@@ -260,7 +449,8 @@ spec_dash(JsonbValue *v, const char *path)
 	if (strcmp(s, "solid") == 0 || s[0] == '\0')
 		return "";
 	if (strlen(s) > 40 || strspn(s, "0123456789., ") != strlen(s))
-		spec_error(path, psprintf("\"%s\" is not a dash pattern (\"solid\", or lengths such as \"6 3\")", s));
+		spec_error(path, psprintf("%s is not a dash pattern (\"solid\", or lengths such as \"6 3\", at most 40 characters)",
+								  spec_show(v)));
 	return s;
 }
 
@@ -276,7 +466,7 @@ spec_scale(JsonbValue *v, const char *path)
 		return RANREAD_SVG_LOG;
 	if (spec_is(v, "linear"))
 		return RANREAD_SVG_LINEAR;
-	spec_error(path, "not true, false or \"auto\"");
+	spec_error(path, psprintf("%s is not true, false or \"auto\"", spec_show(v)));
 	return RANREAD_SVG_LINEAR;
 }
 
@@ -288,7 +478,7 @@ spec_format(JsonbValue *v, const char *path)
 		return RANREAD_SVG_COUNT;
 	if (spec_is(v, "number"))
 		return RANREAD_SVG_NUMBER;
-	spec_error(path, "not \"number\" or \"count\"");
+	spec_error(path, psprintf("%s is not \"number\" or \"count\"", spec_show(v)));
 	return RANREAD_SVG_NUMBER;
 }
 
@@ -299,7 +489,7 @@ spec_right(JsonbValue *v, const char *path)
 	if (spec_is(v, "right"))
 		return true;
 	if (!spec_is(v, "left"))
-		spec_error(path, "not \"left\" or \"right\"");
+		spec_error(path, psprintf("%s is not \"left\" or \"right\"", spec_show(v)));
 	return false;
 }
 
@@ -314,7 +504,7 @@ spec_tone(JsonbValue *v, const char *path)
 	if (spec_is(v, "muted"))
 		return RANREAD_SVG_MUTED;
 	if (!spec_is(v, "plain"))
-		spec_error(path, "not \"plain\", \"good\", \"bad\" or \"muted\"");
+		spec_error(path, psprintf("%s is not \"plain\", \"good\", \"bad\" or \"muted\"", spec_show(v)));
 	return RANREAD_SVG_PLAIN;
 }
 
@@ -322,11 +512,11 @@ spec_tone(JsonbValue *v, const char *path)
 static int
 spec_int(JsonbValue *v, const char *path, int limit)
 {
-	double		d = spec_number(v, path);
+	double		d = v->type == jbvNumeric ? spec_number(v, path) : get_float8_nan();
 
 	if (!(d >= 0.0 && d < limit && d == floor(d)))
 		spec_error(path, psprintf("%s is not a whole number from 0 to %d",
-								  ranread_fmt_setting(d), limit - 1));
+								  spec_show(v), limit - 1));
 	return (int) d;
 }
 
@@ -598,6 +788,7 @@ spec_table(JsonbValue *v, const char *path, RanreadSvgTable *t)
 			JsonbContainer *row;
 			int			n;
 
+			CHECK_FOR_INTERRUPTS();
 			row = spec_array(spec_elem(rows, r), p, &n, RANREAD_SVG_MAX_COLUMNS);
 			if (n > t->ncols)
 				spec_error(p, psprintf("%d cells for %d columns", n, t->ncols));
@@ -616,7 +807,10 @@ spec_table(JsonbValue *v, const char *path, RanreadSvgTable *t)
 
 		arr = spec_array(f, hpath, &n, SPEC_MAX_TABLE_ROWS);
 		for (i = 0; i < n; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
 			hl[spec_int(spec_elem(arr, i), spec_index(hpath, i), Max(t->nrows, 1))] = true;
+		}
 		t->highlight = hl;
 	}
 	if ((f = spec_get(o, "more")))
@@ -652,6 +846,7 @@ spec_heat(JsonbValue *v, const char *path, RanreadSvgHeat *h)
 		const char *p = spec_index(vpath, r);
 		double	   *row = spec_numbers(spec_elem(rows, r), p, &n);
 
+		CHECK_FOR_INTERRUPTS();
 		if (n != h->ncols)
 			spec_error(p, psprintf("%d values for %d columns", n, h->ncols));
 		memcpy(values + r * h->ncols, row, sizeof(double) * n);
@@ -666,7 +861,7 @@ spec_heat(JsonbValue *v, const char *path, RanreadSvgHeat *h)
 	if ((f = spec_get(o, "colors")))
 	{
 		const char *cpath = spec_path(path, "colors");
-		JsonbContainer *arr = spec_array(f, cpath, &h->ncolors, 16);
+		JsonbContainer *arr = spec_array(f, cpath, &h->ncolors, SPEC_MAX_COLORS);
 		const char **colors = palloc(sizeof(char *) * Max(h->ncolors, 1));
 		int			i;
 
@@ -724,7 +919,7 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 		spec_axis(f, "y2", &c->y2);
 
 	if ((f = spec_get(o, "categories")))
-		c->categories = spec_strings(f, "categories", &c->ncategories, 200);
+		c->categories = spec_strings(f, "categories", &c->ncategories, SPEC_MAX_CATEGORIES);
 	if ((f = spec_get(o, "series")))
 	{
 		JsonbContainer *arr = spec_array(f, "series", &c->nseries, RANREAD_SVG_MAX_SERIES);
@@ -742,7 +937,7 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 	}
 	if ((f = spec_get(o, "lines")))
 	{
-		JsonbContainer *arr = spec_array(f, "lines", &c->nlines, 32);
+		JsonbContainer *arr = spec_array(f, "lines", &c->nlines, SPEC_MAX_LINES);
 		RanreadSvgLine *lines = palloc0(sizeof(RanreadSvgLine) * Max(c->nlines, 1));
 
 		for (i = 0; i < c->nlines; i++)
@@ -751,7 +946,7 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 	}
 	if ((f = spec_get(o, "highlights")))
 	{
-		JsonbContainer *arr = spec_array(f, "highlights", &c->nhighlights, 64);
+		JsonbContainer *arr = spec_array(f, "highlights", &c->nhighlights, SPEC_MAX_HIGHLIGHTS);
 		RanreadSvgHighlight *hl = palloc0(sizeof(RanreadSvgHighlight) * Max(c->nhighlights, 1));
 
 		for (i = 0; i < c->nhighlights; i++)
@@ -760,7 +955,7 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 	}
 	if ((f = spec_get(o, "notes")))
 	{
-		JsonbContainer *arr = spec_array(f, "notes", &c->nnotes, 32);
+		JsonbContainer *arr = spec_array(f, "notes", &c->nnotes, SPEC_MAX_NOTES);
 		RanreadSvgNote *notes = palloc0(sizeof(RanreadSvgNote) * Max(c->nnotes, 1));
 
 		for (i = 0; i < c->nnotes; i++)

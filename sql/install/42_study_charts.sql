@@ -69,16 +69,20 @@ BEGIN
 END
 $$;
 
--- A number as the charts' tables print it: 12,345
+-- A number as the charts' tables print it: 12,345; from 10^15 up in
+-- exponent form (1.2e18), as the renderer prints it; NaN is n/a, -0 is 0
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fmt_count(v float8)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN v IS NULL THEN 'n/a'
+    SELECT CASE WHEN v IS NULL OR v = 'NaN'::float8 THEN 'n/a'
+                WHEN v = 'Infinity'::float8 THEN 'Infinity'
+                WHEN v = '-Infinity'::float8 THEN '-Infinity'
+                WHEN abs(v) >= 1e15 THEN regexp_replace(btrim(to_char(v, '9.99EEEE')), '\.?0*e\+?0*', 'e')
                 WHEN abs(v) >= 100 THEN to_char(round(v::numeric), 'FM999,999,999,999,990')
                 WHEN abs(v) >= 10 THEN to_char(v, 'FM990.0')
-                ELSE to_char(v, 'FM990.00') END
+                ELSE to_char(CASE WHEN v = 0 THEN 0 ELSE v END, 'FM990.00') END
 $$;
 
 -- The spec of a comparison chart, and the chart: curves (a JSON array of

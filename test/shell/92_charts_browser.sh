@@ -3,7 +3,8 @@
 #  - ranread_chart from a synthetic sweep, ranread_timeline of a timed batch
 #    and of one run with ranread.timing = off, and ranread_svg specs: twelve
 #    curves on a log x axis with a bound line, a heat table, grouped bars,
-#    and names full of <&"' and non-ASCII
+#    names full of <&"' and non-ASCII, and a chart of U+FFFE, U+FFFF and
+#    other noncharacters with bars of 1e300
 #  - each is a well-formed, plain-ASCII SVG whose text reads back exactly
 #  - Chromium renders each to a PNG (kept in the test log directory), and
 #    the pixels show that every curve, bar and cell is really painted in its
@@ -105,19 +106,33 @@ q "SELECT ranread_svg(jsonb_build_object(
         'rows', jsonb_build_array(jsonb_build_array('RND4K Q32T1', '100,146', '92,773'),
                                   jsonb_build_array('RND4K Q1T1', '12,768', jsonb_build_object('text', 'n/a', 'tone', 'muted'))))))" > "$OUT/bars.svg"
 
+# Text XML 1.0 forbids and values near the largest a chart places: still a
+# document a browser draws (noncharacters become U+FFFD)
+q "SELECT ranread_svg(jsonb_build_object(
+     'kind', 'bar',
+     'title', E'Noncharacters \uFFFE\uFFFF\uFDD0 in a title',
+     'categories', jsonb_build_array(E'node \uFFFE', E'node \uFFFF'),
+     'y', jsonb_build_object('label', E'IOPS \U0010FFFF', 'format', 'count'),
+     'series', jsonb_build_array(jsonb_build_object('label', E'app\uFFFEname', 'labels', true,
+                                                    'y', jsonb_build_array(1e300, 5e299)))))" > "$OUT/odd.svg"
+
 # --- well-formed, ASCII, text that reads back exactly
 PYTHONIOENCODING=utf-8 "$PYTHON" - "$OUT" > "$OUT/xml.txt" 2>&1 <<'PY'
 import sys, os, xml.etree.ElementTree as ET
 ns = '{http://www.w3.org/2000/svg}'
 d = sys.argv[1]
-for name in ['sweep', 'timeline', 'timeline_untimed', 'lines12', 'heat', 'bars']:
+for name in ['sweep', 'timeline', 'timeline_untimed', 'lines12', 'heat', 'bars', 'odd']:
     raw = open(os.path.join(d, name + '.svg'), 'rb').read()
-    root = ET.fromstring(raw)
+    try:
+        root = ET.fromstring(raw)
+    except ET.ParseError as e:
+        print(name, 'bad', 0, str(e))
+        continue
     texts = [''.join(t.itertext()) for t in root.iter(ns + 'text')]
     print(name, 'ok' if root.tag == ns + 'svg' and max(raw) < 128 and root.get('width') else 'bad',
           len(texts), '|'.join(texts).replace('\n', ' '))
 PY
-for name in sweep timeline timeline_untimed lines12 heat bars; do
+for name in sweep timeline timeline_untimed lines12 heat bars odd; do
   grep -q "^$name ok " "$OUT/xml.txt"
   ok $? "$name.svg is a well-formed, plain-ASCII SVG document"
 done
@@ -131,7 +146,7 @@ grep '^timeline_untimed ' "$OUT/xml.txt" | grep -q 'slowest I/O took'
 ok $((! $?)) "... and claims no slowest I/O"
 
 # --- Chromium renders each one
-for name in sweep timeline timeline_untimed lines12 heat bars; do
+for name in sweep timeline timeline_untimed lines12 heat bars odd; do
   shot "$OUT/$name.svg" "$OUT/$name.png" $(svg_size "$OUT/$name.svg")
   ok $? "Chromium renders $name.svg to $OUT/$name.png"
 done
@@ -151,6 +166,9 @@ pixel_check lines12 "each of the twelve curves is painted in its own colour, and
   "${checks[@]}" "$BOUND:100"
 pixel_check heat "every heat cell is painted in its colour of the scale" cells "$OUT/heat.svg" 600
 pixel_check bars "the read and the write bars are painted" "${PALETTE[0]}:2000" "${PALETTE[1]}:1000"
+pixel_check odd "a chart titled with U+FFFE and U+FFFF, of bars of 1e300, is painted" "${PALETTE[0]}:2000"
+grep '^odd ' "$OUT/xml.txt" | grep -q $'Noncharacters \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd in a title'
+ok $? "... its title reads back with U+FFFD for each noncharacter"
 
 diag "charts and screenshots: $OUT"
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_charts_browser" >/dev/null 2>&1
