@@ -81,11 +81,20 @@ write_durably(int fd, Slot *s, const GroupParams *g)
 void
 engine_sync_run(Worker *w)
 {
-	Slot	   *s = &w->slots[0];
-	int			len = (int) s->len;
-	const GroupParams *g = w->streams[s->stream].g;
-	bool		durable = g->sync != SYNC_NONE || g->writes_per_op > 1;
-	uint64		now = ranread_now_ns();
+	Slot	   *s;
+	int			len;
+	const GroupParams *g;
+	bool		durable;
+	uint64		now;
+
+	/* a worker given no stream (more workers than processes) has no I/O */
+	if (w->nslots == 0)
+		return;
+	s = &w->slots[0];
+	len = (int) s->len;
+	g = w->streams[s->stream].g;
+	durable = g->sync != SYNC_NONE || g->writes_per_op > 1;
+	now = ranread_now_ns();
 
 	for (;;)
 	{
