@@ -53,8 +53,23 @@ PG_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 ifdef WERROR
 PG_CFLAGS += -Werror
 endif
+# make SANITIZE=undefined (or address,undefined): a build for finding bugs,
+# not for use; test/sanitize builds and tests one (README, "Sanitizer
+# build").  Every finding aborts the process (no recovery), frames are kept
+# for the reports' stacks, and float-to-integer casts out of range are
+# checked too (gcc leaves them out of "undefined").  The flags a build was
+# made with are kept in .build-flags, so changing them rebuilds everything.
+ifdef SANITIZE
+SANITIZE_FLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+ifneq (,$(findstring undefined,$(SANITIZE)))
+SANITIZE_FLAGS += -fsanitize=float-cast-overflow
+endif
+PG_CFLAGS += $(SANITIZE_FLAGS)
+SHLIB_LINK += $(SANITIZE_FLAGS)
+OBJS += src/sanitize.o
+endif
 
-EXTRA_CLEAN = results regression.diffs regression.out
+EXTRA_CLEAN = results regression.diffs regression.out .build-flags src/sanitize.o
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -68,7 +83,11 @@ ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
 ranread--%.sql: sql/upgrades/ranread--%.sql $(INSTALL_PARTS)
 	awk '/^-- @include /{ f = $$3; while ((getline line < f) > 0) print line; close(f); next } { print }' $< > $@
 
-$(OBJS): $(wildcard src/*.h)
+$(OBJS): $(wildcard src/*.h) .build-flags
+
+.build-flags: FORCE
+	@echo '$(SANITIZE_FLAGS)' | cmp -s - $@ || echo '$(SANITIZE_FLAGS)' > $@
+.PHONY: FORCE
 
 # make dist: $(DISTNAME).tar.gz, the committed tree (git archive HEAD) under
 # $(DISTNAME)/, for PGXN and as the Debian orig tarball; DISTDIR= says where.

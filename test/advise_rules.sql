@@ -3,7 +3,7 @@
 -- statements it tells users to run.  README.md, "From numbers to settings",
 -- gives each formula and its source.
 BEGIN;
-SELECT plan(16);
+SELECT plan(18);
 
 -- ranread_advise_page_costs(random_ms, seq_page_ms, cache_hit_ratio, reference_seq_page_ms)
 CREATE TEMP TABLE page_costs (label text, random_ms float8, seq_page_ms float8, hit float8,
@@ -85,29 +85,64 @@ SELECT results_eq(
 SELECT is((ranread_advise_parallel_workers(NULL, 100)).workers, NULL,
     'no cap without one process''s figure');
 
--- ranread_advise_wal_sync_method(methods[], ops[], current)
+-- ranread_advise_wal_sync_method(methods[], ops[], current): the methods of
+-- one commit test, the server's method
 SELECT results_eq(
     $$SELECT v.label, w.method FROM (VALUES
         ('the fastest, when more than 10% faster than the current', '{open_datasync,fdatasync,fsync,open_sync}'::text[],
          '{1300,1000,900,1200}'::float8[], 'fdatasync'),
         ('the current stays when the fastest is within 10%', '{open_datasync,fdatasync,fsync,open_sync}',
          '{1100,1000,900,1050}', 'fdatasync'),
+        ('the current stays when the fastest is 10% faster, not more', '{open_datasync,fdatasync}',
+         '{1100,1000}', 'fdatasync'),
+        ('the fastest, at 10.5% faster', '{open_datasync,fdatasync}', '{1105,1000}', 'fdatasync'),
         ('the current is the fastest', '{open_datasync,fdatasync}', '{900,1000}', 'fdatasync'),
-        ('a current method not measured: the fastest', '{open_datasync,fsync}', '{900,1000}', 'fdatasync'),
+        ('a current method not measured: no advice', '{open_datasync,fsync}', '{900,1000}', 'fdatasync'),
+        ('only one method, not the current: no advice', '{open_sync}', '{4431}', 'fdatasync'),
+        ('only the current method: no advice', '{fdatasync}', '{4817}', 'fdatasync'),
         ('the non-synced write is no method', '{none,fdatasync,fsync}', '{90000,1000,1200}', 'fdatasync'),
-        ('methods that did not run are no method', '{open_datasync,fdatasync}', '{NULL,1000}', 'open_datasync')
+        ('methods that did not run are no method', '{open_datasync,fdatasync,fsync}', '{NULL,1000,1050}', 'fsync')
       ) v(label, m, o, cur), LATERAL ranread_advise_wal_sync_method(v.m, v.o, v.cur) w ORDER BY v.label$$,
-    $$VALUES ('a current method not measured: the fastest', 'fsync'),
-             ('methods that did not run are no method', 'fdatasync'),
+    $$VALUES ('a current method not measured: no advice', NULL),
+             ('methods that did not run are no method', 'fsync'),
+             ('only one method, not the current: no advice', NULL),
+             ('only the current method: no advice', NULL),
              ('the current is the fastest', 'fdatasync'),
+             ('the current stays when the fastest is 10% faster, not more', 'fdatasync'),
              ('the current stays when the fastest is within 10%', 'fdatasync'),
+             ('the fastest, at 10.5% faster', 'open_datasync'),
              ('the fastest, when more than 10% faster than the current', 'open_datasync'),
              ('the non-synced write is no method', 'fsync')$$,
-    'wal_sync_method: the fastest durable method, unless the current one is within 10% of it');
+    'wal_sync_method: among the methods measured together with the current one, the fastest, unless it is within 10% of the current');
 SELECT results_eq(
-    $$SELECT best_ops, current_ops FROM ranread_advise_wal_sync_method('{open_datasync,fdatasync}', '{1300,1000}', 'fdatasync')$$,
-    $$VALUES (1300::float8, 1000::float8)$$,
-    'it gives the figures it compared');
+    $$SELECT best_ops, current_ops, faster_pct, measured
+        FROM ranread_advise_wal_sync_method('{fdatasync,open_datasync}', '{1000,1300}', 'fdatasync')$$,
+    $$VALUES (1300::float8, 1000::float8, 30::numeric, 'open_datasync 1,300 ops/s, fdatasync 1,000 ops/s')$$,
+    'it gives the figures it compared, fastest first, and how much faster the fastest is');
+SELECT results_eq(
+    $$SELECT v.m::text, w.note FROM (VALUES
+        ('{open_datasync,fdatasync,fsync,open_sync}'::text[], '{1300,1000,900,1200}'::float8[]),
+        ('{open_datasync,fdatasync,fsync}', '{1050,1000,900}'),
+        ('{open_datasync,fdatasync}', '{900,1000}'),
+        ('{open_datasync,open_sync}', '{1300,1200}'),
+        ('{open_sync}', '{4431}'),
+        ('{fdatasync}', '{4817}')
+      ) v(m, o), LATERAL ranread_advise_wal_sync_method(v.m, v.o, 'fdatasync') w$$,
+    $$VALUES ('{open_datasync,fdatasync,fsync,open_sync}',
+              'the fastest of open_datasync, open_sync, fdatasync, fsync is open_datasync, 30% faster than fdatasync, the server''s wal_sync_method'),
+             ('{open_datasync,fdatasync,fsync}',
+              'the fastest of open_datasync, fdatasync, fsync is open_datasync, 5% faster than fdatasync, the server''s wal_sync_method: within the noise of 10% between two runs, so fdatasync stays'),
+             ('{open_datasync,fdatasync}',
+              'the fastest of fdatasync, open_datasync is fdatasync, the server''s wal_sync_method'),
+             ('{open_datasync,open_sync}',
+              'the fastest of open_datasync, open_sync is open_datasync, but fdatasync, the server''s wal_sync_method, was not measured with them: nothing to compare it with'),
+             ('{open_sync}',
+              'only open_sync was measured, not fdatasync, the server''s wal_sync_method: nothing to compare'),
+             ('{fdatasync}',
+              'only fdatasync, the server''s wal_sync_method, was measured: nothing to compare it with')$$,
+    'the note says what was compared with what, and calls a method fastest only among methods measured together');
+SELECT is((ranread_advise_wal_sync_method('{open_sync}', '{4431}', 'fdatasync')).faster_pct, NULL,
+    'with nothing to compare there is no percentage');
 SELECT is((ranread_advise_wal_sync_method(NULL, NULL, 'fdatasync')).method, NULL,
     'no method without a commit test');
 

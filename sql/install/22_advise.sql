@@ -88,30 +88,67 @@ AS $$
      WHERE $1 > 0 AND $2 > 0
 $$;
 
--- wal_sync_method from a commit test: the fastest durable method for one
--- 8 kB write (pg_test_fsync's first table), among the methods the server
--- takes; the current method is kept unless that one is more than 10%
--- faster than it (closer than that is noise between two runs).
+-- wal_sync_method from the methods one commit test measured together (one
+-- 8 kB write and its sync, pg_test_fsync's first table; methods of other
+-- runs are never compared: the disk, its load and its cache differ between
+-- runs).  Only the durable methods the server takes count.  The advice is
+-- the current method unless the fastest is more than 10% faster than it
+-- (closer than that is noise between two runs), and there is none (method
+-- NULL) unless the current method was measured with at least one other:
+-- note says why.  measured lists the figures, fastest first; faster_pct is
+-- how much faster the fastest is than the current method.  The commit
+-- test's NOTICE (src/commit.c) is made of the same outputs.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_wal_sync_method(
     methods     text[],
     ops_per_s   float8[],
     current     text,
     OUT method      text,
     OUT best_ops    float8,
-    OUT current_ops float8)
+    OUT current_ops float8,
+    OUT faster_pct  numeric,
+    OUT measured    text,
+    OUT note        text)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH m AS (
-        SELECT u.m, u.o FROM unnest($1, $2) AS u(m, o)
+        SELECT DISTINCT ON (u.m) u.m, u.o FROM unnest($1, $2) AS u(m, o)
          WHERE u.m IN ('open_datasync', 'fdatasync', 'fsync', 'fsync_writethrough', 'open_sync')
            AND u.o > 0
-    ), best AS (
-        SELECT m.m, m.o FROM m ORDER BY m.o DESC, m.m LIMIT 1
+         ORDER BY u.m, u.o DESC
+    ), s AS (
+        SELECT (SELECT m.m FROM m ORDER BY m.o DESC, m.m LIMIT 1) AS best,
+               (SELECT max(m.o) FROM m) AS best_o,
+               (SELECT m.o FROM m WHERE m.m = $3) AS cur_o,
+               (SELECT count(*) FROM m) AS n,
+               (SELECT string_agg(m.m, ', ' ORDER BY m.o DESC, m.m) FROM m) AS names,
+               (SELECT string_agg(format('%s %s ops/s', m.m, to_char(round(m.o::numeric), 'FM999,999,999,990')),
+                                  ', ' ORDER BY m.o DESC, m.m) FROM m) AS figures,
+               format('%s, the server''s wal_sync_method', $3) AS cur
+    ), v AS (
+        SELECT s.*, s.cur_o IS NOT NULL AND s.n >= 2 AS compared,
+               s.best_o > 1.1 * s.cur_o AS faster,
+               trim_scale(round((100 * (s.best_o / s.cur_o - 1))::numeric, 1)) AS pct
+          FROM s
     )
-    SELECT CASE WHEN cur.o IS NOT NULL AND best.o <= 1.1 * cur.o THEN $3 ELSE best.m END,
-           best.o, cur.o
-      FROM best LEFT JOIN m AS cur ON cur.m = $3
+    SELECT CASE WHEN NOT v.compared THEN NULL WHEN v.faster THEN v.best ELSE $3 END,
+           v.best_o, v.cur_o, CASE WHEN v.compared THEN v.pct END, v.figures,
+           CASE WHEN v.n = 1 AND v.cur_o IS NOT NULL
+                THEN format('only %s, was measured: nothing to compare it with', v.cur)
+                WHEN v.n = 1
+                THEN format('only %s was measured, not %s: nothing to compare', v.best, v.cur)
+                WHEN v.cur_o IS NULL
+                THEN format('the fastest of %s is %s, but %s, was not measured with them: nothing to compare it with',
+                            v.names, v.best, v.cur)
+                WHEN v.best = $3
+                THEN format('the fastest of %s is %s', v.names, v.cur)
+                WHEN v.faster
+                THEN format('the fastest of %s is %s, %s%% faster than %s', v.names, v.best, v.pct, v.cur)
+                ELSE format('the fastest of %s is %s, %s%% faster than %s: within the noise of 10%% between two runs, so %s stays',
+                            v.names, v.best, v.pct, v.cur, $3)
+           END
+      FROM v
+     WHERE v.n > 0
 $$;
 
 -- The batches advice may rest on: completed, timed, one group, reads only,
@@ -268,8 +305,7 @@ DECLARE
     pc        record;
     ioc       record;
     pw        record;
-    wal       record;
-    ct        record;           -- the latest commit test on pg_wal
+    ct        record;           -- the commit test on pg_wal advice rests on
     tgt       record;           -- the target named
     ref_target name;            -- a target on the reference tablespace
     why       text;
@@ -560,40 +596,52 @@ BEGIN
     RETURN NEXT;
 
     -- wal_sync_method, from the latest commit test on pg_wal's filesystem
-    SELECT c.commit_test, max(c.run_at) AS run_at, min(c.filesystem) AS filesystem,
-           array_agg(c.method ORDER BY c.ops_per_s DESC) AS methods,
-           array_agg(c.ops_per_s ORDER BY c.ops_per_s DESC) AS ops,
-           array_agg(c.batch ORDER BY c.ops_per_s DESC) AS batches,
-           string_agg(format('%s %s ops/s', c.method, to_char(round(c.ops_per_s::numeric), 'FM999,999,999,990')),
-                      ', ' ORDER BY c.ops_per_s DESC) AS text
+    -- that measured the server's method with others; the commit tests after
+    -- it that did not are named
+    WITH c AS (
+        SELECT c.commit_test, max(c.run_at) AS run_at, min(c.filesystem) AS filesystem,
+               array_agg(c.method ORDER BY c.ops_per_s DESC, c.method) AS methods,
+               array_agg(c.ops_per_s ORDER BY c.ops_per_s DESC, c.method) AS ops,
+               array_agg(c.batch ORDER BY c.ops_per_s DESC, c.method) AS batches
+          FROM @extschema@.ranread_commit_summary c
+         WHERE c.tablespace = 'pg_wal' AND c.test = 'one 8 kB write' AND c.durable AND c.status = 'completed'
+         GROUP BY c.commit_test
+    ), w AS (
+        SELECT c.commit_test, c.run_at, c.filesystem, c.batches, f.method, f.measured, f.note
+          FROM c, LATERAL @extschema@.ranread_advise_wal_sync_method(c.methods, c.ops,
+                                                                     current_setting('wal_sync_method')) f
+    ), pick AS (
+        SELECT * FROM w WHERE w.method IS NOT NULL ORDER BY w.commit_test DESC LIMIT 1
+    )
+    SELECT pick.*,
+           (SELECT string_agg(format('commit test %s (%s): %s', x.commit_test,
+                                     to_char(x.run_at, 'YYYY-MM-DD HH24:MI'), x.note),
+                              '; ' ORDER BY x.commit_test DESC)
+              FROM (SELECT * FROM w WHERE w.commit_test > coalesce(pick.commit_test, 0)
+                     ORDER BY w.commit_test DESC LIMIT 3) x) AS skipped
       INTO ct
-      FROM @extschema@.ranread_commit_summary c
-     WHERE c.commit_test = (SELECT max(x.commit_test) FROM @extschema@.ranread_commit_summary x
-                             WHERE x.tablespace = 'pg_wal' AND x.test = 'one 8 kB write'
-                               AND x.durable AND x.status = 'completed')
-       AND c.test = 'one 8 kB write' AND c.durable AND c.status = 'completed'
-     GROUP BY c.commit_test;
-    SELECT * INTO wal FROM @extschema@.ranread_advise_wal_sync_method(ct.methods, ct.ops, current_setting('wal_sync_method'));
+      FROM (SELECT) one LEFT JOIN pick ON true;
     setting := 'wal_sync_method';
     server_value := current_setting(setting);
     tablespace_value := NULL;
     scope := 'server';
     batches := coalesce(ct.batches, '{}');
-    IF wal.method IS NULL THEN
+    IF ct.method IS NULL THEN
         suggested := NULL;
         apply_sql := NULL;
-        figures := 'missing: a commit test on pg_wal''s filesystem';
+        figures := format('missing: a commit test on pg_wal''s filesystem that measured %s, the server''s wal_sync_method, and other methods together',
+                          server_value)
+                   || coalesce('; not counted: ' || ct.skipped, '');
         to_measure := @extschema@.ranread_advise_measure_sql('commit test', NULL, duration, max_avg_ms);
     ELSE
-        suggested := wal.method;
-        apply_sql := format('ALTER SYSTEM SET wal_sync_method = %L; SELECT pg_reload_conf();', wal.method);
-        figures := format('commit test %s on pg_wal (%s, %s), one 8 kB write and its sync: %s',
-                          ct.commit_test, ct.filesystem, to_char(ct.run_at, 'YYYY-MM-DD HH24:MI'), ct.text)
-                   || CASE WHEN wal.method = server_value AND wal.current_ops < wal.best_ops
-                           THEN format('; the fastest is within 10%% of %s, so it stays', server_value) ELSE '' END;
+        suggested := ct.method;
+        apply_sql := format('ALTER SYSTEM SET wal_sync_method = %L; SELECT pg_reload_conf();', ct.method);
+        figures := format('commit test %s on pg_wal (%s, %s), one 8 kB write and its sync: %s; %s',
+                          ct.commit_test, ct.filesystem, to_char(ct.run_at, 'YYYY-MM-DD HH24:MI'), ct.measured, ct.note)
+                   || coalesce('; not counted: ' || ct.skipped, '');
         to_measure := NULL;
     END IF;
-    formula := 'the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem, as pg_test_fsync compares them; the current method stays unless that one is more than 10% faster. Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.';
+    formula := 'the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem among those one commit test measured together with the server''s wal_sync_method, as pg_test_fsync compares them; the current method stays unless that one is more than 10% faster (closer is noise between two runs). Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.';
     SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
       INTO apply_sql, ts_sets, sys_sets
       FROM @extschema@.ranread_advise_pending(setting, suggested,
@@ -608,13 +656,13 @@ BEGIN
                 array_to_string(sys_sets, ' '),
                 CASE WHEN cardinality(sys_sets) > 0 THEN 'SELECT pg_reload_conf();' END);
     ELSIF pc.random_page_cost IS NULL AND ioc.io_concurrency IS NULL AND pw.workers IS NULL
-          AND wal.method IS NULL THEN
+          AND ct.method IS NULL THEN
         RAISE NOTICE 'ranread_advise for %: no figures to advise from yet; to_measure says what to run, or call ranread_advise(%, measure => true)',
             ts, quote_literal(ts);
     ELSE
         RAISE NOTICE 'ranread_advise for %: nothing to change%', ts,
             CASE WHEN pc.random_page_cost IS NULL OR ioc.io_concurrency IS NULL OR pw.workers IS NULL
-                      OR wal.method IS NULL
+                      OR ct.method IS NULL
                  THEN ' in what could be advised; to_measure says what to run for the rest' ELSE '' END;
     END IF;
 END

@@ -12,6 +12,10 @@
 #    per-write RWF_DSYNC/RWF_SYNC) is recorded in the summary
 #  - the commit test's rows: one per test, fsync_writethrough unavailable on
 #    Linux, the history view, and the scratch file gone after it ends
+#  - its NOTICE compares only the methods the call measured, with the
+#    server's wal_sync_method, as ranread_advise_wal_sync_method does (an
+#    ALTER SYSTEM hint only past its 10% noise threshold); with one method it
+#    calls none the fastest
 #  - the scratch file is gone after a stop, a cancel (statement_timeout), a
 #    worker killed with SIGKILL (the crash restart removes pgsql_tmp files),
 #    and a leftover of a dead process is removed by the next commit test
@@ -84,13 +88,33 @@ flush_check "the commit test's durable ops" "${durable:-0}" "${f0:-0}"
 is "$(q "SELECT count(*) FROM ranread_commit_summary WHERE commit_test = (SELECT max(commit_test) FROM ranread_commit_summary)")" \
   "$(echo "$out" | grep -c '|completed|')" "ranread_commit_summary has a row for every test that ran"
 is "$(q "SELECT count(DISTINCT tablespace) || '|' || min(tablespace) FROM ranread_commit_summary")" "1|pg_wal" "... measured on pg_wal's filesystem"
-grep -q "NOTICE:  fastest durable method for one 8 kB write on pg_wal" "$WORK/commit.err"
-ok $? "it names the fastest durable method and the server's wal_sync_method"
+# the verdict: the figures of this call's durable one-write tests, and
+# ranread_advise_wal_sync_method's note on them (what ranread_advise says)
+verdict=$(q "SELECT format('commit test %s on pg_wal, one 8 kB write and its sync: %s; %s|%s', c.commit_test, w.measured, w.note,
+                           w.method IS DISTINCT FROM current_setting('wal_sync_method') AND w.method IS NOT NULL)
+               FROM (SELECT commit_test, array_agg(method) AS m, array_agg(ops_per_s) AS o FROM ranread_commit_summary
+                      WHERE commit_test = (SELECT max(commit_test) FROM ranread_commit_summary)
+                        AND test = 'one 8 kB write' AND durable AND status = 'completed' GROUP BY commit_test) c,
+                    LATERAL ranread_advise_wal_sync_method(c.m, c.o, current_setting('wal_sync_method')) w")
+diag "verdict: ${verdict%|*}"
+is "$(grep '^NOTICE:  commit test ' "$WORK/commit.err" | sed 's/^NOTICE:  //')" "${verdict%|*}" \
+  "the NOTICE compares the methods this call measured, with the server's wal_sync_method, in ranread_advise's words"
+is "$(grep -c "^HINT:  ALTER SYSTEM SET wal_sync_method = " "$WORK/commit.err")" "$([ "${verdict##*|}" = t ] && echo 1 || echo 0)" \
+  "... with the ALTER SYSTEM to switch exactly when the fastest is more than 10% faster than the current method"
 is "$(scratch_files)" 0 "the scratch file is gone after the commit test"
 
 # only some methods
 is "$(q "SELECT string_agg(method || ':' || writes, ',' ORDER BY batch) FROM ranread_commit_test(duration => '0.2 s', methods => '{fdatasync}')")" \
   "fdatasync:1,fdatasync:2" "methods => '{fdatasync}' runs the fdatasync tests only"
+# one method: nothing to compare it with, so no method is "fastest"
+psql -qAtX -d "$DB" -c "SELECT count(*) FROM ranread_commit_test(duration => '0.2 s', methods => '{open_sync}')" >/dev/null 2>"$WORK/one.err"
+msg=$(grep -A1 '^NOTICE:  commit test ' "$WORK/one.err")
+diag "$msg"
+echo "$msg" | grep -q "^NOTICE:  commit test [0-9]* on pg_wal, one 8 kB write and its sync: open_sync [0-9,]* ops/s; only open_sync was measured, not $(q "SHOW wal_sync_method"), the server's wal_sync_method: nothing to compare$"
+ok $? "a commit test of open_sync alone says it had nothing to compare open_sync with"
+is "$(echo "$msg" | grep -c 'fastest')" 0 "... and calls no method the fastest"
+echo "$msg" | grep -q "^HINT:  Measure $(q "SHOW wal_sync_method") and the other methods in one call: SELECT \* FROM ranread_commit_test();$"
+ok $? "... and its hint is the call that compares them, not an ALTER SYSTEM"
 
 # --- the scratch file after a stop, a cancel, a crash ----------------------
 bg_psql rr_commit_stop "SELECT string_agg(status, ',') FROM ranread_commit_test(duration => '3 s', methods => '{fdatasync, fsync}')"
