@@ -44,6 +44,7 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
+#include "storage/pmsignal.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -305,6 +306,14 @@ scratch_create(Scratch *sc)
 		}
 		done += n;
 		CHECK_FOR_INTERRUPTS();
+		/* a dead postmaster: leave at once (the exit callback removes the file) */
+		if (!PostmasterIsAlive())
+		{
+			close(fd);
+			ereport(FATAL,
+					(errcode(ERRCODE_ADMIN_SHUTDOWN),
+					 errmsg("terminating ranread_commit_test because the postmaster died")));
+		}
 	}
 	if (pg_fsync(fd) != 0)
 	{
