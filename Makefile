@@ -12,6 +12,7 @@ OBJS = \
 	src/params.o \
 	src/spec.o \
 	src/run.o \
+	src/leader.o \
 	src/commit.o \
 	src/worker.o \
 	src/engine_uring.o \

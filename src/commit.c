@@ -52,7 +52,7 @@
 #include "utils/lsyscache.h"
 
 #include "params.h"
-#include "run.h"
+#include "leader.h"
 #include "sqlfunc.h"
 
 PG_FUNCTION_INFO_V1(ranread_commit_test);

@@ -16,7 +16,8 @@
  *	 fsinfo.c		 facts about a filesystem: type, device, free space, the
  *					 reserve setup leaves
  *	 params.c, spec.c  a batch's arguments checked; a batch described as JSON
- *	 run.c			 ranread_run: arguments, launch, wait, the result row (the leader)
+ *	 run.c			 ranread_run, ranread_mix, ranread_run_step: arguments, result rows
+ *	 leader.c		 a batch's leader: claim, launch, wait, collect, report
  *	 commit.c		 ranread_commit_test: the commit path, as batches
  *	 worker.c		 the background worker: streams, the recorder
  *	 engine_uring.c	 the io_uring hot loop

@@ -1,10 +1,10 @@
 /*
- * run.h
- *		Running one batch as its leader (run.c), for the SQL functions that
- *		run batches of their own making (commit.c).
+ * leader.h
+ *		Running one batch as its leader (leader.c), for the SQL functions that
+ *		run batches (run.c, commit.c).
  */
-#ifndef RANREAD_RUN_H
-#define RANREAD_RUN_H
+#ifndef RANREAD_LEADER_H
+#define RANREAD_LEADER_H
 
 #include "ranread.h"
 
@@ -28,4 +28,4 @@ typedef struct RunContext
  */
 extern void run_batch(BatchParams *p, RunContext *rc);
 
-#endif							/* RANREAD_RUN_H */
+#endif							/* RANREAD_LEADER_H */

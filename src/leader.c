@@ -1,0 +1,854 @@
+/*
+ * leader.c
+ *		The leader of a batch: claim the cluster, create the batch's shared
+ *		memory, launch the workers, divide the streams among them, start the
+ *		clock, wait (progress, steady state, a recording that waits for a
+ *		lock), collect, and tell the caller how it went.  The calling
+ *		backend of ranread_run, ranread_mix, ranread_run_step (run.c) and
+ *		ranread_commit_test (commit.c) is the leader of its batches.
+ *
+ * The leader never does I/O and never writes history itself (worker 0 does,
+ * in its own transactions), so a ROLLBACK, a cancel or a lost client cannot
+ * take the batch's record with it.  What the leader owns is the batch's DSM
+ * segment and a share of the claim on the control block.  Its on_dsm_detach
+ * callback runs on every way out (return, ERROR, FATAL) and asks the workers
+ * to stop if they are still going; on a cancel the leader also waits
+ * (briefly, with interrupts held) until the batch is recorded, so the
+ * history is there when the error reaches psql.
+ *
+ * The leader holds no lock that the recorder needs: the lookups before the
+ * batch read the extension's tables in a subtransaction rolled back at once
+ * (target.c).  Should the caller's own transaction hold such a lock anyway
+ * (it read the history before calling), and a lock request queue behind it
+ * (VACUUM FULL of the history), the recorder would wait for the leader,
+ * which waits for the recorder, and no deadlock detector sees the second
+ * wait: the leader notices, tells the recorder to give up, and reports the
+ * figures in a WARNING.  The figures themselves are computed once, by the
+ * recorder, after every worker stopped counting (figures.c): the row
+ * returned to the caller and the rows in the history are the same numbers.
+ */
+#include "postgres.h"
+
+#include <math.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog/namespace.h"
+#include "commands/dbcommands.h"
+#include "commands/sequence.h"
+#include "lib/stringinfo.h"
+#include "libpq/libpq.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/lock.h"
+#include "storage/pmsignal.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/wait_event.h"
+
+#include "figures.h"
+#include "history.h"
+#include "iobuf.h"
+#include "leader.h"
+#include "params.h"
+#include "worker.h"
+
+#define NOTICE_EVERY_NS		((uint64) 5 * 1000000000)
+#define START_TIMEOUT_NS	((uint64) 60 * 1000000000)
+#define OWN_LOCK_PATIENCE_NS ((uint64) 1000000000)
+#define CANCEL_WAIT_MS		5000
+
+static RanreadEngine
+choose_engine(void)
+{
+	char		why[128];
+	bool		ok = engine_uring_available(why, sizeof(why));
+
+	if (ranread_engine_guc == ENGINE_SYNC)
+		return ENGINE_SYNC;
+	if (ranread_engine_guc == ENGINE_URING && !ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("io_uring is not available on this server: %s", why),
+				 errhint("SET ranread.engine = 'auto' or 'sync' to use the synchronous engine.")));
+	if (!ok)
+		ereport(NOTICE,
+				(errmsg("io_uring is not available (%s); using the synchronous engine", why),
+				 errdetail("The synchronous engine runs one process per background worker.")));
+	return ok ? ENGINE_URING : ENGINE_SYNC;
+}
+
+/* How many workers the batch wants, within what the engine and server allow */
+static int
+choose_workers(BatchParams *p, RunContext *rc)
+{
+	int			want;
+	int			max_qd = 0;
+
+	for (int i = 0; i < p->ngroups; i++)
+		max_qd = Max(max_qd, p->groups[i].queue_depth);
+	if (p->engine == ENGINE_SYNC && max_qd > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("queue_depth %d needs the io_uring engine", max_qd),
+				 errdetail("The synchronous engine keeps one I/O in flight per process."),
+				 errhint("Use queue_depth 1, or SET ranread.engine = 'io_uring' where io_uring is available.")));
+	if (p->engine == ENGINE_SYNC && p->processes > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("processes %d is more than max_worker_processes (%d) allows with the synchronous engine",
+						p->processes, max_worker_processes),
+				 errhint("The synchronous engine needs one background worker per process; use io_uring or fewer processes.")));
+
+	if (p->engine == ENGINE_SYNC)
+		want = p->processes;
+	else if (rc->workers > 0)
+		want = rc->workers;
+	else
+		want = Min(p->processes, (int) Max(1, sysconf(_SC_NPROCESSORS_ONLN)));
+	/* a worker drives at least one stream (divide_streams) */
+	return Max(1, Min(Min(want, p->processes), max_worker_processes));
+}
+
+/*
+ * Divide the batch's streams among the workers that started: worker i gets
+ * a contiguous run of them, and every worker at least one.  The one place
+ * streams are assigned, whoever made the batch (ranread_run, ranread_mix,
+ * ranread_run_step, the commit test): a batch never has more workers than
+ * streams (choose_workers), and should it ever, the extra workers get none
+ * and run nothing (the engines and worker_prepare take a worker without
+ * streams).
+ */
+static void
+divide_streams(BatchShared *bs, int nworkers)
+{
+	int			n = Min(nworkers, bs->p.processes);
+
+	bs->p.nworkers = nworkers;
+	for (int i = 0; i < nworkers; i++)
+	{
+		WorkerSlot *w = &bs->workers[i];
+
+		if (i >= n)
+		{
+			w->first_stream = bs->p.processes;
+			w->nstreams = 0;
+			continue;
+		}
+		w->first_stream = (int) ((int64) bs->p.processes * i / n);
+		w->nstreams = (int) ((int64) bs->p.processes * (i + 1) / n) - w->first_stream;
+	}
+}
+
+/* Claim the cluster for a batch, or say who has it; returns the claim */
+static uint64
+claim(int64 batch, int processes)
+{
+	RanreadControl *ctl = ranread_control();
+	int64		other;
+	int			pid;
+	int			procs;
+	TimestampTz since;
+	Oid			dboid;
+	bool		super = superuser();
+
+	SpinLockAcquire(&ctl->mutex);
+	if (!ctl->running)
+	{
+		uint64		id = ++ctl->last_claim;
+
+		ctl->running = true;
+		ctl->claim = id;
+		ctl->batch = batch;
+		ctl->leader_pid = MyProcPid;
+		ctl->leader_user = GetUserId();
+		ctl->leader_super = super;
+		ctl->dboid = MyDatabaseId;
+		ctl->processes = processes;
+		ctl->started_at = GetCurrentTimestamp();
+		ctl->refcount = 1;
+		ctl->stop = STOP_NONE;
+		ctl->stop_requests = 0;
+		ctl->recorded = false;
+		SpinLockRelease(&ctl->mutex);
+		return id;
+	}
+	other = ctl->batch;
+	pid = ctl->leader_pid;
+	procs = ctl->processes;
+	since = ctl->started_at;
+	dboid = ctl->dboid;
+	SpinLockRelease(&ctl->mutex);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_IN_USE),
+			 errmsg("ranread batch " INT64_FORMAT " of database \"%s\" is already running", other,
+					get_database_name(dboid) ? get_database_name(dboid) : "?"),
+			 errdetail("It was started at %s by the session with PID %d and runs %d processes; one batch runs at a time in the cluster.",
+					   timestamptz_to_str(since), pid, procs),
+			 errhint("Wait for it to finish, or stop it with SELECT ranread_stop();")));
+	return 0;					/* keep compiler quiet */
+}
+
+/*
+ * Wait (up to a few seconds, interrupts held) until the postmaster has
+ * reaped every worker we registered, so their slots are free for whatever
+ * comes next, also when we leave by an error.
+ */
+static void
+wait_for_shutdown(BackgroundWorkerHandle **handles, int n)
+{
+	HOLD_INTERRUPTS();
+	for (int i = 0; i < n; i++)
+	{
+		for (int tries = 0; tries < CANCEL_WAIT_MS; tries++)
+		{
+			pid_t		pid;
+
+			if (handles[i] == NULL ||
+				GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+				break;
+			/* no postmaster reaps them any more: nothing to wait for */
+			if (!PostmasterIsAlive())
+			{
+				RESUME_INTERRUPTS();
+				return;
+			}
+			pg_usleep(1000L);
+		}
+	}
+	RESUME_INTERRUPTS();
+}
+
+/*
+ * Wait (up to a few seconds) until every worker has left the batch, so the
+ * cluster is free for the next batch when ranread_run returns.
+ */
+static void
+wait_for_workers_to_leave(BatchShared *bs, bool interruptible)
+{
+	RanreadControl *ctl = ranread_control();
+
+	for (int i = 0; i < CANCEL_WAIT_MS; i++)
+	{
+		bool		left;
+
+		SpinLockAcquire(&ctl->mutex);
+		left = !ctl->running || ctl->claim != bs->p.claim || ctl->refcount <= 1;
+		SpinLockRelease(&ctl->mutex);
+		if (left || !PostmasterIsAlive())
+			return;
+		if (interruptible)
+			CHECK_FOR_INTERRUPTS();
+		pg_usleep(1000L);
+	}
+}
+
+/*
+ * On the way out before the batch is recorded (cancel, error, terminate,
+ * lost client): stop the workers and give them a moment to record, so the
+ * history is there by the time the caller hears of it.
+ */
+static void
+stop_and_wait_for_record(BatchShared *bs)
+{
+	HOLD_INTERRUPTS();
+	ranread_request_stop(bs->p.claim, STOP_CANCELLED);
+	bs->abort_start = true;
+	ConditionVariableBroadcast(&bs->cv);
+	for (int i = 0; i < CANCEL_WAIT_MS / 10; i++)
+	{
+		bool		any_left = false;
+
+		if (bs->record_state != RECORD_PENDING || !PostmasterIsAlive())
+			break;
+		for (int w = 0; w < bs->p.nworkers; w++)
+			if (bs->workers[w].pid != 0 && !bs->workers[w].exited)
+				any_left = true;
+		if (!any_left)
+			break;
+		pg_usleep(10000L);
+	}
+	if (bs->record_state != RECORD_PENDING)
+		wait_for_workers_to_leave(bs, false);
+	RESUME_INTERRUPTS();
+}
+
+/* on_dsm_detach of the leader: stop the workers if we leave early */
+static void
+leader_detach(dsm_segment *seg, Datum arg)
+{
+	BatchShared *bs = (BatchShared *) DatumGetPointer(arg);
+
+	if (bs->record_state == RECORD_PENDING)
+		stop_and_wait_for_record(bs);
+	bs->leader_latch = NULL;
+	ranread_release(bs->p.claim);
+}
+
+/* Size of the batch's segment and the offsets inside it */
+static Size
+batch_layout(const BatchParams *p, int nworkers, Size *stream_off, Size *interval_off)
+{
+	Size		sz = MAXALIGN(add_size(offsetof(BatchShared, workers),
+									   mul_size(nworkers, sizeof(WorkerSlot))));
+
+	*stream_off = sz;
+	sz = add_size(sz, mul_size(p->processes, stream_stats_size(batch_writes(p))));
+	*interval_off = sz;
+	sz = add_size(sz, mul_size(mul_size(mul_size(nworkers, p->ngroups), p->nintervals),
+							   sizeof(IntervalSlot)));
+	return sz;
+}
+
+/* Create the batch's shared memory and fill in what the workers read */
+static BatchShared *
+create_segment(BatchParams *p, RunContext *rc)
+{
+	Size		stream_off;
+	Size		interval_off;
+	Size		size = batch_layout(p, rc->nworkers, &stream_off, &interval_off);
+	BatchShared *bs;
+
+	PG_TRY();
+	{
+		rc->seg = dsm_create(size, 0);
+	}
+	PG_CATCH();
+	{
+		ranread_release(p->claim);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	bs = dsm_segment_address(rc->seg);
+	memset(bs, 0, size);
+	ConditionVariableInit(&bs->cv);
+	pg_atomic_init_u32(&bs->ready, 0);
+	bs->p = *p;
+	on_dsm_detach(rc->seg, leader_detach, PointerGetDatum(bs));
+	bs->stream_off = stream_off;
+	bs->stream_size = stream_stats_size(batch_writes(p));
+	bs->interval_off = interval_off;
+	bs->leader_latch = &MyProc->procLatch;
+	bs->run_at = GetCurrentTimestamp();
+	for (int i = 0; i < p->processes; i++)
+	{
+		StreamStats *st = batch_stream(bs, i);
+
+		hist_reset(&st->hist[HIST_READS]);
+		if (batch_writes(p))
+			hist_reset(&st->hist[HIST_WRITES]);
+	}
+	return bs;
+}
+
+/* Register up to want workers; returns how many the postmaster took */
+static int
+launch_workers(BatchShared *bs, dsm_segment *seg, int want, BackgroundWorkerHandle **handles)
+{
+	BackgroundWorker bgw;
+	dsm_handle	h = dsm_segment_handle(seg);
+	int			n;
+
+	ranread_worker_template(&bgw, "ranread_worker_main", "ranread worker");
+	memcpy(bgw.bgw_extra, &h, sizeof(h));
+
+	for (n = 0; n < want; n++)
+	{
+		snprintf(bgw.bgw_name, BGW_MAXLEN, "ranread worker %d of batch " INT64_FORMAT,
+				 n + 1, bs->p.batch);
+		bgw.bgw_main_arg = Int32GetDatum(n);
+		if (!RegisterDynamicBackgroundWorker(&bgw, &handles[n]))
+			break;
+	}
+	return n;
+}
+
+/* Sum of completed I/Os so far, for progress notices */
+static uint64
+batch_progress(BatchShared *bs)
+{
+	uint64		ios = 0;
+
+	for (int i = 0; i < bs->p.nworkers; i++)
+		ios += bs->workers[i].ios;
+	return ios;
+}
+
+/* Has the recorder gone away without saying how the recording ended? */
+static bool
+recorder_gone(BatchShared *bs, BackgroundWorkerHandle **handles)
+{
+	pid_t		pid;
+
+	return bs->record_state == RECORD_PENDING &&
+		(bs->workers[0].exited || GetBackgroundWorkerPid(handles[0], &pid) == BGWH_STOPPED);
+}
+
+/* Have all workers finished their I/O (or left)? */
+static bool
+io_over(BatchShared *bs)
+{
+	for (int i = 0; i < bs->p.nworkers; i++)
+		if (!bs->workers[i].done && !bs->workers[i].exited)
+			return false;
+	return true;
+}
+
+/*
+ * Does this transaction hold a lock on a history table?  Then a recorder
+ * that waits for a lock there may be waiting, through a queued request, for
+ * us.
+ */
+static bool
+leader_holds_history_lock(const BatchParams *p)
+{
+	static const char *const tables[] = {"ranread_batches", "ranread_results", "ranread_intervals"};
+	Oid			nsp = get_namespace_oid(p->schema, true);
+
+	for (int t = 0; t < lengthof(tables) && OidIsValid(nsp); t++)
+	{
+		Oid			relid = get_relname_relid(tables[t], nsp);
+		LOCKTAG		tag;
+
+		if (!OidIsValid(relid))
+			continue;
+		SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+		for (LOCKMODE mode = AccessShareLock; mode <= AccessExclusiveLock; mode++)
+			if (LockHeldByMe(&tag, mode))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Every worker is ready: wait for start_at.  Latch waits until close to it,
+ * then a sleep on the wall clock to the instant.  Late already: start now,
+ * and say by how much (a fleet compares its nodes' first I/Os).  A stop, a
+ * cancel or a worker that died end the wait early.
+ */
+static void
+wait_for_start_at(BatchShared *bs, BackgroundWorkerHandle **handles)
+{
+	TimestampTz now;
+
+	while ((now = GetCurrentTimestamp()) < bs->p.start_at - 20 * 1000)
+	{
+		long		ms = (long) Min((bs->p.start_at - now) / 1000 - 10, 100);
+
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Max(ms, 1), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (ranread_control()->stop != STOP_NONE)
+			return;
+		/* a worker that is gone ends the wait: the batch goes on without it */
+		for (int i = 0; i < bs->p.nworkers; i++)
+		{
+			pid_t		pid;
+
+			if (GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+				return;
+		}
+	}
+	if (now < bs->p.start_at)
+	{
+		/* TimestampTz counts from 2000-01-01; the realtime clock from 1970 */
+		int64		us = bs->p.start_at + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+		struct timespec ts;
+
+		ts.tv_sec = us / USECS_PER_SEC;
+		ts.tv_nsec = (us % USECS_PER_SEC) * 1000;
+		while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
+	else if (now - bs->p.start_at > 1000)
+		ereport(WARNING,
+				(errmsg("ranread batch " INT64_FORMAT " started %.1f ms after its start_at %s",
+						bs->p.batch, (now - bs->p.start_at) / 1000.0, timestamptz_to_str(bs->p.start_at)),
+				 errdetail("Its workers were ready only then."),
+				 errhint("Give start_at more time ahead.")));
+}
+
+/* Wait until every worker is ready, then start the clock */
+static void
+start_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
+{
+	uint64		deadline = ranread_now_ns() + START_TIMEOUT_NS;
+	uint64		next_notice = ranread_now_ns() + NOTICE_EVERY_NS;
+
+	for (;;)
+	{
+		uint64		now;
+
+		if (pg_atomic_read_u32(&bs->ready) == (uint32) bs->p.nworkers)
+			break;
+		for (int i = 0; i < bs->p.nworkers; i++)
+		{
+			pid_t		pid;
+
+			if (!bs->workers[i].failed && !bs->workers[i].exited &&
+				GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+				bs->workers[i].exited = true;	/* died before it could say so */
+			if (bs->workers[i].failed || bs->workers[i].exited)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYSTEM_ERROR),
+						 errmsg("ranread worker %d of batch " INT64_FORMAT " failed to start%s%s",
+								i + 1, bs->p.batch, bs->workers[i].message[0] ? ": " : "",
+								bs->workers[i].message)));
+		}
+		now = ranread_now_ns();
+		/* waiting for a lock to insert the batch's row is not a slow start */
+		if (bs->record_blocked)
+		{
+			deadline = now + START_TIMEOUT_NS;
+			if (now >= next_notice)
+			{
+				next_notice = now + NOTICE_EVERY_NS;
+				ereport(NOTICE,
+						(errmsg("ranread batch " INT64_FORMAT " waits for a lock to insert its row: %s",
+								bs->p.batch, bs->blocked_by[0] ? bs->blocked_by : "held by another session"),
+						 errhint("ranread_stop() or a cancel gives up the batch.")));
+			}
+		}
+		if (now > deadline)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("ranread workers of batch " INT64_FORMAT " did not start within 60 seconds",
+							bs->p.batch)));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (bs->p.start_at != 0)
+		wait_for_start_at(bs, handles);
+	bs->go_ns = ranread_now_ns();
+	bs->go_at = GetCurrentTimestamp();
+	bs->measure_ns = bs->go_ns + bs->p.warmup_ns;
+	pg_write_barrier();
+	bs->go = true;
+	ConditionVariableBroadcast(&bs->cv);
+}
+
+/*
+ * While the I/O is over but the recording waits for a lock: say who holds
+ * it now and then, and give up at once when it is our own transaction.
+ */
+static void
+watch_recording(BatchShared *bs, uint64 now, uint64 *blocked_since, uint64 *next_notice)
+{
+	if (!bs->record_blocked || !io_over(bs))
+	{
+		*blocked_since = 0;
+		return;
+	}
+	if (*blocked_since == 0)
+		*blocked_since = now;
+	if (!bs->give_up_record && now - *blocked_since >= OWN_LOCK_PATIENCE_NS &&
+		leader_holds_history_lock(&bs->p))
+		bs->give_up_record = true;
+	else if (now >= *next_notice)
+	{
+		*next_notice = now + NOTICE_EVERY_NS;
+		ereport(NOTICE,
+				(errmsg("ranread batch " INT64_FORMAT " is over and waits for a lock to record its history: %s",
+						bs->p.batch, bs->blocked_by[0] ? bs->blocked_by : "held by another session"),
+				 errhint("SELECT ranread_stop(); gives up the recording and reports the figures here.")));
+	}
+}
+
+/*
+ * steady_state: once a second more is complete, see whether the last window
+ * of seconds is steady, and end the run if so (completed, early).
+ */
+static void
+watch_steady(BatchShared *bs, uint64 now, int *checked)
+{
+	int			complete;
+
+	if (bs->p.steady_pct <= 0 || !bs->go || now < bs->measure_ns || bs->ended_steady)
+		return;
+	complete = (int) ((now - bs->measure_ns) / 1000000000);
+	if (complete == *checked)
+		return;
+	*checked = complete;
+	if (figures_steady_now(bs, complete))
+	{
+		bs->ended_steady = true;
+		ranread_request_stop(bs->p.claim, STOP_STEADY);
+		ereport(NOTICE,
+				(errmsg("ranread batch " INT64_FORMAT ": steady after %d s (%s), ending the run",
+						bs->p.batch, complete, bs->p.steady_text)));
+	}
+}
+
+/* Wait for the batch to be recorded, with progress notices */
+static void
+wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
+{
+	uint64		next_notice = bs->go_ns + NOTICE_EVERY_NS;
+	uint64		next_conn_check = 0;
+	uint64		blocked_since = 0;
+	int			steady_checked = 0;
+
+	while (bs->record_state == RECORD_PENDING)
+	{
+		uint64		now;
+
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		now = ranread_now_ns();
+
+		if (now >= next_conn_check)
+		{
+			next_conn_check = now + 1000000000;
+			if (!pq_check_connection())
+			{
+				stop_and_wait_for_record(bs);
+				ClientConnectionLost = 1;
+				InterruptPending = 1;
+				CHECK_FOR_INTERRUPTS();
+			}
+		}
+		if (recorder_gone(bs, handles))
+			break;
+		watch_steady(bs, now, &steady_checked);
+		watch_recording(bs, now, &blocked_since, &next_notice);
+		if (now >= next_notice && now > bs->measure_ns && !io_over(bs))
+		{
+			double		secs = (now - bs->measure_ns) / 1e9;
+			uint64		ios = batch_progress(bs);
+
+			next_notice = now + NOTICE_EVERY_NS;
+			ereport(NOTICE,
+					(errmsg("ranread batch " INT64_FORMAT ": %.0f s, " UINT64_FORMAT " I/Os, about %.0f IOPS",
+							bs->p.batch, secs, ios, ios / secs)));
+		}
+	}
+	pg_read_barrier();
+}
+
+/* The I/O buffers the workers map (iobuf.c rounds each up to whole pages) */
+static double
+iobuf_bytes(BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	double		sum = 0;
+
+	for (int i = 0; i < p->nworkers; i++)
+	{
+		Size		bytes = 0;
+
+		for (int s = bs->workers[i].first_stream;
+			 s < bs->workers[i].first_stream + bs->workers[i].nstreams; s++)
+		{
+			const GroupParams *g = &p->groups[batch_group_of(p, s)];
+
+			bytes += (Size) g->queue_depth * IOBUF_STRIDE(g->block_size);
+		}
+		sum += ranread_iobuf_length(bytes, p->huge_pages);
+	}
+	return sum;
+}
+
+/* The figures in a sentence, for a warning that must carry them */
+static char *
+figures_sentence(const RanreadFigures *f)
+{
+	return psprintf(UINT64_FORMAT " reads and " UINT64_FORMAT " writes in %.3f s: %.0f IOPS, %.2f MB/s; latency avg %.3f ms, p99 %.3f ms, max %.3f ms",
+					f->reads, f->writes, f->seconds, f->iops, f->mbps,
+					f->avg_ms, f->p99_ms, f->max_ms);
+}
+
+/* A block size in words: 8 KiB, 1 MiB, 512 B */
+static char *
+block_words(int bytes)
+{
+	if (bytes % (1024 * 1024) == 0)
+		return psprintf("%d MiB", bytes / (1024 * 1024));
+	if (bytes % 1024 == 0)
+		return psprintf("%d KiB", bytes / 1024);
+	return psprintf("%d B", bytes);
+}
+
+/* The seed's line for a mix: each group, what it did and how it fared */
+static char *
+mix_line(BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfo(&s, "ranread batch " INT64_FORMAT ", %d group%s (%s):", p->batch, p->ngroups,
+					 p->ngroups == 1 ? "" : "s",
+					 p->duration_ns > 0 ?
+					 DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration))) :
+					 "iterations");
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		const GroupParams *g = &p->groups[i];
+		const RanreadFigures *f = &bs->group_fig[i];
+
+		appendStringInfo(&s, "%s %s, %d process%s %s %s%s%s: average response time = %.2fms, calculated IOPS = %.0f (%.1f MB/s)",
+						 i ? ";" : "", g->label, g->processes, g->processes == 1 ? "" : "es",
+						 g->pattern == PATTERN_RANDOM ? "random" : "sequential",
+						 block_words(g->block_size),
+						 g->write_pct > 0 ? psprintf(" %d%% writes", g->write_pct) : "",
+						 g->queue_depth > 1 ? psprintf(" QD%d", g->queue_depth) : "",
+						 f->avg_ms, f->iops, f->mbps);
+	}
+	return s.data;
+}
+
+/* The NOTICEs and WARNINGs of a finished batch */
+static void
+report_batch(BatchShared *bs, RunContext *rc)
+{
+	const BatchParams *p = &bs->p;
+	const RanreadFigures *f = &bs->total;
+	RanreadPages pages = history_pages(bs);
+	char	   *notes = history_notes(bs);
+
+	if (p->ngroups > 1 || p->mix)
+		ereport(NOTICE, (errmsg("%s", mix_line(bs))));
+	else if (p->duration_ns > 0 && p->groups[0].iterations == 0)
+		ereport(NOTICE,
+				(errmsg("%d processes (%s) average response time = %.2fms, calculated IOPS = %.0f",
+						p->processes,
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration))),
+						f->avg_ms, f->iops)));
+	else
+		ereport(NOTICE,
+				(errmsg("%d processes (" INT64_FORMAT " iterations) average response time = %.2fms, calculated IOPS = %.0f",
+						p->processes, p->groups[0].iterations, f->avg_ms, f->iops)));
+	if (bs->status == STOP_FAILED)
+		ereport(WARNING,
+				(errmsg("ranread batch " INT64_FORMAT " failed: %s", p->batch, bs->message)));
+	if (!isnan(f->busy) && notes && strstr(notes, "Little's law"))
+		ereport(WARNING,
+				(errmsg("ranread batch " INT64_FORMAT ": the processes were busy %.1f%% of the measured time, below %.0f%%",
+						p->batch, 100 * f->busy, 100 * FIGURES_BUSY_MIN),
+				 errdetail("Each process keeps its queue depth of I/Os in flight, so its latencies should add up to the time it ran (Little's law); latency went missing, or the workers were starved of CPU."),
+				 errhint("The batch's notes in ranread_summary say so too; fewer processes per worker (the workers argument) or a less busy server may help.")));
+	if (p->huge_pages && (pages == PAGES_SMALL || pages == PAGES_MIXED))
+		ereport(NOTICE,
+				(errmsg("ranread batch " INT64_FORMAT ": %s I/O buffers were in base pages, not huge pages",
+						p->batch, pages == PAGES_SMALL ? "the" : "some"),
+				 errdetail("A direct I/O from base pages reaches the device in more segments, which lowers large-block throughput on some virtual disks."),
+				 errhint("The kernel gave fewer huge pages than asked for (see /sys/kernel/mm/transparent_hugepage/); the batch records buffer_pages '%s'.",
+						 ranread_pages_name(pages))));
+	if (bs->record_state != RECORD_DONE)
+		ereport(WARNING,
+				(errmsg("the history of ranread batch " INT64_FORMAT " was not written", p->batch),
+				 errdetail("%s. The batch ended %s: %s.",
+						   bs->record_state == RECORD_GAVE_UP ? bs->record_message :
+						   "its recording worker exited before writing it",
+						   ranread_status_name(bs->status), figures_sentence(f)),
+				 errhint("ranread_summary shows the batch as failed. %s",
+						 bs->give_up_record ? "Run ranread_run in a transaction that has not read ranread's history tables." :
+						 "Run the batch again once the lock is gone.")));
+	(void) rc;
+}
+
+
+/*
+ * Run a batch whose parameters are checked (the targets not yet resolved),
+ * wait for it, and leave its figures in rc->bs.  The caller builds its row
+ * and detaches the segment.
+ */
+void
+run_batch(BatchParams *p, RunContext *rc)
+{
+	BatchShared *bs;
+	int			want;
+
+	params_resolve(p, rc->fn);
+	p->engine = choose_engine();
+	want = choose_workers(p, rc);
+	p->nintervals = p->duration_ns > 0 ?
+		(int) Min((p->duration_ns / 1000000000) + 2, RANREAD_MAX_INTERVALS) : 3600;
+	p->dboid = MyDatabaseId;
+	p->ext_owner = ranread_ext_owner();
+	p->sql_version = ranread_sql_version();
+	strlcpy(p->schema, ranread_schema_name_raw(), NAMEDATALEN);
+	strlcpy(p->started_by, GetUserNameFromId(GetUserId(), false), NAMEDATALEN);
+	ranread_strlcpy(p->caller, rc->fn, NAMEDATALEN);
+	p->timing = ranread_timing_guc;
+	p->huge_pages = ranread_huge_pages_guc;
+	p->nworkers = want;
+
+	/* Everything the batch needs is known before the cluster is claimed */
+	p->batch = nextval_internal(get_relname_relid("ranread_batch_seq",
+												  get_namespace_oid(p->schema, false)),
+								false);
+	p->claim = claim(p->batch, p->processes);
+
+	/* From here on the claim is released by the DSM detach callbacks */
+	rc->nworkers = want;
+	bs = rc->bs = create_segment(p, rc);
+	rc->handles = palloc0(sizeof(BackgroundWorkerHandle *) * want);
+	rc->nworkers = launch_workers(bs, rc->seg, want, rc->handles);
+	if (rc->nworkers == 0 || (p->engine == ENGINE_SYNC && rc->nworkers < p->processes))
+	{
+		/* let the ones that did start go, and give their slots back */
+		bs->abort_start = true;
+		ConditionVariableBroadcast(&bs->cv);
+		wait_for_shutdown(rc->handles, rc->nworkers);
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("only %d of the %d background workers %s needs could be started",
+						rc->nworkers, p->engine == ENGINE_SYNC ? p->processes : 1, rc->fn),
+				 errdetail("max_worker_processes is %d, and other work (parallel queries, replication, extensions) uses some.",
+						   max_worker_processes),
+				 errhint("Raise max_worker_processes (needs a restart), or wait for other work to finish.")));
+	}
+	if (rc->nworkers < want)
+		ereport(NOTICE,
+				(errmsg("only %d of %d background workers were free; %d processes share them",
+						rc->nworkers, want, p->processes)));
+
+	/* Divide the streams, then let the workers go */
+	divide_streams(bs, rc->nworkers);
+	pg_write_barrier();
+	bs->assigned = true;
+	ConditionVariableBroadcast(&bs->cv);
+
+	ereport(NOTICE,
+			(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, queue depth %d",
+					p->batch, p->engine == ENGINE_URING ? "io_uring" : "synchronous",
+					rc->nworkers, rc->nworkers == 1 ? "" : "s", p->processes,
+					p->processes == 1 ? "" : "es", p->groups[0].queue_depth),
+			 errdetail("Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",
+					   dsm_segment_map_length(rc->seg) / 1048576.0,
+					   dsm_segment_map_length(rc->seg) / 1024.0 / p->processes,
+					   iobuf_bytes(bs) / 1048576.0)));
+
+	PG_TRY();
+	{
+		start_batch(bs, rc->handles);
+		wait_batch(bs, rc->handles);
+		if (!bs->figures_ready)
+		{
+			/* the recorder is gone: once every worker has left, count here */
+			wait_for_shutdown(rc->handles, rc->nworkers);
+			figures_conclude(bs, STOP_FAILED, NULL, NULL);
+		}
+		wait_for_workers_to_leave(bs, true);
+		for (int i = 0; i < rc->nworkers; i++)
+			(void) WaitForBackgroundWorkerShutdown(rc->handles[i]);
+	}
+	PG_CATCH();
+	{
+		stop_and_wait_for_record(bs);
+		wait_for_shutdown(rc->handles, rc->nworkers);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	report_batch(bs, rc);
+}
+
