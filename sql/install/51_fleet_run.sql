@@ -27,10 +27,10 @@
 -- (ranread's 10 s when it gives none), each query to a node 10 s.  A
 -- cancel or statement_timeout of the coordinator is caught: the nodes still
 -- running are cancelled (a fresh connection asks pg_cancel_backend() of
--- their session, within 1 s), given 2 s to end, what they recorded is
--- collected within 3 s and recorded within 4 s, and a node that does not
--- answer in time is given up and recorded 'lost'; then the cancel goes on,
--- within 5 s of it whatever the nodes do.  A terminate ends the
+-- their session, within 1 s), given up to 2 s to end, what they recorded
+-- is collected within 2.5 s and recorded within 4 s, and a node that does
+-- not answer in time is given up and recorded 'lost'; then the cancel goes
+-- on, within 5 s of it whatever the nodes do.  A terminate ends the
 -- coordinator at once: its last words (ranread_fleet_abandon, sent to the
 -- recorder without waiting) record the fleet failed and its nodes lost, and
 -- each node's session ends its batch within a second of seeing the
@@ -291,7 +291,8 @@ $$;
 
 -- Stop the nodes still running: a cancel of each (a fresh connection asks
 -- pg_cancel_backend() of its session, all within 1 s), then their answers
--- until until.  A node that has not answered by then is given up: lost.
+-- until until (no longer than some node that took its cancel has still to
+-- answer).  A node that has not answered by then is given up: lost.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_stop_nodes(cnames text[], conninfos text[],
     INOUT states text[], INOUT messages text[], until timestamptz)
 LANGUAGE plpgsql VOLATILE
@@ -299,6 +300,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     run   text[];
+    run0  text[];
     took  boolean[];
     ready text[];
     c     text;
@@ -309,10 +311,13 @@ BEGIN
     IF cardinality(run) = 0 THEN
         RETURN;
     END IF;
+    run0 := run;
     took := @extschema@.ranread_remote_cancel(run, least(1000, @extschema@.ranread_fleet_ms(until)));
     LOOP
         run := ARRAY(SELECT cnames[i] FROM generate_subscripts(states, 1) i WHERE states[i] = 'running');
-        EXIT WHEN cardinality(run) = 0 OR @extschema@.ranread_fleet_ms(until) = 0;
+        -- wait on while a node that took its cancel has not answered yet
+        EXIT WHEN cardinality(run) = 0 OR @extschema@.ranread_fleet_ms(until) = 0
+            OR NOT EXISTS (SELECT FROM unnest(run) r WHERE took[array_position(run0, r)]);
         ready := @extschema@.ranread_remote_wait(run, @extschema@.ranread_fleet_ms(until));
         FOREACH c IN ARRAY ready LOOP
             k := array_position(cnames, c);
@@ -385,7 +390,9 @@ BEGIN
               FROM %1$s.ranread_batches b, %1$s.ranread_summary s
              WHERE s.batch = b.batch AND b.fleet = %2$s AND b.start_at = %3$L::timestamptz
              ORDER BY b.batch DESC LIMIT 1 $q$, schemas[i], fleet, to_jsonb(start_at)#>>'{}');
-        IF @extschema@.ranread_remote_state(cnames[i]) = 'idle' THEN
+        IF @extschema@.ranread_remote_state(cnames[i]) IN ('idle', 'done') THEN
+            -- an answer not taken (an earlier attempt was interrupted) goes
+            PERFORM @extschema@.ranread_remote_result(cnames[i], 0);
             use[i] := cnames[i];
         ELSE
             fresh := fresh || (cnames[i] || '_r');
@@ -464,9 +471,10 @@ $$;
 -- the fleet's figures computed, everything recorded through the recorder
 -- (until record_until).  Returns the rows of ranread_fleet's result as jsonb
 -- (the nodes, then the fleet as node 0), and the fleet's row as recorded.
--- A node's status: skipped; lost (given up); failed (its error, or its
--- session lost: with its batch's figures when it can be read); else as its
--- batch recorded it, cancelled when it was stopped and no batch is found.
+-- A node's status: skipped; lost (given up, or its batch could not be read
+-- in time); failed (its error, or its session lost: with its batch's
+-- figures when it can be read); else as its batch recorded it, cancelled
+-- when it was stopped and no batch is found.
 -- Every node with a batch counts in the fleet's totals.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_finish(recorder text, rec_conn text,
     fleet bigint, o @extschema@.ranread_fleet_options, start_at timestamptz,
@@ -503,6 +511,8 @@ BEGIN
         st := CASE WHEN states[i] IN ('skipped', 'lost', 'failed') THEN states[i]
                    WHEN r IS NOT NULL THEN r->>'status'
                    WHEN states[i] IN ('cancelled', 'stopped') THEN states[i]
+                   -- it ran and answered, but what it did cannot be read now
+                   WHEN states[i] = 'done' AND got.errors[i] IS NOT NULL THEN 'lost'
                    ELSE 'failed' END;
         IF st = 'failed' AND msg IS NULL AND r IS NULL THEN
             msg := 'the node ran no batch of this fleet';
@@ -910,7 +920,7 @@ BEGIN
                 SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
                     names, conninfos, cnames, schemas, states, messages, offsets, rtts,
                     CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
-                    t0 + interval '3 s', t0 + interval '4 s');
+                    greatest(clock_timestamp() + interval '0.5 s', t0 + interval '2.5 s'), t0 + interval '4 s');
                 PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
                 RAISE WARNING 'fleet % %: every node was stopped; what they did is recorded (ranread_fleet_summary)',
                     fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
@@ -923,13 +933,27 @@ BEGIN
         RAISE;
     END;
 
-    -- 5. every node's batch, the fleet's figures, recorded
+    -- 5. every node's batch, the fleet's figures, recorded; interrupted,
+    -- once more within the bounds of a cancel
     BEGIN
         SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
             names, conninfos, cnames, schemas, states, messages, offsets, rtts, NULL,
             clock_timestamp() + interval '10 s', clock_timestamp() + interval '20 s');
         PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
     EXCEPTION WHEN query_canceled OR others THEN
+        GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE;
+        t0 := clock_timestamp();
+        BEGIN
+            SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
+                names, conninfos, cnames, schemas, states, messages, offsets, rtts,
+                CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
+                t0 + interval '2.5 s', t0 + interval '4 s');
+            PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+            RAISE WARNING 'fleet % %: what the nodes did is recorded (ranread_fleet_summary)',
+                fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
+        EXCEPTION WHEN query_canceled OR others THEN
+            RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
+        END;
         PERFORM @extschema@.ranread_remote_close(cnames || recorder);
         RAISE;
     END;
