@@ -710,7 +710,8 @@ DECLARE
     i          integer;
 BEGIN
     -- first, before anything can fail: the call's text without its passwords
-    PERFORM @extschema@.ranread_conninfo_hide(o.nodes || o.loopback);
+    PERFORM @extschema@.ranread_conninfo_hide(o.nodes);
+    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[o.loopback]);
     PERFORM @extschema@.ranread_fleet_check(o, fn);
     PERFORM @extschema@.ranread_primary_only(fn);
 
@@ -1006,6 +1007,11 @@ DECLARE
     arg text;
 BEGIN
     SELECT * INTO lim FROM @extschema@.ranread_limits();
+    IF array_ndims(o.nodes) > 1 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('nodes of %s must be a one-dimensional array, not one of %s dimensions', fn, array_ndims(o.nodes)),
+            HINT = 'nodes is an array of names in ranread_nodes or libpq connection strings, such as ARRAY[''host=db1 dbname=app'', ''host=db2 dbname=app''].';
+    END IF;
     IF o.nodes IS NULL OR array_position(o.nodes, NULL) IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
             MESSAGE = format('nodes of %s must not be null, nor hold a null', fn),

@@ -92,7 +92,8 @@ DECLARE
     e_msg    text;
 BEGIN
     -- first, before anything can fail: the call's text without its passwords
-    PERFORM @extschema@.ranread_conninfo_hide(nodes || loopback);
+    PERFORM @extschema@.ranread_conninfo_hide(nodes);
+    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[loopback]);
     o := ROW(nodes, start, iterations, target, duration, block_size, write_pct, queue_depth,
              pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution,
              steady_state, NULL, start_delay, false, on_node_failure, max_offset_ms,
