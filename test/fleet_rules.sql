@@ -3,7 +3,7 @@
 -- node's second belongs to, outliers, the fleet's status, and its figures
 -- from its nodes' (common window, summed IOPS, weighted latency, spread).
 BEGIN;
-SELECT plan(47);
+SELECT plan(51);
 
 -- ranread_conninfo_strip: the options libpq reads, without any password
 SELECT is(ranread_conninfo_strip('host=db1 sslpassword=keypass sslkey=/k dbname=app'), 'dbname=app host=db1 sslkey=/k',
@@ -136,6 +136,21 @@ SELECT is((SELECT t.max_ms FROM ranread_fleet_totals('[{"node": 1, "batch": 1, "
           3::float8, 'a node without a batch counts in no total');
 SELECT is((SELECT t.window_seconds FROM ranread_fleet_totals('[]', '[]', 8192) t), NULL,
           'no seconds, no window');
+
+-- a fleet whose coordinator is gone: shown failed, its running nodes lost;
+-- ranread_fleet_abandon records it so, and leaves a live fleet alone
+INSERT INTO ranread_fleets (fleet, started_at, coordinator_pid, coordinator_start, definition, nodes, processes, status)
+VALUES (-1, now(), 0, now(), '{}', 1, 1, 'running'),
+       (-2, now(), pg_backend_pid(), (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()), '{}', 1, 1, 'running');
+INSERT INTO ranread_fleet_nodes (fleet, node, name, conninfo, status)
+VALUES (-1, 1, 'a:1', 'host=a port=1', 'running'), (-2, 1, 'b:1', 'host=b port=1', 'running');
+SELECT is((SELECT status FROM ranread_fleet_summary WHERE fleet = -1) || '|' || (SELECT status FROM ranread_fleet_rows(-1) WHERE node = 1),
+          'failed|lost', 'a fleet whose coordinator is gone is shown failed, its running node lost');
+SELECT is((SELECT status FROM ranread_fleet_summary WHERE fleet = -2) || '|' || (SELECT status FROM ranread_fleet_rows(-2) WHERE node = 1),
+          'running|running', 'a fleet whose coordinator runs is shown running');
+SELECT is(ranread_fleet_abandon(), 1, 'ranread_fleet_abandon fixes up the fleets whose coordinator is gone');
+SELECT is((SELECT string_agg(f.status || '/' || n.status, ',' ORDER BY f.fleet) FROM ranread_fleets f JOIN ranread_fleet_nodes n USING (fleet) WHERE f.fleet < 0),
+          'running/running,failed/lost', '... recorded failed and lost, the live one untouched');
 
 SELECT * FROM finish();
 ROLLBACK;
