@@ -31,8 +31,10 @@
  * A cancel that cannot block.  PQcancel connects to the node and waits for
  * it, which is what a frozen node never answers.  ranread_remote_cancel
  * instead opens a fresh connection of its own (asynchronously, under the
- * same deadline) and asks the node to pg_cancel_backend() the busy session;
- * a node that does not answer within the deadline is given up.
+ * same deadline, to the very host and port the busy one is on) and asks the
+ * node to pg_cancel_backend() the busy session (its pid and, over TCP, the
+ * client port of our end); a node that does not answer within the deadline
+ * is given up.
  *
  * Last words.  A coordinator that is terminated (FATAL) runs no plpgsql
  * exception handler.  ranread_remote_last_words gives a connection (the
@@ -65,6 +67,8 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -134,6 +138,10 @@ typedef struct Remote
 	const char *timeout_why;	/* where that came from */
 	bool		flushing;		/* a query's bytes still to send */
 	int			pid;			/* the node's backend */
+	int			local_port;		/* our end's TCP port; -1 on a Unix socket */
+	char	   *host;			/* where it connected (PQhost, PQport, PQhostaddr) */
+	char	   *port;
+	char	   *hostaddr;
 	char	   *conninfo;		/* for a cancel's fresh connection */
 	char	  **secrets;		/* spellings to scrub from its messages */
 	int			nsecrets;
@@ -865,6 +873,9 @@ free_remote(Remote *r)
 		(void) PQflush(r->conn);
 	free(r->last_words);
 	free(r->queued);
+	free(r->host);
+	free(r->port);
+	free(r->hostaddr);
 	if (r->conn)
 		PQfinish(r->conn);
 	if (r->have_fd)
@@ -949,9 +960,14 @@ check_name(const char *name)
 				 errmsg("a connection name must have 1 to %d bytes", NAMEDATALEN - 1)));
 }
 
-/* A new remote, connecting; its outcome tells a failure */
+/*
+ * A new remote, connecting; its outcome tells a failure.  pin: the server
+ * another remote connected to (a cancel's connection goes to that one host
+ * of a host list, never to another that could have a session of that pid).
+ */
 static Remote *
-remote_start(const char *name, const char *conninfo, int timeout_ms, bool registered)
+remote_start(const char *name, const char *conninfo, int timeout_ms, bool registered,
+			 Remote *pin)
 {
 	Remote	   *r;
 	const char *problem;
@@ -1025,8 +1041,31 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 	{
 		if (o->val == NULL || strcmp(o->keyword, "client_encoding") == 0)
 			continue;
+		if (pin && (strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "port") == 0 ||
+					strcmp(o->keyword, "hostaddr") == 0))
+			continue;
 		kw[k] = o->keyword;
 		vals[k++] = o->val;
+	}
+	if (pin)
+	{
+		kw = repalloc(kw, sizeof(char *) * (n + 6));
+		vals = repalloc(vals, sizeof(char *) * (n + 6));
+		if (pin->host)
+		{
+			kw[k] = "host";
+			vals[k++] = pin->host;
+		}
+		if (pin->port)
+		{
+			kw[k] = "port";
+			vals[k++] = pin->port;
+		}
+		if (pin->hostaddr)
+		{
+			kw[k] = "hostaddr";
+			vals[k++] = pin->hostaddr;
+		}
 	}
 	/* text comes back in this database's encoding, as dblink's does */
 	kw[k] = "client_encoding";
@@ -1077,6 +1116,22 @@ remote_connected(Remote *r)
 		return;
 	}
 	r->pid = PQbackendPID(r->conn);
+	r->host = PQhost(r->conn) ? xstrdup(PQhost(r->conn)) : NULL;
+	r->port = PQport(r->conn) ? xstrdup(PQport(r->conn)) : NULL;
+	r->hostaddr = PQhostaddr(r->conn) && PQhostaddr(r->conn)[0] ? xstrdup(PQhostaddr(r->conn)) : NULL;
+	r->local_port = -1;
+	{
+		struct sockaddr_storage ss;
+		socklen_t	len = sizeof(ss);
+
+		if (getsockname(PQsocket(r->conn), (struct sockaddr *) &ss, &len) == 0)
+		{
+			if (ss.ss_family == AF_INET)
+				r->local_port = ntohs(((struct sockaddr_in *) &ss)->sin_port);
+			else if (ss.ss_family == AF_INET6)
+				r->local_port = ntohs(((struct sockaddr_in6 *) &ss)->sin6_port);
+		}
+	}
 	r->state = RS_IDLE;
 	if (r->queued)
 	{
@@ -1432,7 +1487,7 @@ ranread_remote_connect(PG_FUNCTION_ARGS)
 	}
 	rs = palloc0(sizeof(Remote *) * (n + 1));
 	for (int i = 0; i < n; i++)
-		rs[i] = remote_start(names[i], cis[i], timeout, true);
+		rs[i] = remote_start(names[i], cis[i], timeout, true, NULL);
 	if (wait)
 		remote_wait_all(rs, n, 0);
 
@@ -1741,7 +1796,7 @@ ranread_remote_cancel(PG_FUNCTION_ARGS)
 
 			if (r == NULL || r->state != RS_BUSY || r->conninfo == NULL || r->pid == 0)
 				continue;
-			side[i] = remote_start("cancel", r->conninfo, timeout, false);
+			side[i] = remote_start("cancel", r->conninfo, timeout, false, r);
 		}
 		for (;;)
 		{
@@ -1760,7 +1815,11 @@ ranread_remote_cancel(PG_FUNCTION_ARGS)
 				{
 					r = find_remote(names[i]);
 					sent[i] = true;
-					if (r == NULL || !remote_send(side[i], psprintf("SELECT pg_catalog.pg_cancel_backend(%d)", r->pid)))
+					/* that session: its pid and, over TCP, our end's port */
+					if (r == NULL ||
+						!remote_send(side[i], psprintf("SELECT pg_catalog.pg_cancel_backend(a.pid) FROM pg_catalog.pg_stat_activity a"
+													   " WHERE a.pid = %d AND (%d < 0 OR a.client_port = %d)",
+													   r->pid, r->local_port, r->local_port)))
 						continue;
 				}
 				if (remote_waiting(side[i]))

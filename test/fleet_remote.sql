@@ -3,7 +3,7 @@
 -- a cancel over a fresh connection, close; the rule for roles that are not
 -- superusers; and the call's text without its passwords.
 BEGIN;
-SELECT plan(17);
+SELECT plan(20);
 
 CREATE TEMP TABLE self AS
 SELECT format('host=%s port=%s dbname=%s', ranread_conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),
@@ -25,11 +25,26 @@ SELECT is(ranread_remote_wait(ARRAY['t2'], 5000), '{t2}', 'a longer one returns 
 SELECT is(ranread_remote_result('t2', 0)->>'state', 'ok', '... and its result is taken');
 
 SELECT is(ranread_remote_send('t2', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent');
+-- (a cancel that comes before the query starts is no cancel of it)
+SELECT pg_sleep(0.3);
 SELECT is(ranread_remote_cancel(ARRAY['t2'], 5000), '{t}', 'a cancel over a fresh connection is taken by the server');
 SELECT is(ranread_remote_result('t2', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
+-- over TCP, the cancel's connection finds the session by its pid and our end's port
+-- (pg_virtualenv gives its clients the password of its cluster)
+\getenv pgpw PGPASSWORD
+SELECT (ranread_remote_connect(ARRAY['t5'], ARRAY[format('host=127.0.0.1 port=%s dbname=%s password=%s', current_setting('port'),
+        ranread_conninfo_quote(current_database()), ranread_conninfo_quote(:'pgpw'))], 5000))[1] IS NULL AS tcp \gset
+\if :tcp
+SELECT is(ranread_remote_send('t5', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent over TCP');
+SELECT pg_sleep(0.3);
+SELECT is(ranread_remote_cancel(ARRAY['t5'], 5000), '{t}', '... a cancel finds its session by pid and client port');
+SELECT is(ranread_remote_result('t5', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
+\else
+SELECT skip('this server takes no TCP connection here without a password', 3);
+\endif
 SELECT is((SELECT x[1] ~ 'Connection refused|could not connect|failed' FROM ranread_remote_connect(ARRAY['t3'], ARRAY['host=127.0.0.1 port=1']) x), true,
     'a server that refuses the connection: why, at once');
-SELECT ranread_remote_close(ARRAY['t1', 't2', 't3']);
+SELECT ranread_remote_close(ARRAY['t1', 't2', 't3', 't5']);
 SELECT is(ranread_remote_state('t2'), NULL, 'closed connections are gone');
 
 -- a role that is not a superuser must give a password, and the server must ask for it

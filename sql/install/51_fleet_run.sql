@@ -117,7 +117,7 @@ BEGIN
         BEGIN
             -- its statements name pg_catalog's functions bare: no other schema may answer
             PERFORM @extschema@.ranread_remote_query(recorder,
-                'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''10s''; SET statement_timeout = 0', 10000);
+                'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''5s''; SET statement_timeout = 0', 10000);
         EXCEPTION WHEN OTHERS THEN
             err := SQLERRM;
         END;
@@ -162,7 +162,7 @@ BEGIN
         RETURN false;
     END IF;
     PERFORM @extschema@.ranread_remote_query(recorder,
-        'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''10s''; SET statement_timeout = 0',
+        'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''5s''; SET statement_timeout = 0',
         @extschema@.ranread_fleet_ms(until));
     RETURN true;
 END
