@@ -24,7 +24,8 @@
 --      fleet's figures (ranread_fleet_totals) and records them through the
 --      recorder.
 -- Time bounds.  Connecting takes at most the conninfo's connect_timeout
--- (ranread's 10 s when it gives none), each query to a node 10 s.  A
+-- (ranread's 10 s when it gives none), each query to a node 10 s, a run by
+-- duration at most 30 s more than its duration and warmup.  A
 -- cancel or statement_timeout of the coordinator is caught: the nodes still
 -- running are cancelled (a fresh connection asks pg_cancel_backend() of
 -- their session, within 1 s), given up to 2 s to end, what they recorded
@@ -342,11 +343,12 @@ $$;
 -- The nodes' batches of this fleet, as each recorded it, with its seconds:
 -- found by the fleet id and start_at the batch carries, from every node
 -- wanted that can be reached before until, all at once (over the node's own
--- connection, or a fresh one where that is gone or still busy).  A batch
+-- connection, or a fresh one where that is gone or still busy; a node quick
+-- gets 2 s for that fresh connection: it did not answer before).  A batch
 -- still recording is asked again.  Returns per node the batch (jsonb) or
 -- NULL, and why not.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_collect(cnames text[], conninfos text[],
-    schemas text[], want boolean[], fleet bigint, start_at timestamptz, until timestamptz,
+    schemas text[], want boolean[], quick boolean[], fleet bigint, start_at timestamptz, until timestamptz,
     OUT batches jsonb[], OUT errors text[])
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -356,6 +358,8 @@ DECLARE
     use    text[] := '{}';
     fresh  text[] := '{}';
     fcis   text[] := '{}';
+    fast   text[] := '{}';
+    fastci text[] := '{}';
     errs   text[];
     wait   text[];
     ready  text[];
@@ -394,11 +398,26 @@ BEGIN
             -- an answer not taken (an earlier attempt was interrupted) goes
             PERFORM @extschema@.ranread_remote_result(cnames[i], 0);
             use[i] := cnames[i];
+        ELSIF coalesce(quick[i], false) THEN
+            fast := fast || (cnames[i] || '_r');
+            fastci := fastci || conninfos[i];
         ELSE
             fresh := fresh || (cnames[i] || '_r');
             fcis := fcis || conninfos[i];
         END IF;
     END LOOP;
+    IF cardinality(fast) > 0 THEN
+        PERFORM @extschema@.ranread_remote_close(fast);
+        errs := @extschema@.ranread_remote_connect(fast, fastci, least(2000, @extschema@.ranread_fleet_ms(until)), false);
+        FOR j IN 1..cardinality(fast) LOOP
+            k := array_position(cnames, left(fast[j], -2));
+            IF errs[j] IS NULL THEN
+                use[k] := fast[j];
+            ELSE
+                errors[k] := 'it could not be reached to read its batch: ' || @extschema@.ranread_conninfo_scrub(errs[j], conninfos[k]);
+            END IF;
+        END LOOP;
+    END IF;
     IF cardinality(fresh) > 0 THEN
         -- connecting all at once; each one's query waits for its connection
         PERFORM @extschema@.ranread_remote_close(fresh);
@@ -452,7 +471,7 @@ BEGIN
                     use[k] := NULL;
                 END IF;
             ELSE
-                errors[k] := CASE WHEN c = ANY (fresh) AND batches[k] IS NULL AND r->>'state' = 'broken'
+                errors[k] := CASE WHEN c = ANY (fresh || fast) AND batches[k] IS NULL AND r->>'state' = 'broken'
                                   THEN 'it could not be reached to read its batch: '
                                   ELSE 'its batch could not be read: ' END
                     || @extschema@.ranread_conninfo_scrub(coalesce(r->>'message', r->>'state'), conninfos[k]);
@@ -463,7 +482,7 @@ BEGIN
             PERFORM pg_sleep(0.05);
         END IF;
     END LOOP;
-    PERFORM @extschema@.ranread_remote_close(ARRAY(SELECT f FROM unnest(fresh) f));
+    PERFORM @extschema@.ranread_remote_close(fresh || fast);
 END
 $$;
 
@@ -501,7 +520,8 @@ DECLARE
     due      timestamptz := start_at + coalesce(o.warmup, interval '0');
 BEGIN
     SELECT * INTO got FROM @extschema@.ranread_fleet_collect(cnames, conninfos, schemas,
-        ARRAY(SELECT s <> 'skipped' FROM unnest(states) s), fleet, start_at, collect_until);
+        ARRAY(SELECT s <> 'skipped' FROM unnest(states) s), ARRAY(SELECT s = 'lost' FROM unnest(states) s),
+        fleet, start_at, collect_until);
     FOR i IN 1..n LOOP
         r := got.batches[i];
         msg := messages[i];
@@ -699,6 +719,7 @@ DECLARE
     spread     float8;
     spec       jsonb;
     start_ts   timestamptz;
+    due_end    timestamptz;
     run        text[];
     ready      text[];
     started    boolean := false;
@@ -890,10 +911,32 @@ BEGIN
             END IF;
         END LOOP;
 
-        -- 4. wait, taking each node's result as it comes
+        -- 4. wait, taking each node's result as it comes; a run by duration
+        -- has its bound: a node that has not answered 30 s after its batch
+        -- was due to end is stopped, and lost if it does not answer that
+        due_end := start_ts + coalesce(o.warmup, interval '0') + o.duration + interval '30 s';
         LOOP
             run := ARRAY(SELECT cnames[k] FROM generate_subscripts(states, 1) k WHERE states[k] = 'running');
             EXIT WHEN cardinality(run) = 0;
+            IF clock_timestamp() > due_end THEN
+                RAISE WARNING 'fleet %: % of its nodes did not answer 30 s after the batch was due to end: stopping them',
+                    fleet_id, cardinality(run);
+                FOR k IN 1..n LOOP
+                    IF states[k] = 'running' THEN
+                        messages[k] := 'it did not answer 30 s after its batch was due to end';
+                    END IF;
+                END LOOP;
+                SELECT * INTO states, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
+                    states, messages, clock_timestamp() + interval '3 s');
+                FOR k IN 1..n LOOP
+                    IF states[k] = 'cancelled' AND messages[k] LIKE 'it did not answer 30 s%' THEN
+                        states[k] := 'failed';
+                    ELSIF states[k] = 'done' AND messages[k] LIKE 'it did not answer 30 s%' THEN
+                        messages[k] := NULL;   -- it answered just then
+                    END IF;
+                END LOOP;
+                CONTINUE;
+            END IF;
             ready := @extschema@.ranread_remote_wait(run, 1000);
             FOREACH el IN ARRAY ready LOOP
                 i := array_position(cnames, el);

@@ -7,7 +7,8 @@
 # frozen (its postmaster and every process of it, or only its session of the
 # fleet); the EXIT trap thaws whatever is frozen before it stops them.
 # Also: a node frozen before the connection is given up after the
-# conninfo's connect_timeout, or ranread's 10 s when it gives none.
+# conninfo's connect_timeout, or ranread's 10 s when it gives none; one
+# frozen during a run by duration 30 s after the batch was due to end.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults.bash"
 . "$(dirname "$0")/cluster.bash"
@@ -160,6 +161,34 @@ for how in cancel timeout terminate; do
   is "$(qn 2 "SELECT status FROM ranread_batches WHERE fleet = $F")" cancelled "... and records its batch cancelled"
   wait_idle 1
 done
+
+# --- frozen during a run by duration, nobody intervening: given up 30 s
+# after its batch was due to end
+bg_psql run_due "SELECT node, status FROM ranread_fleet($BOTH, 1, duration => '2s', start_delay => '0.5s')"
+client=$BG_PID
+# both nodes have their workers (their I/O may not have shown yet)
+deadline=$(( $(now_ms) + 20000 ))
+until [ "$(qn 1 "SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'ranread%'")" -gt 0 ] &&
+      [ "$(qn 2 "SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'ranread%'")" -gt 0 ]; do
+  [ "$(now_ms)" -ge "$deadline" ] && { diag "the fleet did not start on both nodes"; break; }
+  sleep 0.05
+done
+F=$(latest_fleet)
+freeze 2
+wait_pid "$client" 45
+# the batch was due to end at start_at + 2 s: the bound is 30 s after that
+due=$(( $(q "SELECT (extract(epoch FROM start_at) * 1000)::bigint FROM ranread_fleets WHERE fleet = $F") + 2000 + 30000 ))
+took=$(( $(now_ms) - due ))
+diag "frozen during a 2 s run: the call ended $took ms after 30 s past the batch's due end"
+cmp_ok "$took" "<=" 5000 "node frozen during a run by duration: the call ends within 5 s of 30 s past the batch's due end"
+cmp_ok "$took" ">=" 0 "... and not before"
+is "$(q "SELECT status FROM ranread_fleets WHERE fleet = $F")|$(q "SELECT string_agg(status, ',' ORDER BY node) FROM ranread_fleet_nodes WHERE fleet = $F")" \
+   "failed|completed,lost" "... the fleet is recorded failed, the other node completed, the frozen one lost"
+q "SELECT message FROM ranread_fleet_nodes WHERE fleet = $F AND node = 2" | grep -q 'did not answer 30 s after its batch was due to end'
+ok $? "... saying why"
+thaw_all
+wait_idle 2
+wait_idle 1
 
 # --- frozen during the final fetch: node 2 has answered its batch and is
 # frozen while the coordinator reads what it recorded; node 1's session is
