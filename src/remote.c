@@ -474,6 +474,87 @@ replace_all(const char *text, List *spellings, const char *with)
 	return cur;
 }
 
+/* A text to replace in the statement's text, and with what */
+typedef struct Pattern
+{
+	const char *from;
+	const char *to;
+	int			len;
+	bool		literal;		/* only as a whole SQL literal: 'from' */
+} Pattern;
+
+static List *
+add_patterns(List *pats, List *spellings, const char *to, bool literal)
+{
+	ListCell   *lc;
+
+	foreach(lc, spellings)
+	{
+		Pattern    *p = palloc(sizeof(Pattern));
+
+		p->from = lfirst(lc);
+		p->to = to;
+		p->len = strlen(p->from);
+		p->literal = literal;
+		if (p->len > 0)
+			pats = lappend(pats, p);
+	}
+	return pats;
+}
+
+static int
+pattern_longer(const ListCell *a, const ListCell *b)
+{
+	int			la = ((Pattern *) lfirst(a))->len;
+	int			lb = ((Pattern *) lfirst(b))->len;
+
+	return (la < lb) - (la > lb);
+}
+
+/*
+ * text with every pattern replaced in one pass, the longest that matches
+ * at each place first: no replacement is looked at again, and none spoils
+ * another's match
+ */
+static char *
+replace_once(const char *text, List *pats)
+{
+	StringInfoData out;
+	const char *p = text;
+	const char *start = text;
+	int			n = strlen(text);
+
+	list_sort(pats, pattern_longer);
+	initStringInfo(&out);
+	while (*p)
+	{
+		ListCell   *lc;
+		Pattern    *hit = NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		foreach(lc, pats)
+		{
+			Pattern    *pt = lfirst(lc);
+
+			if (pt->from[0] != *p || pt->len > n - (p - start) ||
+				memcmp(p, pt->from, pt->len) != 0)
+				continue;
+			if (pt->literal && !(p > start && p[-1] == '\'' && p[pt->len] == '\''))
+				continue;
+			hit = pt;
+			break;
+		}
+		if (hit)
+		{
+			appendStringInfoString(&out, hit->to);
+			p += hit->len;
+		}
+		else
+			appendStringInfoChar(&out, *p++);
+	}
+	return out.data;
+}
+
 /* A value quoted for a connection string, when it needs quotes */
 static void
 append_value(StringInfo out, const char *v)
@@ -729,14 +810,13 @@ ranread_conninfo_hide(PG_FUNCTION_ARGS)
 	Datum	   *elems;
 	bool	   *nulls;
 	int			n;
-	List	   *secrets = NIL;
+	List	   *pats = NIL;
 	char	   *q;
 
 	if (PG_ARGISNULL(0) || debug_query_string == NULL)
 		PG_RETURN_VOID();
 	arr = PG_GETARG_ARRAYTYPE_P(0);
 	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
-	q = pstrdup(debug_query_string);
 	for (int i = 0; i < n; i++)
 	{
 		char	   *ci;
@@ -754,23 +834,25 @@ ranread_conninfo_hide(PG_FUNCTION_ARGS)
 			continue;			/* a node's name, or an unknown one: no secret */
 		if (opts == NULL)
 		{
-			/* unreadable: any of it may be a password */
-			List	   *one = add_spelling(NIL, ci, strlen(ci));
-
-			q = replace_all(q, one, "(unreadable connection string)");
+			/*
+			 * unreadable: any of it may be a password; a short one (no room
+			 * for much of a secret) only as a whole literal, lest it spoil
+			 * the rest of the text
+			 */
+			pats = add_patterns(pats, add_spelling(NIL, ci, strlen(ci)),
+								"(unreadable connection string)", strlen(ci) < 8);
 			continue;
 		}
 		if (has_secret(opts))
 		{
-			List	   *one = add_spelling(NIL, ci, strlen(ci));
-
-			q = replace_all(q, one, rebuild(opts));
-			secrets = list_concat(secrets, secret_spellings(ci, opts));
+			pats = add_patterns(pats, add_spelling(NIL, ci, strlen(ci)), rebuild(opts), false);
+			pats = add_patterns(pats, secret_spellings(ci, opts), SCRUBBED, false);
 		}
 		PQconninfoFree(opts);
 	}
-	if (secrets != NIL)
-		q = replace_all(q, secrets, SCRUBBED);
+	if (pats == NIL)
+		PG_RETURN_VOID();
+	q = replace_once(debug_query_string, pats);
 	if (strcmp(q, debug_query_string) != 0)
 	{
 		char	   *copy = MemoryContextStrdup(TopMemoryContext, q);

@@ -3,7 +3,7 @@
 -- a cancel over a fresh connection, close; the rule for roles that are not
 -- superusers; and the call's text without its passwords.
 BEGIN;
-SELECT plan(20);
+SELECT plan(21);
 
 CREATE TEMP TABLE self AS
 SELECT format('host=%s port=%s dbname=%s', ranread_conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),
@@ -59,6 +59,10 @@ RESET ROLE;
 -- the call's text as logged and shown: without its passwords
 SELECT is((SELECT strpos(current_query(), 'Hide' || 'Me7') FROM (SELECT ranread_conninfo_hide(ARRAY['host=x password=HideMe7'])) h), 0,
     'ranread_conninfo_hide takes a password out of the statement''s text (current_query, the log''s STATEMENT, pg_stat_activity)');
+
+SELECT is((SELECT strpos(current_query(), 'Hide' || 'Me8') + strpos(current_query(), 'Hide' || 'Me9') FROM
+             (SELECT ranread_conninfo_hide(ARRAY['=', 'host=x Password = HideMe8', 'postgresql:/u:HideMe9@h:1/db'])) h), 0,
+    '... and strings libpq cannot read, whole, however short and whatever their order');
 
 SELECT * FROM finish();
 ROLLBACK;
