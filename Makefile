@@ -27,7 +27,8 @@ OBJS = \
 	src/svg_spec.o \
 	src/chart.o \
 	src/export.o \
-	src/limits.o
+	src/limits.o \
+	src/remote.o
 
 EXTENSION = ranread
 # The install script of the current version is assembled from the parts in
@@ -42,8 +43,9 @@ INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
 REGRESS = surface setup_errors run_errors bad_input
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
-SHLIB_LINK += -luring
-PG_CPPFLAGS += -Isrc
+# libpq: the fleet talks to other servers itself (src/remote.c)
+SHLIB_LINK += -luring -lpq
+PG_CPPFLAGS += -Isrc -I$(libpq_srcdir)
 # PostgreSQL 15 loads extension libraries with RTLD_GLOBAL and marks nothing
 # for export, so build with hidden symbols and export only what the server
 # looks up by name: SQL functions (PG_FUNCTION_INFO_V1), the magic block,

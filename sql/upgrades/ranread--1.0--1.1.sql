@@ -156,7 +156,7 @@ $$;
 -- @include sql/install/43_profile.sql
 -- @include sql/install/44_report.sql
 
--- The fleet: one batch on many servers at once, through dblink (optional)
+-- The fleet: one batch on many servers at once (its own libpq connections)
 -- @include sql/install/50_fleet.sql
 -- @include sql/install/51_fleet_run.sql
 -- @include sql/install/52_fleet_report.sql
