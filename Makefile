@@ -10,7 +10,7 @@ OBJS = \
 	src/fill.o \
 	src/fsinfo.o \
 	src/params.o \
-	src/spec.o \
+	src/workload.o \
 	src/run.o \
 	src/leader.o \
 	src/commit.o \
