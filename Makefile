@@ -11,6 +11,7 @@ OBJS = \
 	src/fsinfo.o \
 	src/params.o \
 	src/workload.o \
+	src/forward.o \
 	src/run.o \
 	src/leader.o \
 	src/commit.o \

@@ -48,7 +48,7 @@ END
 $$;
 
 -- The stand-in histogram is the share within the bound, as text
-CREATE OR REPLACE FUNCTION ranread_latency_window(histogram bytea, target_ms float8,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_window(histogram bytea, target_ms float8,
     percentile float8, OUT within_pct float8, OUT latency_ms float8)
 LANGUAGE sql IMMUTABLE STRICT
 AS $$ SELECT convert_from($1, 'UTF8')::float8, CASE WHEN convert_from($1, 'UTF8')::float8 >= $3 THEN $2 / 2 ELSE $2 * 2 END $$;

@@ -3,6 +3,13 @@
 
 \echo Use "CREATE EXTENSION ranread" to load this file. \quit
 
+-- The extension's internal functions (the steps and rules behind the
+-- functions users call, the helpers of the views and reports), away from
+-- the users' schema and on nobody's search_path.  No privileges: the
+-- functions that use them say what to grant.
+CREATE SCHEMA ranread_internal;
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal functions: the steps and rules behind the functions users call';
+
 -- Batch ids survive rollbacks: nextval is not transactional.
 CREATE SEQUENCE @extschema@.ranread_batch_seq;
 CREATE SEQUENCE @extschema@.ranread_sweep_seq;

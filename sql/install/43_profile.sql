@@ -106,7 +106,7 @@ BEGIN
     IF name IN ('orion-oltp', 'orion-dss', 'orion-normal') THEN
         FOR p IN
             SELECT g.point
-              FROM @extschema@.ranread_study_grid_points(
+              FROM ranread_internal.ranread_study_grid_points(
                        CASE name
                            WHEN 'orion-oltp' THEN jsonb_build_object('small', to_jsonb(ARRAY(SELECT generate_series(1, 5 * num_disks))), 'large', '[0]'::jsonb)
                            WHEN 'orion-dss' THEN jsonb_build_object('small', '[0]'::jsonb, 'large', to_jsonb(ARRAY(SELECT generate_series(1, 2 * num_disks))))
@@ -117,7 +117,7 @@ BEGIN
              ORDER BY g.n
         LOOP
             pts := pts || jsonb_build_object('point', p,
-                                             'groups', @extschema@.ranread_study_groups(p, target));
+                                             'groups', ranread_internal.ranread_study_groups(p, target));
         END LOOP;
         RETURN pts;
     END IF;
@@ -132,7 +132,7 @@ BEGIN
              ORDER BY i, j
         LOOP
             pts := pts || jsonb_build_object('point', p,
-                                             'groups', @extschema@.ranread_study_groups(p, target));
+                                             'groups', ranread_internal.ranread_study_groups(p, target));
         END LOOP;
         RETURN pts;
     END IF;
@@ -194,7 +194,7 @@ DECLARE
     txt       text;
     lim       record;
 BEGIN
-    PERFORM @extschema@.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_primary_only(fn);
     IF name IS NULL OR NOT (name = ANY (@extschema@.ranread_profile_names())) THEN
         RAISE EXCEPTION USING
             ERRCODE = CASE WHEN name IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
@@ -247,7 +247,7 @@ BEGIN
 
     dur := coalesce(duration, CASE WHEN is_cdm THEN interval '5s' ELSE interval '60s' END);
     -- The target, and whether it takes SNIA's 0.5 KiB blocks
-    PERFORM @extschema@.ranread_study_check_group(jsonb_build_object('target', target, 'block_size', 4096), fn);
+    PERFORM ranread_internal.ranread_study_check_group(jsonb_build_object('target', target, 'block_size', 4096), fn);
     IF name = 'snia-latency' AND NOT @extschema@.ranread_block_size_ok(target, 512) THEN
         small_ok := false;
         RAISE NOTICE '% %: the 0.5 KiB tests are left out: the direct I/O alignment of target % is larger than 512 bytes',
@@ -293,14 +293,15 @@ BEGIN
         || CASE WHEN workers IS NOT NULL THEN ARRAY[format('workers => %s', workers)] ELSE '{}' END, ', '));
 
     SELECT min(x.study) INTO study_id
-      FROM @extschema@.ranread_study_execute(
+      FROM ranread_internal.ranread_study_execute(
                name, fn, call,
                jsonb_strip_nulls(jsonb_build_object('profile', name, 'duration', dur,
                    'passes', CASE WHEN is_cdm THEN coalesce(passes, 3) END,
                    'num_disks', CASE WHEN is_orion THEN coalesce(num_disks, 1) END,
                    'writes', CASE WHEN is_cdm THEN writes END, 'seed', seed, 'workers', workers,
                    'small_blocks', CASE WHEN name = 'snia-latency' THEN small_ok END)),
-               pts, target, dur, '0', seed, workers, 10, false) x;
+               pts, jsonb_build_object('target', target, 'duration', dur, 'warmup', interval '0',
+                                       'seed', seed, 'workers', workers), 10, false) x;
 
     RETURN QUERY SELECT * FROM @extschema@.ranread_profile_report(study_id);
 
@@ -331,7 +332,7 @@ DECLARE
     id   constant bigint := study_id;
     kind text;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(id, fn);
+    PERFORM ranread_internal.ranread_study_check(id, fn);
     SELECT s.kind INTO kind FROM @extschema@.ranread_studies s WHERE s.study OPERATOR(pg_catalog.=) id;
     IF kind IS NULL THEN
         -- a profile that never returned: tell it by its points
@@ -425,7 +426,7 @@ DECLARE
     kind text;
     spec jsonb;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(id, fn);
+    PERFORM ranread_internal.ranread_study_check(id, fn);
     SELECT coalesce(s.kind, 'study') INTO kind FROM @extschema@.ranread_studies s WHERE s.study OPERATOR(pg_catalog.=) id;
     IF kind IS NULL THEN
         SELECT CASE WHEN bool_or(b.point ? 'test') THEN 'crystaldiskmark' ELSE 'study' END INTO kind

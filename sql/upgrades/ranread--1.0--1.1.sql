@@ -106,6 +106,17 @@ DROP FUNCTION @extschema@.ranread_run_step(integer, bigint, name, interval, inte
 DROP FUNCTION @extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer);
 DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint);
 
+-- The internal schema (sql/install/00_schema.sql makes it in a fresh
+-- install), and the 1.0 functions that become internal: moved there before
+-- the files below make them again, so that they keep their identity (the
+-- aggregate ranread_hist_merge uses its support functions by OID).
+CREATE SCHEMA ranread_internal;
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal functions: the steps and rules behind the functions users call';
+ALTER FUNCTION @extschema@.ranread_hist_merge_sfunc(internal, bytea) SET SCHEMA ranread_internal;
+ALTER FUNCTION @extschema@.ranread_hist_merge_final(internal) SET SCHEMA ranread_internal;
+ALTER FUNCTION @extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8) SET SCHEMA ranread_internal;
+ALTER FUNCTION @extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8) SET SCHEMA ranread_internal;
+
 -- @include sql/install/01_access_method.sql
 
 -- Targets made by 1.0 move into the schema of targets, away from the
