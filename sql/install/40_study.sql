@@ -457,12 +457,13 @@ AS $$
                'groups', jsonb_build_array(jsonb_build_object('processes', 1) || g)), true)
 $$;
 
--- The groups of a point's batch: one group with the point's options, or
--- for a matrix point ORION's two, "small" (that many processes of small_size
--- random I/O at queue depth 1) and "large" (that many streams of large_size
--- I/O, random or sequential), a load of 0 leaving its group out.  Options a
--- point does not name take their defaults (ranread_options), one process
--- without a processes dimension.  Pure.
+-- The groups of a point's batch: one group with the point's options (its
+-- coordinates that are options, its region as region_start and
+-- region_end), or for a matrix point ORION's two, "small" (that many
+-- processes of small_size random I/O at queue depth 1) and "large" (that
+-- many streams of large_size I/O, random or sequential), a load of 0
+-- leaving its group out.  What a point does not name takes its default
+-- (ranread_options), one process without a processes dimension.  Pure.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_groups(
     point          jsonb,
     target         name,
@@ -474,12 +475,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH g AS (
-        SELECT ranread_internal.ranread_defaults('group') || jsonb_strip_nulls(jsonb_build_object(
-                   'target', target,
-                   'write_pct', (point ->> 'write_pct')::integer,
-                   'distribution', point ->> 'distribution',
-                   'region_start', nullif(split_part(replace(point ->> 'region', '%', ''), '-', 1), '')::float8,
-                   'region_end', nullif(split_part(replace(point ->> 'region', '%', ''), '-', 2), '')::float8)) AS base)
+        SELECT ranread_internal.ranread_defaults('group') || jsonb_build_object('processes', 1, 'target', target)
+               || coalesce((SELECT jsonb_object_agg(e.key, e.value)
+                              FROM jsonb_each(point) e
+                              JOIN @extschema@.ranread_options() o ON o.name = e.key
+                             WHERE o.level <> 'batch' AND NOT o.internal AND e.key <> 'target'), '{}')
+               || CASE WHEN point ? 'region' THEN jsonb_build_object(
+                      'region_start', split_part(replace(point ->> 'region', '%', ''), '-', 1)::float8,
+                      'region_end', split_part(replace(point ->> 'region', '%', ''), '-', 2)::float8)
+                  ELSE '{}' END AS base)
     SELECT CASE WHEN point ? 'small' OR point ? 'large' THEN
                coalesce((SELECT jsonb_agg(x ORDER BY k)
                            FROM (SELECT 1 AS k, g.base || jsonb_build_object('label', 'small',
@@ -491,12 +495,7 @@ AS $$
                                         'processes', (point ->> 'large')::integer, 'block_size', large_size,
                                         'queue_depth', 1, 'pattern', large_pattern)
                                   WHERE coalesce((point ->> 'large')::integer, 0) > 0) s), '[]')
-           ELSE jsonb_build_array(g.base || jsonb_strip_nulls(jsonb_build_object(
-                    'processes', coalesce((point ->> 'processes')::integer, 1),
-                    'block_size', (point ->> 'block_size')::integer,
-                    'queue_depth', (point ->> 'queue_depth')::integer,
-                    'pattern', point ->> 'pattern')))
-           END
+           ELSE jsonb_build_array(g.base) END
       FROM g
 $$;
 
