@@ -587,6 +587,16 @@ check_functions(Missing *m, Oid nsp, const char *prefix, Oid role)
 			missing(m, "EXECUTE", "function", format_procedure_qualified(lfirst_oid(lc)));
 }
 
+/* Error: a needs list's entry that says no privilege */
+static void
+invalid_need(const char *need)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid privilege \"%s\" for ranread_check_privileges", need),
+			 errhint("A privilege reads as 'EXECUTE on function ranread_limits()', 'EXECUTE on functions ranread_internal.ranread_sweep_*', 'USAGE on sequence S', 'INSERT on table T' or 'USAGE on schema S'.")));
+}
+
 /* One privilege of a needs list, checked */
 static void
 check_need(Missing *m, const char *need, Oid role)
@@ -598,30 +608,33 @@ check_need(Missing *m, const char *need, Oid role)
 	const char *object;
 
 	if (sscanf(text, "%31s on %31s %n", priv, kind, &off) < 2 || off == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid privilege \"%s\" for ranread_check_privileges", need),
-				 errhint("A privilege reads as 'EXECUTE on function ranread_limits()', 'USAGE on sequence S', 'INSERT on table T' or 'USAGE on schema S'.")));
+		invalid_need(need);
 	object = text + off;
 	if (strcmp(kind, "functions") == 0)
 	{
 		char	   *dot = strchr(object, '.');
 		char	   *star = strchr(object, '*');
 
-		if (dot == NULL || star == NULL)
-			elog(ERROR, "invalid functions \"%s\"", object);
+		if (dot == NULL || star == NULL || star < dot || strcmp(priv, "EXECUTE") != 0)
+			invalid_need(need);
 		check_functions(m, get_namespace_oid(pnstrdup(object, dot - object), false),
 						pnstrdup(dot + 1, star - dot - 1), role);
 	}
 	else if (strcmp(kind, "function") == 0)
 	{
-		Oid			fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein, CStringGetDatum(object)));
+		Oid			fn;
+
+		if (strcmp(priv, "EXECUTE") != 0)
+			invalid_need(need);
+		fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein, CStringGetDatum(object)));
 
 		if (pg_proc_aclcheck(fn, role, ACL_EXECUTE) != ACLCHECK_OK)
 			missing(m, "EXECUTE", "function", format_procedure_qualified(fn));
 	}
 	else if (strcmp(kind, "schema") == 0)
 	{
+		if (strcmp(priv, "USAGE") != 0)
+			invalid_need(need);
 		if (pg_namespace_aclcheck(get_namespace_oid(object, false), role, ACL_USAGE) != ACLCHECK_OK)
 			missing(m, "USAGE", "schema", quote_identifier(object));
 	}
@@ -632,7 +645,7 @@ check_need(Missing *m, const char *need, Oid role)
 			strcmp(priv, "SELECT") == 0 ? ACL_SELECT : strcmp(priv, "UPDATE") == 0 ? ACL_UPDATE : 0;
 
 		if (mode == 0 || (strcmp(kind, "table") != 0 && strcmp(kind, "sequence") != 0))
-			elog(ERROR, "invalid privilege \"%s\"", need);
+			invalid_need(need);
 		if (pg_class_aclcheck(rel, role, mode) != ACLCHECK_OK)
 			missing(m, priv, kind, quote_qualified_identifier(get_namespace_name(get_rel_namespace(rel)),
 															  get_rel_name(rel)));
@@ -651,8 +664,6 @@ forward_check_privileges(const char *doing, const char *fn, const char *const *n
 	RanreadOwnerState owner;
 	Missing		m;
 
-	if (superuser())
-		return;
 	initStringInfo(&m.lacks);
 	initStringInfo(&m.grants);
 	m.role = quote_identifier(GetUserNameFromId(role, false));
