@@ -281,46 +281,15 @@ BEGIN
 END
 $$;
 
--- A sweep's rows: one per step, stop_reason on the last.
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_rows(
-    steps @extschema@.ranread_sweep_step[], reason text, max_avg_ms float8)
-RETURNS TABLE (
-    step           integer,
-    processes      integer,
-    batch          bigint,
-    iops           float8,
-    avg_ms         float8,
-    p99_ms         float8,
-    max_ms         float8,
-    within_bound   boolean,
-    stop_reason    text)
-LANGUAGE sql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT s.step, s.processes, s.batch, s.iops, s.avg_ms, s.p99_ms, s.max_ms,
-           CASE WHEN s.avg_ms IS NULL AND s.status = 'completed' THEN NULL
-                ELSE coalesce(s.status = 'completed' AND s.avg_ms <= $3, false) END,
-           CASE WHEN s.step = cardinality($1) THEN $2 END
-      FROM unnest($1) s
-     ORDER BY s.step
-$$;
-
 -- ranread_sweep, behind the C function users call: the sweep's own
 -- arguments and its workload's queue depth, block size and workers, bound
--- by name, and the workload as one spec (src/forward.c).
+-- by name, and the workload as one spec (src/forward.c).  Its rows are
+-- ranread_sweep's (the caller's ReturnSetInfo gives their columns): one per
+-- step, stop_reason on the last.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep(
     start integer, max_processes integer, max_avg_ms float8,
     queue_depth integer, block_size integer, workers integer, spec jsonb)
-RETURNS TABLE (
-    step           integer,
-    processes      integer,
-    batch          bigint,
-    iops           float8,
-    avg_ms         float8,
-    p99_ms         float8,
-    max_ms         float8,
-    within_bound   boolean,
-    stop_reason    text)
+RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -342,7 +311,13 @@ BEGIN
     SELECT * INTO run FROM ranread_internal.ranread_sweep_run(sweep_id, start, max_processes, max_avg_ms, spec);
     PERFORM ranread_internal.ranread_sweep_record(sweep_id, started, start, max_processes, max_avg_ms,
                                                   spec, run.steps, run.reason);
-    RETURN QUERY SELECT * FROM ranread_internal.ranread_sweep_rows(run.steps, run.reason, max_avg_ms);
+    RETURN QUERY
+    SELECT s.step, s.processes, s.batch, s.iops, s.avg_ms, s.p99_ms, s.max_ms,
+           CASE WHEN s.avg_ms IS NULL AND s.status = 'completed' THEN NULL
+                ELSE coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false) END,
+           CASE WHEN s.step = cardinality(run.steps) THEN run.reason END
+      FROM unnest(run.steps) s
+     ORDER BY s.step;
 END
 $$;
 

@@ -392,20 +392,13 @@ $$;
 -- ranread_latency_target, behind the C function users call: its own
 -- arguments and the workload's processes, queue depth, block size and
 -- workers bound by name, the workload as one spec (src/forward.c).  The
--- windows run while the rule (ranread_latency_target_next) asks for one.
+-- windows run while the rule (ranread_latency_target_next) asks for one;
+-- the rows are ranread_latency_target's (the caller's ReturnSetInfo gives
+-- their columns).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_target(
     target_ms float8, percentile float8, dimension text, max_load integer, duration interval,
     processes integer, queue_depth integer, block_size integer, workers integer, spec jsonb)
-RETURNS TABLE (
-    step           integer,
-    phase          text,
-    load           integer,
-    batch          bigint,
-    iops           float8,
-    latency_ms     float8,
-    within_pct     float8,
-    holds          boolean,
-    stop_reason    text)
+RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$

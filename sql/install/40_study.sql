@@ -1002,14 +1002,15 @@ BEGIN
     RETURN QUERY
     SELECT * FROM ranread_internal.ranread_study_execute(
         'study', fn, call,
+        -- the definition: the grid, the study's own arguments, the workload
+        -- every point shares (but its target, which ranread_studies has)
         jsonb_strip_nulls(jsonb_build_object(
             'dimensions', dims, 'matrix', CASE WHEN is_mix THEN coalesce(matrix, 'basic') END,
             'num_small', num_small, 'num_large', num_large,
-            'duration', duration, 'warmup', warmup, 'max_avg_ms', max_avg_ms, 'early_end', early_end,
+            'max_avg_ms', max_avg_ms, 'early_end', early_end,
             'small_size', CASE WHEN is_mix THEN small_size END,
             'large_size', CASE WHEN is_mix THEN large_size END,
-            'large_pattern', CASE WHEN is_mix THEN large_pattern END,
-            'seed', spec -> 'seed', 'workers', workers)),
+            'large_pattern', CASE WHEN is_mix THEN large_pattern END)) || (spec - 'caller' - 'target'),
         pts, spec, max_avg_ms, early_end);
 END
 $$;
