@@ -319,9 +319,7 @@ push_array(JsonbParseState **st, JsonbIteratorToken tok, ArrayType *arr)
 
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
 	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, &elems, &nulls, &n);
-	if (tok == WJB_VALUE && ARR_NDIM(arr) > 0)
-		push_array_dim(st, ARR_NDIM(arr), ARR_DIMS(arr), 0, elems, nulls, &k, elemtype);
-	else if (ARR_NDIM(arr) > 0)
+	if (ARR_NDIM(arr) > 0)
 		push_array_dim(st, ARR_NDIM(arr), ARR_DIMS(arr), 0, elems, nulls, &k, elemtype);
 	else
 	{
@@ -490,7 +488,11 @@ forward_spec(FunctionCallInfo fcinfo, const ForwardInfo *fi, const char *caller,
 	return workload_spec(&forward_args(fcinfo, fi, true, label)->root, NULL, caller ? caller : fi->fn);
 }
 
-/* The exact call, as SQL text: every argument given, by name, in order */
+/*
+ * The exact call, as SQL text: every argument, by name, in order, the
+ * defaults spelled out too; a NULL is left out only where the signature's
+ * default is NULL, so that the text runs the same call again
+ */
 static char *
 forward_call_text(FunctionCallInfo fcinfo, const ForwardInfo *fi)
 {
@@ -504,14 +506,19 @@ forward_call_text(FunctionCallInfo fcinfo, const ForwardInfo *fi)
 		Oid			out;
 		bool		varlena;
 
-		if (PG_ARGISNULL(i))
+		if (PG_ARGISNULL(i) && fi->args[i].default_null)
 			continue;
-		getTypeOutputInfo(fi->args[i].type, &out, &varlena);
-		appendStringInfo(&s, "%s%s => %s", first ? "" : ", ", quote_identifier(fi->args[i].name),
-						 quote_literal_cstr(fi->args[i].type == BOOLOID ?
-											(PG_GETARG_BOOL(i) ? "true" : "false") :
-											OidOutputFunctionCall(out, PG_GETARG_DATUM(i))));
+		appendStringInfo(&s, "%s%s => ", first ? "" : ", ", quote_identifier(fi->args[i].name));
 		first = false;
+		if (PG_ARGISNULL(i))
+		{
+			appendStringInfoString(&s, "NULL");
+			continue;
+		}
+		getTypeOutputInfo(fi->args[i].type, &out, &varlena);
+		appendStringInfoString(&s, quote_literal_cstr(fi->args[i].type == BOOLOID ?
+													  (PG_GETARG_BOOL(i) ? "true" : "false") :
+													  OidOutputFunctionCall(out, PG_GETARG_DATUM(i))));
 	}
 	appendStringInfoString(&s, ");");
 	return s.data;
