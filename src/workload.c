@@ -60,7 +60,7 @@ PG_FUNCTION_INFO_V1(ranread_defaults);
 /*
  * The options, in the order of ranread_run's arguments, then what only a
  * spec has.  default_value is the default every function uses unless its
- * signature says otherwise (test/run_options.sql compares them with the
+ * signature says otherwise (test/run_workload.sql compares them with the
  * signatures); null_means says what NULL means where NULL is allowed.
  */
 static const WorkloadOption options[] = {

@@ -45,9 +45,9 @@ SELECT throws_ok($$SELECT * FROM ranread_sweep(duration => '0')$$, '22023',
 SELECT throws_ok($$SELECT * FROM ranread_sweep(duration => '-5s')$$, '22023',
     'duration of ranread_sweep must be positive and at most 24 hours, not -00:00:05', 'a negative duration is refused');
 SELECT throws_ok($$SELECT * FROM ranread_sweep(start => 2, workers => 4)$$, '22023',
-    'invalid workers 4 for ranread_sweep', 'workers cannot exceed the processes of the first step');
+    'workers of ranread_sweep must be between 1 and 2, not 4', 'workers cannot exceed the processes of the first step');
 SELECT throws_ok($$SELECT * FROM ranread_sweep(workers => 0)$$, '22023',
-    'invalid workers 0 for ranread_sweep', 'workers must be at least 1');
+    'workers of ranread_sweep must be between 1 and 10, not 0', 'workers must be at least 1');
 
 -- The hint says what is allowed.
 SELECT is(pg_temp.hint_of($$SELECT * FROM ranread_sweep(start => 10, max_processes => 5)$$),

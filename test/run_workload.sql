@@ -5,7 +5,7 @@
 -- name the function called, not its internal steps.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(23);
+SELECT plan(30);
 \ir lib/util.psql
 
 -- The table
@@ -132,6 +132,69 @@ SELECT unalike(pg_temp.context_of($$SELECT * FROM ranread_sweep(pattern => 'zigz
     '... with no internal step in its CONTEXT');
 SELECT alike(pg_temp.context_of($$SELECT * FROM ranread_sweep(pattern => 'zigzag')$$), '%context_of%',
     '... which keeps the caller''s frames');
+
+SELECT lives_ok($$SELECT ranread_setup('64MB')$$, 'a small target');
+
+-- One option, one error: every function that takes an option by name
+-- refuses a bad value of it with ranread_run's error (its own name in
+-- place of ranread_run), because the value reaches the one parser
+CREATE TEMP TABLE bad_values (opt text, val text);
+INSERT INTO bad_values VALUES
+    ('processes', '0'), ('iterations', '0'), ('target', 'tap_no_such_target'), ('duration', '1 ms'),
+    ('block_size', '1000'), ('write_pct', '101'), ('queue_depth', '0'), ('pattern', 'zigzag'),
+    ('region_start', '101'), ('region_end', '-1'), ('warmup', '-1 s'), ('rate_iops', '0'),
+    ('workers', '0'), ('distribution', 'zipf:x'), ('steady_state', '10%'), ('sync', 'nope'),
+    ('start_at', '2000-01-01 00:00:00+00');
+CREATE TEMP TABLE base_args (fn text, args text);
+INSERT INTO base_args VALUES
+    ('ranread_run', 'processes => 1'), ('ranread_mix', 'groups => ''[{"processes": 1}]'''),
+    ('ranread_sweep', 'start => 1'), ('ranread_latency_target', 'target_ms => 1'), ('ranread_study', NULL);
+-- what a function sets itself
+CREATE TEMP TABLE own_rules (fn text, opt text, why text);
+INSERT INTO own_rules VALUES
+    ('ranread_latency_target', 'queue_depth', 'the search sets the dimension it searches, the queue depth by default');
+CREATE FUNCTION pg_temp.bad_call(fn text, opt text, val text, type regtype) RETURNS text LANGUAGE sql AS $$
+    SELECT replace(pg_temp.error_of(format('SELECT * FROM %I(%s%I => %L::%s)', fn,
+                   (SELECT CASE WHEN b.args IS NULL OR b.args LIKE opt || ' =>%' THEN '' ELSE b.args || ', ' END
+                      FROM base_args b WHERE b.fn = bad_call.fn),
+                   opt, val, type)), fn, 'F')
+$$;
+CREATE TEMP TABLE takes AS
+SELECT b.fn, o.name AS opt, o.type
+  FROM base_args b
+  JOIN pg_proc p ON p.proname = b.fn
+       AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ranread')
+       AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'c')
+       AND p.prosrc <> 'ranread_run'                 -- 1.0's ranread_run: positional
+  CROSS JOIN LATERAL unnest(p.proargnames[1:p.pronargs], p.proargtypes::oid[]) a(name, type)
+  JOIN ranread_options() o ON o.name = a.name AND o.type = a.type;
+SELECT is((SELECT string_agg(format('%s(%s => %L): %s, but ranread_run: %s', t.fn, t.opt, v.val,
+                                    pg_temp.bad_call(t.fn, t.opt, v.val, t.type),
+                                    pg_temp.bad_call('ranread_run', t.opt, v.val, t.type)), '; ')
+             FROM takes t JOIN bad_values v ON v.opt = t.opt
+            WHERE t.fn <> 'ranread_run'
+              AND (t.fn, t.opt) NOT IN (SELECT r.fn, r.opt FROM own_rules r)
+              AND pg_temp.bad_call(t.fn, t.opt, v.val, t.type)
+                  IS DISTINCT FROM pg_temp.bad_call('ranread_run', t.opt, v.val, t.type)),
+    NULL, 'mix, sweep, latency search and study refuse a bad option with ranread_run''s error');
+SELECT is((SELECT string_agg(format('%s(%s => %L): %s', t.fn, t.opt, v.val, pg_temp.bad_call(t.fn, t.opt, v.val, t.type)), '; ')
+             FROM takes t JOIN bad_values v ON v.opt = t.opt
+            WHERE pg_temp.bad_call(t.fn, t.opt, v.val, t.type) NOT LIKE '%' || t.opt || '%'),
+    NULL, '... an error that names the option');
+SELECT ok((SELECT count(*) >= 40 AND count(DISTINCT t.fn) = 5 FROM takes t JOIN bad_values v USING (opt)),
+    '... checked for every option each of them takes');
+
+-- The recorded call spells out every argument: the defaults, and a NULL
+-- where the signature's default is not NULL; it runs the same study again
+CREATE TEMP TABLE st1 AS SELECT * FROM ranread_study(processes => '{1}', duration => '20ms', warmup => NULL, seed => 3);
+SELECT is((SELECT call FROM ranread_studies WHERE study = (SELECT min(study) FROM st1)),
+    'SELECT * FROM ranread_study(processes => ''{1}'', duration => ''00:00:00.02'', warmup => NULL, max_avg_ms => ''10'', early_end => ''false'', target => ''ranread'', small_size => ''8192'', large_size => ''1048576'', large_pattern => ''random'', seed => ''3'');',
+    'a study records its call: every argument but the NULLs its signature defaults to');
+SELECT is(pg_temp.error_of((SELECT call FROM ranread_studies WHERE study = (SELECT min(study) FROM st1))), NULL,
+    'the recorded call runs');
+SELECT is((SELECT array_agg(row(definition, call)::text ORDER BY study) FROM ranread_studies),
+    (SELECT array_fill((SELECT row(definition, call)::text FROM ranread_studies WHERE study = (SELECT min(study) FROM st1)), ARRAY[2])),
+    '... the same study again');
 
 -- ranread_options is readable by pg_monitor
 SELECT ok(has_function_privilege('pg_monitor', 'ranread_options()', 'EXECUTE'), 'pg_monitor may read the option table');

@@ -192,7 +192,7 @@ BEGIN
     IF workers < 1 OR workers > start THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for ranread_sweep', workers),
+            MESSAGE = format('workers of ranread_sweep must be between 1 and %s, not %s', start, workers),
             HINT = format('workers must be between 1 and start (%s), the processes of the smallest step, or NULL to let each step choose.',
                           start);
     END IF;

@@ -290,7 +290,7 @@ BEGIN
         'duration is the length of each window, such as ''5s''.');
     IF workers < 1 OR workers > smallest THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            MESSAGE = format('workers of %s must be between 1 and %s, not %s', fn, smallest, workers),
             HINT = format('workers must be between 1 and %s, the processes of the first window, or NULL to let each window choose.',
                           smallest);
     END IF;

@@ -799,7 +799,7 @@ $$;
 -- early_end and a matrix's large pattern.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_check_args(
     is_mix boolean, processes integer[], queue_depth integer[], block_size integer[], pattern text[],
-    num_small integer, num_large integer, duration interval, warmup interval, max_avg_ms float8,
+    num_small integer, num_large integer, duration interval, max_avg_ms float8,
     early_end boolean, large_pattern text, fn text)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE
@@ -825,18 +825,10 @@ BEGIN
             MESSAGE = format('%s of %s needs a matrix', CASE WHEN num_small IS NOT NULL THEN 'num_small' ELSE 'num_large' END, fn),
             HINT = 'num_small and num_large fix a load of matrix row, col, point or max: give small and large loads and a matrix.';
     END IF;
-    IF duration IS NULL OR duration <= interval '0' THEN
-        RAISE EXCEPTION USING
-            ERRCODE = CASE WHEN duration IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
-            MESSAGE = format('invalid duration %s for %s', coalesce(quote_literal(duration), 'NULL'), fn),
-            HINT = 'duration is the length of each point: greater than 0, such as ''10s''.';
-    END IF;
-    IF warmup IS NULL OR warmup < interval '0' THEN
-        RAISE EXCEPTION USING
-            ERRCODE = CASE WHEN warmup IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
-            MESSAGE = format('invalid warmup %s for %s', coalesce(quote_literal(warmup), 'NULL'), fn),
-            HINT = 'warmup is the unmeasured I/O before each point: 0 or more, such as ''2s''.';
-    END IF;
+    -- a point runs for its duration (its value, like warmup's, is the
+    -- parser's to check: ranread_study checks the spec)
+    PERFORM ranread_internal.ranread_require(fn, 'duration', duration,
+        'duration is the length of each point, such as ''10s''.');
     IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 OR max_avg_ms = 'Infinity'::float8 THEN
         RAISE EXCEPTION USING
             ERRCODE = CASE WHEN max_avg_ms IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
@@ -954,7 +946,7 @@ BEGIN
     IF workers < 1 OR workers > total_procs THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            MESSAGE = format('workers of %s must be between 1 and %s, not %s', fn, total_procs, workers),
             HINT = format('workers must be between 1 and the processes of the smallest point (%s), or NULL to let each point choose.',
                           total_procs);
     END IF;
@@ -986,7 +978,12 @@ BEGIN
     SELECT * INTO d FROM ranread_internal.ranread_study_check_dims(processes, queue_depth, block_size,
         write_pct, region, pattern, distribution, small, large, num_small, num_large, fn);
     PERFORM ranread_internal.ranread_study_check_args(is_mix, processes, queue_depth, block_size, pattern,
-        num_small, num_large, duration, warmup, max_avg_ms, early_end, large_pattern, fn);
+        num_small, num_large, duration, max_avg_ms, early_end, large_pattern, fn);
+    -- the workload every point shares (duration, warmup, seed), checked as
+    -- a batch checks it (its target with the groups' options); workers are
+    -- checked against the smallest point
+    PERFORM ranread_internal.ranread_spec_check((spec - 'workers' - 'groups')
+        || jsonb_build_object('caller', fn, 'groups', jsonb_build_array(jsonb_build_object('processes', 1))), false);
 
     dims := jsonb_strip_nulls(jsonb_build_object(
         'region', CASE WHEN region IS NOT NULL THEN d.regions END,

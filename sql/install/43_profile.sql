@@ -241,7 +241,7 @@ BEGIN
     IF workers < 1 THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            MESSAGE = format('workers of %s must be at least 1, not %s', fn, workers),
             HINT = 'workers must be at least 1, or NULL to let each run choose.';
     END IF;
 
@@ -279,7 +279,7 @@ BEGIN
     IF workers > (SELECT min((p -> 'groups' -> 0 ->> 'processes')::integer) FROM jsonb_array_elements(pts) p) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            MESSAGE = format('workers of %s must be at most the processes of its smallest run, not %s', fn, workers),
             HINT = 'workers must be at most the processes of the profile''s smallest run (1), or NULL.';
     END IF;
 
