@@ -40,6 +40,10 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
     @extschema@.ranread_study_points, @extschema@.ranread_study_overview TO pg_monitor;
 
+-- The internal schema: pg_monitor may look up the internal functions that
+-- the functions it may call use (each still needs its own EXECUTE).
+GRANT USAGE ON SCHEMA ranread_internal TO pg_monitor;
+
 -- Functions the views and reports call on the reader's behalf.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
                           @extschema@.ranread_target_info(oid, bigint),
