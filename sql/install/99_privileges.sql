@@ -77,7 +77,7 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_study_chart(bigint, text, text, float8),
     @extschema@.ranread_compare_chart(bigint[], bigint[], text, float8, text[], text),
     @extschema@.ranread_study_heat(bigint, text, text),
-    @extschema@.ranread_cdm_line(text, integer, integer, integer, float8, float8),
+    ranread_internal.ranread_cdm_line(text, integer, integer, integer, float8, float8),
     @extschema@.ranread_profile_report(bigint),
     @extschema@.ranread_profile_chart(bigint),
     @extschema@.ranread_hist_percentile(bytea, float8),
