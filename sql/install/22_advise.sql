@@ -349,6 +349,29 @@ AS $$
       FROM (SELECT CASE WHEN ranread_internal.ranread_advise_same($2, $3) THEN NULL ELSE $5 END AS a) x
 $$;
 
+-- A check of a function's arguments: when failed, the error to raise.
+CREATE TYPE ranread_internal.ranread_check AS (
+    failed   boolean,
+    errcode  text,
+    message  text,
+    hint     text
+);
+
+-- The first of checks that failed (a NULL failed is not), in their order,
+-- or NULL: the caller raises it, so that the error's CONTEXT is the
+-- caller's.  Serves ranread_advise's and ranread_profile's checks.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_first_failed(checks ranread_internal.ranread_check[])
+RETURNS ranread_internal.ranread_check
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ROW(c.failed, c.errcode, c.message, c.hint)::ranread_internal.ranread_check
+      FROM unnest($1) WITH ORDINALITY AS c(failed, errcode, message, hint, n)
+     WHERE c.failed
+     ORDER BY c.n
+     LIMIT 1
+$$;
+
 -- Step: ranread_advise's arguments, before anything runs: the first check
 -- that fails (in this order) is raised, naming the argument and what it may
 -- be.  Starts the evidence with the call's choices.
@@ -360,31 +383,27 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     ratio constant text := 'cache_hit_ratio is the share of random page reads you expect shared buffers and the page cache to answer: 0 to 1, PostgreSQL''s default cost assumes 0.9.';
-    bad   record;
+    bad   ranread_internal.ranread_check;
     ev    ranread_internal.ranread_advise_evidence;
 BEGIN
-    SELECT c.errcode, c.message, c.hint INTO bad
-      FROM (VALUES
-        (1, measure IS NULL, 'null_value_not_allowed', 'measure of ranread_advise must not be NULL',
+    bad := ranread_internal.ranread_first_failed(ARRAY[
+        (measure IS NULL, 'null_value_not_allowed', 'measure of ranread_advise must not be NULL',
          'measure => true runs the batches advice needs first; false advises from the history.'),
-        (2, cache_hit_ratio IS NULL, 'null_value_not_allowed', 'cache_hit_ratio of ranread_advise must not be NULL', ratio),
-        (3, NOT (cache_hit_ratio BETWEEN 0 AND 1) OR cache_hit_ratio = 'NaN'::float8, 'invalid_parameter_value',
+        (cache_hit_ratio IS NULL, 'null_value_not_allowed', 'cache_hit_ratio of ranread_advise must not be NULL', ratio),
+        (NOT (cache_hit_ratio BETWEEN 0 AND 1) OR cache_hit_ratio = 'NaN'::float8, 'invalid_parameter_value',
          format('invalid cache_hit_ratio %s for ranread_advise', cache_hit_ratio), ratio),
-        (4, max_avg_ms IS NULL, 'null_value_not_allowed', 'max_avg_ms of ranread_advise must not be NULL',
+        (max_avg_ms IS NULL, 'null_value_not_allowed', 'max_avg_ms of ranread_advise must not be NULL',
          'max_avg_ms is the bound on average latency in milliseconds that the I/O concurrency advice keeps to, such as 10.'),
-        (5, NOT (max_avg_ms > 0) OR max_avg_ms IN ('NaN'::float8, 'Infinity'::float8), 'invalid_parameter_value',
+        (NOT (max_avg_ms > 0) OR max_avg_ms IN ('NaN'::float8, 'Infinity'::float8), 'invalid_parameter_value',
          format('invalid max_avg_ms %s for ranread_advise', max_avg_ms),
          'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.'),
-        (6, duration IS NULL, 'null_value_not_allowed', 'duration of ranread_advise must not be NULL',
+        (duration IS NULL, 'null_value_not_allowed', 'duration of ranread_advise must not be NULL',
          'duration is the length of each batch advice asks for, such as ''2s''.'),
-        (7, duration < interval '0.1s' OR duration > interval '10min', 'invalid_parameter_value',
+        (duration < interval '0.1s' OR duration > interval '10min', 'invalid_parameter_value',
          format('invalid duration "%s" for ranread_advise', duration),
          'duration is the length of each batch advice asks for: from 0.1 s to 10 min, such as ''2s''.')
-      ) AS c(n, failed, errcode, message, hint)
-     WHERE c.failed
-     ORDER BY c.n
-     LIMIT 1;
-    IF FOUND THEN
+        ]::ranread_internal.ranread_check[]);
+    IF bad.failed THEN
         RAISE EXCEPTION USING ERRCODE = bad.errcode, MESSAGE = bad.message, HINT = bad.hint;
     END IF;
     ev.cache_hit_ratio := cache_hit_ratio;
@@ -463,6 +482,7 @@ AS $$
 DECLARE
     fn      constant text := 'ranread_advise';
     missing text;
+    bad     ranread_internal.ranread_check;
     what    text;
 BEGIN
     SELECT string_agg(format('EXECUTE on function %s', f), ', ') INTO missing
@@ -478,16 +498,17 @@ BEGIN
             HINT = 'Call ranread_advise with measure => false to advise from the history (pg_monitor may), or run it as a role that may run batches.';
     END IF;
     PERFORM @extschema@.ranread_primary_only(fn);
-    IF ev.setup IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
-            MESSAGE = format('tablespace %s has no ranread target to measure with', ev.tablespace),
-            HINT = format('Make one first: %s', ev.setup);
-    END IF;
-    IF current_setting('transaction_isolation') <> 'read committed' THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-            MESSAGE = format('%s with measure => true must run at the read committed isolation level, not %s',
-                             fn, current_setting('transaction_isolation')),
-            HINT = 'The batches it runs are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.';
+    bad := ranread_internal.ranread_first_failed(ARRAY[
+        (ev.setup IS NOT NULL, 'object_not_in_prerequisite_state',
+         format('tablespace %s has no ranread target to measure with', ev.tablespace),
+         format('Make one first: %s', ev.setup)),
+        (current_setting('transaction_isolation') <> 'read committed', 'invalid_transaction_state',
+         format('%s with measure => true must run at the read committed isolation level, not %s',
+                fn, current_setting('transaction_isolation')),
+         'The batches it runs are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.')
+        ]::ranread_internal.ranread_check[]);
+    IF bad.failed THEN
+        RAISE EXCEPTION USING ERRCODE = bad.errcode, MESSAGE = bad.message, HINT = bad.hint;
     END IF;
     FOREACH what IN ARRAY ARRAY['random sweep', 'sequential sweep', 'commit test'] LOOP
         RAISE NOTICE 'ranread_advise measures %: %', what,
@@ -843,6 +864,7 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_advise_target(name),
     ranread_internal.ranread_advise_same(text, text),
     ranread_internal.ranread_advise_pending(text, text, text, text, text),
+    ranread_internal.ranread_first_failed(ranread_internal.ranread_check[]),
     ranread_internal.ranread_advise_check(boolean, float8, float8, interval),
     ranread_internal.ranread_advise_place(ranread_internal.ranread_advise_evidence, name, name),
     ranread_internal.ranread_advise_measure(ranread_internal.ranread_advise_evidence),

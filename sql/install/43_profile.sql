@@ -177,40 +177,36 @@ AS $$
 DECLARE
     fn        constant text := 'ranread_profile';
     max_disks constant integer := (SELECT l.max_processes / 5 FROM @extschema@.ranread_limits() l);
-    bad       record;
+    bad       ranread_internal.ranread_check;
 BEGIN
-    SELECT c.errcode, c.message, c.hint INTO bad
-      FROM (VALUES
-        (1, name IS NULL OR NOT (name = ANY (ranread_internal.ranread_profile_names())),
+    bad := ranread_internal.ranread_first_failed(ARRAY[
+        (name IS NULL OR NOT (name = ANY (ranread_internal.ranread_profile_names())),
          CASE WHEN name IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
          format('unknown profile %s for %s', coalesce(quote_literal(name), 'NULL'), fn),
          format('The profiles are %s.', array_to_string(ranread_internal.ranread_profile_names(), ', '))),
-        (2, duration <= interval '0', 'invalid_parameter_value',
+        (duration <= interval '0', 'invalid_parameter_value',
          format('invalid duration %s for %s', quote_literal(duration), fn),
          'duration is the length of each run: greater than 0, or NULL for the tool''s own (CrystalDiskMark 5 s, ORION and SNIA 60 s).'),
-        (3, passes IS NOT NULL AND name NOT LIKE 'crystaldiskmark%', 'invalid_parameter_value',
+        (passes IS NOT NULL AND name NOT LIKE 'crystaldiskmark%', 'invalid_parameter_value',
          format('passes does not apply to profile %s of %s', name, fn),
          'passes is the number of measured passes of a CrystalDiskMark test.'),
-        (4, passes < 1 OR passes > 9, 'invalid_parameter_value',
+        (passes < 1 OR passes > 9, 'invalid_parameter_value',
          format('invalid passes %s for %s', passes, fn),
          'passes is 1 to 9, as CrystalDiskMark offers; 3 by default.'),
-        (5, num_disks IS NOT NULL AND name NOT LIKE 'orion-%', 'invalid_parameter_value',
+        (num_disks IS NOT NULL AND name NOT LIKE 'orion-%', 'invalid_parameter_value',
          format('num_disks does not apply to profile %s of %s', name, fn),
          'num_disks sizes the loads of the ORION profiles (small up to 5 x num_disks, large up to 2 x num_disks).'),
-        (6, num_disks < 1 OR num_disks > max_disks, 'invalid_parameter_value',
+        (num_disks < 1 OR num_disks > max_disks, 'invalid_parameter_value',
          format('invalid num_disks %s for %s', num_disks, fn),
          format('num_disks is the number of disks under the target, 1 to %s.', max_disks)),
-        (7, writes IS NULL, 'null_value_not_allowed',
+        (writes IS NULL, 'null_value_not_allowed',
          format('writes of %s must not be null', fn),
          'writes is true to run CrystalDiskMark''s write tests after its read tests, false for reads only.'),
-        (8, workers < 1, 'invalid_parameter_value',
+        (workers < 1, 'invalid_parameter_value',
          format('invalid workers %s for %s', workers, fn),
          'workers must be at least 1, or NULL to let each run choose.')
-      ) AS c(n, failed, errcode, message, hint)
-     WHERE c.failed
-     ORDER BY c.n
-     LIMIT 1;
-    IF FOUND THEN
+        ]::ranread_internal.ranread_check[]);
+    IF bad.failed THEN
         RAISE EXCEPTION USING ERRCODE = bad.errcode, MESSAGE = bad.message, HINT = bad.hint;
     END IF;
     RETURN coalesce(duration, CASE WHEN name LIKE 'crystaldiskmark%' THEN interval '5s' ELSE interval '60s' END);
