@@ -832,7 +832,8 @@ DECLARE
     advice ranread_internal.ranread_advice[];
 BEGIN
     -- the steps that refuse arguments are assignments (not PERFORM), so
-    -- that their errors' CONTEXT names only ranread_advise
+    -- that their errors' CONTEXT is the step and ranread_advise, without
+    -- the text of an SQL statement
     ev := ranread_internal.ranread_advise_check(measure, cache_hit_ratio, max_avg_ms, duration);
     ev := ranread_internal.ranread_advise_place(ev, tablespace, target);
     IF measure THEN
