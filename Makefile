@@ -39,8 +39,11 @@ DATA_built = ranread--$(EXTVERSION).sql $(UPGRADES)
 DATA = $(wildcard sql/versions/ranread--*.sql)
 INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
 
-REGRESS = surface setup_errors run_errors bad_input
-REGRESS_OPTS = --inputdir=. --outputdir=.
+# pg_regress (make installcheck): test/sql/NAME.sql run, its output compared
+# with test/expected/NAME.out; results/, regression.diffs and regression.out
+# are written under test/.  In this order: surface creates the extension.
+REGRESS = surface setup_errors run_argument_errors bad_input
+REGRESS_OPTS = --inputdir=test --outputdir=test
 
 SHLIB_LINK += -luring
 PG_CPPFLAGS += -Isrc
@@ -70,7 +73,7 @@ SHLIB_LINK += $(SANITIZE_FLAGS)
 OBJS += src/sanitize.o
 endif
 
-EXTRA_CLEAN = results regression.diffs regression.out .build-flags src/sanitize.o
+EXTRA_CLEAN = test/results test/regression.diffs test/regression.out .build-flags src/sanitize.o
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
