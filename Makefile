@@ -1,4 +1,5 @@
-# ranread: PGXS build.  `make`, `make install`, `make installcheck`.
+# ranread: PGXS build.  `make`, `make install`, `make installcheck`,
+# `make installcheck-pgtap`.
 
 MODULE_big = ranread
 OBJS = \
@@ -92,6 +93,20 @@ $(OBJS): $(wildcard src/*.h) .build-flags
 .build-flags: FORCE
 	@echo '$(SANITIZE_FLAGS)' | cmp -s - $@ || echo '$(SANITIZE_FLAGS)' > $@
 .PHONY: FORCE
+
+# make installcheck-pgtap: the pgTAP files (test/*.sql) with pg_prove, in a
+# database made afresh (PGTAP_DB) with pgtap and ranread created, on the
+# running server that psql reaches (PGHOST, PGPORT, PGUSER: a superuser), as
+# installcheck does: no root needed, only the extension and pgTAP installed
+# where that server finds them.  PGTAP_TESTS= picks files, PROVE_FLAGS=-v
+# shows every test.
+PGTAP_DB ?= ranread_tap
+PGTAP_TESTS ?= $(wildcard test/*.sql)
+installcheck-pgtap:
+	$(bindir)/psql -qX -v ON_ERROR_STOP=1 -d postgres -c 'DROP DATABASE IF EXISTS $(PGTAP_DB)' -c 'CREATE DATABASE $(PGTAP_DB)'
+	$(bindir)/psql -qX -v ON_ERROR_STOP=1 -d $(PGTAP_DB) -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION ranread'
+	pg_prove --psql-bin $(bindir)/psql -d $(PGTAP_DB) $(PROVE_FLAGS) $(PGTAP_TESTS)
+.PHONY: installcheck-pgtap
 
 # make dist: $(DISTNAME).tar.gz, the committed tree (git archive HEAD) under
 # $(DISTNAME)/, for PGXN and as the Debian orig tarball; DISTDIR= says where.
