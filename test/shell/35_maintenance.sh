@@ -63,7 +63,7 @@ cached() { python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.p
 cached drop >/dev/null
 is "$(cached keep)" 0 "the target's file is out of the page cache"
 for cmd in "ANALYZE $REL" "ANALYZE VERBOSE $REL" "VACUUM (ANALYZE) $REL" "ANALYZE"; do
-  q "SET maintenance_io_concurrency = 100; $cmd" >/dev/null
+  PGOPTIONS="-c maintenance_io_concurrency=100" q "$cmd" >/dev/null
 done
 is "$(cached keep)" 0 "ANALYZE (of the target, VERBOSE, VACUUM (ANALYZE), database-wide) reads no block of it, not even ahead: the page cache holds none of its pages"
 psql -qAtX -d "$DB" -c "ANALYZE VERBOSE $REL" 2>&1 | grep -q 'scanned 0 of 0 pages'
