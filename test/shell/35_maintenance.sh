@@ -1,6 +1,6 @@
 #!/bin/bash
-# Targets survive routine maintenance, untouched and cheaply (issue 12,
-# item 3).  A target is a relation of the ranread_target access method:
+# Targets survive routine maintenance, untouched and cheaply
+# (README, "Safe inside a production server").  A target is a relation of the ranread_target access method:
 #  - VACUUM, VACUUM (FREEZE), VACUUM (ANALYZE), vacuumdb --all, ANALYZE read
 #    no page of it (pg_statio_all_tables does not move; VACUUM VERBOSE says
 #    so), and its blocks on disk are byte for byte what they were; ANALYZE
