@@ -3,12 +3,10 @@
 
 \echo Use "CREATE EXTENSION ranread" to load this file. \quit
 
--- The extension's internal functions (the steps and rules behind the
--- functions users call, the helpers of the views and reports), away from
--- the users' schema and on nobody's search_path.  No privileges: the
--- functions that use them say what to grant.
+-- Internal helpers live apart from the functions users call, on no one's
+-- search_path; the functions that use them name them with the schema.
 CREATE SCHEMA ranread_internal;
-COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal functions: the steps and rules behind the functions users call';
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';
 
 -- Batch ids survive rollbacks: nextval is not transactional.
 CREATE SEQUENCE @extschema@.ranread_batch_seq;

@@ -40,9 +40,8 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
     @extschema@.ranread_study_points, @extschema@.ranread_study_overview TO pg_monitor;
 
--- The internal schema: its functions are granted one by one, below and by
--- the roles that run sweeps, searches and studies (their errors say what);
--- pg_monitor may look in it, for the views' and charts' helpers.
+-- The internal schema: pg_monitor may look up the internal functions that
+-- the functions it may call use (each still needs its own EXECUTE).
 GRANT USAGE ON SCHEMA ranread_internal TO pg_monitor;
 
 -- The option table, for everyone who may read the history
@@ -81,7 +80,7 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_study_chart(bigint, text, text, float8),
     @extschema@.ranread_compare_chart(bigint[], bigint[], text, float8, text[], text),
     @extschema@.ranread_study_heat(bigint, text, text),
-    @extschema@.ranread_cdm_line(text, integer, integer, integer, float8, float8),
+    ranread_internal.ranread_cdm_line(text, integer, integer, integer, float8, float8),
     @extschema@.ranread_profile_report(bigint),
     @extschema@.ranread_profile_chart(bigint),
     @extschema@.ranread_hist_percentile(bytea, float8),

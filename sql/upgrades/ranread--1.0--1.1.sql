@@ -111,7 +111,7 @@ DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, 
 -- the files below make them again, so that they keep their identity (the
 -- aggregate ranread_hist_merge uses its support functions by OID).
 CREATE SCHEMA ranread_internal;
-COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal functions: the steps and rules behind the functions users call';
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';
 ALTER FUNCTION @extschema@.ranread_hist_merge_sfunc(internal, bytea) SET SCHEMA ranread_internal;
 ALTER FUNCTION @extschema@.ranread_hist_merge_final(internal) SET SCHEMA ranread_internal;
 ALTER FUNCTION @extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8) SET SCHEMA ranread_internal;
