@@ -19,6 +19,7 @@
 
 #include <math.h>
 
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
@@ -31,6 +32,21 @@
 
 /* Whose arguments are being checked, for messages: "ranread_run", ... */
 static const char *owner_name = "ranread_run";
+
+/*
+ * A value as an error prints it: whole up to PARAMS_SHOWN_MAX bytes, else
+ * that much of it, cut on a character boundary, and "...": an error about a
+ * megabyte of input says which input, without repeating it (nor logging it)
+ */
+const char *
+params_shown(const char *value)
+{
+	int			len = strlen(value);
+
+	if (len <= PARAMS_SHOWN_MAX)
+		return value;
+	return psprintf("%.*s...", pg_mbcliplen(value, len, PARAMS_SHOWN_MAX), value);
+}
 
 /* Set whose arguments the checks below name */
 void
@@ -120,7 +136,7 @@ params_pattern(const char *pat)
 		return PATTERN_SEQUENTIAL;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown pattern \"%s\" for %s", pat, owner_name),
+			 errmsg("unknown pattern \"%s\" for %s", params_shown(pat), owner_name),
 			 errhint("pattern is 'random' or 'sequential'.")));
 	return PATTERN_RANDOM;		/* keep compiler quiet */
 }
@@ -134,7 +150,7 @@ params_distribution(GroupParams *g, const char *text)
 	if (!blocks_parse(text, &g->blocks, why, sizeof(why)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid distribution \"%s\" for %s", text, owner_name),
+				 errmsg("invalid distribution \"%s\" for %s", params_shown(text), owner_name),
 				 errdetail("%s", why),
 				 errhint("distribution is 'uniform', 'zipf:THETA' (e.g. 'zipf:1.2'), 'pareto:H' (e.g. 'pareto:0.2') or 'hotset:PCT_IO/PCT_DATA' (e.g. 'hotset:95/5').")));
 }
@@ -151,7 +167,7 @@ params_sync(const char *text)
 			return (RanreadSync) i;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown sync \"%s\" for %s", text, owner_name),
+			 errmsg("unknown sync \"%s\" for %s", params_shown(text), owner_name),
 			 errhint("sync is 'none', 'fdatasync', 'fsync', 'open_datasync' or 'open_sync', as wal_sync_method names them; fsync_writethrough does not exist on Linux.")));
 	return SYNC_NONE;			/* keep compiler quiet */
 }
@@ -419,7 +435,7 @@ params_steady(BatchParams *p, const char *text)
 	if (end == text || *end != '%' || end[1] != '/' || !(pct > 0 && pct < 100))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid steady_state \"%s\" for %s", text, owner_name),
+				 errmsg("invalid steady_state \"%s\" for %s", params_shown(text), owner_name),
 				 errhint("steady_state is 'PCT%%/WINDOW', such as '10%%/30s': stop once the IOPS of every second of the last WINDOW are within PCT percent of their mean; 0 < PCT < 100.")));
 	iv = DatumGetIntervalP(DirectFunctionCall3(interval_in, CStringGetDatum(end + 2),
 											   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
@@ -427,7 +443,7 @@ params_steady(BatchParams *p, const char *text)
 	if (us < 3 * USECS_PER_SEC || us > 3600 * USECS_PER_SEC || us % USECS_PER_SEC != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the window of steady_state \"%s\" for %s must be whole seconds from 3 s to 1 hour", text, owner_name),
+				 errmsg("the window of steady_state \"%s\" for %s must be whole seconds from 3 s to 1 hour", params_shown(text), owner_name),
 				 errhint("Steadiness is judged on whole seconds of IOPS, such as '10%%/30s'.")));
 	p->steady_pct = pct;
 	p->steady_window = (int) (us / USECS_PER_SEC);

@@ -11,6 +11,10 @@
 struct WorkloadOption;
 
 extern void params_owner(const char *fn, const char *group);
+
+/* The most bytes of a value an error prints (params_shown) */
+#define PARAMS_SHOWN_MAX 64
+extern const char *params_shown(const char *value);
 extern void params_require(bool isnull, const char *name);
 extern void params_range(const char *name, int64 value, int64 lo, int64 hi, const char *hint);
 extern void params_option_range(const struct WorkloadOption *o, int64 value, const char *hint);

@@ -249,7 +249,7 @@ json_int(const char *key, const JsonbValue *v)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg(where_group ? "%s of group \"%s\" of %s must be an integer, not %s" : "%s%s of %s must be an integer, not %s",
-						key, where_group ? where_group : "", where_fn, text)));
+						key, where_group ? where_group : "", where_fn, params_shown(text))));
 	return (int64) i;
 }
 
@@ -509,7 +509,7 @@ group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
 		{
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown option \"%s\" in group \"%s\" of %s", key, g->label, where_fn),
+					 errmsg("unknown option \"%s\" in group \"%s\" of %s", params_shown(key), g->label, where_fn),
 					 errhint("A group's options are %s.", option_names(true))));
 		}
 		if (v.type == jbvNull)
@@ -780,7 +780,7 @@ workload_batch(BatchParams *p, Jsonb *spec, int *workers, int flags)
 		if (o == NULL || !option_at_top(o))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown key \"%s\" in the spec of %s", key, fn),
+					 errmsg("unknown key \"%s\" in the spec of %s", params_shown(key), fn),
 					 errhint("Its keys are %s.", option_names(false))));
 		if (o->key == OPT_CALLER || v.type == jbvNull)
 			continue;

@@ -402,6 +402,17 @@ BEGIN
 END
 $$;
 
+-- A value as a study's errors print it: whole up to 64 characters, else
+-- its first 64 and "...", so that an error about a huge input says which
+-- input without repeating it (src/params.c bounds the parser's alike).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_shown(value text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN length(value) <= 64 THEN value ELSE left(value, 64) || '...' END
+$$;
+
 -- The values of an integer dimension of ranread_study, checked: not empty,
 -- no NULL, no repeats, each within lo..hi.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_check_ints(
@@ -425,7 +436,7 @@ BEGIN
     IF array_position(vals, NULL) IS NOT NULL THEN
         RAISE EXCEPTION USING
             ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('%s of %s must not contain NULL: %s', arg, fn, vals),
+            MESSAGE = format('%s of %s must not contain NULL: element %s is', arg, fn, array_position(vals, NULL)),
             HINT = format('%s is an array of %s, such as ''{1,2,4}''.', arg, what);
     END IF;
     SELECT v INTO bad FROM unnest(vals) v WHERE v < lo OR v > hi LIMIT 1;
@@ -439,7 +450,7 @@ BEGIN
     IF FOUND THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('%s %s of %s repeats %s', arg, vals, fn, bad),
+            MESSAGE = format('%s of %s repeats %s', arg, fn, bad),
             HINT = 'Give each value once: a repeated value would run the same point twice.';
     END IF;
 END
@@ -757,7 +768,7 @@ BEGIN
         IF FOUND THEN
             RAISE EXCEPTION USING
                 ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('%s of %s repeats %s', bad, fn, quote_literal(rg)),
+                MESSAGE = format('%s of %s repeats %s', bad, fn, quote_literal(ranread_internal.ranread_study_shown(rg))),
                 HINT = 'Give each value once: a repeated value would run the same point twice.';
         END IF;
     END LOOP;
@@ -767,7 +778,7 @@ BEGIN
         IF m IS NULL OR m[1]::float8 >= m[2]::float8 OR m[2]::float8 > 100 THEN
             RAISE EXCEPTION USING
                 ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('invalid region %s for %s', quote_literal(rg), fn),
+                MESSAGE = format('invalid region %s for %s', quote_literal(ranread_internal.ranread_study_shown(rg)), fn),
                 HINT = 'A region is START-END in percent of the target, 0 <= START < END <= 100, such as ''0-40'' (the outer 40% of a disk) or ''40-100''.';
         END IF;
         regions := regions || to_jsonb(ranread_internal.ranread_study_normalize('region', rg));
@@ -783,7 +794,9 @@ BEGIN
             RAISE EXCEPTION USING
                 ERRCODE = 'invalid_parameter_value',
                 MESSAGE = format('%s of %s repeats %s: %s and %s are the same %s',
-                                 bad, fn, quote_literal(same.n), quote_literal(same.a), quote_literal(same.b), bad),
+                                 bad, fn, quote_literal(ranread_internal.ranread_study_shown(same.n)),
+                                 quote_literal(ranread_internal.ranread_study_shown(same.a)),
+                                 quote_literal(ranread_internal.ranread_study_shown(same.b)), bad),
                 HINT = 'Give each value once: a repeated value would run the same point twice.';
         END IF;
     END LOOP;
