@@ -11,7 +11,8 @@ OBJS = \
 	src/fill.o \
 	src/fsinfo.o \
 	src/params.o \
-	src/spec.o \
+	src/workload.o \
+	src/forward.o \
 	src/run.o \
 	src/leader.o \
 	src/commit.o \

@@ -322,7 +322,8 @@ chart_judge(const char *schema, const char *where, Oid *argtypes, Datum *args,
 						 " FROM %s.ranread_batches b WHERE %s) s",
 						 schema,
 						 quote_literal_cstr(psprintf("%s.ranread_sweep_judge(%s.ranread_sweep_step[], pg_catalog.float8)",
-													 schema, schema)),
+													 ranread_sql_version() >= 11 ? "ranread_internal" : schema,
+													 schema)),
 						 schema, where),
 				1, argtypes, args, nulls);
 	steps = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

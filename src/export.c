@@ -622,8 +622,8 @@ ranread_export_study(PG_FUNCTION_ARGS)
 	for (i = 0; i < lengthof(bufs); i++)
 		initStringInfo(&bufs[i]);
 	SPI_connect();
-	export_query(psprintf("SELECT %s.ranread_study_check(" INT64_FORMAT ", 'ranread_export_study')",
-						  schema, study));
+	export_query(psprintf("SELECT ranread_internal.ranread_study_check(" INT64_FORMAT ", 'ranread_export_study')",
+						  study));
 	if (pg_strcasecmp(format, "html") == 0)
 		export_text(&bufs[0], psprintf("SELECT %s.ranread_report(" INT64_FORMAT ", NULL::pg_catalog.int8)",
 									   schema, study));

@@ -19,18 +19,34 @@
 
 #include <math.h>
 
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
 #include "params.h"
+#include "workload.h"
 
 #define MAX_DURATION_US		((int64) 86400 * 1000000)
 #define MIN_DURATION_US		((int64) 10000)
-#define MAX_RATE_IOPS		100000000
 
 /* Whose arguments are being checked, for messages: "ranread_run", ... */
 static const char *owner_name = "ranread_run";
+
+/*
+ * A value as an error prints it: whole up to PARAMS_SHOWN_MAX bytes, else
+ * that much of it, cut on a character boundary, and "...": an error about a
+ * megabyte of input says which input, without repeating it (nor logging it)
+ */
+const char *
+params_shown(const char *value)
+{
+	int			len = strlen(value);
+
+	if (len <= PARAMS_SHOWN_MAX)
+		return value;
+	return psprintf("%.*s...", pg_mbcliplen(value, len, PARAMS_SHOWN_MAX), value);
+}
 
 /* Set whose arguments the checks below name */
 void
@@ -43,10 +59,7 @@ params_owner(const char *fn, const char *group)
 void
 params_require(bool isnull, const char *name)
 {
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s of %s must not be null", name, owner_name)));
+	workload_require(isnull, name, owner_name, NULL);
 }
 
 /* Error for an integer out of its range */
@@ -59,6 +72,16 @@ params_range(const char *name, int64 value, int64 lo, int64 hi, const char *hint
 				 errmsg("%s of %s must be between " INT64_FORMAT " and " INT64_FORMAT ", not " INT64_FORMAT,
 						name, owner_name, lo, hi, value),
 				 hint ? errhint("%s", hint) : 0));
+}
+
+/*
+ * Error for an option out of the range of the option table (workload.c),
+ * with its help as the hint unless the caller has a better one
+ */
+void
+params_option_range(const WorkloadOption *o, int64 value, const char *hint)
+{
+	params_range(o->name, value, o->min, o->max, hint ? hint : o->help);
 }
 
 /* Microseconds in an interval, months as 30 days; -1 if absurd */
@@ -77,6 +100,13 @@ interval_us(const Interval *iv)
 int64
 params_interval(const Interval *iv, const char *name, bool allow_zero)
 {
+	return params_interval_hint(iv, name, allow_zero, NULL);
+}
+
+/* The same, with a hint for the range error */
+int64
+params_interval_hint(const Interval *iv, const char *name, bool allow_zero, const char *hint)
+{
 	int64		us = interval_us(iv);
 
 	if (us < 0 || (!allow_zero && us == 0) || us > MAX_DURATION_US)
@@ -84,7 +114,8 @@ params_interval(const Interval *iv, const char *name, bool allow_zero)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s of %s must be %s and at most 24 hours, not %s",
 						name, owner_name, allow_zero ? "zero or positive" : "positive",
-						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv))))));
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv)))),
+				 hint ? errhint("%s", hint) : 0));
 	if (!allow_zero && us < MIN_DURATION_US)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -105,7 +136,7 @@ params_pattern(const char *pat)
 		return PATTERN_SEQUENTIAL;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown pattern \"%s\" for %s", pat, owner_name),
+			 errmsg("unknown pattern \"%s\" for %s", params_shown(pat), owner_name),
 			 errhint("pattern is 'random' or 'sequential'.")));
 	return PATTERN_RANDOM;		/* keep compiler quiet */
 }
@@ -119,7 +150,7 @@ params_distribution(GroupParams *g, const char *text)
 	if (!blocks_parse(text, &g->blocks, why, sizeof(why)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid distribution \"%s\" for %s", text, owner_name),
+				 errmsg("invalid distribution \"%s\" for %s", params_shown(text), owner_name),
 				 errdetail("%s", why),
 				 errhint("distribution is 'uniform', 'zipf:THETA' (e.g. 'zipf:1.2'), 'pareto:H' (e.g. 'pareto:0.2') or 'hotset:PCT_IO/PCT_DATA' (e.g. 'hotset:95/5').")));
 }
@@ -136,7 +167,7 @@ params_sync(const char *text)
 			return (RanreadSync) i;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown sync \"%s\" for %s", text, owner_name),
+			 errmsg("unknown sync \"%s\" for %s", params_shown(text), owner_name),
 			 errhint("sync is 'none', 'fdatasync', 'fsync', 'open_datasync' or 'open_sync', as wal_sync_method names them; fsync_writethrough does not exist on Linux.")));
 	return SYNC_NONE;			/* keep compiler quiet */
 }
@@ -180,15 +211,13 @@ params_region(GroupParams *g, double start, double end)
 	g->region_end = end;
 }
 
-/* Check the sizes of a group that need no target */
+/* Check the sizes of a group that need no target: the table's ranges */
 void
 params_check_group(GroupParams *g)
 {
-	params_range("processes", g->processes, 1, RANREAD_MAX_PROCESSES,
-				 "processes is how many independent I/O streams run at once.");
-	params_range("block_size", g->block_size, 512, RANREAD_MAX_BLOCK_SIZE,
-				 "block_size is in bytes: a multiple of the direct I/O alignment, 8192 by default.");
-	params_range("write_pct", g->write_pct, 0, 100, "write_pct is the share of I/Os that write, in percent.");
+	params_option_range(workload_option_by_key(OPT_PROCESSES), g->processes, NULL);
+	params_option_range(workload_option_by_key(OPT_BLOCK_SIZE), g->block_size, NULL);
+	params_option_range(workload_option_by_key(OPT_WRITE_PCT), g->write_pct, NULL);
 	if (g->write_pct > 0 && g->block_size % BLCKSZ != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -196,8 +225,7 @@ params_check_group(GroupParams *g)
 						g->block_size, owner_name, g->write_pct),
 				 errdetail("Writes replace whole pages of %d bytes.", BLCKSZ),
 				 errhint("Use a block_size that is a multiple of %d, or write_pct 0.", BLCKSZ)));
-	params_range("queue_depth", g->queue_depth, 1, RANREAD_MAX_QUEUE_DEPTH,
-				 "queue_depth is how many I/Os each process keeps in flight.");
+	params_option_range(workload_option_by_key(OPT_QUEUE_DEPTH), g->queue_depth, NULL);
 }
 
 /* A rate limit as given (NULL is none) */
@@ -207,9 +235,9 @@ params_rate(GroupParams *g, bool isnull, int rate, bool in_mix)
 	g->rate_iops = 0;
 	if (isnull)
 		return;
-	params_range("rate_iops", rate, 1, MAX_RATE_IOPS, in_mix ?
-				 "rate_iops caps the I/Os per second of all the group's processes together; NULL means no cap." :
-				 "rate_iops caps the I/Os per second of the whole batch; NULL means no cap.");
+	params_option_range(workload_option_by_key(OPT_RATE_IOPS), rate, in_mix ?
+						"rate_iops caps the I/Os per second of all the group's processes together; NULL means no cap." :
+						NULL);
 	g->rate_iops = rate;
 }
 
@@ -407,7 +435,7 @@ params_steady(BatchParams *p, const char *text)
 	if (end == text || *end != '%' || end[1] != '/' || !(pct > 0 && pct < 100))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid steady_state \"%s\" for %s", text, owner_name),
+				 errmsg("invalid steady_state \"%s\" for %s", params_shown(text), owner_name),
 				 errhint("steady_state is 'PCT%%/WINDOW', such as '10%%/30s': stop once the IOPS of every second of the last WINDOW are within PCT percent of their mean; 0 < PCT < 100.")));
 	iv = DatumGetIntervalP(DirectFunctionCall3(interval_in, CStringGetDatum(end + 2),
 											   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
@@ -415,7 +443,7 @@ params_steady(BatchParams *p, const char *text)
 	if (us < 3 * USECS_PER_SEC || us > 3600 * USECS_PER_SEC || us % USECS_PER_SEC != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the window of steady_state \"%s\" for %s must be whole seconds from 3 s to 1 hour", text, owner_name),
+				 errmsg("the window of steady_state \"%s\" for %s must be whole seconds from 3 s to 1 hour", params_shown(text), owner_name),
 				 errhint("Steadiness is judged on whole seconds of IOPS, such as '10%%/30s'.")));
 	p->steady_pct = pct;
 	p->steady_window = (int) (us / USECS_PER_SEC);

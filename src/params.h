@@ -8,12 +8,19 @@
 #include "ranread.h"
 #include "target.h"
 
-#include "utils/jsonb.h"
+struct WorkloadOption;
 
 extern void params_owner(const char *fn, const char *group);
+
+/* The most bytes of a value an error prints (params_shown) */
+#define PARAMS_SHOWN_MAX 64
+extern const char *params_shown(const char *value);
 extern void params_require(bool isnull, const char *name);
 extern void params_range(const char *name, int64 value, int64 lo, int64 hi, const char *hint);
+extern void params_option_range(const struct WorkloadOption *o, int64 value, const char *hint);
 extern int64 params_interval(const Interval *iv, const char *name, bool allow_zero);
+extern int64 params_interval_hint(const Interval *iv, const char *name, bool allow_zero,
+								  const char *hint);
 extern RanreadPattern params_pattern(const char *pat);
 extern void params_distribution(GroupParams *g, const char *text);
 extern const char *const ranread_sync_names[RANREAD_NSYNC];
@@ -28,10 +35,5 @@ extern void params_resolve(BatchParams *p, const char *fn);
 extern int64 params_seed(bool isnull, int64 given);
 extern void params_steady(BatchParams *p, const char *text);
 extern void params_check_batch(BatchParams *p, const char *fn);
-
-/* spec.c */
-extern void spec_groups(BatchParams *p, Jsonb *groups, const char *fn,
-						const char *default_target, int64 default_iterations, bool mix);
-extern const char *spec_batch(BatchParams *p, Jsonb *spec, int *workers);
 
 #endif							/* RANREAD_PARAMS_H */

@@ -15,8 +15,15 @@
  *	 fill.c			 writing every block of a new target
  *	 fsinfo.c		 facts about a filesystem: type, device, free space, the
  *					 reserve setup leaves
- *	 params.c, spec.c  a batch's arguments checked; a batch described as JSON
- *	 run.c			 ranread_run, ranread_mix, ranread_run_step: arguments, result rows
+ *	 workload.c		 the one definition of a workload: the option table, the
+ *					 spec every function that runs batches hands on, its parser
+ *	 params.c		 a batch's options checked, its targets found
+ *	 forward.c		 the functions that take a workload, read by name: their
+ *					 arguments packed into a spec, the null and privilege
+ *					 checks, ranread_forward for sweeps, searches, studies,
+ *					 fleets (their PL/pgSQL in schema ranread_internal)
+ *	 run.c			 ranread_run, ranread_mix, ranread_run_step, ranread_blocks:
+ *					 one batch from a spec, result rows
  *	 leader.c		 a batch's leader: claim, launch, wait, collect, report
  *	 commit.c		 ranread_commit_test: the commit path, as batches
  *	 worker.c		 the background worker: streams, the recorder
@@ -32,7 +39,9 @@
  *	 remote.c		 the fleet's connections to other servers (libpq, every
  *					 wait bounded and interruptible); connection strings
  *					 read by libpq's rules, shown without passwords
- *	 (SQL)			 sql/install/: tables, views, ranread_sweep and its rules
+ *	 (SQL)			 sql/install/: tables, views, the PL/pgSQL of sweeps,
+ *					 searches, studies, fleets; internal steps in schema
+ *					 ranread_internal
  */
 #ifndef RANREAD_H
 #define RANREAD_H

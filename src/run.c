@@ -1,12 +1,20 @@
 /*
  * run.c
  *		The SQL functions that run one batch and return its rows:
- *		ranread_run (the 1.0 and 1.1 signatures), ranread_mix,
- *		ranread_run_step (C: ranread_run_spec), and ranread_blocks (where a
- *		batch's I/Os would go, without running it).  Each reads its arguments
- *		into BatchParams (params.c, spec.c check them), hands the batch to
- *		the leader (leader.c), and builds its result rows from the figures
- *		the recorder computed.
+ *		ranread_run (1.0's and 1.1's signatures, and 1.0's sweep step
+ *		ranread_run_step), ranread_mix, ranread_run_step (a spec as it is),
+ *		and ranread_blocks (where a batch's I/Os would go, without running
+ *		it).  Each hands on its workload as one spec: its arguments are
+ *		packed by name (forward.c) and the spec read through the option table
+ *		(workload.c); the batch goes to the leader (leader.c), and the rows
+ *		are built from the figures the recorder computed.
+ *
+ * Versioned entry points, as pg_stat_statements keeps them: the C symbol
+ * ranread_run is 1.0's, for its ranread_run (14 arguments) and for the
+ * ranread_run_step its sweep runs (15: the sweep id last, which 1.0's sweep
+ * does not register, and errors name ranread_sweep); ranread_run_1_1 is
+ * 1.1's ranread_run.  Neither counts arguments: the packing reads their
+ * names, and an option a signature lacks takes its default.
  */
 #include "postgres.h"
 
@@ -17,6 +25,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
+#include "forward.h"
 #include "leader.h"
 #include "params.h"
 #include "worker.h"
@@ -24,87 +33,15 @@
 PG_FUNCTION_INFO_V1(ranread_run);
 PG_FUNCTION_INFO_V1(ranread_run_1_1);
 PG_FUNCTION_INFO_V1(ranread_mix);
-PG_FUNCTION_INFO_V1(ranread_run_spec);
+PG_FUNCTION_INFO_V1(ranread_run_step);
 PG_FUNCTION_INFO_V1(ranread_blocks);
 
-/*
- * Read ranread_run's arguments into a one-group batch.  The 1.0 signature
- * has 14 arguments, and 1.0's ranread_run_step (its sweep's) adds the sweep
- * id; the 1.1 signature adds distribution, steady_state, sync and start_at.
- */
-static void
-run_args(FunctionCallInfo fcinfo, BatchParams *p, RunContext *rc, bool v11)
+/* Which SQL script's signature called */
+typedef enum RanreadApi
 {
-	GroupParams *g = &p->groups[0];
-
-	rc->fn = !v11 && PG_NARGS() > 14 ? "ranread_sweep" : "ranread_run";
-	params_owner(rc->fn, NULL);
-	p->ngroups = 1;
-	strlcpy(g->label, "main", NAMEDATALEN);
-
-	params_require(PG_ARGISNULL(0), "processes");
-	g->processes = PG_GETARG_INT32(0);
-	params_range("processes", g->processes, 1, RANREAD_MAX_PROCESSES,
-				 "processes is how many independent I/O streams run at once.");
-	if (!PG_ARGISNULL(1))
-	{
-		g->iterations = PG_GETARG_INT64(1);
-		params_range("iterations", g->iterations, 1, PG_INT64_MAX / 2,
-					 "iterations is how many I/Os each process does.");
-	}
-	g->target = params_target(p, target_arg(fcinfo, 2, rc->fn));
-	if (!PG_ARGISNULL(3))
-	{
-		p->duration = *PG_GETARG_INTERVAL_P(3);
-		p->duration_ns = params_interval(&p->duration, "duration", false);
-	}
-	if (g->iterations == 0 && p->duration_ns == 0)
-		g->iterations = RANREAD_DEFAULT_ITERATIONS;
-	params_require(PG_ARGISNULL(4), "block_size");
-	g->block_size = PG_GETARG_INT32(4);
-	params_require(PG_ARGISNULL(5), "write_pct");
-	g->write_pct = PG_GETARG_INT32(5);
-	params_require(PG_ARGISNULL(6), "queue_depth");
-	g->queue_depth = PG_GETARG_INT32(6);
-	params_require(PG_ARGISNULL(7), "pattern");
-	g->pattern = params_pattern(text_to_cstring(PG_GETARG_TEXT_PP(7)));
-	params_require(PG_ARGISNULL(8), "region_start");
-	params_require(PG_ARGISNULL(9), "region_end");
-	params_region(g, PG_GETARG_FLOAT8(8), PG_GETARG_FLOAT8(9));
-	if (!PG_ARGISNULL(10))
-	{
-		p->warmup = *PG_GETARG_INTERVAL_P(10);
-		p->warmup_ns = params_interval(&p->warmup, "warmup", true);
-	}
-	params_check_group(g);
-	params_rate(g, PG_ARGISNULL(11), PG_ARGISNULL(11) ? 0 : PG_GETARG_INT32(11), false);
-	p->seed = params_seed(PG_ARGISNULL(12), PG_ARGISNULL(12) ? 0 : PG_GETARG_INT64(12));
-	if (!PG_ARGISNULL(13))
-	{
-		rc->workers = PG_GETARG_INT32(13);
-		params_range("workers", rc->workers, 1, g->processes,
-					 "workers is how many background workers share the processes; NULL chooses.");
-	}
-	if (!v11 && PG_NARGS() > 14 && !PG_ARGISNULL(14))
-		p->sweep = PG_GETARG_INT64(14);
-	if (v11)
-	{
-		params_require(PG_ARGISNULL(14), "distribution");
-		params_distribution(g, text_to_cstring(PG_GETARG_TEXT_PP(14)));
-		if (!PG_ARGISNULL(15))
-			params_steady(p, text_to_cstring(PG_GETARG_TEXT_PP(15)));
-		if (!PG_ARGISNULL(16))
-			g->sync = params_sync(text_to_cstring(PG_GETARG_TEXT_PP(16)));
-		if (!PG_ARGISNULL(17))
-			params_start_at(p, PG_GETARG_TIMESTAMPTZ(17));
-	}
-	else
-		(void) blocks_parse("uniform", &g->blocks, NULL, 0);
-	params_check_totals(p, rc->fn);
-	params_check_batch(p, rc->fn);
-}
-
-/* Which engine runs, honouring ranread.engine */
+	RANREAD_API_1_0,
+	RANREAD_API_1_1
+} RanreadApi;
 
 /*
  * The eleven figure columns of ranread_run's and ranread_mix's rows, from
@@ -152,47 +89,6 @@ result_row(FunctionCallInfo fcinfo, BatchShared *bs)
 	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
 }
 
-/*
- * ranread_run(processes, iterations, target, duration, block_size, write_pct,
- *			   queue_depth, pattern, region_start, region_end, warmup,
- *			   rate_iops, seed, workers [, sweep])
- */
-Datum
-ranread_run(PG_FUNCTION_ARGS)
-{
-	BatchParams *p = palloc0(sizeof(BatchParams));
-	RunContext	rc;
-	Datum		result;
-
-	memset(&rc, 0, sizeof(rc));
-	ranread_refuse_on_standby(PG_NARGS() > 14 ? "ranread_sweep" : "ranread_run");
-	run_args(fcinfo, p, &rc, false);
-	run_batch(p, &rc);
-	result = result_row(fcinfo, rc.bs);
-	dsm_detach(rc.seg);
-	PG_RETURN_DATUM(result);
-}
-
-/*
- * ranread_run as of 1.1: the 1.0 arguments, then distribution,
- * steady_state, sync and start_at
- */
-Datum
-ranread_run_1_1(PG_FUNCTION_ARGS)
-{
-	BatchParams *p = palloc0(sizeof(BatchParams));
-	RunContext	rc;
-	Datum		result;
-
-	memset(&rc, 0, sizeof(rc));
-	ranread_refuse_on_standby("ranread_run");
-	run_args(fcinfo, p, &rc, true);
-	run_batch(p, &rc);
-	result = result_row(fcinfo, rc.bs);
-	dsm_detach(rc.seg);
-	PG_RETURN_DATUM(result);
-}
-
 /* One row per group, then the batch's (grp 0), into a materialized set */
 static void
 group_rows(FunctionCallInfo fcinfo, BatchShared *bs)
@@ -218,83 +114,89 @@ group_rows(FunctionCallInfo fcinfo, BatchShared *bs)
 	}
 }
 
+/* The caller a spec names (ranread_run_step's), or NULL */
+static const char *
+spec_caller(FunctionCallInfo fcinfo, const ForwardInfo *fi)
+{
+	int			s = forward_arg(fi, "spec");
+	Jsonb	   *spec;
+	JsonbValue *v;
+
+	if (s < 0 || PG_ARGISNULL(s))
+		return NULL;
+	spec = PG_GETARG_JSONB_P(s);
+	if (!JB_ROOT_IS_OBJECT(spec))
+		return NULL;
+	v = getKeyJsonValueFromContainer(&spec->root, "caller", 6, NULL);
+	return v && v->type == jbvString ? pnstrdup(v->val.string.val, v->val.string.len) : NULL;
+}
+
 /*
- * ranread_mix(groups, duration, warmup, seed, workers, steady_state, target,
- *			   iterations, start_at): several groups of processes in one batch
+ * Run one batch from the called function's arguments: a function of one row
+ * (ranread_run) gets its one group labelled main and the batch's row; the
+ * others (ranread_mix, ranread_run_step) one row per group and the batch's.
+ * A function with groups is a mix: its groups are named in errors, and it
+ * needs a duration or iterations.
  */
+static Datum
+run_entry(FunctionCallInfo fcinfo, RanreadApi api)
+{
+	ForwardInfo *fi = forward_info(fcinfo);
+	BatchParams *p = palloc0(sizeof(BatchParams));
+	bool		one_row = !fcinfo->flinfo->fn_retset;
+	const char *caller = fi->fn;
+	int			flags = 0;
+	RunContext	rc;
+	Datum		result = (Datum) 0;
+
+	memset(&rc, 0, sizeof(rc));
+	if (api == RANREAD_API_1_0 && forward_arg(fi, "sweep") >= 0)
+	{
+		caller = "ranread_sweep";
+		flags |= WORKLOAD_TRUST_SWEEP;
+	}
+	if (spec_caller(fcinfo, fi))
+		caller = spec_caller(fcinfo, fi);
+	if (forward_arg(fi, "groups") >= 0)
+		flags |= WORKLOAD_MIX;
+	ranread_refuse_on_standby(caller);
+	forward_require_options(fcinfo, fi, caller);
+	rc.fn = workload_batch(p, forward_spec(fcinfo, fi, caller, one_row ? "main" : NULL), &rc.workers, flags);
+	run_batch(p, &rc);
+	if (one_row)
+		result = result_row(fcinfo, rc.bs);
+	else
+		group_rows(fcinfo, rc.bs);
+	dsm_detach(rc.seg);
+	return result;
+}
+
+/* 1.0's ranread_run and ranread_run_step */
+Datum
+ranread_run(PG_FUNCTION_ARGS)
+{
+	return run_entry(fcinfo, RANREAD_API_1_0);
+}
+
+/* 1.1's ranread_run: 1.0's arguments, then distribution, steady_state, sync, start_at */
+Datum
+ranread_run_1_1(PG_FUNCTION_ARGS)
+{
+	return run_entry(fcinfo, RANREAD_API_1_1);
+}
+
+/* ranread_mix(groups, duration, warmup, seed, workers, steady_state, target, iterations, start_at) */
 Datum
 ranread_mix(PG_FUNCTION_ARGS)
 {
-	BatchParams *p = palloc0(sizeof(BatchParams));
-	RunContext	rc;
-
-	memset(&rc, 0, sizeof(rc));
-	rc.fn = "ranread_mix";
-	ranread_refuse_on_standby(rc.fn);
-	params_owner(rc.fn, NULL);
-	if (!PG_ARGISNULL(1))
-	{
-		p->duration = *PG_GETARG_INTERVAL_P(1);
-		p->duration_ns = params_interval(&p->duration, "duration", false);
-	}
-	if (!PG_ARGISNULL(2))
-	{
-		p->warmup = *PG_GETARG_INTERVAL_P(2);
-		p->warmup_ns = params_interval(&p->warmup, "warmup", true);
-	}
-	p->seed = params_seed(PG_ARGISNULL(3), PG_ARGISNULL(3) ? 0 : PG_GETARG_INT64(3));
-	if (!PG_ARGISNULL(4))
-	{
-		rc.workers = PG_GETARG_INT32(4);
-		params_range("workers", rc.workers, 1, RANREAD_MAX_PROCESSES,
-					 "workers is how many background workers share the processes; NULL chooses.");
-	}
-	if (!PG_ARGISNULL(5))
-		params_steady(p, text_to_cstring(PG_GETARG_TEXT_PP(5)));
-	if (!PG_ARGISNULL(7))
-		params_range("iterations", PG_GETARG_INT64(7), 1, PG_INT64_MAX / 2,
-					 "iterations is how many I/Os each process does.");
-	if (PG_ARGISNULL(1) && PG_ARGISNULL(7))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("ranread_mix needs a duration or iterations"),
-				 errhint("The groups of a mix share the batch's duration, such as '30s'.")));
-	if (!PG_ARGISNULL(8))
-	{
-		params_owner(rc.fn, NULL);
-		params_start_at(p, PG_GETARG_TIMESTAMPTZ(8));
-	}
-	p->mix = true;
-	spec_groups(p, PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0), rc.fn,
-				target_arg(fcinfo, 6, rc.fn), PG_ARGISNULL(7) ? 0 : PG_GETARG_INT64(7), true);
-	params_check_batch(p, rc.fn);
-	if (rc.workers != 0)
-		params_range("workers", rc.workers, 1, p->processes,
-					 "workers is how many background workers share the processes (of all groups); NULL chooses.");
-	run_batch(p, &rc);
-	group_rows(fcinfo, rc.bs);
-	dsm_detach(rc.seg);
-	return (Datum) 0;
+	return run_entry(fcinfo, RANREAD_API_1_1);
 }
 
-/* ranread_run_step(spec): a batch described as JSON, for sweeps and studies */
+/* ranread_run_step(spec): a batch described as JSON, for the functions that run many */
 Datum
-ranread_run_spec(PG_FUNCTION_ARGS)
+ranread_run_step(PG_FUNCTION_ARGS)
 {
-	BatchParams *p = palloc0(sizeof(BatchParams));
-	RunContext	rc;
-
-	memset(&rc, 0, sizeof(rc));
-	rc.fn = spec_batch(p, PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0), &rc.workers);
-	ranread_refuse_on_standby(rc.fn);
-	params_check_batch(p, rc.fn);
-	if (rc.workers != 0)
-		params_range("workers", rc.workers, 1, p->processes,
-					 "workers is how many background workers share the processes; NULL chooses.");
-	run_batch(p, &rc);
-	group_rows(fcinfo, rc.bs);
-	dsm_detach(rc.seg);
-	return (Datum) 0;
+	return run_entry(fcinfo, RANREAD_API_1_1);
 }
 
 /*
@@ -307,39 +209,25 @@ ranread_run_spec(PG_FUNCTION_ARGS)
 Datum
 ranread_blocks(PG_FUNCTION_ARGS)
 {
-	static const char *const names[] = {"processes", "n", "target", "block_size", "pattern",
-	"region_start", "region_end", "seed"};
+	ForwardInfo *fi = forward_info(fcinfo);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	BatchParams *p = palloc0(sizeof(BatchParams));
 	GroupParams *g = &p->groups[0];
+	int			n_arg = forward_arg(fi, "n");
+	int			seed_arg = forward_arg(fi, "seed");
+	int			workers;
 	int			n;
 	int64	   *offsets;
 
-	params_owner("ranread_blocks", NULL);
-	for (int i = 0; i < lengthof(names); i++)
-		if (i != 2)
-			params_require(PG_ARGISNULL(i), names[i]);
-	p->ngroups = 1;
-	g->processes = PG_GETARG_INT32(0);
-	params_range("processes", g->processes, 1, RANREAD_MAX_PROCESSES, NULL);
-	n = PG_GETARG_INT32(1);
+	forward_require_options(fcinfo, fi, fi->fn);
+	workload_require(PG_ARGISNULL(n_arg), "n", fi->fn, "n is how many I/Os of each process to show: 1 to 1000000.");
+	n = PG_GETARG_INT32(n_arg);
+	params_owner(fi->fn, NULL);
 	params_range("n", n, 1, 1000000, NULL);
-	g->target = params_target(p, target_arg(fcinfo, 2, "ranread_blocks"));
-	g->block_size = PG_GETARG_INT32(3);
-	params_range("block_size", g->block_size, 512, RANREAD_MAX_BLOCK_SIZE, NULL);
-	g->pattern = params_pattern(text_to_cstring(PG_GETARG_TEXT_PP(4)));
-	params_region(g, PG_GETARG_FLOAT8(5), PG_GETARG_FLOAT8(6));
-	p->seed = PG_GETARG_INT64(7);
-	g->queue_depth = 1;
-	if (PG_NARGS() > 8)
-	{
-		params_require(PG_ARGISNULL(8), "distribution");
-		params_distribution(g, text_to_cstring(PG_GETARG_TEXT_PP(8)));
-	}
-	else
-		(void) blocks_parse("uniform", &g->blocks, NULL, 0);
-	params_check_totals(p, "ranread_blocks");
-	params_resolve(p, "ranread_blocks");
+	workload_require(PG_ARGISNULL(seed_arg), "seed", fi->fn,
+					 "The same seed gives the same offsets: give any bigint, such as 0 (the default).");
+	(void) workload_batch(p, forward_spec(fcinfo, fi, fi->fn, NULL), &workers, 0);
+	params_resolve(p, fi->fn);
 
 	InitMaterializedSRF(fcinfo, 0);
 	offsets = palloc(sizeof(int64) * n);

@@ -16,18 +16,18 @@ SELECT ok((SELECT size_bytes = 16777216 FROM ranread_setup('16MB', target => 'ta
 CREATE TEMP TABLE mark AS SELECT coalesce(max(batch), 0) AS batch FROM ranread_batches;
 
 -- registering
-SELECT is(pg_temp.error_of($$SELECT ranread_call_register('study', 9100000000000077)$$),
+SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_call_register('study', 9100000000000077)$$),
     '22023: study 9100000000000077 is not the one this session took last from ranread_study_seq',
     'a call cannot register an id it did not take from its sequence');
-SELECT is(pg_temp.error_of($$SELECT ranread_call_register('party', 1)$$),
+SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_call_register('party', 1)$$),
     '22023: unknown kind "party" of call', 'an unknown kind is refused');
 CREATE TEMP TABLE ids AS SELECT nextval('ranread_study_seq') AS study, nextval('ranread_sweep_seq') AS sweep,
                                 nextval('ranread_latency_target_seq') AS search;
-SELECT lives_ok($$SELECT ranread_call_register('study', (SELECT study FROM ids))$$,
+SELECT lives_ok($$SELECT ranread_internal.ranread_call_register('study', (SELECT study FROM ids))$$,
     'the id just taken from the sequence registers');
-SELECT is(ranread_call_running('study', (SELECT study FROM ids)), true, 'ranread_call_running says the study runs');
-SELECT is(ranread_call_running('study', (SELECT study FROM ids) - 1), false, '... and not the one before it');
-SELECT is((SELECT pid FROM ranread_running_calls() WHERE kind = 'study' AND id = (SELECT study FROM ids)),
+SELECT is(ranread_internal.ranread_call_running('study', (SELECT study FROM ids)), true, 'ranread_call_running says the study runs');
+SELECT is(ranread_internal.ranread_call_running('study', (SELECT study FROM ids) - 1), false, '... and not the one before it');
+SELECT is((SELECT pid FROM ranread_internal.ranread_running_calls() WHERE kind = 'study' AND id = (SELECT study FROM ids)),
     pg_backend_pid(), 'ranread_running_calls lists it with this session''s PID');
 
 -- ranread_run_step and the ids it names
@@ -88,10 +88,10 @@ SELECT is((SELECT count(*) FROM ranread_batches WHERE batch = (SELECT batch FROM
 
 -- one session cannot fill the room of the whole cluster: at most 16 calls
 -- of one session at once
-SELECT lives_ok($$SELECT count(ranread_call_register('study', nextval('ranread_study_seq')))
-                    FROM generate_series(1, 16 - (SELECT count(*) FROM ranread_running_calls() WHERE pid = pg_backend_pid()))$$,
+SELECT lives_ok($$SELECT count(ranread_internal.ranread_call_register('study', nextval('ranread_study_seq')))
+                    FROM generate_series(1, 16 - (SELECT count(*) FROM ranread_internal.ranread_running_calls() WHERE pid = pg_backend_pid()))$$,
     'a session may run up to 16 calls in one transaction');
-SELECT is(pg_temp.error_of($$SELECT ranread_call_register('study', nextval('ranread_study_seq'))$$),
+SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_call_register('study', nextval('ranread_study_seq'))$$),
     '53400: this session runs 16 sweeps, studies, searches and fleets already',
     '... and the 17th is refused, so one session cannot take the registry''s room from every other');
 

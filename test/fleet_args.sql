@@ -33,8 +33,8 @@ SELECT throws_ok($$SELECT * FROM ranread_fleet_sweep(ARRAY['host=a'], start => 4
 SELECT throws_ok(format($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, %s => NULL)$$, a), '22004',
     format('%s of ranread_fleet must not be null', a), format('%s NULL: named as null', a))
   FROM unnest(ARRAY['block_size', 'write_pct', 'queue_depth', 'pattern', 'region_start', 'region_end', 'distribution']) a;
-SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, target => NULL)$$, '22023',
-    'target of ranread_fleet must be a non-empty name', 'target NULL');
+SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, target => NULL)$$, '22004',
+    'target of ranread_fleet must not be null', 'target NULL');
 SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, start_delay => NULL)$$, '22004',
     'start_delay of ranread_fleet must be between 100 ms and 30 minutes, not NULL', 'start_delay NULL');
 SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, skip_unavailable => NULL)$$, '22004',

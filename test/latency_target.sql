@@ -48,7 +48,7 @@ END
 $$;
 
 -- The stand-in histogram is the share within the bound, as text
-CREATE OR REPLACE FUNCTION ranread_latency_window(histogram bytea, target_ms float8,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_window(histogram bytea, target_ms float8,
     percentile float8, OUT within_pct float8, OUT latency_ms float8)
 LANGUAGE sql IMMUTABLE STRICT
 AS $$ SELECT convert_from($1, 'UTF8')::float8, CASE WHEN convert_from($1, 'UTF8')::float8 >= $3 THEN $2 / 2 ELSE $2 * 2 END $$;
@@ -180,10 +180,10 @@ SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, dimension => 'process
     'invalid processes 4 for ranread_latency_target with dimension processes',
     'searching the processes, processes is the search''s to set');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, processes => 4, workers => 5)$$, '22023',
-    'invalid workers 5 for ranread_latency_target',
+    'workers of ranread_latency_target must be between 1 and 4, not 5',
     'workers cannot exceed the processes of the first window');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, dimension => 'processes', workers => 2)$$, '22023',
-    'invalid workers 2 for ranread_latency_target',
+    'workers of ranread_latency_target must be between 1 and 1, not 2',
     'searching processes, the first window has one process, so one worker');
 SELECT is((SELECT count(*) FROM calls), 0::bigint, 'no window ran for a bad call');
 

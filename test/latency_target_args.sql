@@ -7,7 +7,7 @@ SELECT plan(21);
 CREATE TEMP TABLE before AS SELECT count(*) AS batches FROM ranread_batches;
 
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(NULL)$$, '22004',
-    'target_ms of ranread_latency_target must not be NULL', 'target_ms NULL');
+    'target_ms of ranread_latency_target must not be null', 'target_ms NULL');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(0)$$, '22023',
     'invalid target_ms 0 for ranread_latency_target', 'target_ms 0');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(-1)$$, '22023',
@@ -17,7 +17,7 @@ SELECT throws_ok($$SELECT * FROM ranread_latency_target('NaN')$$, '22023',
 SELECT throws_ok($$SELECT * FROM ranread_latency_target('Infinity')$$, '22023',
     'invalid target_ms Infinity for ranread_latency_target', 'target_ms infinite');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, NULL)$$, '22004',
-    'percentile of ranread_latency_target must not be NULL', 'percentile NULL');
+    'percentile of ranread_latency_target must not be null', 'percentile NULL');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, 0)$$, '22023',
     'invalid percentile 0 for ranread_latency_target', 'percentile 0');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, 100)$$, '22023',
@@ -32,7 +32,7 @@ SELECT is(pg_temp.hint_of($$SELECT * FROM ranread_latency_target(1, 100)$$),
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, dimension => 'iodepth')$$, '22023',
     'unknown dimension "iodepth" for ranread_latency_target', 'an unknown dimension');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, dimension => NULL)$$, '22004',
-    'dimension of ranread_latency_target must not be NULL', 'dimension NULL');
+    'dimension of ranread_latency_target must not be null', 'dimension NULL');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, max_load => 0)$$, '22023',
     'invalid max_load 0 for ranread_latency_target', 'max_load 0');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, max_load => 1025)$$, '22023',
@@ -40,9 +40,9 @@ SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, max_load => 1025)$$, 
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, max_load => 1024, processes => 100)$$, '22023',
     'invalid max_load 1024 for ranread_latency_target with processes 100', 'more I/Os in flight than the limit');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, duration => '0s')$$, '22023',
-    'invalid duration "00:00:00" for ranread_latency_target', 'duration 0');
+    'duration of ranread_latency_target must be positive and at most 24 hours, not 00:00:00', 'duration 0');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, duration => NULL)$$, '22004',
-    'duration of ranread_latency_target must not be NULL', 'duration NULL');
+    'duration of ranread_latency_target must not be null', 'duration NULL');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, target => 'tap_no_such_target')$$, '42704',
     'ranread target "tap_no_such_target" does not exist', 'an unknown target (ranread_run_step''s check)');
 SELECT throws_ok($$SELECT * FROM ranread_latency_target(1, pattern => 'zigzag', target => 'tap_no_such_target')$$,

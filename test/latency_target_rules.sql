@@ -164,7 +164,7 @@ SELECT ok((SELECT bool_and(a.w <= b.w)
                ON b.x = a.x + 0.01),
           'the share grows with the bound');
 SELECT results_eq(
-    $$SELECT w.within_pct, w.latency_ms FROM h, ranread_latency_window(h.h, 0.3, 99) w$$,
+    $$SELECT w.within_pct, w.latency_ms FROM h, ranread_internal.ranread_latency_window(h.h, 0.3, 99) w$$,
     $$SELECT ranread_hist_within(h, 0.3), ranread_hist_percentile(h, 99) FROM h$$,
     'a window''s figures are the share within target_ms and the latency at percentile');
 SELECT ok(ranread_purge('tap_latency_rules'), 'the target goes');

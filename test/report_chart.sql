@@ -99,7 +99,7 @@ CREATE FUNCTION pg_temp.rebound(s bigint, bound float8) RETURNS void LANGUAGE sq
        SET max_avg_ms = bound, max_iops = j.max_iops, actual_latency_ms = j.actual_latency_ms,
            max_iops_processes = j.processes, max_iops_batch = j.batch,
            meets_flash_guidance = j.meets_flash_guidance
-      FROM ranread_sweep_judge(
+      FROM ranread_internal.ranread_sweep_judge(
                (SELECT array_agg(ROW(b.step, b.processes, b.batch, b.iops, b.avg_ms, b.p99_ms,
                                      b.max_ms, b.status)::ranread_sweep_step)
                   FROM (SELECT row_number() OVER (ORDER BY processes, batch) AS step, *

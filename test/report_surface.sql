@@ -25,12 +25,12 @@ SELECT is(pg_get_function_result('ranread_sweep(integer, integer, bigint, interv
     'TABLE(step integer, processes integer, batch bigint, iops double precision, avg_ms double precision, '
     'p99_ms double precision, max_ms double precision, within_bound boolean, stop_reason text)',
     'ranread_sweep returns one row per step');
-SELECT has_function('ranread_sweep_next', ARRAY['ranread_sweep_step[]', 'integer', 'integer', 'double precision'],
+SELECT has_function('ranread_internal', 'ranread_sweep_next', ARRAY['ranread_sweep_step[]', 'integer', 'integer', 'double precision'],
     'the stop rules are a function of their own');
-SELECT has_function('ranread_sweep_judge', ARRAY['ranread_sweep_step[]', 'double precision'],
+SELECT has_function('ranread_internal', 'ranread_sweep_judge', ARRAY['ranread_sweep_step[]', 'double precision'],
     'so is the verdict');
 SELECT is(provolatile, 'i', 'the stop rules are pure (immutable)')
-  FROM pg_proc WHERE oid = 'ranread_sweep_next'::regproc;
+  FROM pg_proc WHERE oid = 'ranread_internal.ranread_sweep_next'::regproc;
 
 SELECT has_table('ranread_sweeps', 'table ranread_sweeps keeps one row per sweep');
 SELECT col_is_pk('ranread_sweeps', 'sweep', 'keyed by sweep id');

@@ -1,7 +1,7 @@
 -- ranread_sweep refuses bad arguments before any batch runs, with an error
 -- that names the argument, the value and what is allowed.
 BEGIN;
-SELECT plan(22);
+SELECT plan(24);
 
 \ir lib/util.psql
 
@@ -39,15 +39,15 @@ SELECT throws_ok($$SELECT * FROM ranread_sweep(max_avg_ms => 'Infinity')$$, '220
 SELECT throws_ok($$SELECT * FROM ranread_sweep(max_avg_ms => NULL)$$, '22023',
     'invalid max_avg_ms NULL for ranread_sweep', 'max_avg_ms must not be NULL');
 SELECT throws_ok($$SELECT * FROM ranread_sweep(iterations => 0)$$, '22023',
-    'invalid iterations 0 for ranread_sweep', 'iterations must be at least 1');
+    'iterations of ranread_sweep must be between 1 and 4611686018427387903, not 0', 'iterations must be at least 1');
 SELECT throws_ok($$SELECT * FROM ranread_sweep(duration => '0')$$, '22023',
-    'invalid duration "00:00:00" for ranread_sweep', 'duration must be positive');
+    'duration of ranread_sweep must be positive and at most 24 hours, not 00:00:00', 'duration must be positive');
 SELECT throws_ok($$SELECT * FROM ranread_sweep(duration => '-5s')$$, '22023',
-    'invalid duration "-00:00:05" for ranread_sweep', 'a negative duration is refused');
+    'duration of ranread_sweep must be positive and at most 24 hours, not -00:00:05', 'a negative duration is refused');
 SELECT throws_ok($$SELECT * FROM ranread_sweep(start => 2, workers => 4)$$, '22023',
-    'invalid workers 4 for ranread_sweep', 'workers cannot exceed the processes of the first step');
+    'workers of ranread_sweep must be between 1 and 2, not 4', 'workers cannot exceed the processes of the first step');
 SELECT throws_ok($$SELECT * FROM ranread_sweep(workers => 0)$$, '22023',
-    'invalid workers 0 for ranread_sweep', 'workers must be at least 1');
+    'workers of ranread_sweep must be between 1 and 10, not 0', 'workers must be at least 1');
 
 -- The hint says what is allowed.
 SELECT is(pg_temp.hint_of($$SELECT * FROM ranread_sweep(start => 10, max_processes => 5)$$),
@@ -72,6 +72,19 @@ GRANT EXECUTE ON FUNCTION ranread_sweep(integer, integer, bigint, interval, floa
 SET LOCAL ROLE ranread_test_sweeper;
 SELECT throws_ok($$SELECT * FROM ranread_sweep()$$, '42501', 'permission denied to run ranread_sweep',
     'a role without the functions, sequence and table a sweep uses is refused before anything runs');
+CREATE TEMP TABLE refusal AS SELECT pg_temp.hint_of($$SELECT * FROM ranread_sweep()$$) AS hint;
+RESET ROLE;
+SELECT alike((SELECT hint FROM refusal), '%GRANT USAGE ON SCHEMA ranread_internal TO ranread_test_sweeper;%GRANT INSERT ON TABLE %ranread_sweeps TO ranread_test_sweeper;%',
+    'the hint gives the GRANTs the role lacks');
+DO $$
+BEGIN
+    EXECUTE substring((SELECT hint FROM refusal) FROM 'superuser: (.*)$');
+END
+$$;
+SET LOCAL ROLE ranread_test_sweeper;
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_sweep(target => 'tap_no_such_target')$$),
+    '42704: ranread target "tap_no_such_target" does not exist',
+    'with the hint''s GRANTs the role runs the sweep, up to its first step (on a target that is not there)');
 RESET ROLE;
 SELECT ok((SELECT max_processes >= 1280 FROM ranread_limits()),
     'the default max_processes of a sweep (1280) is within the processes limit of ranread_run');

@@ -2,7 +2,7 @@
 -- the value and what is allowed, before any I/O (no batch is recorded).
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(33);
+SELECT plan(34);
 
 SELECT lives_ok($$SELECT ranread_setup('64MB', target => 'ranread')$$, 'a small target');
 CREATE TEMP TABLE before AS SELECT count(*) AS n FROM ranread_batches;
@@ -11,11 +11,11 @@ CREATE TEMP TABLE before AS SELECT count(*) AS n FROM ranread_batches;
 SELECT throws_ok($$SELECT * FROM ranread_study(processes => '{}')$$, '22023',
     'invalid processes {} for ranread_study: an empty array', 'an empty dimension is refused');
 SELECT throws_ok($$SELECT * FROM ranread_study(processes => '{1,NULL}')$$, '22004',
-    'processes of ranread_study must not contain NULL: {1,NULL}', 'a NULL value in a dimension is refused');
+    'processes of ranread_study must not contain NULL: element 2 is', 'a NULL value in a dimension is refused');
 SELECT throws_ok($$SELECT * FROM ranread_study(processes => '{0}')$$, '22023',
     'invalid processes 0 for ranread_study', 'processes below 1 are refused');
 SELECT throws_ok($$SELECT * FROM ranread_study(processes => '{1,2,1}')$$, '22023',
-    'processes {1,2,1} of ranread_study repeats 1', 'a repeated value is refused');
+    'processes of ranread_study repeats 1', 'a repeated value is refused');
 SELECT throws_ok($$SELECT * FROM ranread_study(write_pct => '{0,101}')$$, '22023',
     'invalid write_pct 101 for ranread_study', 'write_pct above 100 is refused');
 SELECT throws_ok($$SELECT * FROM ranread_study(queue_depth => '{1,100000}')$$, '22023',
@@ -60,13 +60,15 @@ SELECT throws_ok($$SELECT * FROM ranread_study(small => '{0}', large => '{0}')$$
 
 -- Other arguments
 SELECT throws_ok($$SELECT * FROM ranread_study(duration => '0')$$, '22023',
-    'invalid duration ''00:00:00'' for ranread_study', 'a duration of 0 is refused');
+    'duration of ranread_study must be positive and at most 24 hours, not 00:00:00', 'a duration of 0 is refused, as a batch refuses it');
+SELECT throws_ok($$SELECT * FROM ranread_study(warmup => '-1s')$$, '22023',
+    'warmup of ranread_study must be zero or positive and at most 24 hours, not -00:00:01', 'a negative warm-up is refused, as a batch refuses it');
 SELECT throws_ok($$SELECT * FROM ranread_study(duration => NULL)$$, '22004',
-    'invalid duration NULL for ranread_study', 'a NULL duration is refused');
+    'duration of ranread_study must not be null', 'a NULL duration is refused: every point runs for one');
 SELECT throws_ok($$SELECT * FROM ranread_study(max_avg_ms => -1)$$, '22023',
     'invalid max_avg_ms -1 for ranread_study', 'a bound at or below 0 is refused');
 SELECT throws_ok($$SELECT * FROM ranread_study(processes => '{1,2}', workers => 3)$$, '22023',
-    'invalid workers 3 for ranread_study', 'more workers than the smallest point''s processes are refused');
+    'workers of ranread_study must be between 1 and 1, not 3', 'more workers than the smallest point''s processes are refused');
 
 -- Profiles
 SELECT throws_ok($$SELECT * FROM ranread_profile('iometer')$$, '22023',

@@ -27,10 +27,10 @@ INSERT INTO combos VALUES
     ('max', '{0,1,4}', '{0,2}', NULL, NULL), ('max', '{1,4}', '{2,3}', 2, NULL),
     ('max', '{0}', '{0}', NULL, NULL), ('max', '{0,1}', '{0,3}', 0, 0), ('max', '{3,1}', '{5}', 9, 9);
 SELECT is((SELECT count(*) FROM combos
-            WHERE ranread_study_matrix_count(mode, small, large, num_small, num_large)
-                  IS DISTINCT FROM (SELECT count(*) FROM ranread_study_matrix(mode, small, large, num_small, num_large))),
+            WHERE ranread_internal.ranread_study_matrix_count(mode, small, large, num_small, num_large)
+                  IS DISTINCT FROM (SELECT count(*) FROM ranread_internal.ranread_study_matrix(mode, small, large, num_small, num_large))),
     0::bigint, 'ranread_study_matrix_count counts the points ranread_study_matrix lists, in every mode');
-SELECT throws_ok($$SELECT ranread_study_matrix_count('diagonal', '{1}', '{1}')$$, '22023', NULL,
+SELECT throws_ok($$SELECT ranread_internal.ranread_study_matrix_count('diagonal', '{1}', '{1}')$$, '22023', NULL,
     'ranread_study_matrix_count checks the mode as ranread_study_matrix does');
 
 -- a grid past the limit, refused at once
@@ -55,13 +55,13 @@ SELECT is(pg_temp.error_of($$SELECT * FROM ranread_study(processes => '{1,2,3,4,
 RESET statement_timeout;
 
 -- one spelling per value
-SELECT is(ranread_study_normalize('region', ' 0 - 100.0 % '), '0-100', 'a region is written START-END, numbers plainly');
-SELECT is(ranread_study_normalize('region', '12.50-40'), '12.5-40', '... trailing zeros dropped');
-SELECT is(ranread_study_normalize('pattern', 'RANDOM'), 'random', 'a pattern is lower case');
-SELECT is(ranread_study_normalize('distribution', 'ZIPF:1.20'), 'zipf:1.2', 'a distribution is lower case with its number plain');
-SELECT is(ranread_study_normalize('distribution', 'hotset:95.0/5'), 'hotset:95/5', '... both numbers of a hot set');
-SELECT is(ranread_study_normalize('distribution', 'zipf:1.2000001'), 'zipf:1.2000001', '... without rounding one value onto another');
-SELECT is(ranread_study_normalize('distribution', 'zipf:x'), 'zipf:x', 'a value in no known spelling is left for the checks to refuse');
+SELECT is(ranread_internal.ranread_study_normalize('region', ' 0 - 100.0 % '), '0-100', 'a region is written START-END, numbers plainly');
+SELECT is(ranread_internal.ranread_study_normalize('region', '12.50-40'), '12.5-40', '... trailing zeros dropped');
+SELECT is(ranread_internal.ranread_study_normalize('pattern', 'RANDOM'), 'random', 'a pattern is lower case');
+SELECT is(ranread_internal.ranread_study_normalize('distribution', 'ZIPF:1.20'), 'zipf:1.2', 'a distribution is lower case with its number plain');
+SELECT is(ranread_internal.ranread_study_normalize('distribution', 'hotset:95.0/5'), 'hotset:95/5', '... both numbers of a hot set');
+SELECT is(ranread_internal.ranread_study_normalize('distribution', 'zipf:1.2000001'), 'zipf:1.2000001', '... without rounding one value onto another');
+SELECT is(ranread_internal.ranread_study_normalize('distribution', 'zipf:x'), 'zipf:x', 'a value in no known spelling is left for the checks to refuse');
 
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_study(region => '{0-100,0-100.0}')$$),
     '22023: region of ranread_study repeats ''0-100'': ''0-100'' and ''0-100.0'' are the same region',

@@ -4,7 +4,9 @@
 --
 -- Every object is schema-qualified and every PL/pgSQL function pins
 -- search_path, so neither this script nor the functions depend on the
--- caller's search_path.
+-- caller's search_path.  The sweep's rules and steps are in
+-- ranread_internal: ranread_sweep is C (src/forward.c) that hands its
+-- workload, as one spec, to ranread_internal.ranread_sweep.
 
 -- Each sweep's verdict, one query away.
 CREATE OR REPLACE VIEW @extschema@.ranread_sweep_verdict AS
@@ -47,7 +49,7 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 -- max_processes, so a sweep always ends by measuring max_processes itself
 -- unless another rule stops it first (start 10, max 100: 10, 20, 40, 80, 100).
 -- Each stop_reason starts with the rule's name and a colon.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep_next(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_next(
     steps          @extschema@.ranread_sweep_step[],
     start          integer,
     max_processes  integer,
@@ -114,7 +116,7 @@ $$;
 -- step's average latency, processes and batch, and whether it meets the
 -- all-flash guidance (average <= 2 ms, maximum <= 5 ms).  All NULL, and
 -- meets_flash_guidance false, when no step is within the bound.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep_judge(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_judge(
     steps       @extschema@.ranread_sweep_step[],
     max_avg_ms  float8,
     OUT max_iops             float8,
@@ -139,85 +141,20 @@ BEGIN
 END
 $$;
 
--- The methodology as one call: batches at start, 2 x start, 4 x start ...
--- processes (the last clamped to max_processes) until ranread_sweep_next
--- says stop.  One row per step; stop_reason on the last row only.  The
--- verdict goes to ranread_sweeps (see ranread_sweep_verdict).  The other
--- arguments pass through to ranread_run, which checks them before the
--- first step starts any worker.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep(
-    start          integer  DEFAULT 10,
-    max_processes  integer  DEFAULT 1280,
-    iterations     bigint   DEFAULT NULL,
-    duration       interval DEFAULT '30s',
-    max_avg_ms     float8   DEFAULT 10,
-    target         name     DEFAULT 'ranread',
-    block_size     integer  DEFAULT 8192,
-    write_pct      integer  DEFAULT 0,
-    queue_depth    integer  DEFAULT 1,
-    pattern        text     DEFAULT 'random',
-    region_start   float8   DEFAULT 0,
-    region_end     float8   DEFAULT 100,
-    warmup         interval DEFAULT '0',
-    rate_iops      integer  DEFAULT NULL,
-    seed           bigint   DEFAULT NULL,
-    workers        integer  DEFAULT NULL,
-    distribution   text     DEFAULT 'uniform',
-    steady_state   text     DEFAULT NULL)
-RETURNS TABLE (
-    step           integer,
-    processes      integer,
-    batch          bigint,
-    iops           float8,
-    avg_ms         float8,
-    p99_ms         float8,
-    max_ms         float8,
-    within_bound   boolean,
-    stop_reason    text)
-LANGUAGE plpgsql VOLATILE
+-- The sweep's own arguments, checked before any batch runs: the steps'
+-- processes within the limits, at the workload's queue depth and block
+-- size (queue_depth, block_size and workers as the spec has them; the other
+-- options are the parser's, which ranread_sweep asks before the first step).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_check(
+    start integer, max_processes integer, max_avg_ms float8,
+    queue_depth integer, block_size integer, workers integer)
+RETURNS void
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    lim       record;
-    nxt       record;
-    verdict   record;
-    r         @extschema@.ranread_group_result;
-    s         @extschema@.ranread_sweep_step;
-    steps     @extschema@.ranread_sweep_step[] := '{}';
-    sweep_id  bigint;
-    started   timestamptz := clock_timestamp();
-    reason    text;
-    missing   text;
+    lim record;
 BEGIN
-    -- What a sweep uses besides itself, so that a role granted only
-    -- ranread_sweep learns everything it lacks before anything runs.
-    SELECT string_agg(m.what, ', ') INTO missing
-      FROM (SELECT format('EXECUTE on function %s', f) AS what
-              FROM unnest(ARRAY[
-                   '@extschema@.ranread_primary_only(text)',
-                   '@extschema@.ranread_limits()',
-                   '@extschema@.ranread_run_step(jsonb)',
-                   '@extschema@.ranread_call_register(text, bigint)',
-                   '@extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)',
-                   '@extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)']::regprocedure[]) AS f
-             WHERE NOT has_function_privilege(f, 'EXECUTE')
-            UNION ALL
-            SELECT 'USAGE on sequence @extschema@.ranread_sweep_seq'
-             WHERE NOT has_sequence_privilege('@extschema@.ranread_sweep_seq', 'USAGE')
-            UNION ALL
-            SELECT 'INSERT on table @extschema@.ranread_sweeps'
-             WHERE NOT has_table_privilege('@extschema@.ranread_sweeps', 'INSERT')) AS m;
-    IF missing IS NOT NULL THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'insufficient_privilege',
-            MESSAGE = 'permission denied to run ranread_sweep',
-            DETAIL = format('The role %s lacks %s.', current_user, missing),
-            HINT = 'Grant these along with EXECUTE on ranread_sweep, or run sweeps as a superuser.';
-    END IF;
-
-    PERFORM @extschema@.ranread_primary_only('ranread_sweep');
-
-    -- Arguments, before any batch runs.
     SELECT * INTO lim FROM @extschema@.ranread_limits();
     IF start IS NULL OR start < 1 OR start > lim.max_processes THEN
         RAISE EXCEPTION USING
@@ -255,7 +192,7 @@ BEGIN
     IF workers < 1 OR workers > start THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for ranread_sweep', workers),
+            MESSAGE = format('workers of ranread_sweep must be between 1 and %s, not %s', start, workers),
             HINT = format('workers must be between 1 and start (%s), the processes of the smallest step, or NULL to let each step choose.',
                           start);
     END IF;
@@ -267,57 +204,65 @@ BEGIN
                              coalesce(max_avg_ms::text, 'NULL')),
             HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.';
     END IF;
-    IF iterations < 1 THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid iterations %s for ranread_sweep', iterations),
-            HINT = 'iterations is the number of I/Os per process and step: at least 1, or NULL to run for duration.';
-    END IF;
-    IF duration <= interval '0' THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid duration "%s" for ranread_sweep', duration),
-            HINT = 'duration is the length of each step: greater than 0, such as ''30s'', or NULL to run for iterations.';
-    END IF;
+END
+$$;
 
-    sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
-    PERFORM @extschema@.ranread_call_register('sweep', sweep_id);
-
+-- The steps of a sweep: its workload at start, 2 x start ... processes
+-- (the last clamped to max_processes) until ranread_sweep_next says stop;
+-- each step a batch of the sweep.  Returns the steps and why they stopped.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_run(
+    sweep_id bigint, start integer, max_processes integer, max_avg_ms float8, spec jsonb,
+    OUT steps @extschema@.ranread_sweep_step[], OUT reason text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nxt  record;
+    r    @extschema@.ranread_group_result;
+BEGIN
+    steps := '{}';
     LOOP
         SELECT * INTO nxt
-          FROM @extschema@.ranread_sweep_next(steps, start, max_processes, max_avg_ms);
+          FROM ranread_internal.ranread_sweep_next(steps, start, max_processes, max_avg_ms);
         reason := nxt.stop_reason;
         EXIT WHEN nxt.next_processes IS NULL;
 
         SELECT * INTO r
-          FROM @extschema@.ranread_run_step(jsonb_build_object(
-                   'caller', 'ranread_sweep', 'sweep', sweep_id,
-                   'iterations', iterations, 'duration', duration, 'warmup', warmup,
-                   'seed', seed, 'workers', workers, 'steady_state', steady_state,
-                   'groups', jsonb_build_array(jsonb_build_object(
-                       'processes', nxt.next_processes, 'target', target,
-                       'block_size', block_size, 'write_pct', write_pct,
-                       'queue_depth', queue_depth, 'pattern', pattern,
-                       'region_start', region_start, 'region_end', region_end,
-                       'rate_iops', rate_iops, 'distribution', distribution)))) g
+          FROM @extschema@.ranread_run_step(ranread_internal.ranread_spec(
+                   jsonb_build_object('processes', nxt.next_processes, 'sweep', sweep_id), spec)) g
          WHERE g.grp = 0;
-        steps := steps || ROW(coalesce(cardinality(steps), 0) + 1, r.processes, r.batch,
-                              r.iops, r.avg_ms, r.p99_ms, r.max_ms,
-                              r.status)::@extschema@.ranread_sweep_step;
+        steps := steps || ROW(cardinality(steps) + 1, r.processes, r.batch, r.iops, r.avg_ms,
+                              r.p99_ms, r.max_ms, r.status)::@extschema@.ranread_sweep_step;
     END LOOP;
+END
+$$;
 
-    SELECT * INTO verdict FROM @extschema@.ranread_sweep_judge(steps, max_avg_ms);
+-- The sweep's verdict, recorded in ranread_sweeps (its workload's columns
+-- read from the spec by name) and said in NOTICEs.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_record(
+    sweep_id bigint, started timestamptz, start integer, max_processes integer,
+    max_avg_ms float8, spec jsonb, steps @extschema@.ranread_sweep_step[], reason text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    verdict record;
+BEGIN
+    SELECT * INTO verdict FROM ranread_internal.ranread_sweep_judge(steps, max_avg_ms);
 
     INSERT INTO @extschema@.ranread_sweeps
         (sweep, started_at, finished_at, target, block_size, write_pct, queue_depth,
          pattern, start, max_processes, iterations, duration, max_avg_ms, steps,
          stop_reason, max_iops, actual_latency_ms, max_iops_processes, max_iops_batch,
          meets_flash_guidance)
-    VALUES
-        (sweep_id, started, clock_timestamp(), target, block_size, write_pct, queue_depth,
-         pattern, start, max_processes, iterations, duration, max_avg_ms,
-         cardinality(steps), reason, verdict.max_iops, verdict.actual_latency_ms,
-         verdict.processes, verdict.batch, verdict.meets_flash_guidance);
+    SELECT sweep_id, started, clock_timestamp(), w.target, w.block_size, w.write_pct, w.queue_depth,
+           w.pattern, ranread_sweep_record.start, ranread_sweep_record.max_processes, w.iterations,
+           w.duration, ranread_sweep_record.max_avg_ms, cardinality(ranread_sweep_record.steps), reason,
+           verdict.max_iops, verdict.actual_latency_ms, verdict.processes, verdict.batch,
+           verdict.meets_flash_guidance
+      FROM jsonb_populate_record(NULL::@extschema@.ranread_sweeps,
+                                 (spec - 'groups') || coalesce(spec #> '{groups,0}', '{}')) w;
 
     IF NOT EXISTS (SELECT FROM unnest(steps) t WHERE t.avg_ms IS NOT NULL) THEN
         RAISE NOTICE 'sweep %: latency was not measured (ranread.timing = off), so there is no verdict on the % ms bound; the highest IOPS was % at % processes',
@@ -333,22 +278,86 @@ BEGIN
             CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
     END IF;
     RAISE NOTICE 'sweep % stopped on %', sweep_id, reason;
-
-    FOREACH s IN ARRAY steps LOOP
-        step := s.step;
-        processes := s.processes;
-        batch := s.batch;
-        iops := s.iops;
-        avg_ms := s.avg_ms;
-        p99_ms := s.p99_ms;
-        max_ms := s.max_ms;
-        within_bound := CASE WHEN s.avg_ms IS NULL AND s.status = 'completed' THEN NULL
-                             ELSE coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false) END;
-        stop_reason := CASE WHEN s.step = cardinality(steps) THEN reason END;
-        RETURN NEXT;
-    END LOOP;
 END
 $$;
+
+-- ranread_sweep, behind the C function users call: the sweep's own
+-- arguments and its workload's queue depth, block size and workers, bound
+-- by name, and the workload as one spec (src/forward.c).  Its rows are
+-- ranread_sweep's (the caller's ReturnSetInfo gives their columns): one per
+-- step, stop_reason on the last.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep(
+    start integer, max_processes integer, max_avg_ms float8,
+    queue_depth integer, block_size integer, workers integer, spec jsonb)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    sweep_id  bigint;
+    started   timestamptz := clock_timestamp();
+    run       record;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only('ranread_sweep');
+    -- every argument, before any batch runs: the sweep's, then the
+    -- workload's as the first step reads it (its targets at that step)
+    PERFORM ranread_internal.ranread_sweep_check(start, max_processes, max_avg_ms,
+                                                 queue_depth, block_size, workers);
+    PERFORM ranread_internal.ranread_spec_check(
+        ranread_internal.ranread_spec(jsonb_build_object('processes', start), spec), false);
+
+    sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
+    PERFORM ranread_internal.ranread_call_register('sweep', sweep_id);
+    SELECT * INTO run FROM ranread_internal.ranread_sweep_run(sweep_id, start, max_processes, max_avg_ms, spec);
+    PERFORM ranread_internal.ranread_sweep_record(sweep_id, started, start, max_processes, max_avg_ms,
+                                                  spec, run.steps, run.reason);
+    RETURN QUERY
+    SELECT s.step, s.processes, s.batch, s.iops, s.avg_ms, s.p99_ms, s.max_ms,
+           CASE WHEN s.avg_ms IS NULL AND s.status = 'completed' THEN NULL
+                ELSE coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false) END,
+           CASE WHEN s.step = cardinality(run.steps) THEN run.reason END
+      FROM unnest(run.steps) s
+     ORDER BY s.step;
+END
+$$;
+
+-- The methodology as one call: batches at start, 2 x start, 4 x start ...
+-- processes (the last clamped to max_processes) until ranread_sweep_next
+-- says stop.  One row per step; stop_reason on the last row only.  The
+-- verdict goes to ranread_sweeps (see ranread_sweep_verdict).  The other
+-- arguments are the workload of every step, checked before the first
+-- starts any worker; their defaults are ranread_run's (ranread_options).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep(
+    start          integer  DEFAULT 10,
+    max_processes  integer  DEFAULT 1280,
+    iterations     bigint   DEFAULT NULL,
+    duration       interval DEFAULT '30s',
+    max_avg_ms     float8   DEFAULT 10,
+    target         name     DEFAULT 'ranread',
+    block_size     integer  DEFAULT 8192,
+    write_pct      integer  DEFAULT 0,
+    queue_depth    integer  DEFAULT 1,
+    pattern        text     DEFAULT 'random',
+    region_start   float8   DEFAULT 0,
+    region_end     float8   DEFAULT 100,
+    warmup         interval DEFAULT '0',
+    rate_iops      integer  DEFAULT NULL,
+    seed           bigint   DEFAULT NULL,
+    workers        integer  DEFAULT NULL,
+    distribution   text     DEFAULT 'uniform',
+    steady_state   text     DEFAULT NULL)
+RETURNS TABLE (
+    step           integer,
+    processes      integer,
+    batch          bigint,
+    iops           float8,
+    avg_ms         float8,
+    p99_ms         float8,
+    max_ms         float8,
+    within_bound   boolean,
+    stop_reason    text)
+AS 'MODULE_PATHNAME', 'ranread_forward'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 -- The summary to a server file (tsv, csv, json) or the chart (svg).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_export(

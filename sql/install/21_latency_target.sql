@@ -61,7 +61,7 @@ $$;
 
 -- A window's figures for the search: the share within target_ms and the
 -- latency at percentile, from the batch's merged histogram.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_latency_window(histogram bytea,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_window(histogram bytea,
     target_ms float8, percentile float8, OUT within_pct float8, OUT latency_ms float8)
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -191,7 +191,7 @@ WITH w AS (
                x.within_pct, x.latency_ms, n.status)::@extschema@.ranread_latency_step AS step
       FROM @extschema@.ranread_batches b
            CROSS JOIN LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n
-           LEFT JOIN LATERAL @extschema@.ranread_latency_window(b.histogram,
+           LEFT JOIN LATERAL ranread_internal.ranread_latency_window(b.histogram,
                 (b.point ->> 'target_ms')::float8, (b.point ->> 'percentile')::float8) x ON true
      WHERE (b.point ->> 'latency_target') IS NOT NULL
 ), s AS (
@@ -207,7 +207,7 @@ SELECT s.latency_target, s.started_at, s.target, s.tablespace, s.dimension,
        s.target_ms, s.percentile, s.max_load, s.windows,
        v.found_load AS load, f.iops, f.latency_ms, f.within_pct, f.batch,
        coalesce(v.stop_reason,
-                CASE WHEN @extschema@.ranread_call_running('latency_target', s.latency_target)
+                CASE WHEN ranread_internal.ranread_call_running('latency_target', s.latency_target)
                      THEN format('running: %s windows so far; the next at load %s', s.windows, v.next_load)
                      ELSE format('interrupted: the search ended after %s windows; its next window would have been at load %s',
                                  s.windows, v.next_load) END) AS stop_reason
@@ -217,13 +217,244 @@ SELECT s.latency_target, s.started_at, s.target, s.tablespace, s.dimension,
        LEFT JOIN LATERAL (SELECT u.* FROM unnest(s.steps) u
                            WHERE u.step = v.found_step) f ON true;
 
+-- The search's own arguments, checked before any window runs: the bound,
+-- the percentile, the dimension searched and its highest load, each
+-- window's length, the load that stays fixed (fixed, and smallest: the
+-- processes of the first window) within the limits.  The workload's other
+-- options are the parser's (ranread_latency_target asks it next).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_target_check(
+    target_ms float8, percentile float8, dimension text, max_load integer, duration interval,
+    processes integer, queue_depth integer, block_size integer, workers integer,
+    OUT fixed integer, OUT smallest integer)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn      constant text := 'ranread_latency_target';
+    lim     record;
+    highest integer;            -- the limit of the searched dimension
+    fixed_max integer;          -- the limit of the other
+BEGIN
+    SELECT * INTO lim FROM @extschema@.ranread_limits();
+    PERFORM ranread_internal.ranread_require(fn, 'target_ms', target_ms,
+        'target_ms is the latency bound in milliseconds, such as 1.');
+    IF NOT (target_ms > 0) OR target_ms IN ('Infinity'::float8, 'NaN'::float8) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid target_ms %s for %s', target_ms, fn),
+            HINT = 'target_ms is the latency bound in milliseconds: a finite number greater than 0, such as 1.';
+    END IF;
+    PERFORM ranread_internal.ranread_require(fn, 'percentile', percentile,
+        'percentile is the share of I/Os that must take at most target_ms, such as 99.');
+    IF NOT (percentile > 0 AND percentile < 100) OR percentile = 'NaN'::float8 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid percentile %s for %s', percentile, fn),
+            HINT = 'percentile must be greater than 0 and less than 100, such as 99 or 99.9; each window is judged whole, so for the slowest I/Os ask for 99.99.';
+    END IF;
+    PERFORM ranread_internal.ranread_require(fn, 'dimension', dimension,
+        'dimension is ''queue_depth'' or ''processes''.');
+    IF dimension NOT IN ('queue_depth', 'processes') THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('unknown dimension "%s" for %s', dimension, fn),
+            HINT = 'dimension is ''queue_depth'' (the load is the queue depth of each process, as fio''s latency_target) or ''processes'' (the load is the number of processes).';
+    END IF;
+    IF dimension = 'queue_depth' AND queue_depth IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid queue_depth %s for %s with dimension queue_depth', queue_depth, fn),
+            HINT = 'The search sets the queue depth, from 1 to max_load: leave queue_depth NULL, or search over processes (dimension => ''processes'').';
+    END IF;
+    IF dimension = 'processes' AND processes IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid processes %s for %s with dimension processes', processes, fn),
+            HINT = 'The search sets the processes, from 1 to max_load: leave processes NULL, or search over the queue depth (dimension => ''queue_depth'').';
+    END IF;
+    fixed := coalesce(CASE dimension WHEN 'queue_depth' THEN processes ELSE queue_depth END, 1);
+    smallest := CASE dimension WHEN 'queue_depth' THEN fixed ELSE 1 END;
+    PERFORM ranread_internal.ranread_require(fn, 'max_load', max_load,
+        'max_load is the highest load the search tries, such as 256.');
+    highest := CASE dimension WHEN 'queue_depth' THEN lim.max_queue_depth ELSE lim.max_processes END;
+    IF max_load < 1 OR max_load > highest THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_load %s for %s', max_load, fn),
+            HINT = format('max_load is the highest %s the search tries: 1 to %s.',
+                          CASE dimension WHEN 'queue_depth' THEN 'queue depth' ELSE 'number of processes' END,
+                          highest);
+    END IF;
+    -- a fixed load out of its range is the parser's to refuse, naming it
+    fixed_max := CASE dimension WHEN 'queue_depth' THEN lim.max_processes ELSE lim.max_queue_depth END;
+    IF fixed BETWEEN 1 AND fixed_max AND max_load::bigint * fixed > lim.max_inflight THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_load %s for %s with %s %s', max_load, fn,
+                             CASE dimension WHEN 'queue_depth' THEN 'processes' ELSE 'queue_depth' END, fixed),
+            HINT = format('processes x queue_depth must be at most %s I/Os in flight.', lim.max_inflight);
+    END IF;
+    IF fixed BETWEEN 1 AND fixed_max AND block_size > 0
+       AND max_load::bigint * fixed * block_size > lim.max_inflight_bytes THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_load %s for %s with block_size %s', max_load, fn, block_size),
+            HINT = format('processes x queue_depth x block_size must be at most %s bytes of I/O buffers.',
+                          lim.max_inflight_bytes);
+    END IF;
+    PERFORM ranread_internal.ranread_require(fn, 'duration', duration,
+        'duration is the length of each window, such as ''5s''.');
+    IF workers < 1 OR workers > smallest THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('workers of %s must be between 1 and %s, not %s', fn, smallest, workers),
+            HINT = format('workers must be between 1 and %s, the processes of the first window, or NULL to let each window choose.',
+                          smallest);
+    END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+            MESSAGE = format('%s must run at the read committed isolation level, not %s',
+                             fn, current_setting('transaction_isolation')),
+            HINT = 'Each window''s histogram is written by its batch''s worker while the search runs, which a repeatable read snapshot cannot see; run the search outside an explicit transaction.';
+    END IF;
+END
+$$;
+
+-- The spec of a window: the workload at a load, the searched dimension set
+-- to it and the other to fixed, the point naming the search and the window.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_target_spec(
+    spec jsonb, search_id bigint, step integer, confirming boolean, dimension text,
+    load integer, fixed integer, target_ms float8, percentile float8, max_load integer)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ranread_internal.ranread_spec(jsonb_build_object(
+               'processes', CASE dimension WHEN 'processes' THEN load ELSE fixed END,
+               'queue_depth', CASE dimension WHEN 'queue_depth' THEN load ELSE fixed END,
+               'point', jsonb_build_object(
+                   'latency_target', search_id, 'step', step,
+                   'phase', CASE WHEN confirming THEN 'confirm' ELSE 'search' END,
+                   'dimension', dimension, 'load', load,
+                   'target_ms', target_ms, 'percentile', percentile, 'max_load', max_load)),
+           spec)
+$$;
+
+-- One window of a search: its batch, the share of its I/Os within the
+-- bound and its latency at the percentile (from the histogram its worker
+-- recorded), and a NOTICE of how it went.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_target_window(
+    spec jsonb, search_id bigint, step integer, confirming boolean, dimension text,
+    load integer, fixed integer, target_ms float8, percentile float8, max_load integer)
+RETURNS @extschema@.ranread_latency_step
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r     @extschema@.ranread_group_result;
+    hist  bytea;
+    win   record;
+    s     @extschema@.ranread_latency_step;
+BEGIN
+    SELECT * INTO r
+      FROM @extschema@.ranread_run_step(ranread_internal.ranread_latency_target_spec(spec, search_id,
+               step, confirming, dimension, load, fixed, target_ms, percentile, max_load)) g
+     WHERE g.grp = 0;
+    SELECT b.histogram INTO hist FROM @extschema@.ranread_batches b WHERE b.batch = r.batch;
+    SELECT * INTO win FROM ranread_internal.ranread_latency_window(hist, target_ms, percentile);
+    s := ROW(step, load, r.batch, r.iops, win.within_pct, win.latency_ms, r.status)::@extschema@.ranread_latency_step;
+    RAISE NOTICE 'latency target %, window %: % % (%), % IOPS, % of I/Os within % ms (p% % ms): %',
+        search_id, s.step, CASE dimension WHEN 'queue_depth' THEN 'queue depth' ELSE 'processes' END,
+        s.load, CASE WHEN confirming THEN 'confirming' ELSE 'searching' END,
+        coalesce(to_char(round(s.iops::numeric), 'FM999,999,999,990'), '-'),
+        coalesce(round(s.within_pct::numeric, 2)::text || '%', '-'), target_ms, percentile,
+        coalesce(round(s.latency_ms::numeric, 3)::text, '-'),
+        CASE WHEN s.status <> 'completed' THEN s.status
+             WHEN s.within_pct IS NULL THEN 'not measured'
+             WHEN s.within_pct >= percentile THEN 'holds' ELSE 'fails' END;
+    RETURN s;
+END
+$$;
+
+-- The search's answer, said in a NOTICE: the load found and its IOPS, or
+-- why none holds.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_target_report(
+    search_id bigint, steps @extschema@.ranread_latency_step[], dimension text, fixed integer,
+    target_ms float8, percentile float8, max_load integer)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nxt    record;
+    found  @extschema@.ranread_latency_step;
+    bound  text := format('p%s <= %s ms', percentile, target_ms);
+BEGIN
+    SELECT * INTO nxt FROM @extschema@.ranread_latency_target_next(steps, target_ms, percentile, max_load);
+    IF nxt.found_load IS NULL THEN
+        RAISE NOTICE 'latency target %: no load meets % (%)', search_id, bound, nxt.stop_reason;
+        RETURN;
+    END IF;
+    found := steps[nxt.found_step];
+    RAISE NOTICE 'latency target %: % holds up to % %, % IOPS (batch %)',
+        search_id, bound,
+        CASE dimension WHEN 'queue_depth' THEN format('queue depth %s', found.load)
+                       ELSE format('%s processes', found.load) END,
+        CASE dimension WHEN 'queue_depth' THEN format('x %s %s', fixed, CASE WHEN fixed = 1 THEN 'process' ELSE 'processes' END)
+                       ELSE format('at queue depth %s', fixed) END,
+        to_char(round(found.iops::numeric), 'FM999,999,999,990'), found.batch;
+END
+$$;
+
+-- ranread_latency_target, behind the C function users call: its own
+-- arguments and the workload's processes, queue depth, block size and
+-- workers bound by name, the workload as one spec (src/forward.c).  The
+-- windows run while the rule (ranread_latency_target_next) asks for one;
+-- the rows are ranread_latency_target's (the caller's ReturnSetInfo gives
+-- their columns).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_target(
+    target_ms float8, percentile float8, dimension text, max_load integer, duration interval,
+    processes integer, queue_depth integer, block_size integer, workers integer, spec jsonb)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    chk       record;
+    nxt       record;
+    steps     @extschema@.ranread_latency_step[] := '{}';
+    phases    text[] := '{}';
+    search_id bigint;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only('ranread_latency_target');
+    SELECT * INTO chk FROM ranread_internal.ranread_latency_target_check(target_ms, percentile,
+        dimension, max_load, duration, processes, queue_depth, block_size, workers);
+    -- the workload as the first window reads it (its target at that window)
+    PERFORM ranread_internal.ranread_spec_check(ranread_internal.ranread_latency_target_spec(spec, NULL,
+        1, false, dimension, 1, chk.fixed, target_ms, percentile, max_load), false);
+
+    search_id := nextval('@extschema@.ranread_latency_target_seq'::regclass);
+    PERFORM ranread_internal.ranread_call_register('latency_target', search_id);
+    LOOP
+        SELECT * INTO nxt
+          FROM @extschema@.ranread_latency_target_next(steps, target_ms, percentile, max_load);
+        EXIT WHEN nxt.next_load IS NULL;
+        steps := steps || ranread_internal.ranread_latency_target_window(spec, search_id,
+            cardinality(steps) + 1, nxt.confirming, dimension, nxt.next_load, chk.fixed,
+            target_ms, percentile, max_load);
+        phases := phases || CASE WHEN nxt.confirming THEN 'confirm' ELSE 'search' END;
+    END LOOP;
+    PERFORM ranread_internal.ranread_latency_target_report(search_id, steps, dimension, chk.fixed,
+                                                           target_ms, percentile, max_load);
+
+    RETURN QUERY
+    SELECT s.step, phases[s.step], s.load, s.batch, s.iops, s.latency_ms, s.within_pct,
+           CASE WHEN s.status = 'completed' THEN s.within_pct >= percentile ELSE false END,
+           CASE WHEN s.step = cardinality(steps) THEN nxt.stop_reason END
+      FROM unnest(steps) s
+     ORDER BY s.step;
+END
+$$;
+
 -- The search: windows (batches of `duration`) at load 1, 2, 4 ... while the
 -- bound holds, then bisection, ending with a confirming run at the load
 -- found (ranread_latency_target_next).  The load is the queue depth of
 -- `processes` processes (dimension 'queue_depth', fio's iodepth), or the
 -- number of processes at `queue_depth` each (dimension 'processes').  One
--- row per window; stop_reason on the last.  The other arguments are
--- ranread_run's, checked before the first window starts any worker.
+-- row per window; stop_reason on the last.  The other arguments are the
+-- workload of every window (their defaults ranread_run's), checked before
+-- the first window starts any worker.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_latency_target(
     target_ms      float8,
     percentile     float8   DEFAULT 99,
@@ -252,242 +483,8 @@ RETURNS TABLE (
     within_pct     float8,
     holds          boolean,
     stop_reason    text)
-LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    fn        constant text := 'ranread_latency_target';
-    lim       record;
-    nxt       record;
-    r         @extschema@.ranread_group_result;
-    win       record;
-    s         @extschema@.ranread_latency_step;
-    steps     @extschema@.ranread_latency_step[] := '{}';
-    phases    text[] := '{}';
-    search_id bigint;
-    fixed     integer;          -- the dimension that does not change
-    smallest  integer;          -- processes of the first window
-    highest   integer;          -- the limit of the searched dimension
-    hist      bytea;
-    reason    text;
-    missing   text;
-    bound     text;
-    found     @extschema@.ranread_latency_step;
-    loadword  text;
-BEGIN
-    -- What a search uses besides itself, so that a role granted only this
-    -- function learns everything it lacks before anything runs.
-    SELECT string_agg(m.what, ', ') INTO missing
-      FROM (SELECT format('EXECUTE on function %s', f) AS what
-              FROM unnest(ARRAY[
-                   '@extschema@.ranread_primary_only(text)',
-                   '@extschema@.ranread_limits()',
-                   '@extschema@.ranread_run_step(jsonb)',
-                   '@extschema@.ranread_call_register(text, bigint)',
-                   '@extschema@.ranread_latency_window(bytea, float8, float8)',
-                   '@extschema@.ranread_hist_within(bytea, float8)',
-                   '@extschema@.ranread_hist_buckets(bytea)',
-                   '@extschema@.ranread_hist_percentile(bytea, float8)',
-                   '@extschema@.ranread_latency_target_next(@extschema@.ranread_latency_step[], float8, float8, integer)']::regprocedure[]) AS f
-             WHERE NOT has_function_privilege(f, 'EXECUTE')
-            UNION ALL
-            SELECT 'USAGE on sequence @extschema@.ranread_latency_target_seq'
-             WHERE NOT has_sequence_privilege('@extschema@.ranread_latency_target_seq', 'USAGE')
-            UNION ALL
-            SELECT 'SELECT on table @extschema@.ranread_batches'
-             WHERE NOT has_table_privilege('@extschema@.ranread_batches', 'SELECT')) AS m;
-    IF missing IS NOT NULL THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'insufficient_privilege',
-            MESSAGE = 'permission denied to run ranread_latency_target',
-            DETAIL = format('The role %s lacks %s.', current_user, missing),
-            HINT = 'Grant these along with EXECUTE on ranread_latency_target, or run searches as a superuser.';
-    END IF;
-
-    PERFORM @extschema@.ranread_primary_only(fn);
-
-    -- Arguments, before any batch runs.
-    SELECT * INTO lim FROM @extschema@.ranread_limits();
-    IF target_ms IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('target_ms of %s must not be NULL', fn),
-            HINT = 'target_ms is the latency bound in milliseconds, such as 1.';
-    END IF;
-    IF NOT (target_ms > 0) OR target_ms IN ('Infinity'::float8, 'NaN'::float8) THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid target_ms %s for %s', target_ms, fn),
-            HINT = 'target_ms is the latency bound in milliseconds: a finite number greater than 0, such as 1.';
-    END IF;
-    IF percentile IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('percentile of %s must not be NULL', fn),
-            HINT = 'percentile is the share of I/Os that must take at most target_ms, such as 99.';
-    END IF;
-    IF NOT (percentile > 0 AND percentile < 100) OR percentile = 'NaN'::float8 THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid percentile %s for %s', percentile, fn),
-            HINT = 'percentile must be greater than 0 and less than 100, such as 99 or 99.9; each window is judged whole, so for the slowest I/Os ask for 99.99.';
-    END IF;
-    IF dimension IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('dimension of %s must not be NULL', fn),
-            HINT = 'dimension is ''queue_depth'' or ''processes''.';
-    END IF;
-    IF dimension NOT IN ('queue_depth', 'processes') THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('unknown dimension "%s" for %s', dimension, fn),
-            HINT = 'dimension is ''queue_depth'' (the load is the queue depth of each process, as fio''s latency_target) or ''processes'' (the load is the number of processes).';
-    END IF;
-    IF dimension = 'queue_depth' THEN
-        IF queue_depth IS NOT NULL THEN
-            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('invalid queue_depth %s for %s with dimension queue_depth', queue_depth, fn),
-                HINT = 'The search sets the queue depth, from 1 to max_load: leave queue_depth NULL, or search over processes (dimension => ''processes'').';
-        END IF;
-        fixed := coalesce(processes, 1);
-        IF fixed < 1 OR fixed > lim.max_processes THEN
-            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('invalid processes %s for %s', fixed, fn),
-                HINT = format('processes is the number of processes of every window: 1 to %s.', lim.max_processes);
-        END IF;
-        smallest := fixed;
-    ELSE
-        IF processes IS NOT NULL THEN
-            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('invalid processes %s for %s with dimension processes', processes, fn),
-                HINT = 'The search sets the processes, from 1 to max_load: leave processes NULL, or search over the queue depth (dimension => ''queue_depth'').';
-        END IF;
-        fixed := coalesce(queue_depth, 1);
-        IF fixed < 1 OR fixed > lim.max_queue_depth THEN
-            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('invalid queue_depth %s for %s', fixed, fn),
-                HINT = format('queue_depth is the queue depth of every process: 1 to %s.', lim.max_queue_depth);
-        END IF;
-        smallest := 1;
-    END IF;
-    IF max_load IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('max_load of %s must not be NULL', fn),
-            HINT = 'max_load is the highest load the search tries, such as 256.';
-    END IF;
-    highest := CASE dimension WHEN 'queue_depth' THEN lim.max_queue_depth ELSE lim.max_processes END;
-    IF max_load < 1 OR max_load > highest THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid max_load %s for %s', max_load, fn),
-            HINT = format('max_load is the highest %s the search tries: 1 to %s.',
-                          CASE dimension WHEN 'queue_depth' THEN 'queue depth' ELSE 'number of processes' END,
-                          highest);
-    END IF;
-    IF max_load::bigint * fixed > lim.max_inflight THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid max_load %s for %s with %s %s', max_load, fn,
-                             CASE dimension WHEN 'queue_depth' THEN 'processes' ELSE 'queue_depth' END, fixed),
-            HINT = format('processes x queue_depth must be at most %s I/Os in flight.', lim.max_inflight);
-    END IF;
-    IF block_size > 0 AND max_load::bigint * fixed * block_size > lim.max_inflight_bytes THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid max_load %s for %s with block_size %s', max_load, fn, block_size),
-            HINT = format('processes x queue_depth x block_size must be at most %s bytes of I/O buffers.',
-                          lim.max_inflight_bytes);
-    END IF;
-    IF duration IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('duration of %s must not be NULL', fn),
-            HINT = 'duration is the length of each window, such as ''5s''.';
-    END IF;
-    IF duration <= interval '0' THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid duration "%s" for %s', duration, fn),
-            HINT = 'duration is the length of each window: greater than 0, such as ''5s''.';
-    END IF;
-    IF workers < 1 OR workers > smallest THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
-            HINT = format('workers must be between 1 and %s, the processes of the first window, or NULL to let each window choose.',
-                          smallest);
-    END IF;
-    IF current_setting('transaction_isolation') <> 'read committed' THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-            MESSAGE = format('%s must run at the read committed isolation level, not %s',
-                             fn, current_setting('transaction_isolation')),
-            HINT = 'Each window''s histogram is written by its batch''s worker while the search runs, which a repeatable read snapshot cannot see; run the search outside an explicit transaction.';
-    END IF;
-
-    search_id := nextval('@extschema@.ranread_latency_target_seq'::regclass);
-    PERFORM @extschema@.ranread_call_register('latency_target', search_id);
-    bound := format('p%s <= %s ms', percentile, target_ms);
-    loadword := CASE dimension WHEN 'queue_depth' THEN 'queue depth' ELSE 'processes' END;
-
-    LOOP
-        SELECT * INTO nxt
-          FROM @extschema@.ranread_latency_target_next(steps, target_ms, percentile, max_load);
-        reason := nxt.stop_reason;
-        EXIT WHEN nxt.next_load IS NULL;
-
-        SELECT * INTO r
-          FROM @extschema@.ranread_run_step(jsonb_build_object(
-                   'caller', fn, 'duration', duration, 'warmup', warmup,
-                   'seed', seed, 'workers', workers,
-                   'point', jsonb_build_object(
-                       'latency_target', search_id,
-                       'step', coalesce(cardinality(steps), 0) + 1,
-                       'phase', CASE WHEN nxt.confirming THEN 'confirm' ELSE 'search' END,
-                       'dimension', dimension, 'load', nxt.next_load,
-                       'target_ms', target_ms, 'percentile', percentile,
-                       'max_load', max_load),
-                   'groups', jsonb_build_array(jsonb_build_object(
-                       'processes', CASE dimension WHEN 'processes' THEN nxt.next_load ELSE fixed END,
-                       'queue_depth', CASE dimension WHEN 'queue_depth' THEN nxt.next_load ELSE fixed END,
-                       'target', target, 'block_size', block_size, 'write_pct', write_pct,
-                       'pattern', pattern, 'region_start', region_start,
-                       'region_end', region_end, 'distribution', distribution)))) g
-         WHERE g.grp = 0;
-
-        SELECT b.histogram INTO hist FROM @extschema@.ranread_batches b WHERE b.batch = r.batch;
-        SELECT * INTO win FROM @extschema@.ranread_latency_window(hist, target_ms, percentile);
-        s := ROW(coalesce(cardinality(steps), 0) + 1, nxt.next_load, r.batch, r.iops,
-                 win.within_pct, win.latency_ms, r.status)::@extschema@.ranread_latency_step;
-        steps := steps || s;
-        phases := phases || CASE WHEN nxt.confirming THEN 'confirm' ELSE 'search' END;
-        RAISE NOTICE 'latency target %, window %: % % (%), % IOPS, % of I/Os within % ms (p% % ms): %',
-            search_id, s.step, loadword, s.load, CASE WHEN nxt.confirming THEN 'confirming' ELSE 'searching' END,
-            coalesce(to_char(round(s.iops::numeric), 'FM999,999,999,990'), '-'),
-            coalesce(round(s.within_pct::numeric, 2)::text || '%', '-'), target_ms, percentile,
-            coalesce(round(s.latency_ms::numeric, 3)::text, '-'),
-            CASE WHEN s.status <> 'completed' THEN s.status
-                 WHEN s.within_pct IS NULL THEN 'not measured'
-                 WHEN s.within_pct >= percentile THEN 'holds' ELSE 'fails' END;
-    END LOOP;
-
-    SELECT * INTO nxt FROM @extschema@.ranread_latency_target_next(steps, target_ms, percentile, max_load);
-    IF nxt.found_load IS NOT NULL THEN
-        found := steps[nxt.found_step];
-        RAISE NOTICE 'latency target %: % holds up to % %, % IOPS (batch %)',
-            search_id, bound,
-            CASE dimension WHEN 'queue_depth' THEN format('queue depth %s', found.load)
-                           ELSE format('%s processes', found.load) END,
-            CASE dimension WHEN 'queue_depth' THEN format('x %s %s', fixed, CASE WHEN fixed = 1 THEN 'process' ELSE 'processes' END)
-                           ELSE format('at queue depth %s', fixed) END,
-            to_char(round(found.iops::numeric), 'FM999,999,999,990'), found.batch;
-    ELSE
-        RAISE NOTICE 'latency target %: no load meets % (%)', search_id, bound, reason;
-    END IF;
-
-    FOR i IN 1 .. coalesce(cardinality(steps), 0) LOOP
-        s := steps[i];
-        step := s.step;
-        phase := phases[i];
-        load := s.load;
-        batch := s.batch;
-        iops := s.iops;
-        latency_ms := s.latency_ms;
-        within_pct := s.within_pct;
-        holds := CASE WHEN s.status = 'completed' THEN s.within_pct >= percentile ELSE false END;
-        stop_reason := CASE WHEN i = cardinality(steps) THEN reason END;
-        RETURN NEXT;
-    END LOOP;
-END
-$$;
+AS 'MODULE_PATHNAME', 'ranread_forward'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 -- Readers of the history (pg_monitor) may read the verdicts (the grant is
 -- in 99_privileges.sql), which the view works out with these functions.
@@ -495,6 +492,6 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_hist_buckets(bytea),
     @extschema@.ranread_hist_percentile(bytea, float8),
     @extschema@.ranread_hist_within(bytea, float8),
-    @extschema@.ranread_latency_window(bytea, float8, float8),
+    ranread_internal.ranread_latency_window(bytea, float8, float8),
     @extschema@.ranread_latency_target_next(@extschema@.ranread_latency_step[], float8, float8, integer)
     TO pg_monitor;

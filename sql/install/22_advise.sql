@@ -486,7 +486,7 @@ DECLARE
     what    text;
 BEGIN
     SELECT string_agg(format('EXECUTE on function %s', f), ', ') INTO missing
-      FROM unnest(ARRAY['@extschema@.ranread_primary_only(text)',
+      FROM unnest(ARRAY['ranread_internal.ranread_primary_only(text)',
                         '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)',
                         '@extschema@.ranread_commit_test(name, interval, text[])']::regprocedure[]) AS f
      WHERE NOT has_function_privilege(f, 'EXECUTE');
@@ -497,7 +497,7 @@ BEGIN
             DETAIL = format('The role %s lacks %s.', current_user, missing),
             HINT = 'Call ranread_advise with measure => false to advise from the history (pg_monitor may), or run it as a role that may run batches.';
     END IF;
-    PERFORM @extschema@.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_primary_only(fn);
     bad := ranread_internal.ranread_first_failed(ARRAY[
         (ev.setup IS NOT NULL, 'object_not_in_prerequisite_state',
          format('tablespace %s has no ranread target to measure with', ev.tablespace),

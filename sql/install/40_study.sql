@@ -52,7 +52,7 @@ CREATE TYPE @extschema@.ranread_study_result AS (
 
 -- The checks of a matrix mode and the loads it needs, for
 -- ranread_study_matrix and ranread_study_matrix_count.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_matrix_check(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_matrix_check(
     matrix     text,
     small      integer[],
     large      integer[],
@@ -108,7 +108,7 @@ $$;
 --             at the largest small load (num_large, num_small replace them)
 -- A point with no load at all (0, 0) is never selected.  Pure; errors name
 -- the mode and what it lacks.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_matrix(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_matrix(
     matrix     text,
     small      integer[],
     large      integer[],
@@ -122,7 +122,7 @@ DECLARE
     s_max integer;
     l_max integer;
 BEGIN
-    PERFORM @extschema@.ranread_study_matrix_check(matrix, small, large, num_small, num_large);
+    PERFORM ranread_internal.ranread_study_matrix_check(matrix, small, large, num_small, num_large);
 
     s_max := coalesce(num_small, (SELECT max(v) FROM unnest(small) v));
     l_max := coalesce(num_large, (SELECT max(v) FROM unnest(large) v));
@@ -153,7 +153,7 @@ $$;
 -- of the loads rather than by listing them, so that a study can refuse a
 -- grid past its limit before it builds any of it.  The loads hold no
 -- repeats (ranread_study checks them); (0, 0) is never a point.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_matrix_count(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_matrix_count(
     matrix     text,
     small      integer[],
     large      integer[],
@@ -171,7 +171,7 @@ DECLARE
     s_max  integer;
     l_max  integer;
 BEGIN
-    PERFORM @extschema@.ranread_study_matrix_check(matrix, small, large, num_small, num_large);
+    PERFORM ranread_internal.ranread_study_matrix_check(matrix, small, large, num_small, num_large);
     CASE matrix
         WHEN 'basic' THEN
             RETURN ns - zs::integer + nl - zl::integer;
@@ -200,7 +200,7 @@ $$;
 -- loads), innermost.  dims maps a dimension to its array of values; the
 -- matrix pairs come from ranread_study_matrix.  Each point is the object of
 -- its coordinates in every dimension given.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_grid_points(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_grid_points(
     dims       jsonb,
     matrix     text    DEFAULT NULL,
     num_small  integer DEFAULT NULL,
@@ -234,7 +234,7 @@ BEGIN
         nxt := '{}';
         FOREACH p IN ARRAY pts LOOP
             FOR pair IN
-                SELECT * FROM @extschema@.ranread_study_matrix(
+                SELECT * FROM ranread_internal.ranread_study_matrix(
                     coalesce(matrix, 'basic'),
                     CASE WHEN jsonb_typeof(dims -> 'small') = 'array'
                          THEN ARRAY(SELECT e::integer FROM jsonb_array_elements_text(dims -> 'small') e) END,
@@ -255,7 +255,7 @@ $$;
 -- The early end of a row: the average latencies of a row's points so far,
 -- in order; true when the last two are both above the bound (the sweep's
 -- latency rule).  NULL latencies (not measured) never end a row.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_row_ended(avg_ms float8[], max_avg_ms float8)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_row_ended(avg_ms float8[], max_avg_ms float8)
 RETURNS boolean
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -267,7 +267,7 @@ $$;
 
 -- How a value of a dimension reads in a legend or a row label: 10% writes,
 -- 8 KiB, QD 32, 16 processes, region 0-40%, small 4 ...  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_label(dim text, value jsonb)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_label(dim text, value jsonb)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -295,7 +295,7 @@ $$;
 -- distribution, mode, test.  Rows: every other dimension that varies, and a
 -- matrix's large load always, outermost first.  'n' (the point's number) and
 -- 'pass' (a profile's repeated passes) are never axes.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_axes(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_axes(
     points   jsonb[],
     columns  text DEFAULT NULL,
     fn       text DEFAULT 'ranread_study_grid',
@@ -346,12 +346,12 @@ $$;
 
 -- A point's row label: its values in the row dimensions, as legends say
 -- them ('all points' when nothing but the columns varies).  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_row_label(point jsonb, row_dims text[])
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_row_label(point jsonb, row_dims text[])
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(string_agg(@extschema@.ranread_study_label(d, point -> d), ', ' ORDER BY i),
+    SELECT coalesce(string_agg(ranread_internal.ranread_study_label(d, point -> d), ', ' ORDER BY i),
                     'all points')
       FROM unnest(row_dims) WITH ORDINALITY x(d, i)
 $$;
@@ -363,7 +363,7 @@ $$;
 -- ('zipf:1.20' is 'zipf:1.2', 'UNIFORM' is 'uniform').  A value none of
 -- these spellings fits is returned as it is, for the checks to refuse.
 -- Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_normalize(dim text, value text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_normalize(dim text, value text)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -402,9 +402,20 @@ BEGIN
 END
 $$;
 
+-- A value as a study's errors print it: whole up to 64 characters, else
+-- its first 64 and "...", so that an error about a huge input says which
+-- input without repeating it (src/params.c bounds the parser's alike).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_shown(value text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN length(value) <= 64 THEN value ELSE left(value, 64) || '...' END
+$$;
+
 -- The values of an integer dimension of ranread_study, checked: not empty,
 -- no NULL, no repeats, each within lo..hi.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_check_ints(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_check_ints(
     arg text, vals integer[], lo integer, hi integer, what text, fn text DEFAULT 'ranread_study')
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE
@@ -425,7 +436,7 @@ BEGIN
     IF array_position(vals, NULL) IS NOT NULL THEN
         RAISE EXCEPTION USING
             ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('%s of %s must not contain NULL: %s', arg, fn, vals),
+            MESSAGE = format('%s of %s must not contain NULL: element %s is', arg, fn, array_position(vals, NULL)),
             HINT = format('%s is an array of %s, such as ''{1,2,4}''.', arg, what);
     END IF;
     SELECT v INTO bad FROM unnest(vals) v WHERE v < lo OR v > hi LIMIT 1;
@@ -439,53 +450,32 @@ BEGIN
     IF FOUND THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('%s %s of %s repeats %s', arg, vals, fn, bad),
+            MESSAGE = format('%s of %s repeats %s', arg, fn, bad),
             HINT = 'Give each value once: a repeated value would run the same point twice.';
     END IF;
 END
 $$;
 
--- Options of one group that ranread_blocks checks without I/O (target,
--- block size and alignment, pattern, region, distribution), with the
--- message naming the calling function instead.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_check_group(g jsonb, fn text)
+-- The options of one group, checked as a batch of that group checks them
+-- (the target, the block size and its alignment, pattern, region,
+-- distribution), before any runs; errors name fn.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_check_group(g jsonb, fn text)
 RETURNS void
-LANGUAGE plpgsql VOLATILE
+LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    msg  text;
-    det  text;
-    hnt  text;
-    st   text;
-BEGIN
-    PERFORM @extschema@.ranread_blocks(1, 1, (g ->> 'target')::name,
-                                       coalesce((g ->> 'block_size')::integer, 8192),
-                                       coalesce(g ->> 'pattern', 'random'),
-                                       coalesce((g ->> 'region_start')::float8, 0),
-                                       coalesce((g ->> 'region_end')::float8, 100), 0,
-                                       coalesce(g ->> 'distribution', 'uniform'));
-EXCEPTION WHEN data_exception OR undefined_object OR object_not_in_prerequisite_state THEN
-    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
-                            hnt = PG_EXCEPTION_HINT, st = RETURNED_SQLSTATE;
-    msg := replace(msg, 'ranread_blocks', fn);
-    IF det = '' AND hnt = '' THEN
-        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg;
-    ELSIF det = '' THEN
-        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, HINT = hnt;
-    ELSIF hnt = '' THEN
-        RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, DETAIL = det;
-    END IF;
-    RAISE EXCEPTION USING ERRCODE = st, MESSAGE = msg, DETAIL = det, HINT = hnt;
-END
+    SELECT ranread_internal.ranread_spec_check(jsonb_build_object('caller', fn,
+               'groups', jsonb_build_array(jsonb_build_object('processes', 1) || g)), true)
 $$;
 
--- The groups of a point's batch: one group with the point's options, or
--- for a matrix point ORION's two, "small" (that many processes of small_size
--- random I/O at queue depth 1) and "large" (that many streams of large_size
--- I/O, random or sequential), a load of 0 leaving its group out.  Options a
--- point does not name keep ranread_run's defaults.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_groups(
+-- The groups of a point's batch: one group with the point's options (its
+-- coordinates that are options, its region as region_start and
+-- region_end), or for a matrix point ORION's two, "small" (that many
+-- processes of small_size random I/O at queue depth 1) and "large" (that
+-- many streams of large_size I/O, random or sequential), a load of 0
+-- leaving its group out.  What a point does not name takes its default
+-- (ranread_options), one process without a processes dimension.  Pure.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_groups(
     point          jsonb,
     target         name,
     small_size     integer DEFAULT 8192,
@@ -496,12 +486,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH g AS (
-        SELECT jsonb_build_object(
-                   'target', target,
-                   'write_pct', coalesce((point ->> 'write_pct')::integer, 0),
-                   'distribution', coalesce(point ->> 'distribution', 'uniform'),
-                   'region_start', coalesce(split_part(replace(point ->> 'region', '%', ''), '-', 1)::float8, 0),
-                   'region_end', coalesce(nullif(split_part(replace(point ->> 'region', '%', ''), '-', 2), '')::float8, 100)) AS base)
+        SELECT ranread_internal.ranread_defaults('group') || jsonb_build_object('processes', 1, 'target', target)
+               || coalesce((SELECT jsonb_object_agg(e.key, e.value)
+                              FROM jsonb_each(point) e
+                              JOIN @extschema@.ranread_options() o ON o.name = e.key
+                             WHERE o.level <> 'batch' AND NOT o.internal AND e.key <> 'target'), '{}')
+               || CASE WHEN point ? 'region' THEN jsonb_build_object(
+                      'region_start', split_part(replace(point ->> 'region', '%', ''), '-', 1)::float8,
+                      'region_end', split_part(replace(point ->> 'region', '%', ''), '-', 2)::float8)
+                  ELSE '{}' END AS base)
     SELECT CASE WHEN point ? 'small' OR point ? 'large' THEN
                coalesce((SELECT jsonb_agg(x ORDER BY k)
                            FROM (SELECT 1 AS k, g.base || jsonb_build_object('label', 'small',
@@ -513,34 +506,116 @@ AS $$
                                         'processes', (point ->> 'large')::integer, 'block_size', large_size,
                                         'queue_depth', 1, 'pattern', large_pattern)
                                   WHERE coalesce((point ->> 'large')::integer, 0) > 0) s), '[]')
-           ELSE jsonb_build_array(g.base || jsonb_build_object(
-                    'processes', coalesce((point ->> 'processes')::integer, 1),
-                    'block_size', coalesce((point ->> 'block_size')::integer, 8192),
-                    'queue_depth', coalesce((point ->> 'queue_depth')::integer, 1),
-                    'pattern', coalesce(point ->> 'pattern', 'random')))
-           END
+           ELSE jsonb_build_array(g.base) END
       FROM g
+$$;
+
+-- One point of a study run: its batch (the study's workload, the point's
+-- groups and coordinates, its own duration and warmup where it has them),
+-- its row, and a NOTICE of its figures and the time left (the I/O of the
+-- points to come, and for each the time between points measured so far).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_point(
+    res @extschema@.ranread_study_result, p jsonb, spec jsonb, fn text,
+    total integer, planned float8[], started timestamptz, measured float8, n_done integer,
+    column_dim text)
+RETURNS @extschema@.ranread_study_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r        @extschema@.ranread_group_result;
+    overhead float8;
+    left_s   float8;
+BEGIN
+    SELECT * INTO r
+      FROM @extschema@.ranread_run_step(ranread_internal.ranread_spec(jsonb_build_object(
+               'study', res.study, 'point', res.point, 'groups', p -> 'groups',
+               'duration', p -> 'duration', 'warmup', p -> 'warmup'), spec)) g
+     WHERE g.grp = 0;
+    res.batch := r.batch;
+    res.iops := r.iops;
+    res.mbps := r.mbps;
+    res.avg_ms := r.avg_ms;
+    res.p99_ms := r.p99_ms;
+    res.max_ms := r.max_ms;
+    res.status := r.status;
+
+    overhead := greatest(extract(epoch FROM clock_timestamp() - started)::float8 - measured, 0) / n_done;
+    left_s := coalesce((SELECT sum(v) FROM unnest(planned[res.n + 1:]) v), 0) + overhead * (total - res.n);
+    RAISE NOTICE '% % point % of % (%): % IOPS, % MiB/s, avg % ms, p99 % ms%; % left, done at about %',
+        fn, res.study, res.n, total,
+        CASE WHEN res.row_label = 'all points' THEN '' ELSE res.row_label || ', ' END
+            || ranread_internal.ranread_study_label(column_dim, p -> 'point' -> column_dim),
+        coalesce(round(r.iops::numeric)::text, 'n/a'),
+        coalesce(round(r.mbps::numeric, 1)::text, 'n/a'),
+        coalesce(round(r.avg_ms::numeric, 3)::text, 'n/a'),
+        coalesce(round(r.p99_ms::numeric, 3)::text, 'n/a'),
+        CASE WHEN r.status <> 'completed' THEN ', ' || r.status ELSE '' END,
+        to_char(make_interval(secs => left_s), 'HH24:MI:SS'),
+        to_char(clock_timestamp() + make_interval(secs => left_s), 'HH24:MI:SS');
+    RETURN res;
+END
+$$;
+
+-- A study that returned: its row in ranread_studies (the target as its
+-- workload has it), and the NOTICE of how it went.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_record(
+    study_id bigint, kind text, fn text, call text, definition jsonb, spec jsonb,
+    started timestamptz, results @extschema@.ranread_study_result[], max_avg_ms float8,
+    reason text, measured float8, column_dim text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    total       integer := cardinality(results);
+    n_done      integer := (SELECT count(*) FROM unnest(results) x WHERE x.status <> 'skipped');
+    n_skipped   integer := (SELECT count(*) FROM unnest(results) x WHERE x.status = 'skipped');
+    n_completed integer := (SELECT count(*) FROM unnest(results) x WHERE x.status = 'completed');
+    best        @extschema@.ranread_study_result;
+BEGIN
+    -- the first point of the highest IOPS, as the points ran
+    SELECT x.* INTO best FROM unnest(results) x
+     WHERE x.status = 'completed' AND x.iops IS NOT NULL ORDER BY x.iops DESC, x.n LIMIT 1;
+    INSERT INTO @extschema@.ranread_studies
+        (study, kind, started_at, finished_at, target, call, definition, planned,
+         completed, skipped, max_avg_ms, stop_reason)
+    VALUES (study_id, kind, started, clock_timestamp(),
+            coalesce(spec ->> 'target', ranread_internal.ranread_defaults('group') ->> 'target'),
+            call, definition, total, n_completed, n_skipped, max_avg_ms,
+            coalesce(reason, CASE WHEN n_skipped > 0
+                                  THEN format('early_end: %s points skipped in rows that stayed above the %s ms bound',
+                                              n_skipped, max_avg_ms) END));
+
+    RAISE NOTICE '% %: % of % points completed in %, % s between points on average%',
+        fn, study_id, n_completed, total,
+        to_char(clock_timestamp() - started, 'HH24:MI:SS'),
+        round((greatest(extract(epoch FROM clock_timestamp() - started)::float8 - measured, 0)
+               / greatest(n_done, 1))::numeric, 2),
+        CASE WHEN best IS NULL THEN ''
+             ELSE format('; max %s IOPS at %s (batch %s)', round(best.iops::numeric),
+                         CASE WHEN best.row_label = 'all points' THEN '' ELSE best.row_label || ', ' END
+                         || ranread_internal.ranread_study_label(column_dim, best.point -> column_dim),
+                         best.batch) END;
+END
 $$;
 
 -- Runs a list of points as the batches of one new study, in order, and
 -- records the study.  points is a JSON array of {"point": {coordinates},
 -- "groups": [the batch's groups], "duration": ..., "warmup": ...} (the last
--- two override the study's).  A NOTICE per point with the time left; with
--- early_end, a row ends once two of its points in a row average above
--- max_avg_ms (its other points are returned as skipped); a point that does
--- not complete (ranread_stop, an I/O error) ends the study, which keeps
--- every finished point.  One row per point run or skipped.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_execute(
+-- two override the study's); spec is the workload every point shares (its
+-- duration, warmup, target, seed, workers).  A NOTICE per point with the
+-- time left; with early_end, a row ends once two of its points in a row
+-- average above max_avg_ms (its other points are returned as skipped); a
+-- point that does not complete (ranread_stop, an I/O error) ends the study,
+-- which keeps every finished point.  One row per point run or skipped.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_execute(
     kind        text,
     fn          text,
     call        text,
     definition  jsonb,
     points      jsonb,
-    target      name,
-    duration    interval,
-    warmup      interval,
-    seed        bigint,
-    workers     integer,
+    spec        jsonb,
     max_avg_ms  float8,
     early_end   boolean)
 RETURNS SETOF @extschema@.ranread_study_result
@@ -558,41 +633,20 @@ DECLARE
     cur_row    text;
     row_avgs   float8[] := '{}';
     row_done   boolean := false;
-    r          @extschema@.ranread_group_result;
     res        @extschema@.ranread_study_result;
     results    @extschema@.ranread_study_result[] := '{}';
     n_done     integer := 0;
-    n_skipped  integer := 0;
-    n_completed integer := 0;
     planned    float8[];
     measured   float8 := 0;
-    left_s     float8;
-    overhead   float8;
     reason     text;
-    best       @extschema@.ranread_study_result;
-    missing    text;
 BEGIN
     -- What a study records besides its batches, checked before the first
-    -- one, so that a role granted only the function learns it at once.
-    SELECT string_agg(m.what, ', ') INTO missing
-      FROM (SELECT 'EXECUTE on function @extschema@.ranread_run_step(jsonb)' AS what
-             WHERE NOT has_function_privilege('@extschema@.ranread_run_step(jsonb)', 'EXECUTE')
-            UNION ALL
-            SELECT 'EXECUTE on function @extschema@.ranread_call_register(text, bigint)'
-             WHERE NOT has_function_privilege('@extschema@.ranread_call_register(text, bigint)', 'EXECUTE')
-            UNION ALL
-            SELECT 'USAGE on sequence @extschema@.ranread_study_seq'
-             WHERE NOT has_sequence_privilege('@extschema@.ranread_study_seq', 'USAGE')
-            UNION ALL
-            SELECT 'INSERT on table @extschema@.ranread_studies'
-             WHERE NOT has_table_privilege('@extschema@.ranread_studies', 'INSERT')) AS m;
-    IF missing IS NOT NULL THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'insufficient_privilege',
-            MESSAGE = format('permission denied to run %s', fn),
-            DETAIL = format('The role %s lacks %s.', current_user, missing),
-            HINT = format('Grant these along with EXECUTE on %s, or run studies as a superuser.', fn);
-    END IF;
+    -- one (ranread_study's own call did already; a profile's has not)
+    PERFORM ranread_internal.ranread_check_privileges('run ' || fn, fn, ARRAY[
+        'EXECUTE on function @extschema@.ranread_run_step(jsonb)',
+        'EXECUTE on function ranread_internal.ranread_call_register(text, bigint)',
+        'USAGE on sequence @extschema@.ranread_study_seq',
+        'INSERT on table @extschema@.ranread_studies']);
     IF current_setting('transaction_isolation') <> 'read committed' THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
             MESSAGE = format('%s must run at the read committed isolation level, not %s',
@@ -601,20 +655,21 @@ BEGIN
     END IF;
 
     SELECT * INTO ax
-      FROM @extschema@.ranread_study_axes(ARRAY(SELECT e -> 'point' FROM jsonb_array_elements(points) e), NULL, fn);
-    SELECT array_agg(extract(epoch FROM coalesce((e ->> 'duration')::interval, duration)
-                              + coalesce((e ->> 'warmup')::interval, warmup))::float8 ORDER BY k)
+      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT e -> 'point' FROM jsonb_array_elements(points) e), NULL, fn);
+    SELECT array_agg(extract(epoch FROM coalesce((e ->> 'duration')::interval, (spec ->> 'duration')::interval)
+                              + coalesce((e ->> 'warmup')::interval, (spec ->> 'warmup')::interval, '0'))::float8
+                     ORDER BY k)
       INTO planned
       FROM jsonb_array_elements(points) WITH ORDINALITY x(e, k);
 
     study_id := nextval('@extschema@.ranread_study_seq'::regclass);
-    PERFORM @extschema@.ranread_call_register('study', study_id);
+    PERFORM ranread_internal.ranread_call_register('study', study_id);
     RAISE NOTICE '% %: % points, about % of I/O', fn, study_id, total,
         to_char(make_interval(secs => (SELECT sum(v) FROM unnest(planned) v)), 'HH24:MI:SS');
 
     FOR p IN SELECT e FROM jsonb_array_elements(points) WITH ORDINALITY x(e, k) ORDER BY k LOOP
         i := i + 1;
-        row_key := @extschema@.ranread_study_row_label(p -> 'point', ax.row_dims);
+        row_key := ranread_internal.ranread_study_row_label(p -> 'point', ax.row_dims);
         IF row_key IS DISTINCT FROM cur_row THEN
             cur_row := row_key;
             row_avgs := '{}';
@@ -624,158 +679,74 @@ BEGIN
                    jsonb_build_object('n', i) || (p -> 'point'),
                    NULL, NULL, NULL, NULL, NULL, 'skipped')::@extschema@.ranread_study_result;
         IF row_done THEN
-            n_skipped := n_skipped + 1;
             results := results || res;
             CONTINUE;
         END IF;
 
-        SELECT * INTO r
-          FROM @extschema@.ranread_run_step(jsonb_build_object(
-                   'caller', fn, 'study', study_id, 'point', res.point,
-                   'duration', coalesce((p ->> 'duration')::interval, duration),
-                   'warmup', coalesce((p ->> 'warmup')::interval, warmup),
-                   'seed', seed, 'workers', workers, 'target', target,
-                   'groups', p -> 'groups')) g
-         WHERE g.grp = 0;
         n_done := n_done + 1;
         measured := measured + planned[i];
-        res.batch := r.batch;
-        res.iops := r.iops;
-        res.mbps := r.mbps;
-        res.avg_ms := r.avg_ms;
-        res.p99_ms := r.p99_ms;
-        res.max_ms := r.max_ms;
-        res.status := r.status;
+        res := ranread_internal.ranread_study_point(res, p, spec, fn, total, planned, started,
+                                                    measured, n_done, ax.column_dim);
         results := results || res;
-        IF r.status = 'completed' THEN
-            n_completed := n_completed + 1;
-            IF best IS NULL OR r.iops > best.iops THEN
-                best := res;
-            END IF;
-        END IF;
-
-        -- The time left: the I/O of the points to come, and the time between
-        -- points measured so far (launch, recording) for each of them.
-        overhead := greatest(extract(epoch FROM clock_timestamp() - started)::float8 - measured, 0) / n_done;
-        left_s := coalesce((SELECT sum(v) FROM unnest(planned[i + 1:]) v), 0) + overhead * (total - i);
-        RAISE NOTICE '% % point % of % (%): % IOPS, % MiB/s, avg % ms, p99 % ms%; % left, done at about %',
-            fn, study_id, i, total,
-            CASE WHEN row_key = 'all points' THEN '' ELSE row_key || ', ' END
-                || @extschema@.ranread_study_label(ax.column_dim, p -> 'point' -> ax.column_dim),
-            coalesce(round(r.iops::numeric)::text, 'n/a'),
-            coalesce(round(r.mbps::numeric, 1)::text, 'n/a'),
-            coalesce(round(r.avg_ms::numeric, 3)::text, 'n/a'),
-            coalesce(round(r.p99_ms::numeric, 3)::text, 'n/a'),
-            CASE WHEN r.status <> 'completed' THEN ', ' || r.status ELSE '' END,
-            to_char(make_interval(secs => left_s), 'HH24:MI:SS'),
-            to_char(clock_timestamp() + make_interval(secs => left_s), 'HH24:MI:SS');
-
-        IF r.status IS DISTINCT FROM 'completed' THEN
+        IF res.status IS DISTINCT FROM 'completed' THEN
             reason := format('status: point %s (batch %s) ended %s; the %s finished points are kept',
-                             i, r.batch, coalesce(r.status, 'without a status'), n_completed);
+                             i, res.batch, coalesce(res.status, 'without a status'),
+                             (SELECT count(*) FROM unnest(results) x WHERE x.status = 'completed'));
             EXIT;
         END IF;
 
-        row_avgs := row_avgs || r.avg_ms;
-        IF early_end AND @extschema@.ranread_study_row_ended(row_avgs, max_avg_ms) THEN
+        row_avgs := row_avgs || res.avg_ms;
+        IF early_end AND ranread_internal.ranread_study_row_ended(row_avgs, max_avg_ms) THEN
             row_done := true;
-            IF i < total AND @extschema@.ranread_study_row_label(points -> i -> 'point', ax.row_dims) = row_key THEN
+            IF i < total AND ranread_internal.ranread_study_row_label(points -> i -> 'point', ax.row_dims) = row_key THEN
                 RAISE NOTICE '% % row "%" ends early: average latency above % ms on two points in a row',
                     fn, study_id, row_key, max_avg_ms;
             END IF;
         END IF;
     END LOOP;
 
-    INSERT INTO @extschema@.ranread_studies
-        (study, kind, started_at, finished_at, target, call, definition, planned,
-         completed, skipped, max_avg_ms, stop_reason)
-    VALUES (study_id, kind, started, clock_timestamp(), target, call, definition, total,
-            n_completed, n_skipped, max_avg_ms,
-            coalesce(reason, CASE WHEN n_skipped > 0
-                                  THEN format('early_end: %s points skipped in rows that stayed above the %s ms bound',
-                                              n_skipped, max_avg_ms) END));
-
-    RAISE NOTICE '% %: % of % points completed in %, % s between points on average%',
-        fn, study_id, n_completed, total,
-        to_char(clock_timestamp() - started, 'HH24:MI:SS'),
-        round((greatest(extract(epoch FROM clock_timestamp() - started)::float8 - measured, 0)
-               / greatest(n_done, 1))::numeric, 2),
-        CASE WHEN best IS NULL THEN ''
-             ELSE format('; max %s IOPS at %s (batch %s)', round(best.iops::numeric),
-                         CASE WHEN best.row_label = 'all points' THEN '' ELSE best.row_label || ', ' END
-                         || @extschema@.ranread_study_label(ax.column_dim, best.point -> ax.column_dim),
-                         best.batch) END;
-
+    PERFORM ranread_internal.ranread_study_record(study_id, kind, fn, call, definition, spec, started,
+                                                  results, max_avg_ms, reason, measured, ax.column_dim);
     RETURN QUERY SELECT * FROM unnest(results);
 END
 $$;
 
--- A grid of batches in one call: the product of the dimensions given as
--- arrays (see ranread_study_grid_points), each point a batch of duration
--- after warmup.  small and large are the loads of ORION's mix (small: that
--- many processes of small_size random I/O at queue depth 1; large: that many
--- streams of large_size I/O, random or sequential as large_pattern says),
--- combined as matrix says; they replace processes, queue_depth, block_size
--- and pattern.  Everything is checked before the first batch.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study(
-    processes     integer[] DEFAULT NULL,
-    queue_depth   integer[] DEFAULT NULL,
-    block_size    integer[] DEFAULT NULL,
-    write_pct     integer[] DEFAULT NULL,
-    region        text[]    DEFAULT NULL,
-    pattern       text[]    DEFAULT NULL,
-    distribution  text[]    DEFAULT NULL,
-    small         integer[] DEFAULT NULL,
-    large         integer[] DEFAULT NULL,
-    matrix        text      DEFAULT NULL,
-    num_small     integer   DEFAULT NULL,
-    num_large     integer   DEFAULT NULL,
-    duration      interval  DEFAULT '10s',
-    warmup        interval  DEFAULT '0',
-    max_avg_ms    float8    DEFAULT 10,
-    early_end     boolean   DEFAULT false,
-    target        name      DEFAULT 'ranread',
-    small_size    integer   DEFAULT 8192,
-    large_size    integer   DEFAULT 1048576,
-    large_pattern text      DEFAULT 'random',
-    seed          bigint    DEFAULT NULL,
-    workers       integer   DEFAULT NULL)
-RETURNS SETOF @extschema@.ranread_study_result
-LANGUAGE plpgsql VOLATILE
+-- The dimensions of a study, checked: each array not empty, without NULL
+-- or repeats, its values within the option's range (ranread_options), a
+-- region as START-END; the text dimensions in one spelling, so that no two
+-- values make the same point.  Returns those spellings, and the regions as
+-- JSON.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_check_dims(
+    processes integer[], queue_depth integer[], block_size integer[], write_pct integer[],
+    region text[], pattern text[], distribution text[], small integer[], large integer[],
+    num_small integer, num_large integer, fn text,
+    OUT patterns text[], OUT distributions text[], OUT regions jsonb)
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    fn        constant text := 'ranread_study';
-    max_points constant integer := 1000;
-    lim       record;
-    is_mix    boolean := small IS NOT NULL OR large IS NOT NULL OR matrix IS NOT NULL;
-    dims      jsonb;
-    regions   jsonb := '[]';
-    rg        text;
-    m         text[];
-    pts       jsonb := '[]';
-    pt        record;
-    g         jsonb;
-    bad       text;
-    call      text;
-    args      text[] := '{}';
-    total_procs integer;
-    n_points  numeric;
-    norm      text[];
-    same      record;
+    lim   record;
+    rg    text;
+    m     text[];
+    bad   text;
+    same  record;
+    o     record;
 BEGIN
-    PERFORM @extschema@.ranread_primary_only(fn);
     SELECT * INTO lim FROM @extschema@.ranread_limits();
-
-    -- The dimensions
-    PERFORM @extschema@.ranread_study_check_ints('processes', processes, 1, lim.max_processes, 'a number of processes', fn);
-    PERFORM @extschema@.ranread_study_check_ints('queue_depth', queue_depth, 1, lim.max_queue_depth, 'a queue depth', fn);
-    PERFORM @extschema@.ranread_study_check_ints('block_size', block_size, 1, 1073741824, 'a block size in bytes', fn);
-    PERFORM @extschema@.ranread_study_check_ints('write_pct', write_pct, 0, 100, 'a percentage of writes', fn);
-    PERFORM @extschema@.ranread_study_check_ints('small', small, 0, lim.max_processes, 'a small I/O load (processes)', fn);
-    PERFORM @extschema@.ranread_study_check_ints('large', large, 0, lim.max_processes, 'a large I/O load (streams)', fn);
-    PERFORM @extschema@.ranread_study_check_ints('num_small', CASE WHEN num_small IS NOT NULL THEN ARRAY[num_small] END, 0, lim.max_processes, 'a small I/O load (processes)', fn);
-    PERFORM @extschema@.ranread_study_check_ints('num_large', CASE WHEN num_large IS NOT NULL THEN ARRAY[num_large] END, 0, lim.max_processes, 'a large I/O load (streams)', fn);
+    FOR o IN SELECT x.name, x.minimum, x.maximum FROM @extschema@.ranread_options() x
+              WHERE x.name IN ('processes', 'queue_depth', 'block_size', 'write_pct')
+              ORDER BY array_position(ARRAY['processes', 'queue_depth', 'block_size', 'write_pct'], x.name) LOOP
+        PERFORM ranread_internal.ranread_study_check_ints(o.name,
+            CASE o.name WHEN 'processes' THEN processes WHEN 'queue_depth' THEN queue_depth
+                        WHEN 'block_size' THEN block_size ELSE write_pct END,
+            o.minimum::integer, o.maximum::integer,
+            CASE o.name WHEN 'processes' THEN 'a number of processes' WHEN 'queue_depth' THEN 'a queue depth'
+                        WHEN 'block_size' THEN 'a block size in bytes' ELSE 'a percentage of writes' END, fn);
+    END LOOP;
+    PERFORM ranread_internal.ranread_study_check_ints('small', small, 0, lim.max_processes, 'a small I/O load (processes)', fn);
+    PERFORM ranread_internal.ranread_study_check_ints('large', large, 0, lim.max_processes, 'a large I/O load (streams)', fn);
+    PERFORM ranread_internal.ranread_study_check_ints('num_small', CASE WHEN num_small IS NOT NULL THEN ARRAY[num_small] END, 0, lim.max_processes, 'a small I/O load (processes)', fn);
+    PERFORM ranread_internal.ranread_study_check_ints('num_large', CASE WHEN num_large IS NOT NULL THEN ARRAY[num_large] END, 0, lim.max_processes, 'a large I/O load (streams)', fn);
     FOREACH bad IN ARRAY ARRAY['region', 'pattern', 'distribution'] LOOP
         IF (CASE bad WHEN 'region' THEN region WHEN 'pattern' THEN pattern ELSE distribution END) = '{}' THEN
             RAISE EXCEPTION USING
@@ -797,44 +768,59 @@ BEGIN
         IF FOUND THEN
             RAISE EXCEPTION USING
                 ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('%s of %s repeats %s', bad, fn, quote_literal(rg)),
+                MESSAGE = format('%s of %s repeats %s', bad, fn, quote_literal(ranread_internal.ranread_study_shown(rg))),
                 HINT = 'Give each value once: a repeated value would run the same point twice.';
         END IF;
     END LOOP;
+    regions := '[]';
     FOREACH rg IN ARRAY coalesce(region, '{}') LOOP
         m := regexp_match(rg, '^\s*([0-9]+(?:\.[0-9]+)?)\s*-\s*([0-9]+(?:\.[0-9]+)?)\s*%?\s*$');
         IF m IS NULL OR m[1]::float8 >= m[2]::float8 OR m[2]::float8 > 100 THEN
             RAISE EXCEPTION USING
                 ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('invalid region %s for %s', quote_literal(rg), fn),
+                MESSAGE = format('invalid region %s for %s', quote_literal(ranread_internal.ranread_study_shown(rg)), fn),
                 HINT = 'A region is START-END in percent of the target, 0 <= START < END <= 100, such as ''0-40'' (the outer 40% of a disk) or ''40-100''.';
         END IF;
-        regions := regions || to_jsonb(@extschema@.ranread_study_normalize('region', rg));
+        regions := regions || to_jsonb(ranread_internal.ranread_study_normalize('region', rg));
     END LOOP;
 
     -- Values that differ only in spelling would run the same point twice:
     -- each dimension's values in one spelling, and no two alike
     FOREACH bad IN ARRAY ARRAY['region', 'pattern', 'distribution'] LOOP
-        SELECT min(v) AS a, max(v) AS b, @extschema@.ranread_study_normalize(bad, v) AS n INTO same
+        SELECT min(v) AS a, max(v) AS b, ranread_internal.ranread_study_normalize(bad, v) AS n INTO same
           FROM unnest(CASE bad WHEN 'region' THEN region WHEN 'pattern' THEN pattern ELSE distribution END) v
          GROUP BY 3 HAVING count(*) > 1 LIMIT 1;
         IF FOUND THEN
             RAISE EXCEPTION USING
                 ERRCODE = 'invalid_parameter_value',
                 MESSAGE = format('%s of %s repeats %s: %s and %s are the same %s',
-                                 bad, fn, quote_literal(same.n), quote_literal(same.a), quote_literal(same.b), bad),
+                                 bad, fn, quote_literal(ranread_internal.ranread_study_shown(same.n)),
+                                 quote_literal(ranread_internal.ranread_study_shown(same.a)),
+                                 quote_literal(ranread_internal.ranread_study_shown(same.b)), bad),
                 HINT = 'Give each value once: a repeated value would run the same point twice.';
         END IF;
     END LOOP;
-    IF pattern IS NOT NULL THEN
-        pattern := ARRAY(SELECT @extschema@.ranread_study_normalize('pattern', v)
-                           FROM unnest(pattern) WITH ORDINALITY u(v, k) ORDER BY k);
-    END IF;
-    IF distribution IS NOT NULL THEN
-        distribution := ARRAY(SELECT @extschema@.ranread_study_normalize('distribution', v)
-                                FROM unnest(distribution) WITH ORDINALITY u(v, k) ORDER BY k);
-    END IF;
+    patterns := CASE WHEN pattern IS NOT NULL THEN
+        ARRAY(SELECT ranread_internal.ranread_study_normalize('pattern', v) FROM unnest(pattern) WITH ORDINALITY u(v, k) ORDER BY k) END;
+    distributions := CASE WHEN distribution IS NOT NULL THEN
+        ARRAY(SELECT ranread_internal.ranread_study_normalize('distribution', v) FROM unnest(distribution) WITH ORDINALITY u(v, k) ORDER BY k) END;
+END
+$$;
 
+-- The other arguments of a study: the dimensions a matrix of small and
+-- large loads excludes, and each point's length and warm-up, the bound,
+-- early_end and a matrix's large pattern.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_check_args(
+    is_mix boolean, processes integer[], queue_depth integer[], block_size integer[], pattern text[],
+    num_small integer, num_large integer, duration interval, max_avg_ms float8,
+    early_end boolean, large_pattern text, fn text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad text;
+BEGIN
     IF is_mix THEN
         SELECT x INTO bad
           FROM (VALUES ('processes', processes IS NOT NULL), ('queue_depth', queue_depth IS NOT NULL),
@@ -852,61 +838,55 @@ BEGIN
             MESSAGE = format('%s of %s needs a matrix', CASE WHEN num_small IS NOT NULL THEN 'num_small' ELSE 'num_large' END, fn),
             HINT = 'num_small and num_large fix a load of matrix row, col, point or max: give small and large loads and a matrix.';
     END IF;
-
-    -- The other arguments
-    IF duration IS NULL OR duration <= interval '0' THEN
-        RAISE EXCEPTION USING
-            ERRCODE = CASE WHEN duration IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
-            MESSAGE = format('invalid duration %s for %s', coalesce(quote_literal(duration), 'NULL'), fn),
-            HINT = 'duration is the length of each point: greater than 0, such as ''10s''.';
-    END IF;
-    IF warmup IS NULL OR warmup < interval '0' THEN
-        RAISE EXCEPTION USING
-            ERRCODE = CASE WHEN warmup IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
-            MESSAGE = format('invalid warmup %s for %s', coalesce(quote_literal(warmup), 'NULL'), fn),
-            HINT = 'warmup is the unmeasured I/O before each point: 0 or more, such as ''2s''.';
-    END IF;
+    -- a point runs for its duration (its value, like warmup's, is the
+    -- parser's to check: ranread_study checks the spec)
+    PERFORM ranread_internal.ranread_require(fn, 'duration', duration,
+        'duration is the length of each point, such as ''10s''.');
     IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 OR max_avg_ms = 'Infinity'::float8 THEN
         RAISE EXCEPTION USING
             ERRCODE = CASE WHEN max_avg_ms IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
             MESSAGE = format('invalid max_avg_ms %s for %s', coalesce(max_avg_ms::text, 'NULL'), fn),
             HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.';
     END IF;
-    IF early_end IS NULL THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('early_end of %s must not be null', fn),
-            HINT = 'early_end is true to end a row once two of its points in a row average above max_avg_ms, false to run every point.';
-    END IF;
+    PERFORM ranread_internal.ranread_require(fn, 'early_end', early_end,
+        'early_end is true to end a row once two of its points in a row average above max_avg_ms, false to run every point.');
     IF large_pattern IS NULL OR large_pattern NOT IN ('random', 'sequential') THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid large_pattern %s for %s', coalesce(quote_literal(large_pattern), 'NULL'), fn),
             HINT = 'large_pattern is ''random'' (ORION''s -type rand) or ''sequential'' (-type seq).';
     END IF;
+END
+$$;
 
-    -- The grid
-    dims := jsonb_strip_nulls(jsonb_build_object(
-        'region', CASE WHEN region IS NOT NULL THEN regions END,
-        'pattern', to_jsonb(pattern), 'distribution', to_jsonb(distribution),
-        'block_size', to_jsonb(block_size), 'write_pct', to_jsonb(write_pct),
-        'queue_depth', to_jsonb(queue_depth),
-        'processes', CASE WHEN NOT is_mix THEN to_jsonb(coalesce(processes, '{1}')) END,
-        'small', to_jsonb(small), 'large', to_jsonb(large)));
-    -- How many points, before any is built: the product of the sizes of
-    -- the dimensions (numeric, so that no product overflows), times the
-    -- points the matrix selects
-    n_points := coalesce(cardinality(region), 1)::numeric * coalesce(cardinality(pattern), 1)
-                * coalesce(cardinality(distribution), 1) * coalesce(cardinality(block_size), 1)
-                * coalesce(cardinality(write_pct), 1) * coalesce(cardinality(queue_depth), 1)
-                * CASE WHEN is_mix THEN @extschema@.ranread_study_matrix_count(coalesce(matrix, 'basic'), small, large,
-                                                                          num_small, num_large)
-                       ELSE coalesce(cardinality(processes), 1) END;
-    IF is_mix AND n_points = 0 THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('matrix %s of %s selects no point with a load', coalesce(matrix, 'basic'), fn),
-            HINT = 'Every point of the loads given is small 0 and large 0; give loads above 0.';
+-- The points of a study's grid, each with its batch's groups, refused past
+-- max_points before any is built: the product of the dimensions' sizes
+-- (numeric, so that no product overflows) times the points the matrix
+-- selects.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_plan(
+    dims jsonb, is_mix boolean, matrix text, small integer[], large integer[],
+    num_small integer, num_large integer, target name, small_size integer, large_size integer,
+    large_pattern text, fn text, max_points integer DEFAULT 1000)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n_points numeric := 1;
+    d        text;
+BEGIN
+    FOREACH d IN ARRAY ARRAY['region', 'pattern', 'distribution', 'block_size', 'write_pct', 'queue_depth', 'processes'] LOOP
+        n_points := n_points * coalesce(jsonb_array_length(dims -> d), 1);
+    END LOOP;
+    IF is_mix THEN
+        n_points := n_points * ranread_internal.ranread_study_matrix_count(coalesce(matrix, 'basic'), small, large,
+                                                                          num_small, num_large);
+        IF n_points = 0 THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('matrix %s of %s selects no point with a load', coalesce(matrix, 'basic'), fn),
+                HINT = 'Every point of the loads given is small 0 and large 0; give loads above 0.';
+        END IF;
     END IF;
     IF n_points > max_points THEN
         RAISE EXCEPTION USING
@@ -914,20 +894,33 @@ BEGIN
             MESSAGE = format('%s would run %s points, more than %s', fn, n_points, max_points),
             HINT = 'Give fewer values per dimension, or run the grid as several studies.';
     END IF;
+    RETURN (SELECT coalesce(jsonb_agg(jsonb_build_object('point', pt.point,
+                                                         'groups', ranread_internal.ranread_study_groups(pt.point, target,
+                                                             small_size, large_size, large_pattern))
+                                      ORDER BY pt.n), '[]')
+              FROM ranread_internal.ranread_study_grid_points(dims, matrix, num_small, num_large) pt);
+END
+$$;
 
-    FOR pt IN SELECT * FROM @extschema@.ranread_study_grid_points(dims, matrix, num_small, num_large) ORDER BY 1 LOOP
-        pts := pts || jsonb_build_object('point', pt.point,
-                                         'groups', @extschema@.ranread_study_groups(pt.point, target, small_size,
-                                                                                     large_size, large_pattern));
-    END LOOP;
-
-    -- Each point's options, checked before any I/O: the group options
-    -- (once per distinct set), the limits on I/O in flight, workers.
+-- Each point's options, checked before any I/O: the group options (once
+-- per distinct set), the limits on I/O in flight and processes, whole
+-- pages for writes, and workers against the smallest point.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_check_points(pts jsonb, workers integer, fn text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lim         record;
+    g           jsonb;
+    total_procs integer;
+BEGIN
+    SELECT * INTO lim FROM @extschema@.ranread_limits();
     FOR g IN
         SELECT DISTINCT x - 'processes' - 'label' - 'queue_depth' - 'write_pct'
           FROM jsonb_array_elements(pts) p, jsonb_array_elements(p -> 'groups') x
     LOOP
-        PERFORM @extschema@.ranread_study_check_group(g, fn);
+        PERFORM ranread_internal.ranread_study_check_group(g, fn);
     END LOOP;
     SELECT p -> 'point' INTO g
       FROM jsonb_array_elements(pts) p
@@ -966,40 +959,103 @@ BEGIN
     IF workers < 1 OR workers > total_procs THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            MESSAGE = format('workers of %s must be between 1 and %s, not %s', fn, total_procs, workers),
             HINT = format('workers must be between 1 and the processes of the smallest point (%s), or NULL to let each point choose.',
                           total_procs);
     END IF;
+END
+$$;
 
-    -- The exact call, to run it again
-    SELECT array_agg(format('%s => %L', a.name, a.val) ORDER BY a.i) INTO args
-      FROM (VALUES (1, 'processes', processes::text), (2, 'queue_depth', queue_depth::text),
-                   (3, 'block_size', block_size::text), (4, 'write_pct', write_pct::text),
-                   (5, 'region', region::text), (6, 'pattern', pattern::text),
-                   (7, 'distribution', distribution::text), (8, 'small', small::text),
-                   (9, 'large', large::text), (10, 'matrix', matrix),
-                   (11, 'num_small', num_small::text), (12, 'num_large', num_large::text),
-                   (13, 'duration', duration::text), (14, 'warmup', warmup::text),
-                   (15, 'max_avg_ms', max_avg_ms::text), (16, 'early_end', early_end::text),
-                   (17, 'target', target::text),
-                   (18, 'small_size', CASE WHEN is_mix THEN small_size::text END),
-                   (19, 'large_size', CASE WHEN is_mix THEN large_size::text END),
-                   (20, 'large_pattern', CASE WHEN is_mix THEN large_pattern END),
-                   (21, 'seed', seed::text), (22, 'workers', workers::text)) a(i, name, val)
-     WHERE a.val IS NOT NULL;
-    call := format('SELECT * FROM ranread_study(%s);', array_to_string(args, ', '));
+-- ranread_study, behind the C function users call: its dimensions and own
+-- arguments bound by name, the workload every point shares (duration,
+-- warmup, target, seed, workers) as one spec, and the exact call
+-- (src/forward.c).  Everything is checked before the first batch.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study(
+    processes integer[], queue_depth integer[], block_size integer[], write_pct integer[],
+    region text[], pattern text[], distribution text[], small integer[], large integer[],
+    matrix text, num_small integer, num_large integer, duration interval, warmup interval,
+    max_avg_ms float8, early_end boolean, target name, small_size integer, large_size integer,
+    large_pattern text, workers integer, spec jsonb, call text)
+RETURNS SETOF @extschema@.ranread_study_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn      constant text := 'ranread_study';
+    is_mix  boolean := small IS NOT NULL OR large IS NOT NULL OR matrix IS NOT NULL;
+    d       record;
+    dims    jsonb;
+    pts     jsonb;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only(fn);
+    SELECT * INTO d FROM ranread_internal.ranread_study_check_dims(processes, queue_depth, block_size,
+        write_pct, region, pattern, distribution, small, large, num_small, num_large, fn);
+    PERFORM ranread_internal.ranread_study_check_args(is_mix, processes, queue_depth, block_size, pattern,
+        num_small, num_large, duration, max_avg_ms, early_end, large_pattern, fn);
+    -- the workload every point shares (duration, warmup, seed), checked as
+    -- a batch checks it (its target with the groups' options); workers are
+    -- checked against the smallest point
+    PERFORM ranread_internal.ranread_spec_check((spec - 'workers' - 'groups')
+        || jsonb_build_object('caller', fn, 'groups', jsonb_build_array(jsonb_build_object('processes', 1))), false);
+
+    dims := jsonb_strip_nulls(jsonb_build_object(
+        'region', CASE WHEN region IS NOT NULL THEN d.regions END,
+        'pattern', to_jsonb(d.patterns), 'distribution', to_jsonb(d.distributions),
+        'block_size', to_jsonb(block_size), 'write_pct', to_jsonb(write_pct),
+        'queue_depth', to_jsonb(queue_depth),
+        'processes', CASE WHEN NOT is_mix THEN to_jsonb(coalesce(processes, '{1}')) END,
+        'small', to_jsonb(small), 'large', to_jsonb(large)));
+    pts := ranread_internal.ranread_study_plan(dims, is_mix, matrix, small, large, num_small, num_large,
+                                               target, small_size, large_size, large_pattern, fn);
+    PERFORM ranread_internal.ranread_study_check_points(pts, workers, fn);
 
     RETURN QUERY
-    SELECT * FROM @extschema@.ranread_study_execute(
+    SELECT * FROM ranread_internal.ranread_study_execute(
         'study', fn, call,
+        -- the definition: the grid, the study's own arguments, the workload
+        -- every point shares (but its target, which ranread_studies has)
         jsonb_strip_nulls(jsonb_build_object(
             'dimensions', dims, 'matrix', CASE WHEN is_mix THEN coalesce(matrix, 'basic') END,
             'num_small', num_small, 'num_large', num_large,
-            'duration', duration, 'warmup', warmup, 'max_avg_ms', max_avg_ms, 'early_end', early_end,
+            'max_avg_ms', max_avg_ms, 'early_end', early_end,
             'small_size', CASE WHEN is_mix THEN small_size END,
             'large_size', CASE WHEN is_mix THEN large_size END,
-            'large_pattern', CASE WHEN is_mix THEN large_pattern END,
-            'seed', seed, 'workers', workers)),
-        pts, target, duration, warmup, seed, workers, max_avg_ms, early_end);
+            'large_pattern', CASE WHEN is_mix THEN large_pattern END)) || (spec - 'caller' - 'target'),
+        pts, spec, max_avg_ms, early_end);
 END
 $$;
+
+-- A grid of batches in one call: the product of the dimensions given as
+-- arrays (see ranread_study_grid_points), each point a batch of duration
+-- after warmup.  small and large are the loads of ORION's mix (small: that
+-- many processes of small_size random I/O at queue depth 1; large: that many
+-- streams of large_size I/O, random or sequential as large_pattern says),
+-- combined as matrix says; they replace processes, queue_depth, block_size
+-- and pattern.  Everything is checked before the first batch; the workload
+-- options take ranread_run's defaults but duration (ranread_options).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study(
+    processes     integer[] DEFAULT NULL,
+    queue_depth   integer[] DEFAULT NULL,
+    block_size    integer[] DEFAULT NULL,
+    write_pct     integer[] DEFAULT NULL,
+    region        text[]    DEFAULT NULL,
+    pattern       text[]    DEFAULT NULL,
+    distribution  text[]    DEFAULT NULL,
+    small         integer[] DEFAULT NULL,
+    large         integer[] DEFAULT NULL,
+    matrix        text      DEFAULT NULL,
+    num_small     integer   DEFAULT NULL,
+    num_large     integer   DEFAULT NULL,
+    duration      interval  DEFAULT '10s',
+    warmup        interval  DEFAULT '0',
+    max_avg_ms    float8    DEFAULT 10,
+    early_end     boolean   DEFAULT false,
+    target        name      DEFAULT 'ranread',
+    small_size    integer   DEFAULT 8192,
+    large_size    integer   DEFAULT 1048576,
+    large_pattern text      DEFAULT 'random',
+    seed          bigint    DEFAULT NULL,
+    workers       integer   DEFAULT NULL)
+RETURNS SETOF @extschema@.ranread_study_result
+AS 'MODULE_PATHNAME', 'ranread_forward'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;

@@ -17,13 +17,13 @@ WITH axes AS (
               FROM @extschema@.ranread_batches b
              WHERE b.study IS NOT NULL AND b.point IS NOT NULL
              GROUP BY b.study) s,
-           LATERAL @extschema@.ranread_study_axes(s.points) a
+           LATERAL ranread_internal.ranread_study_axes(s.points) a
 )
 SELECT b.study,
        (b.point ->> 'n')::integer AS n,
        b.batch,
        b.run_at,
-       @extschema@.ranread_study_row_label(b.point, x.row_dims) AS row_label,
+       ranread_internal.ranread_study_row_label(b.point, x.row_dims) AS row_label,
        x.column_dim,
        b.point ->> x.column_dim AS column_label,
        b.point,
@@ -68,8 +68,8 @@ SELECT p.study,
        coalesce(s.target, p.target) AS target,
        p.tablespace,
        CASE WHEN s.study IS NOT NULL THEN CASE WHEN s.stop_reason LIKE 'status:%' THEN 'ended early' ELSE 'finished' END
-            WHEN @extschema@.ranread_call_running('study', p.study) THEN 'running'
-            WHEN @extschema@.ranread_call_running('study', p.study) IS NULL THEN 'cancelled or running'
+            WHEN ranread_internal.ranread_call_running('study', p.study) THEN 'running'
+            WHEN ranread_internal.ranread_call_running('study', p.study) IS NULL THEN 'cancelled or running'
             ELSE 'cancelled' END AS status,
        s.planned,
        p.points,
@@ -93,7 +93,7 @@ SELECT p.study,
 
 -- The metrics a grid, heat table or summary can show, and what they are for
 -- a study of single batches and for a matrix of small and large loads.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_metric(metric text, fn text,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_metric(metric text, fn text,
     OUT column_name text, OUT label text, OUT higher_is_better boolean)
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -120,7 +120,7 @@ $$;
 
 -- The points of a study, checked: an error naming the study when it has
 -- none.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_check(study bigint, fn text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_check(study bigint, fn text)
 RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -149,7 +149,7 @@ $$;
 -- (a profile's passes) give their best: the highest rate, the lowest
 -- latency.  Only completed batches count.  Rows and columns come with their
 -- order: numbers by value, other values as the study ran them.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_cells(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_cells(
     study    bigint,
     metric   text DEFAULT 'iops',
     columns  text DEFAULT NULL,
@@ -164,10 +164,10 @@ DECLARE
     ax     record;
     is_mix boolean;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(study, fn);
-    SELECT * INTO m FROM @extschema@.ranread_study_metric(metric, fn);
+    PERFORM ranread_internal.ranread_study_check(study, fn);
+    SELECT * INTO m FROM ranread_internal.ranread_study_metric(metric, fn);
     SELECT * INTO ax
-      FROM @extschema@.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
+      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
                                                  WHERE b.study OPERATOR(pg_catalog.=) ranread_study_cells.study),
                                           columns, fn);
     is_mix := EXISTS (SELECT FROM @extschema@.ranread_batches b
@@ -176,7 +176,7 @@ BEGIN
     RETURN QUERY
     WITH pts AS (
         SELECT p.n, p.batch, p.status,
-               @extschema@.ranread_study_row_label(p.point, ax.row_dims) AS rl,
+               ranread_internal.ranread_study_row_label(p.point, ax.row_dims) AS rl,
                p.point -> ax.column_dim AS cv,
                CASE WHEN is_mix THEN
                         CASE m.column_name WHEN 'iops' THEN p.small_iops
@@ -227,14 +227,14 @@ AS $$
     SELECT c.row_label,
            array_agg(c.column_label ORDER BY c.column_ord),
            array_agg(c.value ORDER BY c.column_ord)
-      FROM @extschema@.ranread_study_cells(study, metric, columns, 'ranread_study_grid') c
+      FROM ranread_internal.ranread_study_cells(study, metric, columns, 'ranread_study_grid') c
      GROUP BY c.row_label, c.row_ord
      ORDER BY c.row_ord
 $$;
 
 -- Where a point is, as a summary line says it: "Small=4 and Large=0" for a
 -- matrix (ORION's words), else "processes=8, write_pct=10".
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_where(point jsonb)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_where(point jsonb)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -265,7 +265,7 @@ DECLARE
     bound  float8;
     is_mix boolean;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(study, fn);
+    PERFORM ranread_internal.ranread_study_check(study, fn);
     IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
@@ -328,7 +328,7 @@ BEGIN
            CASE WHEN i.v IS NULL THEN format('%s: none', i.it)
                 ELSE format('%s=%s%s @ %s', i.it, to_char(i.v, 'FM999999990.00'),
                             CASE i.u WHEN 'usecs' THEN ' usecs' ELSE '' END,
-                            @extschema@.ranread_study_where(i.pt)) END
+                            ranread_internal.ranread_study_where(i.pt)) END
       FROM items i
      ORDER BY i.ord;
 END

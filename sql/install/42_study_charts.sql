@@ -156,8 +156,8 @@ AS $$
       FROM (SELECT x.row_label, x.row_ord,
                    array_agg(x.value ORDER BY x.column_ord) AS xs,
                    array_agg(y.value ORDER BY x.column_ord) AS ys
-              FROM @extschema@.ranread_study_cells(study, 'iops', columns, fn) x
-              JOIN @extschema@.ranread_study_cells(study, latency_metric, columns, fn) y
+              FROM ranread_internal.ranread_study_cells(study, 'iops', columns, fn) x
+              JOIN ranread_internal.ranread_study_cells(study, latency_metric, columns, fn) y
                 USING (row_label, column_label)
              GROUP BY x.row_label, x.row_ord) r
 $$;
@@ -174,7 +174,7 @@ AS $$
                   CASE WHEN s.kind IS NOT NULL AND s.kind <> 'study' THEN ' (' || s.kind || ')' ELSE '' END,
                   count(*), min(b.target), coalesce(min(b.tablespace), 'n/a'),
                   round(avg(b.seconds)::numeric, 1),
-                  coalesce(', ' || (SELECT string_agg(@extschema@.ranread_study_label(k.key, k.value), ', ' ORDER BY k.key)
+                  coalesce(', ' || (SELECT string_agg(ranread_internal.ranread_study_label(k.key, k.value), ', ' ORDER BY k.key)
                                       FROM (SELECT e.key, min(e.value::text)::jsonb AS value
                                               FROM @extschema@.ranread_batches x, jsonb_each(x.point) e
                                              WHERE x.study OPERATOR(pg_catalog.=) ranread_study_caption.study
@@ -208,7 +208,7 @@ DECLARE
     ax    record;
     bound float8;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(study, fn);
+    PERFORM ranread_internal.ranread_study_check(study, fn);
     SELECT * INTO lat FROM @extschema@.ranread_chart_latency(latency, fn);
     IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
         RAISE EXCEPTION USING
@@ -220,7 +220,7 @@ BEGIN
                       (SELECT s.max_avg_ms FROM @extschema@.ranread_studies s
                         WHERE s.study OPERATOR(pg_catalog.=) ranread_study_chart.study), 10);
     SELECT * INTO ax
-      FROM @extschema@.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
+      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
                                                  WHERE b.study OPERATOR(pg_catalog.=) ranread_study_chart.study),
                                           columns, fn);
     RETURN @extschema@.ranread_svg(@extschema@.ranread_curves_spec(
@@ -282,7 +282,7 @@ BEGIN
 
     FOREACH id IN ARRAY coalesce(studies, '{}') LOOP
         k := k + 1;
-        PERFORM @extschema@.ranread_study_check(id, fn);
+        PERFORM ranread_internal.ranread_study_check(id, fn);
         SELECT jsonb_build_object(
                    'label', coalesce(labels[k], format('study %s (%s)', id, coalesce(min(p.tablespace), min(p.target)))),
                    'x', jsonb_agg(p.iops ORDER BY p.n),
@@ -338,10 +338,10 @@ DECLARE
     ax  record;
     g   record;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(study, fn);
-    SELECT * INTO m FROM @extschema@.ranread_study_metric(metric, fn);
+    PERFORM ranread_internal.ranread_study_check(study, fn);
+    SELECT * INTO m FROM ranread_internal.ranread_study_metric(metric, fn);
     SELECT * INTO ax
-      FROM @extschema@.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
+      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
                                                  WHERE b.study OPERATOR(pg_catalog.=) ranread_study_heat.study),
                                           columns, fn);
     SELECT jsonb_agg(to_jsonb(r.row_label) ORDER BY r.ord) AS rows,

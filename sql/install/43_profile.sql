@@ -109,7 +109,7 @@ BEGIN
     IF name IN ('orion-oltp', 'orion-dss', 'orion-normal') THEN
         FOR p IN
             SELECT g.point
-              FROM @extschema@.ranread_study_grid_points(
+              FROM ranread_internal.ranread_study_grid_points(
                        CASE name
                            WHEN 'orion-oltp' THEN jsonb_build_object('small', to_jsonb(ARRAY(SELECT generate_series(1, 5 * num_disks))), 'large', '[0]'::jsonb)
                            WHEN 'orion-dss' THEN jsonb_build_object('small', '[0]'::jsonb, 'large', to_jsonb(ARRAY(SELECT generate_series(1, 2 * num_disks))))
@@ -120,7 +120,7 @@ BEGIN
              ORDER BY g.n
         LOOP
             pts := pts || jsonb_build_object('point', p,
-                                             'groups', @extschema@.ranread_study_groups(p, target));
+                                             'groups', ranread_internal.ranread_study_groups(p, target));
         END LOOP;
         RETURN pts;
     END IF;
@@ -135,7 +135,7 @@ BEGIN
              ORDER BY i, j
         LOOP
             pts := pts || jsonb_build_object('point', p,
-                                             'groups', @extschema@.ranread_study_groups(p, target));
+                                             'groups', ranread_internal.ranread_study_groups(p, target));
         END LOOP;
         RETURN pts;
     END IF;
@@ -203,7 +203,7 @@ BEGIN
          format('writes of %s must not be null', fn),
          'writes is true to run CrystalDiskMark''s write tests after its read tests, false for reads only.'),
         (workers < 1, 'invalid_parameter_value',
-         format('invalid workers %s for %s', workers, fn),
+         format('workers of %s must be at least 1, not %s', fn, workers),
          'workers must be at least 1, or NULL to let each run choose.')
         ]::ranread_internal.ranread_check[]);
     IF bad.failed THEN
@@ -229,7 +229,7 @@ DECLARE
     page_size constant integer := current_setting('block_size')::integer;
     left_out  text;
 BEGIN
-    PERFORM @extschema@.ranread_study_check_group(jsonb_build_object('target', target, 'block_size', 4096), fn);
+    PERFORM ranread_internal.ranread_study_check_group(jsonb_build_object('target', target, 'block_size', 4096), fn);
     small_blocks := true;
     IF name = 'snia-latency' AND NOT ranread_internal.ranread_block_size_ok(target, 512) THEN
         small_blocks := false;
@@ -260,7 +260,7 @@ BEGIN
     IF workers > (SELECT min((p -> 'groups' -> 0 ->> 'processes')::integer) FROM jsonb_array_elements(points) p) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            MESSAGE = format('workers of %s must be at most the processes of its smallest run, not %s', fn, workers),
             HINT = 'workers must be at most the processes of the profile''s smallest run (1), or NULL.';
     END IF;
 END
@@ -335,14 +335,14 @@ DECLARE
     plan      record;
     study_id  bigint;
 BEGIN
-    PERFORM @extschema@.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_primary_only(fn);
     -- the steps are assignments (not PERFORM or SELECT INTO), so that an
     -- error's CONTEXT names ranread_profile without the statement's text
     dur := ranread_internal.ranread_profile_check(name, duration, passes, num_disks, writes, workers);
     plan := ranread_internal.ranread_profile_plan(name, target, dur, passes, num_disks, writes, workers);
 
     SELECT min(x.study) INTO study_id
-      FROM @extschema@.ranread_study_execute(
+      FROM ranread_internal.ranread_study_execute(
                name, fn,
                ranread_internal.ranread_profile_call(name, target, duration, passes, num_disks, writes, seed, workers),
                jsonb_strip_nulls(jsonb_build_object('profile', name, 'duration', dur,
@@ -350,7 +350,8 @@ BEGIN
                    'num_disks', CASE WHEN name LIKE 'orion-%' THEN coalesce(num_disks, 1) END,
                    'writes', CASE WHEN is_cdm THEN writes END, 'seed', seed, 'workers', workers,
                    'small_blocks', CASE WHEN name = 'snia-latency' THEN plan.small_blocks END)),
-               plan.points, target, dur, '0', seed, workers, 10, false) x;
+               plan.points, jsonb_build_object('target', target, 'duration', dur, 'warmup', interval '0',
+                                               'seed', seed, 'workers', workers), 10, false) x;
 
     RETURN QUERY SELECT * FROM @extschema@.ranread_profile_report(study_id);
     IF is_cdm THEN
@@ -373,7 +374,7 @@ DECLARE
     id   constant bigint := study_id;
     kind text;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(id, fn);
+    PERFORM ranread_internal.ranread_study_check(id, fn);
     SELECT s.kind INTO kind FROM @extschema@.ranread_studies s WHERE s.study OPERATOR(pg_catalog.=) id;
     IF kind IS NULL THEN
         -- a profile that never returned: tell it by its points
@@ -467,7 +468,7 @@ DECLARE
     kind text;
     spec jsonb;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(id, fn);
+    PERFORM ranread_internal.ranread_study_check(id, fn);
     SELECT coalesce(s.kind, 'study') INTO kind FROM @extschema@.ranread_studies s WHERE s.study OPERATOR(pg_catalog.=) id;
     IF kind IS NULL THEN
         SELECT CASE WHEN bool_or(b.point ? 'test') THEN 'crystaldiskmark' ELSE 'study' END INTO kind

@@ -97,9 +97,9 @@ AS $$
 DECLARE
     ax  record;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(study, 'ranread_study_csv');
+    PERFORM ranread_internal.ranread_study_check(study, 'ranread_study_csv');
     SELECT * INTO ax
-      FROM @extschema@.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
+      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
                                                  WHERE b.study OPERATOR(pg_catalog.=) ranread_study_csv.study));
     RETURN (SELECT string_agg(t.l, E'\r\n' ORDER BY t.o) || E'\r\n'
               FROM (SELECT 0::bigint AS o,
@@ -128,7 +128,7 @@ AS $$
 DECLARE
     id constant bigint := study;
 BEGIN
-    PERFORM @extschema@.ranread_study_check(id, 'ranread_study_json');
+    PERFORM ranread_internal.ranread_study_check(id, 'ranread_study_json');
     RETURN jsonb_build_object(
         'study', id,
         'overview', (SELECT to_jsonb(o) FROM @extschema@.ranread_study_overview o
@@ -195,7 +195,7 @@ BEGIN
     END IF;
 
     FOREACH m IN ARRAY ARRAY['iops', 'mbps', 'avg_ms', 'p99_ms'] LOOP
-        h := h || format('<h3>%s</h3>', (SELECT x.label FROM @extschema@.ranread_study_metric(m, 'ranread_report') x))
+        h := h || format('<h3>%s</h3>', (SELECT x.label FROM ranread_internal.ranread_study_metric(m, 'ranread_report') x))
               || (SELECT @extschema@.ranread_html_table(
                              ARRAY[''] || (SELECT g.column_labels FROM @extschema@.ranread_study_grid(id, m) g LIMIT 1),
                              jsonb_agg(jsonb_build_array(g.row_label)
@@ -289,7 +289,7 @@ DECLARE
     sweeps   bigint[];
 BEGIN
     IF study IS NOT NULL THEN
-        PERFORM @extschema@.ranread_study_check(study, fn);
+        PERFORM ranread_internal.ranread_study_check(study, fn);
     END IF;
     IF sweep IS NOT NULL AND NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
                                           WHERE b.sweep OPERATOR(pg_catalog.=) ranread_report.sweep) THEN

@@ -734,7 +734,7 @@ BEGIN
     PERFORM @extschema@.ranread_conninfo_hide(o.nodes);
     PERFORM @extschema@.ranread_conninfo_hide(ARRAY[o.loopback]);
     PERFORM @extschema@.ranread_fleet_check(o, fn);
-    PERFORM @extschema@.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_primary_only(fn);
 
     -- the nodes: names of ranread_nodes, or connection strings
     SELECT * INTO names, conninfos FROM @extschema@.ranread_fleet_resolve(o.nodes, fn);
@@ -748,7 +748,7 @@ BEGIN
     recorder := format('ranread_fleet_%s_recorder', fleet_id);
     -- among the running calls ranread_reset keeps whole, until this
     -- transaction ends
-    PERFORM @extschema@.ranread_call_register('fleet', fleet_id);
+    PERFORM ranread_internal.ranread_call_register('fleet', fleet_id);
 
     BEGIN
         -- the recorder: this database, in transactions of its own; and the
@@ -860,15 +860,9 @@ BEGIN
         start_ts := to_timestamp(ceil(extract(epoch FROM clock_timestamp()
                         + greatest(0, coalesce((SELECT max(v) FROM unnest(offsets) v), 0)) * interval '1 ms'
                         + o.start_delay)));
-        spec := jsonb_build_object(
-            'caller', fn, 'fleet', fleet_id, 'start_at', start_ts,
-            'iterations', o.iterations, 'duration', o.duration, 'warmup', o.warmup,
-            'seed', o.seed, 'workers', o.workers, 'steady_state', o.steady_state,
-            'groups', jsonb_build_array(jsonb_strip_nulls(jsonb_build_object(
-                'processes', o.processes, 'target', o.target, 'block_size', o.block_size,
-                'write_pct', o.write_pct, 'queue_depth', o.queue_depth, 'pattern', o.pattern,
-                'region_start', o.region_start, 'region_end', o.region_end,
-                'rate_iops', o.rate_iops, 'distribution', o.distribution, 'sync', o.sync))));
+        -- the workload as a spec: o's options by name (src/workload.c)
+        spec := ranread_internal.ranread_spec(to_jsonb(o) || jsonb_build_object(
+            'caller', fn, 'fleet', fleet_id, 'start_at', start_ts));
         PERFORM @extschema@.ranread_remote_query(recorder, format($q$
             INSERT INTO @extschema@.ranread_fleets
                 (fleet, started_at, started_by, coordinator_pid, coordinator_start, definition,
@@ -1131,8 +1125,21 @@ BEGIN
 END
 $$;
 
+-- ranread_fleet, behind the C function users call (src/forward.c): its
+-- arguments by name, the fleet's options and the workload's, as the
+-- fleet's options.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet(args jsonb, fn text)
+RETURNS SETOF @extschema@.ranread_fleet_result
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM @extschema@.ranread_fleet_run(
+        jsonb_populate_record(NULL::@extschema@.ranread_fleet_options, args), NULL, fn)
+$$;
+
 -- One batch on many servers at once: see the top of this file and README's
--- "Fleet".  The options of ranread_run pass through to every node.
+-- "Fleet".  The options of ranread_run pass through to every node, as one
+-- spec.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet(
     nodes            text[],
     processes        integer,
@@ -1159,9 +1166,5 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet(
     on_clock_skew    text     DEFAULT 'error',
     loopback         text     DEFAULT NULL)
 RETURNS SETOF @extschema@.ranread_fleet_result
-LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT * FROM @extschema@.ranread_fleet_run(ROW($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-        $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)::@extschema@.ranread_fleet_options)
-$$;
+AS 'MODULE_PATHNAME', 'ranread_forward'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;

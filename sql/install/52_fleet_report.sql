@@ -27,38 +27,18 @@ AS $$
      ORDER BY r.node = 0, r.node
 $$;
 
--- The sweep method across the fleet: every node runs start, 2 x start, 4 x
--- start ... processes (the last clamped to max_processes), all nodes at
--- once, until ranread_sweep_next says stop on the fleet's figures (its
--- average latency above max_avg_ms twice in a row, its IOPS growing by less
--- than 10% of linear, a step that did not complete).  One row per step;
--- the verdict (ranread_sweep_judge on the fleet's steps) in
--- ranread_fleet_sweeps, recorded through the recorder like the fleets.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_sweep(
+-- ranread_fleet_sweep, behind the C function users call: its own
+-- arguments bound by name, and all of them by name (args), from which its
+-- steps' fleets take their options (src/forward.c).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep(
     nodes            text[],
-    start            integer  DEFAULT 1,
-    max_processes    integer  DEFAULT 1280,
-    iterations       bigint   DEFAULT NULL,
-    duration         interval DEFAULT '30s',
-    max_avg_ms       float8   DEFAULT 10,
-    target           name     DEFAULT 'ranread',
-    block_size       integer  DEFAULT 8192,
-    write_pct        integer  DEFAULT 0,
-    queue_depth      integer  DEFAULT 1,
-    pattern          text     DEFAULT 'random',
-    region_start     float8   DEFAULT 0,
-    region_end       float8   DEFAULT 100,
-    warmup           interval DEFAULT '0',
-    rate_iops        integer  DEFAULT NULL,
-    seed             bigint   DEFAULT NULL,
-    workers          integer  DEFAULT NULL,
-    distribution     text     DEFAULT 'uniform',
-    steady_state     text     DEFAULT NULL,
-    start_delay      interval DEFAULT '2s',
-    on_node_failure  text     DEFAULT 'continue',
-    max_offset_ms    float8   DEFAULT 10,
-    on_clock_skew    text     DEFAULT 'error',
-    loopback         text     DEFAULT NULL)
+    start            integer,
+    max_processes    integer,
+    iterations       bigint,
+    duration         interval,
+    max_avg_ms       float8,
+    loopback         text,
+    args             jsonb)
 RETURNS TABLE (
     step            integer,
     processes       integer,
@@ -94,10 +74,9 @@ BEGIN
     -- first, before anything can fail: the call's text without its passwords
     PERFORM @extschema@.ranread_conninfo_hide(nodes);
     PERFORM @extschema@.ranread_conninfo_hide(ARRAY[loopback]);
-    o := ROW(nodes, start, iterations, target, duration, block_size, write_pct, queue_depth,
-             pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution,
-             steady_state, NULL, start_delay, false, on_node_failure, max_offset_ms,
-             on_clock_skew, loopback)::@extschema@.ranread_fleet_options;
+    -- the fleet's options, by name: every step one fleet of start ... processes
+    o := jsonb_populate_record(NULL::@extschema@.ranread_fleet_options,
+             args || jsonb_build_object('processes', start, 'skip_unavailable', false));
     SELECT * INTO lim FROM @extschema@.ranread_limits();
     IF start IS NULL OR start < 1 OR start > lim.max_processes THEN
         RAISE EXCEPTION USING
@@ -130,7 +109,7 @@ BEGIN
             HINT = 'Each step runs for duration (such as ''30s'') or iterations I/Os per process.';
     END IF;
     PERFORM @extschema@.ranread_fleet_check(o, fn);
-    PERFORM @extschema@.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_primary_only(fn);
     SELECT x.names INTO names FROM @extschema@.ranread_fleet_resolve(nodes, fn) x;
 
     sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
@@ -138,7 +117,7 @@ BEGIN
     rec_conn := @extschema@.ranread_fleet_loopback(loopback);
     -- among the running calls ranread_reset keeps whole (a sweep: its id
     -- comes from the sweeps' sequence), until this transaction ends
-    PERFORM @extschema@.ranread_call_register('sweep', sweep_id);
+    PERFORM ranread_internal.ranread_call_register('sweep', sweep_id);
     PERFORM @extschema@.ranread_fleet_recorder(recorder, rec_conn, fn, 'sweep');
 
     PERFORM @extschema@.ranread_remote_query(recorder, format($q$
@@ -154,7 +133,7 @@ BEGIN
 
     BEGIN
         LOOP
-            SELECT * INTO nxt FROM @extschema@.ranread_sweep_next(steps, start, max_processes, max_avg_ms);
+            SELECT * INTO nxt FROM ranread_internal.ranread_sweep_next(steps, start, max_processes, max_avg_ms);
             reason := regexp_replace(nxt.stop_reason, '^status: batch', 'status: fleet');
             EXIT WHEN nxt.next_processes IS NULL;
             o.processes := nxt.next_processes;
@@ -185,7 +164,7 @@ BEGIN
         RAISE;
     END;
 
-    SELECT * INTO verdict FROM @extschema@.ranread_sweep_judge(steps, max_avg_ms);
+    SELECT * INTO verdict FROM ranread_internal.ranread_sweep_judge(steps, max_avg_ms);
     BEGIN
         PERFORM @extschema@.ranread_remote_query(recorder, format($q$
             UPDATE @extschema@.ranread_fleet_sweeps
@@ -229,6 +208,52 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- The sweep method across the fleet: every node runs start, 2 x start, 4 x
+-- start ... processes (the last clamped to max_processes), all nodes at
+-- once, until ranread_sweep_next says stop on the fleet's figures (its
+-- average latency above max_avg_ms twice in a row, its IOPS growing by less
+-- than 10% of linear, a step that did not complete).  One row per step;
+-- the verdict (ranread_sweep_judge on the fleet's steps) in
+-- ranread_fleet_sweeps, recorded through the recorder like the fleets.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_sweep(
+    nodes            text[],
+    start            integer  DEFAULT 1,
+    max_processes    integer  DEFAULT 1280,
+    iterations       bigint   DEFAULT NULL,
+    duration         interval DEFAULT '30s',
+    max_avg_ms       float8   DEFAULT 10,
+    target           name     DEFAULT 'ranread',
+    block_size       integer  DEFAULT 8192,
+    write_pct        integer  DEFAULT 0,
+    queue_depth      integer  DEFAULT 1,
+    pattern          text     DEFAULT 'random',
+    region_start     float8   DEFAULT 0,
+    region_end       float8   DEFAULT 100,
+    warmup           interval DEFAULT '0',
+    rate_iops        integer  DEFAULT NULL,
+    seed             bigint   DEFAULT NULL,
+    workers          integer  DEFAULT NULL,
+    distribution     text     DEFAULT 'uniform',
+    steady_state     text     DEFAULT NULL,
+    start_delay      interval DEFAULT '2s',
+    on_node_failure  text     DEFAULT 'continue',
+    max_offset_ms    float8   DEFAULT 10,
+    on_clock_skew    text     DEFAULT 'error',
+    loopback         text     DEFAULT NULL)
+RETURNS TABLE (
+    step            integer,
+    processes       integer,
+    fleet           bigint,
+    nodes_completed integer,
+    iops            float8,
+    avg_ms          float8,
+    p99_ms          float8,
+    max_ms          float8,
+    within_bound    boolean,
+    stop_reason     text)
+AS 'MODULE_PATHNAME', 'ranread_forward'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 -- SVG: a fleet's IOPS per node and in total (bars), the outlier bound, and
 -- a table of every node's figures.  The latest fleet when NULL.

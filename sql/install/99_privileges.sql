@@ -44,12 +44,15 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
 -- the functions it may call use (each still needs its own EXECUTE).
 GRANT USAGE ON SCHEMA ranread_internal TO pg_monitor;
 
+-- The option table, for everyone who may read the history
+GRANT EXECUTE ON FUNCTION @extschema@.ranread_options() TO pg_monitor;
+
 -- Functions the views and reports call on the reader's behalf.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
                           @extschema@.ranread_target_info(oid, bigint),
                           @extschema@.ranread_batch_live(bigint),
-                          @extschema@.ranread_call_running(text, bigint),
-                          @extschema@.ranread_running_calls(),
+                          ranread_internal.ranread_call_running(text, bigint),
+                          ranread_internal.ranread_running_calls(),
                           @extschema@.ranread_status_now(text, bigint, text),
                           @extschema@.ranread_fleet_live(integer, timestamptz),
                           @extschema@.ranread_fleet_rows(bigint),
@@ -59,13 +62,13 @@ GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
 -- Studies read back: the pivots, summaries and charts only read what
 -- pg_monitor can SELECT, and the pure rules they use.
 GRANT EXECUTE ON FUNCTION
-    @extschema@.ranread_study_axes(jsonb[], text, text),
-    @extschema@.ranread_study_row_label(jsonb, text[]),
-    @extschema@.ranread_study_label(text, jsonb),
-    @extschema@.ranread_study_where(jsonb),
-    @extschema@.ranread_study_metric(text, text),
-    @extschema@.ranread_study_check(bigint, text),
-    @extschema@.ranread_study_cells(bigint, text, text, text),
+    ranread_internal.ranread_study_axes(jsonb[], text, text),
+    ranread_internal.ranread_study_row_label(jsonb, text[]),
+    ranread_internal.ranread_study_label(text, jsonb),
+    ranread_internal.ranread_study_where(jsonb),
+    ranread_internal.ranread_study_metric(text, text),
+    ranread_internal.ranread_study_check(bigint, text),
+    ranread_internal.ranread_study_cells(bigint, text, text, text),
     @extschema@.ranread_study_grid(bigint, text, text),
     @extschema@.ranread_study_summary(bigint, float8),
     @extschema@.ranread_iops_at_bound(float8[], float8[], float8),

@@ -16,12 +16,6 @@
 
 \echo Use "ALTER EXTENSION ranread UPDATE TO '1.1'" to load this file. \quit
 
--- Internal helpers live apart from the functions users call, on no one's
--- search_path (as sql/install/00_schema.sql makes it); 1.0 had none, so
--- nothing moves there.
-CREATE SCHEMA ranread_internal;
-COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';
-
 -- buffer_pages was added to 1.0 after its first builds: installations made
 -- from those lack the column, or have it without its check.  Bring both to
 -- the released 1.0 shape first.
@@ -111,6 +105,17 @@ DROP FUNCTION @extschema@.ranread_run(integer, bigint, name, interval, integer, 
 DROP FUNCTION @extschema@.ranread_run_step(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, bigint);
 DROP FUNCTION @extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer);
 DROP FUNCTION @extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint);
+
+-- The internal schema (sql/install/00_schema.sql makes it in a fresh
+-- install), and the 1.0 functions that become internal: moved there before
+-- the files below make them again, so that they keep their identity (the
+-- aggregate ranread_hist_merge uses its support functions by OID).
+CREATE SCHEMA ranread_internal;
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';
+ALTER FUNCTION @extschema@.ranread_hist_merge_sfunc(internal, bytea) SET SCHEMA ranread_internal;
+ALTER FUNCTION @extschema@.ranread_hist_merge_final(internal) SET SCHEMA ranread_internal;
+ALTER FUNCTION @extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8) SET SCHEMA ranread_internal;
+ALTER FUNCTION @extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8) SET SCHEMA ranread_internal;
 
 -- @include sql/install/01_access_method.sql
 
