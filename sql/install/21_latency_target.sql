@@ -1,4 +1,4 @@
--- 1.1, the latency-target search (issue 15): the highest load at which a
+-- 1.1, the latency-target search: the highest load at which a
 -- share of the I/Os stays within a latency bound, found as fio's
 -- latency_target finds it.  New in 1.1, so the upgrade script includes this
 -- file whole.

@@ -150,7 +150,7 @@ $$;
 -- @include sql/install/10_core.sql
 -- @include sql/install/20_report.sql
 
--- The latency-target search and the settings advisor (issue 15), new in 1.1
+-- The latency-target search and the settings advisor, new in 1.1
 -- @include sql/install/21_latency_target.sql
 -- @include sql/install/22_advise.sql
 
