@@ -23,11 +23,19 @@ OBJS = \
 	src/history.o \
 	src/repair.o \
 	src/calls.o \
-	src/svg.o \
-	src/svg_spec.o \
-	src/chart.o \
-	src/export.o \
-	src/limits.o
+	src/limits.o \
+	$(REPORT_OBJS)
+
+# The report module (src/report/, README "Layout"): the chart renderer, its
+# jsonb spec reader, the charts of the history, export, server info.  It
+# reads the history through SPI and uses the core's headers (ranread.h,
+# target.h); the benchmark core in src/ includes nothing of it.
+REPORT_OBJS = \
+	src/report/svg.o \
+	src/report/chart_json.o \
+	src/report/charts.o \
+	src/report/export.o \
+	src/report/server_info.o
 
 EXTENSION = ranread
 # The install script of the current version is assembled from the parts in
@@ -84,7 +92,7 @@ ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
 ranread--%.sql: sql/upgrades/ranread--%.sql $(INSTALL_PARTS)
 	awk '/^-- @include /{ f = $$3; while ((getline line < f) > 0) print line; close(f); next } { print }' $< > $@
 
-$(OBJS): $(wildcard src/*.h) .build-flags
+$(OBJS): $(wildcard src/*.h src/report/*.h) .build-flags
 
 .build-flags: FORCE
 	@echo '$(SANITIZE_FLAGS)' | cmp -s - $@ || echo '$(SANITIZE_FLAGS)' > $@

@@ -28,7 +28,8 @@
  *	 history.c		 history rows (SPI)
  *	 repair.c		 orphan repair, who blocks a recording, ranread_reset
  *	 hist.c			 the latency histogram and its SQL functions
- *	 export.c, chart.c, ...	 reports: files and SVG charts
+ *	 report/		 the report module: the chart renderer and its jsonb
+ *				 spec reader, the charts, export, server info
  *	 (SQL)			 sql/install/: tables, views, ranread_sweep and its rules
  */
 #ifndef RANREAD_H

@@ -2,14 +2,14 @@
 -- external file, no script) with the server and targets, the charts inline,
 -- the tables, the verdicts and the exact calls; written to a server file by
 -- ranread_export(directory, 'html'), ranread_export_study and
--- ranread_export_sweep (C, src/export.c), or read from the client as
+-- ranread_export_sweep (C, src/report/export.c), or read from the client as
 -- ranread_report().  Also a study's files for ORION's readers: a csv grid
 -- per metric and everything as json.  New in 1.1: the upgrade includes
 -- this file whole.
 
 -- What the report says about the server that SQL cannot see: the kernel,
 -- CPUs, RAM, and the filesystem and device under the data directory, pg_wal
--- and each target.  (src/export.c)
+-- and each target.  (src/report/server_info.c)
 CREATE OR REPLACE FUNCTION @extschema@.ranread_server_info()
 RETURNS TABLE (item text, value text)
 AS 'MODULE_PATHNAME', 'ranread_server_info'

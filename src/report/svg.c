@@ -8,7 +8,7 @@
  * chart, the caller fills a spec (series of points, axes, reference lines,
  * highlighted points, notes, a table), and ranread_svg_render draws it:
  * ranread_chart and ranread_timeline (chart.c) in C, and any plpgsql
- * function through ranread_svg(spec jsonb) (svg_spec.c), which reads the
+ * function through ranread_svg(spec jsonb) (chart_json.c), which reads the
  * same spec from jsonb.  So every chart of ranread has one look and one set
  * of rules, and a rule fixed here is fixed for all.
  *

@@ -2,7 +2,7 @@
  * svg.h
  *		The chart renderer (svg.c): a chart described as data, drawn as a
  *		standalone SVG; and the escaping and number formats every report
- *		uses.  svg_spec.c reads the same description from jsonb for
+ *		uses.  chart_json.c reads the same description from jsonb for
  *		ranread_svg(spec).
  *
  * A caller fills a RanreadSvgChart (ranread_svg_init first: it sets every
@@ -11,7 +11,7 @@
  * so does a value beyond +-RANREAD_SVG_MAX_VALUE or infinite: the renderer
  * places only values whose spans and pixels stay finite.  Its work grows
  * with the points, cells and text it is given, about linearly; the limits
- * of what a spec may hold are ranread_svg's (svg_spec.c).
+ * of what a spec may hold are ranread_svg's (chart_json.c).
  */
 #ifndef RANREAD_SVG_H
 #define RANREAD_SVG_H

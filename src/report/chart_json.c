@@ -1,5 +1,5 @@
 /*
- * svg_spec.c
+ * chart_json.c
  *		ranread_svg(spec jsonb): a chart spec read from jsonb into a
  *		RanreadSvgChart and drawn by the renderer (svg.c), so that plpgsql
  *		functions draw charts the way ranread_chart does.
