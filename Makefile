@@ -78,7 +78,8 @@ SHLIB_LINK += $(SANITIZE_FLAGS)
 OBJS += src/sanitize.o
 endif
 
-EXTRA_CLEAN = results regression.diffs regression.out .build-flags src/sanitize.o
+EXTRA_CLEAN = results regression.diffs regression.out .build-flags src/sanitize.o \
+	src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -92,7 +93,14 @@ ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
 ranread--%.sql: sql/upgrades/ranread--%.sql $(INSTALL_PARTS)
 	awk '/^-- @include /{ f = $$3; while ((getline line < f) > 0) print line; close(f); next } { print }' $< > $@
 
-$(OBJS): $(wildcard src/*.h src/report/*.h) .build-flags
+$(OBJS): $(wildcard src/*.h) .build-flags
+$(REPORT_OBJS): $(wildcard src/report/*.h)
+
+# The charts' spec queries (src/report/chart_*.sql) as C strings for
+# charts.c, their comment lines left out (src/report/charts.c says why)
+src/report/%.sql.h: src/report/%.sql
+	sed -e '/^[[:space:]]*--/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+src/report/charts.o: src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h
 
 .build-flags: FORCE
 	@echo '$(SANITIZE_FLAGS)' | cmp -s - $@ || echo '$(SANITIZE_FLAGS)' > $@

@@ -4,13 +4,13 @@
  *		svg.h) drawn as a standalone SVG document, for line, bar and heat
  *		charts; and the escaping and number formats every report shares.
  *
- * Reports do not lay out SVG themselves.  Their SQL produces the rows of a
- * chart, the caller fills a spec (series of points, axes, reference lines,
- * highlighted points, notes, a table), and ranread_svg_render draws it:
- * ranread_chart and ranread_timeline (chart.c) in C, and any plpgsql
- * function through ranread_svg(spec jsonb) (chart_json.c), which reads the
- * same spec from jsonb.  So every chart of ranread has one look and one set
- * of rules, and a rule fixed here is fixed for all.
+ * Reports do not lay out SVG themselves.  SQL builds a chart's spec as
+ * jsonb (series of points, axes, reference lines, highlighted points,
+ * notes, a table), chart_json.c reads it into a RanreadSvgChart, and
+ * ranread_svg_render draws it: ranread_chart and ranread_timeline, whose
+ * spec queries are compiled into the library (charts.c), and any plpgsql
+ * function through ranread_svg(spec jsonb).  So every chart of ranread has
+ * one look and one set of rules, and a rule fixed here is fixed for all.
  *
  * The output uses presentation attributes only (no CSS, no script, no
  * gradients), every text escaped and every non-ASCII character written as a
@@ -66,8 +66,9 @@
  *				(print values), "texts": [strings printed instead],
  *				"format"}]; bar series have "y" only, one per category
  *	 categories	bar: the labels along x
- *	 lines		horizontal reference lines: [{"value" (required), "axis",
- *				"label", "legend", "color", "dash", "width"}]
+ *	 lines		horizontal reference lines: [{"value" (required; null: none,
+ *				only the legend), "axis", "label", "legend", "color", "dash",
+ *				"width"}]
  *	 highlights [{"series", "point" (0-based, required), "label", "color"}]
  *	 notes		lines under the chart: ["text", ...] or [{"text", "style":
  *				"headline" | "plain" | "good" | "bad" | "muted" |
@@ -79,6 +80,13 @@
  *	 heat		{"rows": [labels], "columns": [labels], "values": [[numbers
  *				or null] per row], "metric": "IOPS", "log": as for axes,
  *				"colors": ["#low", ..., "#high"], "format"}
+ *
+ * A text (title, labels, legends, notes, cells ...) is a string, a number,
+ * or an array of at most 100 parts: strings, numbers, {"char": code point},
+ * or one figure in a format: {"count": n} (12,346), {"number": n}, {"ms":
+ * n} (6.10), {"fixed": n, "decimals": d}, {"setting": n} (2.5), {"block":
+ * bytes} (8 KiB); a figure is a number of any size, null or "NaN" (n/a),
+ * "Infinity" or "-Infinity".
  *
  * Copyright (c) the ranread authors
  */

@@ -2,8 +2,8 @@
  * svg.h
  *		The chart renderer (svg.c): a chart described as data, drawn as a
  *		standalone SVG; and the escaping and number formats every report
- *		uses.  chart_json.c reads the same description from jsonb for
- *		ranread_svg(spec).
+ *		uses.  chart_json.c reads the same description from jsonb, the way
+ *		every chart of ranread is given.
  *
  * A caller fills a RanreadSvgChart (ranread_svg_init first: it sets every
  * field to "not given"), points its arrays at its own memory, and calls
