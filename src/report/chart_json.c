@@ -637,26 +637,41 @@ spec_bool(JsonbValue *v, const char *path)
 	return v->val.boolean;
 }
 
-/* An array of numbers (or nulls), and its length */
-static double *
-spec_numbers(JsonbValue *v, const char *path, int *n)
+/*
+ * The elements of an array value, and their number, in one pass of an
+ * iterator: no lookup per element
+ */
+static JsonbValue *
+spec_elements(JsonbValue *v, const char *path, int *n, int max)
 {
-	JsonbContainer *arr = spec_array(v, path, n, SPEC_MAX_POINTS);
-	double	   *out = palloc(sizeof(double) * Max(*n, 1));
+	JsonbContainer *arr = spec_array(v, path, n, max);
+	JsonbValue *out = palloc(sizeof(JsonbValue) * Max(*n, 1));
 	JsonbIterator *it = JsonbIteratorInit(arr);
 	JsonbIteratorToken tok;
 	JsonbValue	e;
 	int			i = 0;
 
-	/* one pass of an iterator: no lookup nor allocation per element */
 	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
 	{
 		if (tok != WJB_ELEM || i >= *n)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		out[i] = spec_number_at(&e, path, i);
-		i++;
+		out[i++] = e;
 	}
+	return out;
+}
+
+/* An array of numbers (or nulls), and its length */
+static double *
+spec_numbers(JsonbValue *v, const char *path, int *n)
+{
+	JsonbValue *e = spec_elements(v, path, n, SPEC_MAX_POINTS);
+	double	   *out = palloc(sizeof(double) * Max(*n, 1));
+	int			i;
+
+	for (i = 0; i < *n; i++)
+		out[i] = spec_number_at(&e[i], path, i);
+	pfree(e);
 	return out;
 }
 
@@ -664,21 +679,13 @@ spec_numbers(JsonbValue *v, const char *path, int *n)
 static const char **
 spec_strings(JsonbValue *v, const char *path, int *n, int max)
 {
-	JsonbContainer *arr = spec_array(v, path, n, max);
+	JsonbValue *e = spec_elements(v, path, n, max);
 	const char **out = palloc0(sizeof(char *) * Max(*n, 1));
-	JsonbIterator *it = JsonbIteratorInit(arr);
-	JsonbIteratorToken tok;
-	JsonbValue	e;
-	int			i = 0;
+	int			i;
 
-	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
-	{
-		if (tok != WJB_ELEM || i >= *n)
-			continue;
-		CHECK_FOR_INTERRUPTS();
-		out[i] = e.type == jbvNull ? NULL : spec_string_at(&e, path, i);
-		i++;
-	}
+	for (i = 0; i < *n; i++)
+		out[i] = e[i].type == jbvNull ? NULL : spec_string_at(&e[i], path, i);
+	pfree(e);
 	return out;
 }
 

@@ -206,7 +206,10 @@ typedef struct SvgCanvas
 void
 ranread_svg_escape(StringInfo out, const char *s)
 {
+	static const char specials[] = "<>&\"'";
+	static const char *const references[] = {"&lt;", "&gt;", "&amp;", "&quot;", "&#39;"};
 	const unsigned char *u = (const unsigned char *) s;
+	const char *special;
 
 	while (*u)
 	{
@@ -232,27 +235,12 @@ ranread_svg_escape(StringInfo out, const char *s)
 			}
 			continue;
 		}
-		switch (*u)
+		if ((special = strchr(specials, *u)) != NULL)
+			appendStringInfoString(out, references[special - specials]);
+		else
 		{
-			case '<':
-				appendStringInfoString(out, "&lt;");
-				break;
-			case '>':
-				appendStringInfoString(out, "&gt;");
-				break;
-			case '&':
-				appendStringInfoString(out, "&amp;");
-				break;
-			case '"':
-				appendStringInfoString(out, "&quot;");
-				break;
-			case '\'':
-				appendStringInfoString(out, "&#39;");
-				break;
-			default:
-				/* control characters are not allowed in XML 1.0 */
-				appendStringInfoChar(out, *u < 0x20 ? ' ' : (char) *u);
-				break;
+			/* control characters are not allowed in XML 1.0 */
+			appendStringInfoChar(out, *u < 0x20 ? ' ' : (char) *u);
 		}
 		u++;
 	}
@@ -699,6 +687,22 @@ spec_bound(double v)
 	return VALUE_OK(v) ? v : get_float8_nan();
 }
 
+/* A linear axis of n steps of step from lo, a tick at each */
+static void
+axis_set_linear(SvgAxis *a, double lo, double step, int n)
+{
+	int			i;
+
+	a->lo = lo;
+	a->hi = lo + step * n;
+	a->step = step;
+	a->decimals = step_decimals(step);
+	a->nticks = Min(n + 1, MAX_TICKS);
+	for (i = 0; i < a->nticks; i++)
+		a->ticks[i] = lo + step * i;
+	axis_settle(a);
+}
+
 /*
  * A linear value axis through 0 with 4 to 7 ticks that the data fill as far
  * as they can: fewer ticks unless more fit the data clearly better.
@@ -711,7 +715,6 @@ axis_linear_y(SvgAxis *a, double lo, double hi)
 	int			best_ticks = 0;
 	double		best_span = 0.0;
 	int			t;
-	int			i;
 
 	lo = axis_clamp(lo);
 	hi = axis_clamp(hi);
@@ -738,14 +741,7 @@ axis_linear_y(SvgAxis *a, double lo, double hi)
 			best_span = span;
 		}
 	}
-	a->lo = best_lo;
-	a->hi = best_lo + best_span;
-	a->step = best_step;
-	a->decimals = step_decimals(best_step);
-	a->nticks = Min(best_ticks + 1, MAX_TICKS);
-	for (i = 0; i < a->nticks; i++)
-		a->ticks[i] = best_lo + best_step * i;
-	axis_settle(a);
+	axis_set_linear(a, best_lo, best_step, best_ticks);
 }
 
 /*
@@ -757,7 +753,6 @@ axis_linear_x(SvgAxis *a, double lo, double hi)
 {
 	double		step;
 	int			n;
-	int			i;
 
 	lo = axis_clamp(lo);
 	hi = axis_clamp(hi);
@@ -771,14 +766,7 @@ axis_linear_x(SvgAxis *a, double lo, double hi)
 	if (a->spec->integer)
 		step = Max(step, 1.0);
 	n = (int) Max(1.0, Min(ceil((hi - lo) / step - 1e-9), (double) MAX_TICKS));
-	a->lo = lo;
-	a->hi = lo + n * step;
-	a->step = step;
-	a->decimals = step_decimals(step);
-	a->nticks = Min(n + 1, MAX_TICKS);
-	for (i = 0; i < a->nticks; i++)
-		a->ticks[i] = lo + step * i;
-	axis_settle(a);
+	axis_set_linear(a, lo, step, n);
 }
 
 /*
