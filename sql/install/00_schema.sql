@@ -3,6 +3,13 @@
 
 \echo Use "CREATE EXTENSION ranread" to load this file. \quit
 
+-- The extension's internal functions (the rules, helpers and parts behind
+-- the functions of README's reference table), apart from the users'
+-- schema and on no one's search_path; SQL bodies name them
+-- ranread_internal.name.
+CREATE SCHEMA ranread_internal;
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal functions: call the functions of the README''s reference table instead';
+
 -- Batch ids survive rollbacks: nextval is not transactional.
 CREATE SEQUENCE @extschema@.ranread_batch_seq;
 CREATE SEQUENCE @extschema@.ranread_sweep_seq;

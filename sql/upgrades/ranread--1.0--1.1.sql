@@ -16,6 +16,10 @@
 
 \echo Use "ALTER EXTENSION ranread UPDATE TO '1.1'" to load this file. \quit
 
+-- The schema of internal functions (as in sql/install/00_schema.sql)
+CREATE SCHEMA ranread_internal;
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal functions: call the functions of the README''s reference table instead';
+
 -- buffer_pages was added to 1.0 after its first builds: installations made
 -- from those lack the column, or have it without its check.  Bring both to
 -- the released 1.0 shape first.

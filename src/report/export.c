@@ -98,26 +98,16 @@ export_query(const char *sql)
 static void
 tsv_field(StringInfo out, const char *s)
 {
+	static const char specials[] = "\\\t\n\r";
+	static const char *const escapes[] = {"\\\\", "\\t", "\\n", "\\r"};
+	const char *special;
+
 	for (; *s; s++)
 	{
-		switch (*s)
-		{
-			case '\\':
-				appendStringInfoString(out, "\\\\");
-				break;
-			case '\t':
-				appendStringInfoString(out, "\\t");
-				break;
-			case '\n':
-				appendStringInfoString(out, "\\n");
-				break;
-			case '\r':
-				appendStringInfoString(out, "\\r");
-				break;
-			default:
-				appendStringInfoChar(out, *s);
-				break;
-		}
+		if ((special = strchr(specials, *s)) != NULL)
+			appendStringInfoString(out, escapes[special - specials]);
+		else
+			appendStringInfoChar(out, *s);
 	}
 }
 
@@ -621,13 +611,13 @@ ranread_export_study(PG_FUNCTION_ARGS)
 		export_text(&bufs[0], psprintf("SELECT %s.ranread_report(" INT64_FORMAT ", NULL::pg_catalog.int8)",
 									   schema, study));
 	else if (pg_strcasecmp(format, "json") == 0)
-		export_text(&bufs[0], psprintf("SELECT pg_catalog.jsonb_pretty(%s.ranread_study_json(" INT64_FORMAT "))",
-									   schema, study));
+		export_text(&bufs[0], psprintf("SELECT pg_catalog.jsonb_pretty(ranread_internal.ranread_study_json(" INT64_FORMAT "))",
+									   study));
 	else
 	{
 		for (i = 0; i < lengthof(metrics); i++)
-			export_text(&bufs[i], psprintf("SELECT %s.ranread_study_csv(" INT64_FORMAT ", '%s')",
-										   schema, study, metrics[i]));
+			export_text(&bufs[i], psprintf("SELECT ranread_internal.ranread_study_csv(" INT64_FORMAT ", '%s')",
+										   study, metrics[i]));
 		export_text(&bufs[3], psprintf("SELECT pg_catalog.string_agg(s.line, E'\\n' ORDER BY s.ord) || E'\\n'"
 									   " FROM (SELECT x.line, pg_catalog.row_number() OVER () AS ord"
 									   " FROM %s.ranread_study_summary(" INT64_FORMAT ") x) s",
