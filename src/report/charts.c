@@ -40,6 +40,7 @@
 #include "utils/float.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 
 #include "chart_json.h"
 #include "ranread.h"
@@ -136,6 +137,47 @@ chart_sql(const char *sql, const char *schema, const char *batches)
 }
 
 /*
+ * The spec queries' plans, kept for the session: planning one takes about
+ * as long as running it.  Keyed by the query's text, which names the
+ * schema and the batches; a plan of a table dropped since is planned again
+ * by the plan cache.
+ */
+#define CHART_PLANS 4
+
+static struct
+{
+	char	   *sql;
+	SPIPlanPtr	plan;
+}			chart_plans[CHART_PLANS];
+static int	chart_plan_next;
+
+static SPIPlanPtr
+chart_plan(const char *sql, int nargs, Oid *types)
+{
+	SPIPlanPtr	plan;
+	int			i;
+
+	for (i = 0; i < CHART_PLANS; i++)
+		if (chart_plans[i].sql && strcmp(chart_plans[i].sql, sql) == 0)
+			return chart_plans[i].plan;
+	plan = SPI_prepare(sql, nargs, types);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	i = chart_plan_next;
+	chart_plan_next = (chart_plan_next + 1) % CHART_PLANS;
+	if (chart_plans[i].plan)
+	{
+		SPI_freeplan(chart_plans[i].plan);
+		pfree(chart_plans[i].sql);
+		chart_plans[i].plan = NULL;
+	}
+	SPI_keepplan(plan);
+	chart_plans[i].sql = MemoryContextStrdup(TopMemoryContext, sql);
+	chart_plans[i].plan = plan;
+	return plan;
+}
+
+/*
  * The SVG of the spec a query returns, in the caller's memory (SPI's goes
  * at SPI_finish)
  */
@@ -144,8 +186,10 @@ chart_draw(const char *sql, int nargs, Oid *types, Datum *values, const char *nu
 {
 	bool		isnull;
 	Datum		spec;
+	int			rc = SPI_execute_plan(chart_plan(sql, nargs, types), values, nulls, true, 0);
 
-	chart_query(sql, nargs, types, values, nulls);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
 	spec = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	Assert(!isnull);
 	return SPI_datumTransfer(PointerGetDatum(ranread_chart_json_draw(DatumGetJsonbP(spec))),
