@@ -89,7 +89,7 @@ chart_query(const char *sql, int nargs, Oid *types, Datum *values, const char *n
 		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
 }
 
-/* Column of the current SPI result as float8, NaN for NULL */
+/* Column of the first row of the current SPI result as float8, NaN for NULL */
 static double
 col_float8(int col)
 {
@@ -99,7 +99,7 @@ col_float8(int col)
 	return isnull ? get_float8_nan() : DatumGetFloat8(d);
 }
 
-/* Column of the current SPI result as int64, or dflt for NULL */
+/* Column of the first row of the current SPI result as int64, or dflt for NULL */
 static int64
 col_int8(int col, int64 dflt)
 {
