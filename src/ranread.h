@@ -30,6 +30,9 @@
  *	 hist.c			 the latency histogram and its SQL functions
  *	 report/		 the report module: the chart renderer and its jsonb
  *				 spec reader, the charts, export, server info
+ *	 remote.c		 the fleet's connections to other servers (libpq, every
+ *					 wait bounded and interruptible); connection strings
+ *					 read by libpq's rules, shown without passwords
  *	 (SQL)			 sql/install/: tables, views, ranread_sweep and its rules
  */
 #ifndef RANREAD_H

@@ -3,12 +3,10 @@
 
 \echo Use "CREATE EXTENSION ranread" to load this file. \quit
 
--- The extension's internal functions (the rules, helpers and parts behind
--- the functions of README's reference table), apart from the users'
--- schema and on no one's search_path; SQL bodies name them
--- ranread_internal.name.
+-- Internal helpers live apart from the functions users call, on no one's
+-- search_path; the functions that use them name them with the schema.
 CREATE SCHEMA ranread_internal;
-COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal functions: call the functions of the README''s reference table instead';
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';
 
 -- Batch ids survive rollbacks: nextval is not transactional.
 CREATE SEQUENCE @extschema@.ranread_batch_seq;
