@@ -62,7 +62,7 @@ PG_FUNCTION_INFO_V1(ranread_svg);
  * The limits of a spec (README, "Charts from SQL"): rows and columns of a
  * heat table, rows of a table, points of a series, categories, reference
  * lines, highlights, notes, colours of a heat scale, characters of a text,
- * parts of a text
+ * parts of a text, characters of all texts
  */
 #define SPEC_MAX_HEAT_ROWS 200
 #define SPEC_MAX_HEAT_COLS 40
@@ -75,6 +75,8 @@ PG_FUNCTION_INFO_V1(ranread_svg);
 #define SPEC_MAX_COLORS 16
 #define SPEC_MAX_TEXT 10000
 #define SPEC_MAX_PARTS 100
+/* Characters of all the texts of one spec together */
+#define SPEC_MAX_TEXT_TOTAL 1000000
 
 #define SPEC_HINT "The keys of a ranread_svg spec are listed in the README, section \"Charts from SQL\"."
 
@@ -359,6 +361,25 @@ spec_part_path(const char *path, int i, int k)
 	return psprintf("%s[%d]", spec_where(path, i), k);
 }
 
+/*
+ * Characters of the texts read so far from the spec being read (spec_chart
+ * sets it to 0): one text is at most SPEC_MAX_TEXT characters, all of them
+ * SPEC_MAX_TEXT_TOTAL, so that a spec of many long texts (every cell of a
+ * table, every point's) cannot make a document of gigabytes
+ */
+static int64 spec_text_chars;
+
+/* Count a text of chars characters (element i of path) among the spec's */
+static void
+spec_text_counted(const char *path, int i, int chars)
+{
+	spec_text_chars += chars;
+	if (spec_text_chars > SPEC_MAX_TEXT_TOTAL)
+		spec_error(spec_where(path, i),
+				   psprintf("a text that brings the spec's texts to " INT64_FORMAT " characters, at most %d in all",
+							spec_text_chars, SPEC_MAX_TEXT_TOTAL));
+}
+
 /* A string value as UTF-8, or NULL when it has more than SPEC_MAX_TEXT characters */
 static char *
 spec_utf8(JsonbValue *v, int *chars)
@@ -571,12 +592,21 @@ spec_string_at(JsonbValue *v, const char *path, int i)
 		if ((t = spec_utf8(v, &chars)) == NULL)
 			spec_error(spec_where(path, i),
 					   psprintf("a text of %d characters, at most %d", chars, SPEC_MAX_TEXT));
+		spec_text_counted(path, i, chars);
 		return t;
 	}
 	if (v->type == jbvNumeric)
-		return spec_numeric_text(v->val.numeric);
+	{
+		t = spec_numeric_text(v->val.numeric);
+		spec_text_counted(path, i, strlen(t));
+		return t;
+	}
 	if (v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data))
-		return spec_text_parts(v->val.binary.data, path, i);
+	{
+		t = spec_text_parts(v->val.binary.data, path, i);
+		spec_text_counted(path, i, spec_utf8_chars(t, strlen(t)));
+		return t;
+	}
 	spec_error(spec_where(path, i), psprintf("%s is not a string", spec_show(v)));
 	return NULL;
 }
@@ -1195,6 +1225,7 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 	JsonbContainer *o;
 	JsonbValue *f;
 
+	spec_text_chars = 0;
 	if (!JB_ROOT_IS_OBJECT(jb))
 		spec_error("spec", "not an object");
 	root.type = jbvBinary;

@@ -189,6 +189,34 @@ typedef struct SvgCanvas
 } SvgCanvas;
 
 
+/* The error for a document past RANREAD_SVG_MAX_OUTPUT bytes */
+static void svg_too_large(int len) pg_attribute_noreturn();
+
+static void
+svg_too_large(int len)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("the SVG of a chart is at most %d MB, and this one reached %d MB",
+					RANREAD_SVG_MAX_OUTPUT / (1024 * 1024), len / (1024 * 1024)),
+			 errhint("Draw fewer points, fewer value labels or markers, or shorter texts.")));
+}
+
+/*
+ * Between the steps of a loop that draws: stop on a cancel, and when the
+ * document has grown past RANREAD_SVG_MAX_OUTPUT (a step adds little: a
+ * point, a cell, a row of a table), before it can grow much further.  A
+ * backstop: within ranread_svg's limits (chart_json.c: points, cells, all
+ * texts) the largest document measured is about 15 MB.
+ */
+static void
+svg_room(const SvgCanvas *cv)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (cv->out->len > RANREAD_SVG_MAX_OUTPUT)
+		svg_too_large(cv->out->len);
+}
+
 /* ---------------------------------------------------------------------
  * Escaping and number formats
  * ---------------------------------------------------------------------
@@ -1261,7 +1289,7 @@ draw_x_axis(SvgCanvas *cv)
 		for (i = 0; i < c->nseries; i++)
 			for (j = 0; j < c->series[i].n; j++)
 			{
-				CHECK_FOR_INTERRUPTS();
+				svg_room(cv);
 				if (c->series[i].x && !isnan(axis_px(a, c->series[i].x[j])) &&
 					VALUE_OK(c->series[i].y[j]))
 					xs[n++] = c->series[i].x[j];
@@ -1279,7 +1307,7 @@ draw_x_axis(SvgCanvas *cv)
 		/* data ticks are values already placed, the others the scale's */
 		double		px = axis_pos(a, xs[i]);
 
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		if (isnan(px) || (i > 0 && xs[i] == xs[i - 1]))
 			continue;
 		/* at most one tick per pixel, however many points share it */
@@ -1378,7 +1406,7 @@ draw_series(SvgCanvas *cv, int i)
 
 	for (j = 0; !s->no_line && j < s->n; j++)
 	{
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		if (!point_px(cv, i, j, &px, &py))
 		{
 			pen_down = false;
@@ -1407,7 +1435,7 @@ draw_series(SvgCanvas *cv, int i)
 		return;
 	for (j = 0; j < s->n; j++)
 	{
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		if (point_px(cv, i, j, &px, &py))
 			svg_marker(out, marker, px, py, color);
 	}
@@ -1528,7 +1556,7 @@ draw_point_labels(SvgCanvas *cv)
 			double		px;
 			double		py;
 
-			CHECK_FOR_INTERRUPTS();
+			svg_room(cv);
 			if (plan[j] == LABEL_NONE || !point_px(cv, i, j, &px, &py) ||
 				(plan[j] == LABEL_SPACED && px - last_label < 48.0))
 				continue;
@@ -1684,7 +1712,7 @@ draw_bar_chart(SvgCanvas *cv)
 		double		cx = cv->left + slot * (j + 0.5);
 		const char *cat = c->categories[j] ? c->categories[j] : "";
 
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		svg_line(out, cx, cv->bottom, cx, cv->bottom + 5.0, COLOR_AXIS, 1.0, NULL);
 		if (drop > 0.0)
 		{
@@ -1915,7 +1943,7 @@ draw_heat(SvgCanvas *cv)
 
 	for (i = 0; i < h->nrows * h->ncols; i++)
 	{
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		range_add(&r, h->values[i]);
 	}
 	memset(&scale_spec, 0, sizeof(scale_spec));
@@ -1960,7 +1988,7 @@ draw_heat(SvgCanvas *cv)
 			double		v = h->values[i * h->ncols + j];
 			double		cx = l.gx + l.cw * j;
 
-			CHECK_FOR_INTERRUPTS();
+			svg_room(cv);
 			if (!VALUE_OK(v))
 			{
 				svg_rect(out, cx + 1.0, cy + 1.0, l.cw - 2.0, l.ch - 2.0, COLOR_HEADER);
@@ -2050,7 +2078,7 @@ draw_table(SvgCanvas *cv, double y)
 		bool		hl = r >= 0 && t->highlight && t->highlight[r];
 		double		ry = y + row_h * (r + 1);
 
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		if (hl)
 			svg_rect(out, x0, ry - 14.0, x1 - x0, row_h, COLOR_BAND_GOOD);
 		else if (r >= 0 && r % 2 == 1)
@@ -2230,6 +2258,8 @@ ranread_svg_render(StringInfo out, const RanreadSvgChart *c)
 	svg_head(out, cv.width, ceil(last + 24.0), c);
 	if (c->kind == RANREAD_SVG_BAR && has_data)
 		svg_hatch_defs(out);
+	if (body.len > RANREAD_SVG_MAX_OUTPUT)
+		svg_too_large(body.len);
 	appendBinaryStringInfo(out, body.data, body.len);
 	appendStringInfoString(out, "</svg>\n");
 }

@@ -28,6 +28,12 @@
 #define RANREAD_SVG_MAX_SERIES 12
 #define RANREAD_SVG_MAX_COLUMNS 16
 
+/*
+ * The most bytes of SVG one chart draws: a limit of the work and memory of
+ * one call, whatever the spec (ranread_svg is granted to pg_monitor)
+ */
+#define RANREAD_SVG_MAX_OUTPUT (64 * 1024 * 1024)
+
 /* The largest magnitude of a value a chart places (its spans stay finite) */
 #define RANREAD_SVG_MAX_VALUE 1e300
 
