@@ -25,12 +25,20 @@ OBJS = \
 	src/history.o \
 	src/repair.o \
 	src/calls.o \
-	src/svg.o \
-	src/svg_spec.o \
-	src/chart.o \
-	src/export.o \
 	src/limits.o \
-	src/remote.o
+	src/remote.o \
+	$(REPORT_OBJS)
+
+# The report module (src/report/, README "Layout"): the chart renderer, its
+# jsonb spec reader, the charts of the history, export, server info.  It
+# reads the history through SPI and uses the core's headers (ranread.h,
+# target.h); the benchmark core in src/ includes nothing of it.
+REPORT_OBJS = \
+	src/report/svg.o \
+	src/report/chart_json.o \
+	src/report/charts.o \
+	src/report/export.o \
+	src/report/server_info.o
 
 EXTENSION = ranread
 # The install script of the current version is assembled from the parts in
@@ -77,7 +85,8 @@ SHLIB_LINK += $(SANITIZE_FLAGS)
 OBJS += src/sanitize.o
 endif
 
-EXTRA_CLEAN = test/results test/regression.diffs test/regression.out .build-flags src/sanitize.o
+EXTRA_CLEAN = test/results test/regression.diffs test/regression.out .build-flags src/sanitize.o \
+	src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -92,6 +101,13 @@ ranread--%.sql: sql/upgrades/ranread--%.sql $(INSTALL_PARTS)
 	awk '/^-- @include /{ f = $$3; while ((getline line < f) > 0) print line; close(f); next } { print }' $< > $@
 
 $(OBJS): $(wildcard src/*.h) .build-flags
+$(REPORT_OBJS): $(wildcard src/report/*.h)
+
+# The charts' spec queries (src/report/chart_*.sql) as C strings for
+# charts.c, their comment lines left out (src/report/charts.c says why)
+src/report/%.sql.h: src/report/%.sql
+	sed -e '/^[[:space:]]*--/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+src/report/charts.o: src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h
 
 .build-flags: FORCE
 	@echo '$(SANITIZE_FLAGS)' | cmp -s - $@ || echo '$(SANITIZE_FLAGS)' > $@

@@ -35,7 +35,8 @@
  *	 history.c		 history rows (SPI)
  *	 repair.c		 orphan repair, who blocks a recording, ranread_reset
  *	 hist.c			 the latency histogram and its SQL functions
- *	 export.c, chart.c, ...	 reports: files and SVG charts
+ *	 report/		 the report module: the chart renderer and its jsonb
+ *				 spec reader, the charts, export, server info
  *	 remote.c		 the fleet's connections to other servers (libpq, every
  *					 wait bounded and interruptible); connection strings
  *					 read by libpq's rules, shown without passwords

@@ -115,9 +115,9 @@ SELECT ok(pg_temp.safe(ranread_timeline(1)), 'ranread_timeline over seconds of I
 SELECT ok((SELECT bool_and(t !~* 'nan|inf[^o]') FROM pg_temp.texts(ranread_timeline(1)) t),
     'its notes print no nan or inf');
 
-SELECT is(ARRAY(SELECT ranread_fmt_count(v) FROM unnest(ARRAY[1e308, -5e17, 'Infinity', 'NaN', -0.0, 12345]::float8[]) v),
+SELECT is(ARRAY(SELECT ranread_internal.ranread_fmt_figure(v) FROM unnest(ARRAY[1e308, -5e17, 'Infinity', 'NaN', -0.0, 12345]::float8[]) v),
     ARRAY['1e308', '-5e17', 'Infinity', 'n/a', '0.00', '12,345'],
-    'the reports'' counts print 10^15 and up in exponent form, Infinity as Infinity, NaN as n/a and -0 as 0');
+    'the reports'' figures print 10^15 and up in exponent form, Infinity as Infinity, NaN as n/a and -0 as 0');
 
 -- Text XML 1.0 forbids: replaced, so that the document is well-formed
 CREATE TEMP TABLE odd_text AS SELECT ranread_svg(jsonb_build_object(

@@ -93,25 +93,25 @@ SELECT is(ranread_internal.ranread_study_row_label('{"write_pct": 20, "block_siz
           '64 KiB, 20% writes', 'a row label says its values as a legend does');
 
 -- ranread_iops_at_bound: the ORION +55% reading
-SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_iops_at_bound('{1000, 2000, 3000, 4000}', '{2, 5, 9, 14}', 10)),
+SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_internal.ranread_iops_at_bound('{1000, 2000, 3000, 4000}', '{2, 5, 9, 14}', 10)),
           '(3200,crossed)', 'the bound is read between the last point within it and the first above (9 ms at 3000, 14 ms at 4000: 3200 at 10 ms)');
-SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_iops_at_bound('{1000, 2000}', '{2, 10}', 10)),
+SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_internal.ranread_iops_at_bound('{1000, 2000}', '{2, 10}', 10)),
           '(2000,within)', 'a point exactly at the bound is within it');
-SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_iops_at_bound('{1000, 2000, 1800}', '{2, 5, 8}', 10)),
+SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_internal.ranread_iops_at_bound('{1000, 2000, 1800}', '{2, 5, 8}', 10)),
           '(2000,within)', 'a curve that never crosses gives its highest IOPS, as a lower bound');
-SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_iops_at_bound('{1000, 2000}', '{12, 15}', 10)),
+SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_internal.ranread_iops_at_bound('{1000, 2000}', '{12, 15}', 10)),
           '(,above)', 'a curve above the bound from its first point has no IOPS at the bound');
-SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_iops_at_bound('{1000, NULL, 3000}', '{5, 8, 15}', 10)),
+SELECT is((SELECT row(iops_at_bound, how)::text FROM ranread_internal.ranread_iops_at_bound('{1000, NULL, 3000}', '{5, 8, 15}', 10)),
           '(2000,crossed)', 'points with a NULL are left out (5 ms at 1000, 15 ms at 3000)');
 SELECT is((SELECT t -> 'rows' -> 1 -> 2 ->> 'text'
-             FROM (SELECT ranread_curves_spec('t', 's',
+             FROM (SELECT ranread_internal.ranread_curves_spec('t', 's',
                      '[{"label": "whole disk", "x": [1000, 2900, 3500], "y": [3, 10, 14]},
                        {"label": "outer 40%", "x": [1500, 4500, 5000], "y": [2, 10, 12]}]', 'Average', 10) -> 'table' AS t) x),
           '+55%', 'the table gives each curve''s gain at the bound against the first (2900 -> 4500: +55%)');
 SELECT is((SELECT s -> 'lines' -> 0 ->> 'value'
-             FROM (SELECT ranread_curves_spec('t', 's', '[{"label": "a", "x": [1], "y": [1]}]', 'p99', 2.5) AS s) x),
+             FROM (SELECT ranread_internal.ranread_curves_spec('t', 's', '[{"label": "a", "x": [1], "y": [1]}]', 'p99', 2.5) AS s) x),
           '2.5', 'the bound is drawn as a line');
-SELECT ok(ranread_svg(ranread_curves_spec(E'<&"''> \u00e9', 's', '[{"label": "<&>", "x": [1, 2], "y": [1, 3]}]', 'Average', 2))
+SELECT ok(ranread_svg(ranread_internal.ranread_curves_spec(E'<&"''> \u00e9', 's', '[{"label": "<&>", "x": [1, 2], "y": [1, 3]}]', 'Average', 2))
             ~ '^<\?xml', 'the spec is one ranread_svg draws, names with <&"'' included');
 
 SELECT * FROM finish();

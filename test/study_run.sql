@@ -95,7 +95,7 @@ SELECT ok(xml_is_well_formed_document(ranread_compare_chart(studies => ARRAY[(SE
 -- The report and the exports
 SELECT ok(ranread_report((SELECT id FROM id1)) ~ '^<!DOCTYPE html>' AND ranread_report((SELECT id FROM id1)) !~* '<script|<link|src=|https?://[a-z]+\.(com|org|net)',
     'the report is one HTML page with no script and nothing external');
-SELECT ok(position((SELECT ranread_html(call) FROM ranread_studies WHERE study = (SELECT id FROM id1))
+SELECT ok(position((SELECT ranread_internal.ranread_html(call) FROM ranread_studies WHERE study = (SELECT id FROM id1))
                    IN ranread_report((SELECT id FROM id1))) > 0, 'it gives the exact call');
 CREATE TEMP TABLE files AS
 SELECT f FROM ranread_export_study('/tmp', (SELECT min(study) FROM s3), 'csv') f;

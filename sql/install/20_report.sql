@@ -1,6 +1,6 @@
--- Reports: the sweep (the methodology as one call) and its verdict, the
--- summary export (C, src/export.c), and the SVG chart and timeline (C,
--- src/chart.c, drawn by the renderer of 30_charts.sql).
+-- Reports: the sweep (the methodology as one call) and its verdict, and
+-- the summary export (C, src/report/export.c).  The sweep's chart and a
+-- batch's timeline are in 30_charts.sql.
 --
 -- Every object is schema-qualified and every PL/pgSQL function pins
 -- search_path, so neither this script nor the functions depend on the
@@ -368,24 +368,5 @@ AS 'MODULE_PATHNAME', 'ranread_export'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 SET search_path = pg_catalog, pg_temp;
 
--- SVG: IOPS, average and p99 latency against processes for a sweep (the
--- latest when NULL; every completed batch when there has been no sweep).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_chart(sweep bigint DEFAULT NULL)
-RETURNS text
-AS 'MODULE_PATHNAME', 'ranread_chart'
-LANGUAGE C CALLED ON NULL INPUT STABLE
-SET search_path = pg_catalog, pg_temp;
-
--- SVG: IOPS, average and maximum latency per second of a batch (the latest
--- batch with per-second intervals when NULL).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_timeline(batch bigint DEFAULT NULL)
-RETURNS text
-AS 'MODULE_PATHNAME', 'ranread_timeline'
-LANGUAGE C CALLED ON NULL INPUT STABLE
-SET search_path = pg_catalog, pg_temp;
-
--- Readers of the history (pg_monitor) may read the verdicts and draw the
--- charts: the chart functions only read what pg_monitor can SELECT.
+-- Readers of the history (pg_monitor) may read the verdicts.
 GRANT SELECT ON @extschema@.ranread_sweep_verdict TO pg_monitor;
-GRANT EXECUTE ON FUNCTION @extschema@.ranread_chart(bigint),
-                          @extschema@.ranread_timeline(bigint) TO pg_monitor;

@@ -1,12 +1,38 @@
--- Charts from SQL: the renderer that draws ranread_chart and
--- ranread_timeline (C, src/svg.c), given a chart spec as jsonb, so that
--- plpgsql functions draw line, bar and heat charts with the same look and
--- rules.  The spec's keys are in the README ("Charts from SQL") and atop
--- src/svg.c.  Pure: the SVG depends on the spec alone.
+-- Charts: every chart of ranread is a jsonb spec (README, "Charts from
+-- SQL") drawn by the one renderer (C, src/report/svg.c), so that they all
+-- have the same look and rules.  The spec's keys are in the README and
+-- atop src/report/svg.c.
+
+-- The renderer for plpgsql functions: the SVG of a spec.  Pure: the SVG
+-- depends on the spec alone.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_svg(spec jsonb)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_svg'
 LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
 
--- Readers of the history draw charts of it, as with ranread_chart.
-GRANT EXECUTE ON FUNCTION @extschema@.ranread_svg(jsonb) TO pg_monitor;
+-- SVG: IOPS, average and p99 latency against processes for a sweep (the
+-- latest when NULL; every completed batch when there has been no sweep),
+-- the bound, the sweep's verdict and a table of its steps.  Its spec is a
+-- query of the library's (src/report/chart_sweep.sql) that reads only what
+-- the 1.0 tables hold: a database still at 1.0 binds ranread_chart to the
+-- same C function and gets the same chart.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_chart(sweep bigint DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_chart'
+LANGUAGE C CALLED ON NULL INPUT STABLE
+SET search_path = pg_catalog, pg_temp;
+
+-- SVG: IOPS, average and maximum latency per second of a batch (the latest
+-- batch with per-second intervals when NULL); its spec is
+-- src/report/chart_timeline.sql, as for ranread_chart.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_timeline(batch bigint DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_timeline'
+LANGUAGE C CALLED ON NULL INPUT STABLE
+SET search_path = pg_catalog, pg_temp;
+
+-- Readers of the history (pg_monitor) draw charts of it: the chart
+-- functions only read what pg_monitor can SELECT.
+GRANT EXECUTE ON FUNCTION @extschema@.ranread_svg(jsonb),
+                          @extschema@.ranread_chart(bigint),
+                          @extschema@.ranread_timeline(bigint) TO pg_monitor;

@@ -12,7 +12,7 @@
 -- IOPS measured when no point is above it ('within': the curve gives at
 -- least that); NULL when the first point is already above ('above').
 -- Points with a NULL in either array are left out.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_iops_at_bound(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_iops_at_bound(
     iops   float8[],
     lat    float8[],
     bound  float8,
@@ -51,7 +51,7 @@ END
 $$;
 
 -- The latency a chart shows: 'avg' or 'p99'; its metric and axis label.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_chart_latency(latency text, fn text,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_chart_latency(latency text, fn text,
     OUT metric text, OUT label text)
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -69,9 +69,43 @@ BEGIN
 END
 $$;
 
--- A number as the charts' tables print it: 12,345; from 10^15 up in
--- exponent form (1.2e18), as the renderer prints it; NaN is n/a, -0 is 0
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fmt_count(v float8)
+-- The axes of a study's grid, from its points: the dimension along the
+-- columns (columns, or the one ranread_study_axes chooses) and those of
+-- the rows; fn names the caller in errors.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_points_axes(
+    study bigint, columns text, fn text, OUT column_dim text, OUT row_dims text[])
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT a.column_dim, a.row_dims
+      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
+                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_points_axes.study),
+                                          columns, fn) a
+$$;
+
+-- That a sweep has steps in the history, or an error for fn that says so.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_check(sweep bigint, fn text)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
+                    WHERE b.sweep OPERATOR(pg_catalog.=) ranread_sweep_check.sweep) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid sweep %s for %s: no step of it is in the history', sweep, fn),
+            HINT = 'ranread_sweep_verdict lists the sweeps.';
+    END IF;
+END
+$$;
+
+-- A figure as the reports' tables print it: three significant digits
+-- below 100 (1.23, 12.3), a count with separators from 100 up (12,345),
+-- from 10^15 up in exponent form (1.2e18) as the renderer prints it; NaN is
+-- n/a, -0 is 0.  Not the renderer's count (C ranread_fmt_count, a spec's
+-- {"count": n}), which rounds every figure to a whole number.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fmt_figure(v float8)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -89,7 +123,7 @@ $$;
 -- {"label", "x": IOPS, "y": latency in ms} in order of load), the bound as
 -- a line, and under it a table with each curve's IOPS at the bound and its
 -- gain against the first curve.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_curves_spec(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_curves_spec(
     title     text,
     subtitle  text,
     curves    jsonb,
@@ -108,7 +142,7 @@ AS $$
     b AS (
         SELECT c.*, a.iops_at_bound, a.how,
                (SELECT max(x) FROM unnest(c.xs) x) AS max_iops
-          FROM c, LATERAL @extschema@.ranread_iops_at_bound(c.xs, c.ys, bound) a),
+          FROM c, LATERAL ranread_internal.ranread_iops_at_bound(c.xs, c.ys, bound) a),
     first AS (SELECT iops_at_bound FROM b WHERE i = 1)
     SELECT jsonb_strip_nulls(jsonb_build_object(
         'title', title,
@@ -128,8 +162,8 @@ AS $$
             'align', jsonb_build_array('left', 'right', 'right', 'right'),
             'rows', (SELECT coalesce(jsonb_agg(jsonb_build_array(
                         b.label,
-                        CASE b.how WHEN 'crossed' THEN to_jsonb(@extschema@.ranread_fmt_count(b.iops_at_bound))
-                                   WHEN 'within' THEN jsonb_build_object('text', '>= ' || @extschema@.ranread_fmt_count(b.iops_at_bound), 'tone', 'plain')
+                        CASE b.how WHEN 'crossed' THEN to_jsonb(ranread_internal.ranread_fmt_figure(b.iops_at_bound))
+                                   WHEN 'within' THEN jsonb_build_object('text', '>= ' || ranread_internal.ranread_fmt_figure(b.iops_at_bound), 'tone', 'plain')
                                    ELSE jsonb_build_object('text', 'above from the start', 'tone', 'bad') END,
                         CASE WHEN b.i = 1 THEN jsonb_build_object('text', 'reference', 'tone', 'muted')
                              WHEN b.iops_at_bound IS NULL OR f.iops_at_bound IS NULL OR f.iops_at_bound <= 0
@@ -137,7 +171,7 @@ AS $$
                              ELSE jsonb_build_object(
                                       'text', to_char(round((100 * (b.iops_at_bound / f.iops_at_bound - 1))::numeric), 'FMSG999990') || '%',
                                       'tone', CASE WHEN b.iops_at_bound >= f.iops_at_bound THEN 'good' ELSE 'bad' END) END,
-                        @extschema@.ranread_fmt_count(b.max_iops)) ORDER BY b.i), '[]')
+                        ranread_internal.ranread_fmt_figure(b.max_iops)) ORDER BY b.i), '[]')
                        FROM b LEFT JOIN first f ON true),
             'more', format('IOPS at the bound: where each curve crosses %s ms (linear between the two points around it); ">=" where it never does.', bound)),
         'notes', notes))
@@ -145,7 +179,7 @@ $$;
 
 -- The study's points as curves: one per row, x the IOPS and y the latency
 -- of each column in order (a matrix: the small I/O's).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_curves(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_curves(
     study bigint, latency_metric text, columns text, fn text)
 RETURNS jsonb
 LANGUAGE sql STABLE
@@ -164,7 +198,7 @@ $$;
 
 -- What a study ran, for a subtitle: its fixed coordinates, target and
 -- tablespace, duration per point, when.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_caption(study bigint)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_caption(study bigint)
 RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -209,7 +243,7 @@ DECLARE
     bound float8;
 BEGIN
     PERFORM ranread_internal.ranread_study_check(study, fn);
-    SELECT * INTO lat FROM @extschema@.ranread_chart_latency(latency, fn);
+    SELECT * INTO lat FROM ranread_internal.ranread_chart_latency(latency, fn);
     IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
@@ -219,18 +253,15 @@ BEGIN
     bound := coalesce(max_avg_ms,
                       (SELECT s.max_avg_ms FROM @extschema@.ranread_studies s
                         WHERE s.study OPERATOR(pg_catalog.=) ranread_study_chart.study), 10);
-    SELECT * INTO ax
-      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
-                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_chart.study),
-                                          columns, fn);
-    RETURN @extschema@.ranread_svg(@extschema@.ranread_curves_spec(
+    SELECT * INTO ax FROM ranread_internal.ranread_study_points_axes(study, columns, fn);
+    RETURN @extschema@.ranread_svg(ranread_internal.ranread_curves_spec(
         format('%s latency against IOPS%s, along %s',
                lat.label,
                CASE WHEN cardinality(ax.row_dims) = 0 THEN ''
                     ELSE ' by ' || array_to_string(ax.row_dims, ' and ') END,
                ax.column_dim),
-        @extschema@.ranread_study_caption(study),
-        @extschema@.ranread_study_curves(study, lat.metric, columns, fn),
+        ranread_internal.ranread_study_caption(study),
+        ranread_internal.ranread_study_curves(study, lat.metric, columns, fn),
         lat.label, bound));
 END
 $$;
@@ -259,7 +290,7 @@ DECLARE
     c      jsonb;
     what   text[] := '{}';
 BEGIN
-    SELECT * INTO lat FROM @extschema@.ranread_chart_latency(latency, fn);
+    SELECT * INTO lat FROM ranread_internal.ranread_chart_latency(latency, fn);
     IF coalesce(cardinality(studies), 0) + coalesce(cardinality(sweeps), 0) = 0 THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
@@ -295,12 +326,7 @@ BEGIN
     END LOOP;
     FOREACH id IN ARRAY coalesce(sweeps, '{}') LOOP
         k := k + 1;
-        IF NOT EXISTS (SELECT FROM @extschema@.ranread_batches b WHERE b.sweep OPERATOR(pg_catalog.=) id) THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('invalid sweep %s for %s: no step of it is in the history', id, fn),
-                HINT = 'ranread_sweep_verdict lists the sweeps.';
-        END IF;
+        PERFORM ranread_internal.ranread_sweep_check(id, fn);
         SELECT jsonb_build_object(
                    'label', coalesce(labels[k], format('sweep %s (%s)', id, coalesce(min(s.tablespace), min(s.target)))),
                    'x', coalesce(jsonb_agg(s.iops ORDER BY s.processes, s.batch) FILTER (WHERE s.status = 'completed'), '[]'),
@@ -313,7 +339,7 @@ BEGIN
         what := what || ('sweep ' || id);
     END LOOP;
 
-    RETURN @extschema@.ranread_svg(@extschema@.ranread_curves_spec(
+    RETURN @extschema@.ranread_svg(ranread_internal.ranread_curves_spec(
         coalesce(title, format('%s latency against IOPS: %s', lat.label, array_to_string(what, ', '))),
         format('one curve per %s; the table gives the IOPS each reaches at the %s ms bound',
                CASE WHEN studies IS NOT NULL AND sweeps IS NOT NULL THEN 'study and sweep'
@@ -340,10 +366,7 @@ DECLARE
 BEGIN
     PERFORM ranread_internal.ranread_study_check(study, fn);
     SELECT * INTO m FROM ranread_internal.ranread_study_metric(metric, fn);
-    SELECT * INTO ax
-      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
-                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_heat.study),
-                                          columns, fn);
+    SELECT * INTO ax FROM ranread_internal.ranread_study_points_axes(study, columns, fn);
     SELECT jsonb_agg(to_jsonb(r.row_label) ORDER BY r.ord) AS rows,
            (SELECT to_jsonb(x.column_labels) FROM @extschema@.ranread_study_grid(study, metric, columns) x LIMIT 1) AS cols,
            jsonb_agg(to_jsonb(r.cells) ORDER BY r.ord) AS vals
@@ -355,7 +378,7 @@ BEGIN
         'title', format('%s by %s and %s', m.label,
                         CASE WHEN cardinality(ax.row_dims) = 0 THEN 'study' ELSE array_to_string(ax.row_dims, ' and ') END,
                         ax.column_dim),
-        'subtitle', @extschema@.ranread_study_caption(study),
+        'subtitle', ranread_internal.ranread_study_caption(study),
         'x', jsonb_build_object('label', ax.column_dim),
         'y', jsonb_build_object('label', CASE WHEN cardinality(ax.row_dims) = 0 THEN 'study'
                                               ELSE array_to_string(ax.row_dims, ', ') END),

@@ -481,7 +481,7 @@ BEGIN
         SELECT jsonb_build_object(
                    'kind', 'bar',
                    'title', format('%s: MB/s by test, read and write', kind),
-                   'subtitle', @extschema@.ranread_study_caption(id),
+                   'subtitle', ranread_internal.ranread_study_caption(id),
                    'categories', (SELECT jsonb_agg(t.test ORDER BY t.ord) FROM t),
                    'x', jsonb_build_object('label', 'Test (block size, queue depth Q, threads T)'),
                    'y', jsonb_build_object('label', 'Throughput (MB/s, 10^6 bytes)'),
@@ -501,7 +501,7 @@ BEGIN
                                         to_char(r.iops * (CASE WHEN r.test LIKE '%128K%' THEN 131072
                                                                WHEN r.test LIKE 'SEQ1M%' THEN 1048576 ELSE 4096 END) / 1e6,
                                                 'FM999990.000'),
-                                        @extschema@.ranread_fmt_count(r.iops),
+                                        ranread_internal.ranread_fmt_figure(r.iops),
                                         to_char(r.avg_us, 'FM9999990.00')) ORDER BY r.ord) FROM r)))
           INTO spec;
         RETURN @extschema@.ranread_svg(spec);
@@ -512,7 +512,7 @@ BEGIN
         SELECT jsonb_build_object(
                    'kind', 'bar',
                    'title', 'SNIA latency test: average latency by block size and read/write mix',
-                   'subtitle', @extschema@.ranread_study_caption(id),
+                   'subtitle', ranread_internal.ranread_study_caption(id),
                    'categories', (SELECT jsonb_agg(t.test ORDER BY t.ord) FROM t),
                    'x', jsonb_build_object('label', 'Random I/O, one thread, queue depth 1'),
                    'y', jsonb_build_object('label', 'Average latency (us)'),
@@ -524,9 +524,9 @@ BEGIN
                    'table', jsonb_build_object(
                        'header', jsonb_build_array('Test', 'Mix', 'IOPS', 'Average (us)', '99.999% (us)', 'Max (us)'),
                        'align', jsonb_build_array('left', 'left', 'right', 'right', 'right', 'right'),
-                       'rows', (SELECT jsonb_agg(jsonb_build_array(r.test, r.mode, @extschema@.ranread_fmt_count(r.iops),
-                                        @extschema@.ranread_fmt_count(r.avg_us), @extschema@.ranread_fmt_count(r.p99999_us),
-                                        @extschema@.ranread_fmt_count(r.max_us)) ORDER BY r.ord) FROM r)))
+                       'rows', (SELECT jsonb_agg(jsonb_build_array(r.test, r.mode, ranread_internal.ranread_fmt_figure(r.iops),
+                                        ranread_internal.ranread_fmt_figure(r.avg_us), ranread_internal.ranread_fmt_figure(r.p99999_us),
+                                        ranread_internal.ranread_fmt_figure(r.max_us)) ORDER BY r.ord) FROM r)))
           INTO spec;
         RETURN @extschema@.ranread_svg(spec);
     ELSIF kind = 'orion-normal' THEN

@@ -2,14 +2,14 @@
 -- external file, no script) with the server and targets, the charts inline,
 -- the tables, the verdicts and the exact calls; written to a server file by
 -- ranread_export(directory, 'html'), ranread_export_study and
--- ranread_export_sweep (C, src/export.c), or read from the client as
+-- ranread_export_sweep (C, src/report/export.c), or read from the client as
 -- ranread_report().  Also a study's files for ORION's readers: a csv grid
 -- per metric and everything as json.  New in 1.1: the upgrade includes
 -- this file whole.
 
 -- What the report says about the server that SQL cannot see: the kernel,
 -- CPUs, RAM, and the filesystem and device under the data directory, pg_wal
--- and each target.  (src/export.c)
+-- and each target.  (src/report/server_info.c)
 CREATE OR REPLACE FUNCTION @extschema@.ranread_server_info()
 RETURNS TABLE (item text, value text)
 AS 'MODULE_PATHNAME', 'ranread_server_info'
@@ -37,7 +37,7 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 SET search_path = pg_catalog, pg_temp;
 
 -- Text made safe for HTML.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_html(t text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_html(t text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -48,25 +48,25 @@ $$;
 
 -- An HTML table: the header cells, then rows of cells (already text; NULL
 -- prints n/a); the first column left-aligned, the others right.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_html_table(header text[], rows jsonb)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_html_table(header text[], rows jsonb)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT '<table><thead><tr>'
-           || (SELECT string_agg('<th>' || @extschema@.ranread_html(h) || '</th>', '' ORDER BY i)
+           || (SELECT string_agg('<th>' || ranread_internal.ranread_html(h) || '</th>', '' ORDER BY i)
                  FROM unnest(header) WITH ORDINALITY x(h, i))
            || '</tr></thead><tbody>'
            || coalesce((SELECT string_agg('<tr>' || (SELECT string_agg(
                                     '<td>' || CASE WHEN jsonb_typeof(c) = 'null' THEN '<span class="na">n/a</span>'
-                                                   ELSE @extschema@.ranread_html(c #>> '{}') END || '</td>', '' ORDER BY j)
+                                                   ELSE ranread_internal.ranread_html(c #>> '{}') END || '</td>', '' ORDER BY j)
                                     FROM jsonb_array_elements(r) WITH ORDINALITY y(c, j)) || '</tr>', '' ORDER BY i)
                          FROM jsonb_array_elements(rows) WITH ORDINALITY x(r, i)), '')
            || '</tbody></table>'
 $$;
 
 -- An SVG chart for inline use: without its XML declaration.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_html_svg(svg text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_html_svg(svg text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -75,7 +75,7 @@ AS $$
 $$;
 
 -- A field of a CSV record (RFC 4180).  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_csv_field(t text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_csv_field(t text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -85,11 +85,25 @@ AS $$
                 ELSE t END
 $$;
 
+-- The figures of a batch or point as the report's tables print them, the
+-- cells after its own: IOPS and MiB/s (ranread_fmt_figure), average, p99
+-- and maximum latency in ms with three decimals.  Pure.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_figures(
+    iops float8, mbps float8, avg_ms float8, p99_ms float8, max_ms float8)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_array(ranread_internal.ranread_fmt_figure(iops), ranread_internal.ranread_fmt_figure(mbps),
+                             to_char(avg_ms, 'FM999990.000'), to_char(p99_ms, 'FM999990.000'),
+                             to_char(max_ms, 'FM999990.000'))
+$$;
+
 -- A study's grid of a metric as ORION's csv files lay it out: a header of
 -- the column values (a matrix's small loads) after the names of the axes,
 -- then a record per row (a matrix's large loads); empty where no point
 -- completed.  CRLF line ends (RFC 4180).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_csv(study bigint, metric text DEFAULT 'iops')
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_csv(study bigint, metric text DEFAULT 'iops')
 RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -98,19 +112,17 @@ DECLARE
     ax  record;
 BEGIN
     PERFORM ranread_internal.ranread_study_check(study, 'ranread_study_csv');
-    SELECT * INTO ax
-      FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
-                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_csv.study));
+    SELECT * INTO ax FROM ranread_internal.ranread_study_points_axes(study, NULL, 'ranread_study_csv');
     RETURN (SELECT string_agg(t.l, E'\r\n' ORDER BY t.o) || E'\r\n'
               FROM (SELECT 0::bigint AS o,
-                           @extschema@.ranread_csv_field(
+                           ranread_internal.ranread_csv_field(
                                CASE WHEN cardinality(ax.row_dims) = 0 THEN '' ELSE array_to_string(ax.row_dims, ', ') END
                                || '/' || ax.column_dim)
-                           || ',' || (SELECT string_agg(@extschema@.ranread_csv_field(c), ',' ORDER BY i)
+                           || ',' || (SELECT string_agg(ranread_internal.ranread_csv_field(c), ',' ORDER BY i)
                                         FROM unnest(h.column_labels) WITH ORDINALITY x(c, i)) AS l
                       FROM (SELECT g.column_labels FROM @extschema@.ranread_study_grid(study, metric) g LIMIT 1) h
                     UNION ALL
-                    SELECT row_number() OVER (), @extschema@.ranread_csv_field(g.row_label) || ','
+                    SELECT row_number() OVER (), ranread_internal.ranread_csv_field(g.row_label) || ','
                            || (SELECT string_agg(coalesce(v::text, ''), ',' ORDER BY i)
                                  FROM unnest(g.cells) WITH ORDINALITY x(v, i))
                       FROM @extschema@.ranread_study_grid(study, metric) g) t);
@@ -120,16 +132,12 @@ $$;
 -- Everything about a study as one JSON document: its row (if it returned),
 -- its points with their figures, the grids of IOPS, MB/s and latency, and
 -- the summary.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_json(study bigint)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_json(study bigint)
 RETURNS jsonb
-LANGUAGE plpgsql STABLE
+LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    id constant bigint := study;
-BEGIN
-    PERFORM ranread_internal.ranread_study_check(id, 'ranread_study_json');
-    RETURN jsonb_build_object(
+    SELECT jsonb_build_object(
         'study', id,
         'overview', (SELECT to_jsonb(o) FROM @extschema@.ranread_study_overview o
                       WHERE o.study OPERATOR(pg_catalog.=) id),
@@ -139,13 +147,15 @@ BEGIN
                                                   'row', g.row_label, 'columns', g.column_labels, 'cells', g.cells))
                                                 FROM @extschema@.ranread_study_grid(id, m) g))
                     FROM unnest(ARRAY['iops', 'mbps', 'avg_ms', 'p99_ms']) m),
-        'summary', (SELECT jsonb_agg(to_jsonb(s)) FROM @extschema@.ranread_study_summary(id) s));
-END
+        'summary', (SELECT jsonb_agg(to_jsonb(s)) FROM @extschema@.ranread_study_summary(id) s))
+      -- the study is checked first: the figures are read for its row
+      FROM (SELECT ranread_study_json.study AS id) x,
+           LATERAL ranread_internal.ranread_study_check(x.id, 'ranread_study_json') c
 $$;
 
 -- The HTML of one study: what ran, the exact call, the charts, the grids
 -- and the summary.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_report_study(study bigint)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_study(study bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -159,62 +169,59 @@ DECLARE
 BEGIN
     SELECT * INTO o FROM @extschema@.ranread_study_overview x WHERE x.study OPERATOR(pg_catalog.=) id;
     h := format('<section id="study-%s"><h2>Study %s%s</h2>', id, id,
-                CASE WHEN o.kind <> 'study' THEN ': profile ' || @extschema@.ranread_html(o.kind) ELSE '' END);
+                CASE WHEN o.kind <> 'study' THEN ': profile ' || ranread_internal.ranread_html(o.kind) ELSE '' END);
     h := h || format('<p>%s, started %s%s; %s of %s points completed%s on target %s (tablespace %s).</p>',
-                     @extschema@.ranread_html(initcap(o.status)),
+                     ranread_internal.ranread_html(initcap(o.status)),
                      to_char(o.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
                      coalesce(', finished ' || to_char(o.finished_at, 'HH24:MI:SS'), ''),
                      o.completed, coalesce(o.planned, o.points),
                      CASE WHEN o.skipped > 0 THEN format(' (%s skipped by early_end)', o.skipped) ELSE '' END,
-                     @extschema@.ranread_html(o.target), @extschema@.ranread_html(coalesce(o.tablespace, 'n/a')));
+                     ranread_internal.ranread_html(o.target), ranread_internal.ranread_html(coalesce(o.tablespace, 'n/a')));
     IF o.stop_reason IS NOT NULL THEN
-        h := h || format('<p class="bad">Ended early: %s</p>', @extschema@.ranread_html(o.stop_reason));
+        h := h || format('<p class="bad">Ended early: %s</p>', ranread_internal.ranread_html(o.stop_reason));
     END IF;
     h := h || '<h3>The call</h3>'
-          || CASE WHEN o.call IS NOT NULL THEN '<pre><code>' || @extschema@.ranread_html(o.call) || '</code></pre>'
+          || CASE WHEN o.call IS NOT NULL THEN '<pre><code>' || ranread_internal.ranread_html(o.call) || '</code></pre>'
                   ELSE '<p class="bad">The study did not return (cancelled, or still running): its call was not recorded; its points are below.</p>' END;
 
     h := h || '<h3>Verdict</h3><ul class="verdict">'
-          || coalesce((SELECT string_agg('<li>' || @extschema@.ranread_html(s.line) || '</li>', '')
+          || coalesce((SELECT string_agg('<li>' || ranread_internal.ranread_html(s.line) || '</li>', '')
                          FROM @extschema@.ranread_study_summary(id) s), '')
           || '</ul>';
 
     IF o.kind <> 'study' THEN
-        h := h || @extschema@.ranread_html_svg(@extschema@.ranread_profile_chart(id));
+        h := h || ranread_internal.ranread_html_svg(@extschema@.ranread_profile_chart(id));
         h := h || '<h3>As the tool reports it</h3><pre class="tool">'
-              || coalesce((SELECT string_agg(@extschema@.ranread_html(r.result), E'\n')
+              || coalesce((SELECT string_agg(ranread_internal.ranread_html(r.result), E'\n')
                              FROM @extschema@.ranread_profile_report(id) r), '')
               || '</pre>';
     ELSE
-        h := h || @extschema@.ranread_html_svg(@extschema@.ranread_study_chart(id));
+        h := h || ranread_internal.ranread_html_svg(@extschema@.ranread_study_chart(id));
         SELECT count(*) AS rows_, max(cardinality(g.column_labels)) AS cols INTO ngrid
           FROM @extschema@.ranread_study_grid(id) g;
         IF ngrid.rows_ > 1 AND ngrid.cols > 1 THEN
-            h := h || @extschema@.ranread_html_svg(@extschema@.ranread_study_heat(id, 'iops'));
+            h := h || ranread_internal.ranread_html_svg(@extschema@.ranread_study_heat(id, 'iops'));
         END IF;
     END IF;
 
     FOREACH m IN ARRAY ARRAY['iops', 'mbps', 'avg_ms', 'p99_ms'] LOOP
         h := h || format('<h3>%s</h3>', (SELECT x.label FROM ranread_internal.ranread_study_metric(m, 'ranread_report') x))
-              || (SELECT @extschema@.ranread_html_table(
+              || (SELECT ranread_internal.ranread_html_table(
                              ARRAY[''] || (SELECT g.column_labels FROM @extschema@.ranread_study_grid(id, m) g LIMIT 1),
                              jsonb_agg(jsonb_build_array(g.row_label)
                                        || (SELECT coalesce(jsonb_agg(CASE WHEN v IS NULL THEN 'null'::jsonb
-                                                                          ELSE to_jsonb(@extschema@.ranread_fmt_count(v)) END
+                                                                          ELSE to_jsonb(ranread_internal.ranread_fmt_figure(v)) END
                                                                      ORDER BY i), '[]')
                                              FROM unnest(g.cells) WITH ORDINALITY x(v, i))))
                     FROM @extschema@.ranread_study_grid(id, m) g);
     END LOOP;
 
     h := h || '<h3>Points</h3>'
-          || @extschema@.ranread_html_table(
+          || ranread_internal.ranread_html_table(
                  ARRAY['#', 'batch', 'row', 'column', 'status', 'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms'],
-                 (SELECT jsonb_agg(jsonb_build_array(p.n, p.batch, p.row_label, p.column_label, p.status,
-                                                     @extschema@.ranread_fmt_count(p.iops),
-                                                     @extschema@.ranread_fmt_count(p.mbps),
-                                                     to_char(p.avg_ms, 'FM999990.000'),
-                                                     to_char(p.p99_ms, 'FM999990.000'),
-                                                     to_char(p.max_ms, 'FM999990.000')) ORDER BY p.n)
+                 (SELECT jsonb_agg(jsonb_build_array(p.n, p.batch, p.row_label, p.column_label, p.status)
+                                   || ranread_internal.ranread_report_figures(p.iops, p.mbps, p.avg_ms, p.p99_ms, p.max_ms)
+                                   ORDER BY p.n)
                     FROM @extschema@.ranread_study_points p WHERE p.study OPERATOR(pg_catalog.=) id));
     RETURN h || '</section>';
 END
@@ -222,7 +229,7 @@ $$;
 
 -- The HTML of one sweep: its verdict, the call (from its recorded
 -- settings), its chart and steps.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_report_sweep(sweep bigint)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_sweep(sweep bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -237,7 +244,7 @@ BEGIN
     IF v.sweep IS NULL THEN
         h := h || '<p class="bad">The sweep did not return (cancelled, or still running): no verdict and no call were recorded; its steps are below.</p>';
     ELSE
-        h := h || '<h3>The call</h3><pre><code>' || @extschema@.ranread_html(format(
+        h := h || '<h3>The call</h3><pre><code>' || ranread_internal.ranread_html(format(
                  'SELECT * FROM ranread_sweep(start => %s, max_processes => %s, %s, max_avg_ms => %s, target => %L, block_size => %s, write_pct => %s, queue_depth => %s, pattern => %L);',
                  v.start, v.max_processes,
                  CASE WHEN v.duration IS NOT NULL THEN format('duration => %L', v.duration)
@@ -247,26 +254,101 @@ BEGIN
               || CASE WHEN v.max_iops IS NULL
                       THEN format('No step stayed within the %s ms average latency bound.', v.max_avg_ms)
                       ELSE format('Max %s IOPS within %s ms average latency, at %s processes (average %s ms, batch %s).',
-                                  @extschema@.ranread_fmt_count(v.max_iops), v.max_avg_ms, v.max_iops_processes,
+                                  ranread_internal.ranread_fmt_figure(v.max_iops), v.max_avg_ms, v.max_iops_processes,
                                   round(v.actual_latency_ms::numeric, 3), v.max_iops_batch) END
               || '</li><li class="' || CASE WHEN v.meets_flash_guidance THEN 'good' ELSE 'bad' END || '">'
               || CASE WHEN v.meets_flash_guidance THEN 'Meets' ELSE 'Does not meet' END
               || ' the all-flash guidance (average &lt;= 2 ms, maximum &lt;= 5 ms).</li><li>Stopped on '
-              || @extschema@.ranread_html(coalesce(v.stop_reason, 'n/a')) || '</li></ul>';
+              || ranread_internal.ranread_html(coalesce(v.stop_reason, 'n/a')) || '</li></ul>';
     END IF;
-    h := h || @extschema@.ranread_html_svg(@extschema@.ranread_chart(id));
+    h := h || ranread_internal.ranread_html_svg(@extschema@.ranread_chart(id));
     h := h || '<h3>Steps</h3>'
-          || @extschema@.ranread_html_table(
+          || ranread_internal.ranread_html_table(
                  ARRAY['batch', 'processes', 'status', 'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms'],
-                 (SELECT jsonb_agg(jsonb_build_array(s.batch, s.processes, s.status,
-                                                     @extschema@.ranread_fmt_count(s.iops),
-                                                     @extschema@.ranread_fmt_count(s.mbps),
-                                                     to_char(s.avg_ms, 'FM999990.000'),
-                                                     to_char(s.p99_ms, 'FM999990.000'),
-                                                     to_char(s.max_ms, 'FM999990.000')) ORDER BY s.processes, s.batch)
+                 (SELECT jsonb_agg(jsonb_build_array(s.batch, s.processes, s.status)
+                                   || ranread_internal.ranread_report_figures(s.iops, s.mbps, s.avg_ms, s.p99_ms, s.max_ms)
+                                   ORDER BY s.processes, s.batch)
                     FROM @extschema@.ranread_summary s WHERE s.sweep OPERATOR(pg_catalog.=) id));
     RETURN h || '</section>';
 END
+$$;
+
+-- The head of the report's page: its title, the style (inline: the page
+-- is one self-contained file) and who wrote it when.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_head(scope text)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '<!DOCTYPE html>' || E'\n' || '<html lang="en"><head><meta charset="utf-8">'
+           || format('<title>ranread report: %s</title>', ranread_internal.ranread_html(scope))
+           || '<style>'
+           || 'body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;color:#212529;margin:24px auto;max-width:1000px;line-height:1.4}'
+           || 'h1{font-size:26px;margin-bottom:4px}h2{border-top:2px solid #dee2e6;padding-top:12px;margin-top:32px}'
+           || 'table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}'
+           || 'th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:right}th{background:#f1f3f5}'
+           || 'td:first-child,th:first-child{text-align:left}'
+           || 'pre{background:#f8f9fa;border:1px solid #dee2e6;padding:8px;white-space:pre-wrap;font-size:13px}'
+           || 'figure{margin:12px 0}figure svg{max-width:100%;height:auto}'
+           || '.good{color:#2b8a3e}.bad{color:#c92a2a}.na{color:#868e96}.muted{color:#868e96}'
+           || 'ul.verdict li{margin:2px 0}'
+           || '</style></head><body>'
+           || format('<h1>ranread report: %s</h1><p class="muted">Written %s by %s in database %s, ranread %s.</p>',
+                     ranread_internal.ranread_html(scope), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI:SS TZ'),
+                     ranread_internal.ranread_html(current_user), ranread_internal.ranread_html(current_database()),
+                     ranread_internal.ranread_html((SELECT e.extversion FROM pg_extension e WHERE e.extname = 'ranread')))
+$$;
+
+-- The report's section on the server and its targets: version(), what
+-- ranread_server_info sees, the settings that matter, the targets.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_server()
+RETURNS text
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '<section id="server"><h2>Server and targets</h2>'
+           || ranread_internal.ranread_html_table(ARRAY['item', 'value'],
+                  (SELECT jsonb_agg(jsonb_build_array(i.item, i.value) ORDER BY i.k)
+                     FROM (SELECT 0 AS k, 'PostgreSQL' AS item, version() AS value
+                           UNION ALL
+                           SELECT row_number() OVER (), x.item, x.value FROM @extschema@.ranread_server_info() x) i))
+           || '<h3>Settings that matter</h3>'
+           || ranread_internal.ranread_html_table(ARRAY['setting', 'value'],
+                  (SELECT jsonb_agg(jsonb_build_array(s.name, s.setting || coalesce(' ' || s.unit, '')) ORDER BY s.name)
+                     FROM pg_settings s
+                    WHERE s.name IN ('shared_buffers', 'effective_io_concurrency', 'maintenance_io_concurrency',
+                                     'random_page_cost', 'seq_page_cost', 'max_worker_processes',
+                                     'data_checksums', 'wal_sync_method', 'full_page_writes', 'block_size',
+                                     'huge_pages', 'ranread.engine', 'ranread.huge_pages', 'ranread.timing',
+                                     'ranread.reserve')))
+           || '<h3>Targets</h3>'
+           || ranread_internal.ranread_html_table(ARRAY['target', 'tablespace', 'size', 'created', 'state', 'protected'],
+                  (SELECT jsonb_agg(jsonb_build_array(t.target, t.tablespace, pg_size_pretty(t.size_bytes),
+                                                      to_char(t.created_at, 'YYYY-MM-DD HH24:MI'), t.state,
+                                                      t.protected::text) ORDER BY t.target)
+                     FROM @extschema@.ranread_targets t))
+           || '</section>'
+$$;
+
+-- The report's section on the latest 100 batches, for a report of the
+-- history.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_batches()
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '<section id="batches"><h2>The latest batches</h2>'
+           || ranread_internal.ranread_html_table(
+                  ARRAY['batch', 'run at', 'target', 'processes', 'block', 'QD', 'writes %', 'status',
+                        'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms', 'study', 'sweep'],
+                  (SELECT jsonb_agg(jsonb_build_array(s.batch, to_char(s.run_at, 'YYYY-MM-DD HH24:MI:SS'),
+                                                      s.target, s.processes, s.block_size, s.queue_depth,
+                                                      s.write_pct, s.status)
+                                    || ranread_internal.ranread_report_figures(s.iops, s.mbps, s.avg_ms, s.p99_ms, s.max_ms)
+                                    || jsonb_build_array(s.study, s.sweep)
+                                    ORDER BY s.batch DESC)
+                     FROM (SELECT * FROM @extschema@.ranread_summary x ORDER BY x.batch DESC LIMIT 100) s))
+           || '</section>'
 $$;
 
 -- The report: one self-contained HTML page (inline style and SVG, no
@@ -291,12 +373,8 @@ BEGIN
     IF study IS NOT NULL THEN
         PERFORM ranread_internal.ranread_study_check(study, fn);
     END IF;
-    IF sweep IS NOT NULL AND NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
-                                          WHERE b.sweep OPERATOR(pg_catalog.=) ranread_report.sweep) THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid sweep %s for %s: no step of it is in the history', sweep, fn),
-            HINT = 'ranread_sweep_verdict lists the sweeps.';
+    IF sweep IS NOT NULL THEN
+        PERFORM ranread_internal.ranread_sweep_check(sweep, fn);
     END IF;
     IF study IS NULL AND sweep IS NULL THEN
         studies := ARRAY(SELECT o.study FROM @extschema@.ranread_study_overview o ORDER BY o.study DESC LIMIT 10);
@@ -310,24 +388,7 @@ BEGIN
                                  || ARRAY(SELECT 'sweep ' || s FROM unnest(sweeps) s), ', ');
     END IF;
 
-    h := '<!DOCTYPE html>' || E'\n' || '<html lang="en"><head><meta charset="utf-8">'
-         || format('<title>ranread report: %s</title>', @extschema@.ranread_html(scope))
-         || '<style>'
-         || 'body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;color:#212529;margin:24px auto;max-width:1000px;line-height:1.4}'
-         || 'h1{font-size:26px;margin-bottom:4px}h2{border-top:2px solid #dee2e6;padding-top:12px;margin-top:32px}'
-         || 'table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}'
-         || 'th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:right}th{background:#f1f3f5}'
-         || 'td:first-child,th:first-child{text-align:left}'
-         || 'pre{background:#f8f9fa;border:1px solid #dee2e6;padding:8px;white-space:pre-wrap;font-size:13px}'
-         || 'figure{margin:12px 0}figure svg{max-width:100%;height:auto}'
-         || '.good{color:#2b8a3e}.bad{color:#c92a2a}.na{color:#868e96}.muted{color:#868e96}'
-         || 'ul.verdict li{margin:2px 0}'
-         || '</style></head><body>';
-    h := h || format('<h1>ranread report: %s</h1><p class="muted">Written %s by %s in database %s, ranread %s.</p>',
-                     @extschema@.ranread_html(scope), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI:SS TZ'),
-                     @extschema@.ranread_html(current_user), @extschema@.ranread_html(current_database()),
-                     @extschema@.ranread_html((SELECT e.extversion FROM pg_extension e WHERE e.extname = 'ranread')));
-
+    h := ranread_internal.ranread_report_head(scope);
     -- Contents
     h := h || '<nav><ul>'
           || coalesce((SELECT string_agg(format('<li><a href="#study-%s">Study %s</a></li>', s, s), '' ORDER BY k)
@@ -335,54 +396,15 @@ BEGIN
           || coalesce((SELECT string_agg(format('<li><a href="#sweep-%s">Sweep %s</a></li>', s, s), '' ORDER BY k)
                          FROM unnest(sweeps) WITH ORDINALITY x(s, k)), '')
           || '</ul></nav>';
-
-    -- The server and its targets
-    h := h || '<section id="server"><h2>Server and targets</h2>'
-          || @extschema@.ranread_html_table(ARRAY['item', 'value'],
-                 (SELECT jsonb_agg(jsonb_build_array(i.item, i.value) ORDER BY i.k)
-                    FROM (SELECT 0 AS k, 'PostgreSQL' AS item, version() AS value
-                          UNION ALL
-                          SELECT row_number() OVER (), x.item, x.value FROM @extschema@.ranread_server_info() x) i))
-          || '<h3>Settings that matter</h3>'
-          || @extschema@.ranread_html_table(ARRAY['setting', 'value'],
-                 (SELECT jsonb_agg(jsonb_build_array(s.name, s.setting || coalesce(' ' || s.unit, '')) ORDER BY s.name)
-                    FROM pg_settings s
-                   WHERE s.name IN ('shared_buffers', 'effective_io_concurrency', 'maintenance_io_concurrency',
-                                    'random_page_cost', 'seq_page_cost', 'max_worker_processes',
-                                    'data_checksums', 'wal_sync_method', 'full_page_writes', 'block_size',
-                                    'huge_pages', 'ranread.engine', 'ranread.huge_pages', 'ranread.timing',
-                                    'ranread.reserve')))
-          || '<h3>Targets</h3>'
-          || @extschema@.ranread_html_table(ARRAY['target', 'tablespace', 'size', 'created', 'state', 'protected'],
-                 (SELECT jsonb_agg(jsonb_build_array(t.target, t.tablespace, pg_size_pretty(t.size_bytes),
-                                                     to_char(t.created_at, 'YYYY-MM-DD HH24:MI'), t.state,
-                                                     t.protected::text) ORDER BY t.target)
-                    FROM @extschema@.ranread_targets t))
-          || '</section>';
-
+    h := h || ranread_internal.ranread_report_server();
     FOREACH id IN ARRAY studies LOOP
-        h := h || @extschema@.ranread_report_study(id);
+        h := h || ranread_internal.ranread_report_study(id);
     END LOOP;
     FOREACH id IN ARRAY sweeps LOOP
-        h := h || @extschema@.ranread_report_sweep(id);
+        h := h || ranread_internal.ranread_report_sweep(id);
     END LOOP;
-
     IF scope = 'history' THEN
-        h := h || '<section id="batches"><h2>The latest batches</h2>'
-              || @extschema@.ranread_html_table(
-                     ARRAY['batch', 'run at', 'target', 'processes', 'block', 'QD', 'writes %', 'status',
-                           'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms', 'study', 'sweep'],
-                     (SELECT jsonb_agg(jsonb_build_array(s.batch, to_char(s.run_at, 'YYYY-MM-DD HH24:MI:SS'),
-                                                         s.target, s.processes, s.block_size, s.queue_depth,
-                                                         s.write_pct, s.status,
-                                                         @extschema@.ranread_fmt_count(s.iops),
-                                                         @extschema@.ranread_fmt_count(s.mbps),
-                                                         to_char(s.avg_ms, 'FM999990.000'),
-                                                         to_char(s.p99_ms, 'FM999990.000'),
-                                                         to_char(s.max_ms, 'FM999990.000'), s.study, s.sweep)
-                                       ORDER BY s.batch DESC)
-                        FROM (SELECT * FROM @extschema@.ranread_summary x ORDER BY x.batch DESC LIMIT 100) s))
-              || '</section>';
+        h := h || ranread_internal.ranread_report_batches();
     END IF;
     RETURN h || '<footer><p class="muted">Every figure above is in the history tables of ranread (ranread_summary, ranread_study_points); the calls rerun what produced them.</p></footer></body></html>' || E'\n';
 END

@@ -60,7 +60,8 @@ GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
                           @extschema@.ranread_fleet_timeline(bigint) TO pg_monitor;
 
 -- Studies read back: the pivots, summaries and charts only read what
--- pg_monitor can SELECT, and the pure rules they use.
+-- pg_monitor can SELECT, and the pure rules they use, some of them
+-- internal functions (the schema's USAGE above).
 GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_study_axes(jsonb[], text, text),
     ranread_internal.ranread_study_row_label(jsonb, text[]),
@@ -71,12 +72,14 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_study_cells(bigint, text, text, text),
     @extschema@.ranread_study_grid(bigint, text, text),
     @extschema@.ranread_study_summary(bigint, float8),
-    @extschema@.ranread_iops_at_bound(float8[], float8[], float8),
-    @extschema@.ranread_chart_latency(text, text),
-    @extschema@.ranread_fmt_count(float8),
-    @extschema@.ranread_curves_spec(text, text, jsonb, text, float8, jsonb),
-    @extschema@.ranread_study_curves(bigint, text, text, text),
-    @extschema@.ranread_study_caption(bigint),
+    ranread_internal.ranread_iops_at_bound(float8[], float8[], float8),
+    ranread_internal.ranread_chart_latency(text, text),
+    ranread_internal.ranread_study_points_axes(bigint, text, text),
+    ranread_internal.ranread_sweep_check(bigint, text),
+    ranread_internal.ranread_fmt_figure(float8),
+    ranread_internal.ranread_curves_spec(text, text, jsonb, text, float8, jsonb),
+    ranread_internal.ranread_study_curves(bigint, text, text, text),
+    ranread_internal.ranread_study_caption(bigint),
     @extschema@.ranread_study_chart(bigint, text, text, float8),
     @extschema@.ranread_compare_chart(bigint[], bigint[], text, float8, text[], text),
     @extschema@.ranread_study_heat(bigint, text, text),
@@ -85,13 +88,17 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_profile_chart(bigint),
     @extschema@.ranread_hist_percentile(bytea, float8),
     @extschema@.ranread_server_info(),
-    @extschema@.ranread_html(text),
-    @extschema@.ranread_html_table(text[], jsonb),
-    @extschema@.ranread_html_svg(text),
-    @extschema@.ranread_csv_field(text),
-    @extschema@.ranread_study_csv(bigint, text),
-    @extschema@.ranread_study_json(bigint),
-    @extschema@.ranread_report_study(bigint),
-    @extschema@.ranread_report_sweep(bigint),
+    ranread_internal.ranread_html(text),
+    ranread_internal.ranread_html_table(text[], jsonb),
+    ranread_internal.ranread_html_svg(text),
+    ranread_internal.ranread_csv_field(text),
+    ranread_internal.ranread_study_csv(bigint, text),
+    ranread_internal.ranread_study_json(bigint),
+    ranread_internal.ranread_report_figures(float8, float8, float8, float8, float8),
+    ranread_internal.ranread_report_head(text),
+    ranread_internal.ranread_report_server(),
+    ranread_internal.ranread_report_batches(),
+    ranread_internal.ranread_report_study(bigint),
+    ranread_internal.ranread_report_sweep(bigint),
     @extschema@.ranread_report(bigint, bigint)
   TO pg_monitor;

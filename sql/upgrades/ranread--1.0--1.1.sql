@@ -156,7 +156,8 @@ $$;
 
 -- Charts: one renderer draws every chart; ranread_svg(spec jsonb) gives it
 -- to SQL.  ranread_chart and ranread_timeline keep their definitions; their
--- C now draws through the renderer.
+-- C now runs a query of the library that builds their specs, drawn through
+-- the renderer.
 -- @include sql/install/30_charts.sql
 
 -- Studies and profiles: grids of batches, their pivots, comparison charts,

@@ -1,5 +1,5 @@
 """The charts of the history: ranread_chart, ranread_timeline and the sweep
-section of the report (ranread_report_sweep) draw whatever the history
+section of the report (ranread_internal.ranread_report_sweep) draw whatever the history
 holds, and pg_monitor may call them.  Each case writes a random history
 (batches, their seconds, a sweep's verdict) with odd labels (U+FFFE, <&>,
 controls, noncharacters, names cut at 63 bytes) and odd figures (NaN,
@@ -51,7 +51,7 @@ BEGIN
             SELECT * FROM jsonb_populate_recordset(NULL::ranread_sweeps, sweeps);
         out := CASE fn WHEN 'chart' THEN ranread_chart(arg)
                        WHEN 'timeline' THEN ranread_timeline(arg)
-                       ELSE ranread_report_sweep(arg) END;
+                       ELSE ranread_internal.ranread_report_sweep(arg) END;
         RAISE EXCEPTION 'the history of a fuzz case is undone' USING ERRCODE = 'RRFZ1';
     EXCEPTION WHEN SQLSTATE 'RRFZ1' THEN
         NULL;

@@ -104,6 +104,9 @@ MARKERS = ["circle", "square", "triangle", "down", "diamond", "cross", "none"]
 FORMATS = ["number", "count"]
 LOGS = [False, True, "auto", "linear", "log"]
 STYLES = ["headline", "plain", "good", "bad", "muted", "headline-good", "headline-bad"]
+PART_FORMATS = ["count", "number", "ms", "setting"]
+# what a formatted part may print: to_jsonb's non-finite float8s, numbers of any size
+PART_VALUES = [Raw('"NaN"'), Raw('"Infinity"'), Raw('"-Infinity"'), None] + [Raw(t) for t in TOO_BIG]
 TONES = ["plain", "good", "bad", "muted"]
 
 
@@ -130,8 +133,33 @@ class Gen:
             return self.rng.choice(WRONG + [self.text()])
         return v
 
+    def part(self):
+        """A part of a text: a string, a number, a character, a figure in a
+        format; as a defect an unknown format, two, or a bad value"""
+        rng = self.rng
+        if self.defect():
+            return rng.choice([{"cout": 1}, {"count": 1, "ms": 2}, {}, {"fixed": 1},
+                               {"count": 1, "decimals": 2}, {"char": 0xD800}, {"char": 0},
+                               {"char": 0x110000}, {"block": 0.5}, {"block": Raw("1e300")},
+                               {"fixed": 1, "decimals": 21}, {"count": True}, [1], True])
+        r = rng.random()
+        if r < 0.3:
+            return rng.choice(TEXTS)
+        if r < 0.4:
+            return self.number()
+        if r < 0.55:
+            return {"char": rng.choice([0x201C, 0xB7, 0x2013, 0x2264, 0xFFFE, 0x10FFFF, 1, 0x7F])}
+        value = rng.choice(PART_VALUES) if rng.random() < 0.3 else self.number()
+        if r < 0.7:
+            return {"fixed": value, "decimals": rng.choice([0, 1, 3, 20])}
+        if r < 0.75:
+            return {"block": rng.choice([8192, 1048576, 512, 0, -4096, None, Raw("9e18")])}
+        return {rng.choice(PART_FORMATS): value}
+
     def text(self):
         rng = self.rng
+        if rng.random() < 0.1:
+            return [self.part() for _ in range(rng.choice([0, 1, 3, 10, 100] if not self.defect() else [101]))]
         if self.defect():
             if self.ascii_only and rng.random() < 0.5:
                 # escapes jsonb refuses: a lone surrogate, NUL
@@ -358,7 +386,8 @@ class Gen:
                 for _ in range(self.count(LIMITS["lines"]))]
             for line in spec["lines"]:
                 if isinstance(line, dict) and (line.get("value") is None or not self.defect()):
-                    line["value"] = self.number() or 1
+                    # null is a line without a value: its legend only
+                    line["value"] = self.number() if rng.random() < 0.1 else self.number() or 1
         if rng.random() < 0.25 and (nseries > 0 or self.defect()):
             ser = spec.get("series") if isinstance(spec.get("series"), list) else []
             hls = []

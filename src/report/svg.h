@@ -2,8 +2,8 @@
  * svg.h
  *		The chart renderer (svg.c): a chart described as data, drawn as a
  *		standalone SVG; and the escaping and number formats every report
- *		uses.  svg_spec.c reads the same description from jsonb for
- *		ranread_svg(spec).
+ *		uses.  chart_json.c reads the same description from jsonb, the way
+ *		every chart of ranread is given.
  *
  * A caller fills a RanreadSvgChart (ranread_svg_init first: it sets every
  * field to "not given"), points its arrays at its own memory, and calls
@@ -11,7 +11,7 @@
  * so does a value beyond +-RANREAD_SVG_MAX_VALUE or infinite: the renderer
  * places only values whose spans and pixels stay finite.  Its work grows
  * with the points, cells and text it is given, about linearly; the limits
- * of what a spec may hold are ranread_svg's (svg_spec.c).
+ * of what a spec may hold are ranread_svg's (chart_json.c).
  */
 #ifndef RANREAD_SVG_H
 #define RANREAD_SVG_H
@@ -27,6 +27,12 @@
 /* Most series a chart draws; the most table columns */
 #define RANREAD_SVG_MAX_SERIES 12
 #define RANREAD_SVG_MAX_COLUMNS 16
+
+/*
+ * The most bytes of SVG one chart draws: a limit of the work and memory of
+ * one call, whatever the spec (ranread_svg is granted to pg_monitor)
+ */
+#define RANREAD_SVG_MAX_OUTPUT (64 * 1024 * 1024)
 
 /* The largest magnitude of a value a chart places (its spans stay finite) */
 #define RANREAD_SVG_MAX_VALUE 1e300

@@ -4,13 +4,13 @@
  *		svg.h) drawn as a standalone SVG document, for line, bar and heat
  *		charts; and the escaping and number formats every report shares.
  *
- * Reports do not lay out SVG themselves.  Their SQL produces the rows of a
- * chart, the caller fills a spec (series of points, axes, reference lines,
- * highlighted points, notes, a table), and ranread_svg_render draws it:
- * ranread_chart and ranread_timeline (chart.c) in C, and any plpgsql
- * function through ranread_svg(spec jsonb) (svg_spec.c), which reads the
- * same spec from jsonb.  So every chart of ranread has one look and one set
- * of rules, and a rule fixed here is fixed for all.
+ * Reports do not lay out SVG themselves.  SQL builds a chart's spec as
+ * jsonb (series of points, axes, reference lines, highlighted points,
+ * notes, a table), chart_json.c reads it into a RanreadSvgChart, and
+ * ranread_svg_render draws it: ranread_chart and ranread_timeline, whose
+ * spec queries are compiled into the library (charts.c), and any plpgsql
+ * function through ranread_svg(spec jsonb).  So every chart of ranread has
+ * one look and one set of rules, and a rule fixed here is fixed for all.
  *
  * The output uses presentation attributes only (no CSS, no script, no
  * gradients), every text escaped and every non-ASCII character written as a
@@ -66,8 +66,9 @@
  *				(print values), "texts": [strings printed instead],
  *				"format"}]; bar series have "y" only, one per category
  *	 categories	bar: the labels along x
- *	 lines		horizontal reference lines: [{"value" (required), "axis",
- *				"label", "legend", "color", "dash", "width"}]
+ *	 lines		horizontal reference lines: [{"value" (required; null: none,
+ *				only the legend), "axis", "label", "legend", "color", "dash",
+ *				"width"}]
  *	 highlights [{"series", "point" (0-based, required), "label", "color"}]
  *	 notes		lines under the chart: ["text", ...] or [{"text", "style":
  *				"headline" | "plain" | "good" | "bad" | "muted" |
@@ -79,6 +80,13 @@
  *	 heat		{"rows": [labels], "columns": [labels], "values": [[numbers
  *				or null] per row], "metric": "IOPS", "log": as for axes,
  *				"colors": ["#low", ..., "#high"], "format"}
+ *
+ * A text (title, labels, legends, notes, cells ...) is a string, a number,
+ * or an array of at most 100 parts: strings, numbers, {"char": code point},
+ * or one figure in a format: {"count": n} (12,346), {"number": n}, {"ms":
+ * n} (6.10), {"fixed": n, "decimals": d}, {"setting": n} (2.5), {"block":
+ * bytes} (8 KiB); a figure is a number of any size, null or "NaN" (n/a),
+ * "Infinity" or "-Infinity".
  *
  * Copyright (c) the ranread authors
  */
@@ -181,6 +189,34 @@ typedef struct SvgCanvas
 } SvgCanvas;
 
 
+/* The error for a document past RANREAD_SVG_MAX_OUTPUT bytes */
+static void svg_too_large(int len) pg_attribute_noreturn();
+
+static void
+svg_too_large(int len)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("the SVG of a chart is at most %d MB, and this one reached %d MB",
+					RANREAD_SVG_MAX_OUTPUT / (1024 * 1024), len / (1024 * 1024)),
+			 errhint("Draw fewer points, fewer value labels or markers, or shorter texts.")));
+}
+
+/*
+ * Between the steps of a loop that draws: stop on a cancel, and when the
+ * document has grown past RANREAD_SVG_MAX_OUTPUT (a step adds little: a
+ * point, a cell, a row of a table), before it can grow much further.  A
+ * backstop: within ranread_svg's limits (chart_json.c: points, cells, all
+ * texts) the largest document measured is about 15 MB.
+ */
+static void
+svg_room(const SvgCanvas *cv)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (cv->out->len > RANREAD_SVG_MAX_OUTPUT)
+		svg_too_large(cv->out->len);
+}
+
 /* ---------------------------------------------------------------------
  * Escaping and number formats
  * ---------------------------------------------------------------------
@@ -198,7 +234,10 @@ typedef struct SvgCanvas
 void
 ranread_svg_escape(StringInfo out, const char *s)
 {
+	static const char specials[] = "<>&\"'";
+	static const char *const references[] = {"&lt;", "&gt;", "&amp;", "&quot;", "&#39;"};
 	const unsigned char *u = (const unsigned char *) s;
+	const char *special;
 
 	while (*u)
 	{
@@ -224,27 +263,12 @@ ranread_svg_escape(StringInfo out, const char *s)
 			}
 			continue;
 		}
-		switch (*u)
+		if ((special = strchr(specials, *u)) != NULL)
+			appendStringInfoString(out, references[special - specials]);
+		else
 		{
-			case '<':
-				appendStringInfoString(out, "&lt;");
-				break;
-			case '>':
-				appendStringInfoString(out, "&gt;");
-				break;
-			case '&':
-				appendStringInfoString(out, "&amp;");
-				break;
-			case '"':
-				appendStringInfoString(out, "&quot;");
-				break;
-			case '\'':
-				appendStringInfoString(out, "&#39;");
-				break;
-			default:
-				/* control characters are not allowed in XML 1.0 */
-				appendStringInfoChar(out, *u < 0x20 ? ' ' : (char) *u);
-				break;
+			/* control characters are not allowed in XML 1.0 */
+			appendStringInfoChar(out, *u < 0x20 ? ' ' : (char) *u);
 		}
 		u++;
 	}
@@ -691,6 +715,22 @@ spec_bound(double v)
 	return VALUE_OK(v) ? v : get_float8_nan();
 }
 
+/* A linear axis of n steps of step from lo, a tick at each */
+static void
+axis_set_linear(SvgAxis *a, double lo, double step, int n)
+{
+	int			i;
+
+	a->lo = lo;
+	a->hi = lo + step * n;
+	a->step = step;
+	a->decimals = step_decimals(step);
+	a->nticks = Min(n + 1, MAX_TICKS);
+	for (i = 0; i < a->nticks; i++)
+		a->ticks[i] = lo + step * i;
+	axis_settle(a);
+}
+
 /*
  * A linear value axis through 0 with 4 to 7 ticks that the data fill as far
  * as they can: fewer ticks unless more fit the data clearly better.
@@ -703,7 +743,6 @@ axis_linear_y(SvgAxis *a, double lo, double hi)
 	int			best_ticks = 0;
 	double		best_span = 0.0;
 	int			t;
-	int			i;
 
 	lo = axis_clamp(lo);
 	hi = axis_clamp(hi);
@@ -730,14 +769,7 @@ axis_linear_y(SvgAxis *a, double lo, double hi)
 			best_span = span;
 		}
 	}
-	a->lo = best_lo;
-	a->hi = best_lo + best_span;
-	a->step = best_step;
-	a->decimals = step_decimals(best_step);
-	a->nticks = Min(best_ticks + 1, MAX_TICKS);
-	for (i = 0; i < a->nticks; i++)
-		a->ticks[i] = best_lo + best_step * i;
-	axis_settle(a);
+	axis_set_linear(a, best_lo, best_step, best_ticks);
 }
 
 /*
@@ -749,7 +781,6 @@ axis_linear_x(SvgAxis *a, double lo, double hi)
 {
 	double		step;
 	int			n;
-	int			i;
 
 	lo = axis_clamp(lo);
 	hi = axis_clamp(hi);
@@ -763,14 +794,7 @@ axis_linear_x(SvgAxis *a, double lo, double hi)
 	if (a->spec->integer)
 		step = Max(step, 1.0);
 	n = (int) Max(1.0, Min(ceil((hi - lo) / step - 1e-9), (double) MAX_TICKS));
-	a->lo = lo;
-	a->hi = lo + n * step;
-	a->step = step;
-	a->decimals = step_decimals(step);
-	a->nticks = Min(n + 1, MAX_TICKS);
-	for (i = 0; i < a->nticks; i++)
-		a->ticks[i] = lo + step * i;
-	axis_settle(a);
+	axis_set_linear(a, lo, step, n);
 }
 
 /*
@@ -1265,7 +1289,7 @@ draw_x_axis(SvgCanvas *cv)
 		for (i = 0; i < c->nseries; i++)
 			for (j = 0; j < c->series[i].n; j++)
 			{
-				CHECK_FOR_INTERRUPTS();
+				svg_room(cv);
 				if (c->series[i].x && !isnan(axis_px(a, c->series[i].x[j])) &&
 					VALUE_OK(c->series[i].y[j]))
 					xs[n++] = c->series[i].x[j];
@@ -1283,7 +1307,7 @@ draw_x_axis(SvgCanvas *cv)
 		/* data ticks are values already placed, the others the scale's */
 		double		px = axis_pos(a, xs[i]);
 
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		if (isnan(px) || (i > 0 && xs[i] == xs[i - 1]))
 			continue;
 		/* at most one tick per pixel, however many points share it */
@@ -1382,7 +1406,7 @@ draw_series(SvgCanvas *cv, int i)
 
 	for (j = 0; !s->no_line && j < s->n; j++)
 	{
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		if (!point_px(cv, i, j, &px, &py))
 		{
 			pen_down = false;
@@ -1411,7 +1435,7 @@ draw_series(SvgCanvas *cv, int i)
 		return;
 	for (j = 0; j < s->n; j++)
 	{
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		if (point_px(cv, i, j, &px, &py))
 			svg_marker(out, marker, px, py, color);
 	}
@@ -1532,7 +1556,7 @@ draw_point_labels(SvgCanvas *cv)
 			double		px;
 			double		py;
 
-			CHECK_FOR_INTERRUPTS();
+			svg_room(cv);
 			if (plan[j] == LABEL_NONE || !point_px(cv, i, j, &px, &py) ||
 				(plan[j] == LABEL_SPACED && px - last_label < 48.0))
 				continue;
@@ -1688,7 +1712,7 @@ draw_bar_chart(SvgCanvas *cv)
 		double		cx = cv->left + slot * (j + 0.5);
 		const char *cat = c->categories[j] ? c->categories[j] : "";
 
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		svg_line(out, cx, cv->bottom, cx, cv->bottom + 5.0, COLOR_AXIS, 1.0, NULL);
 		if (drop > 0.0)
 		{
@@ -1919,7 +1943,7 @@ draw_heat(SvgCanvas *cv)
 
 	for (i = 0; i < h->nrows * h->ncols; i++)
 	{
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		range_add(&r, h->values[i]);
 	}
 	memset(&scale_spec, 0, sizeof(scale_spec));
@@ -1964,7 +1988,7 @@ draw_heat(SvgCanvas *cv)
 			double		v = h->values[i * h->ncols + j];
 			double		cx = l.gx + l.cw * j;
 
-			CHECK_FOR_INTERRUPTS();
+			svg_room(cv);
 			if (!VALUE_OK(v))
 			{
 				svg_rect(out, cx + 1.0, cy + 1.0, l.cw - 2.0, l.ch - 2.0, COLOR_HEADER);
@@ -2054,7 +2078,7 @@ draw_table(SvgCanvas *cv, double y)
 		bool		hl = r >= 0 && t->highlight && t->highlight[r];
 		double		ry = y + row_h * (r + 1);
 
-		CHECK_FOR_INTERRUPTS();
+		svg_room(cv);
 		if (hl)
 			svg_rect(out, x0, ry - 14.0, x1 - x0, row_h, COLOR_BAND_GOOD);
 		else if (r >= 0 && r % 2 == 1)
@@ -2234,6 +2258,8 @@ ranread_svg_render(StringInfo out, const RanreadSvgChart *c)
 	svg_head(out, cv.width, ceil(last + 24.0), c);
 	if (c->kind == RANREAD_SVG_BAR && has_data)
 		svg_hatch_defs(out);
+	if (body.len > RANREAD_SVG_MAX_OUTPUT)
+		svg_too_large(body.len);
 	appendBinaryStringInfo(out, body.data, body.len);
 	appendStringInfoString(out, "</svg>\n");
 }

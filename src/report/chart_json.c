@@ -1,8 +1,10 @@
 /*
- * svg_spec.c
- *		ranread_svg(spec jsonb): a chart spec read from jsonb into a
- *		RanreadSvgChart and drawn by the renderer (svg.c), so that plpgsql
- *		functions draw charts the way ranread_chart does.
+ * chart_json.c
+ *		A chart spec read from jsonb into a RanreadSvgChart and drawn by the
+ *		renderer (svg.c): ranread_svg(spec jsonb) for plpgsql functions, and
+ *		ranread_chart_json_draw for the charts of the history (charts.c),
+ *		whose specs SQL builds too.  Every chart of ranread is drawn
+ *		through here.
  *
  * The keys are documented atop svg.c and in the README.  Reading is strict:
  * an unknown key, a value of the wrong type, arrays of unequal length or a
@@ -12,6 +14,13 @@
  * so they are checked against what SVG accepts (#rgb, #rrggbb, a colour
  * name; numbers, spaces and commas) as well as escaped.  Text is converted
  * from the server encoding to UTF-8, as the renderer expects.
+ *
+ * A text may also be an array of parts: strings, numbers printed in one of
+ * the renderer's formats ({"count": 12345.6} is "12,346", {"ms": 6.1} is
+ * "6.10"), and characters by their code point ({"char": 8220}, a left
+ * quotation mark in any server encoding).  So SQL that builds a spec
+ * prints its figures as the axes and labels print theirs, and writes the
+ * same document in a LATIN1 or SQL_ASCII database as in a UTF8 one.
  *
  * pg_monitor may call ranread_svg, so a spec is untrusted input: the work
  * must stay about linear in it and bounded.  Every array has a limit (the
@@ -26,7 +35,7 @@
  * for interrupts, and element paths ("series[0].y[7]") are built only for
  * an error.
  *
- * The function is IMMUTABLE: the SVG depends on the spec alone.
+ * ranread_svg is IMMUTABLE: the SVG depends on the spec alone.
  *
  * Copyright (c) the ranread authors
  */
@@ -43,6 +52,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
+#include "chart_json.h"
 #include "sqlfunc.h"
 #include "svg.h"
 
@@ -51,7 +61,8 @@ PG_FUNCTION_INFO_V1(ranread_svg);
 /*
  * The limits of a spec (README, "Charts from SQL"): rows and columns of a
  * heat table, rows of a table, points of a series, categories, reference
- * lines, highlights, notes, colours of a heat scale, characters of a text
+ * lines, highlights, notes, colours of a heat scale, characters of a text,
+ * parts of a text, characters of all texts
  */
 #define SPEC_MAX_HEAT_ROWS 200
 #define SPEC_MAX_HEAT_COLS 40
@@ -63,6 +74,9 @@ PG_FUNCTION_INFO_V1(ranread_svg);
 #define SPEC_MAX_NOTES 32
 #define SPEC_MAX_COLORS 16
 #define SPEC_MAX_TEXT 10000
+#define SPEC_MAX_PARTS 100
+/* Characters of all the texts of one spec together */
+#define SPEC_MAX_TEXT_TOTAL 1000000
 
 #define SPEC_HINT "The keys of a ranread_svg spec are listed in the README, section \"Charts from SQL\"."
 
@@ -86,6 +100,57 @@ static const char *const spec_table_keys[] = {"header", "rows", "align", "highli
 static const char *const spec_cell_keys[] = {"text", "tone", NULL};
 static const char *const spec_heat_keys[] = {
 	"rows", "columns", "values", "metric", "log", "colors", "format", NULL
+};
+
+/* A word of a spec and what it stands for */
+typedef struct SpecWord
+{
+	const char *word;
+	int			value;
+} SpecWord;
+
+/* A note's style is a tone, with NOTE_HEADLINE for a headline */
+#define NOTE_HEADLINE 0x100
+
+static const SpecWord spec_kinds[] = {
+	{"line", RANREAD_SVG_LINE}, {"bar", RANREAD_SVG_BAR}, {"heat", RANREAD_SVG_HEAT}, {NULL, 0}
+};
+static const SpecWord spec_scales[] = {
+	{"auto", RANREAD_SVG_AUTO}, {"log", RANREAD_SVG_LOG}, {"linear", RANREAD_SVG_LINEAR}, {NULL, 0}
+};
+static const SpecWord spec_formats[] = {
+	{"number", RANREAD_SVG_NUMBER}, {"count", RANREAD_SVG_COUNT}, {NULL, 0}
+};
+static const SpecWord spec_sides[] = {{"left", false}, {"right", true}, {NULL, 0}};
+static const SpecWord spec_ticks[] = {{"auto", false}, {"data", true}, {NULL, 0}};
+static const SpecWord spec_tones[] = {
+	{"plain", RANREAD_SVG_PLAIN}, {"good", RANREAD_SVG_GOOD}, {"bad", RANREAD_SVG_BAD},
+	{"muted", RANREAD_SVG_MUTED}, {NULL, 0}
+};
+static const SpecWord spec_styles[] = {
+	{"headline", RANREAD_SVG_PLAIN | NOTE_HEADLINE}, {"plain", RANREAD_SVG_PLAIN},
+	{"good", RANREAD_SVG_GOOD}, {"bad", RANREAD_SVG_BAD}, {"muted", RANREAD_SVG_MUTED},
+	{"headline-good", RANREAD_SVG_GOOD | NOTE_HEADLINE},
+	{"headline-bad", RANREAD_SVG_BAD | NOTE_HEADLINE}, {NULL, 0}
+};
+static const SpecWord spec_markers[] = {
+	{"circle", 'o'}, {"square", 's'}, {"triangle", '^'}, {"down", 'v'},
+	{"diamond", 'd'}, {"cross", 'x'}, {"none", '-'}, {NULL, 0}
+};
+
+/*
+ * The formats of a text's parts (README, "Charts from SQL"): each prints a
+ * number as the renderer's function of that name does, "char" a character
+ * by its code point; "decimals" goes with "fixed"
+ */
+typedef enum SpecPart
+{
+	PART_COUNT, PART_NUMBER, PART_MS, PART_FIXED, PART_SETTING, PART_BLOCK, PART_CHAR
+} SpecPart;
+
+static const SpecWord spec_parts[] = {
+	{"count", PART_COUNT}, {"number", PART_NUMBER}, {"ms", PART_MS}, {"fixed", PART_FIXED},
+	{"setting", PART_SETTING}, {"block", PART_BLOCK}, {"char", PART_CHAR}, {NULL, 0}
 };
 
 
@@ -281,25 +346,267 @@ spec_elem(JsonbContainer *arr, int i)
 	return getIthJsonbValueFromContainer(arr, i);
 }
 
+/* Whether a string value equals s */
+static bool
+spec_is(JsonbValue *v, const char *s)
+{
+	return v->type == jbvString && strlen(s) == v->val.string.len &&
+		strncmp(s, v->val.string.val, v->val.string.len) == 0;
+}
+
+/* The path of part k of element i of path (i < 0: of path), for an error */
+static char *
+spec_part_path(const char *path, int i, int k)
+{
+	return psprintf("%s[%d]", spec_where(path, i), k);
+}
+
 /*
- * A string value (element i of path, or path itself for i < 0), as UTF-8;
- * numbers are accepted as their text.  At most SPEC_MAX_TEXT characters.
+ * Characters of the texts read so far from the spec being read (spec_chart
+ * sets it to 0): one text is at most SPEC_MAX_TEXT characters, all of them
+ * SPEC_MAX_TEXT_TOTAL, so that a spec of many long texts (every cell of a
+ * table, every point's) cannot make a document of gigabytes
+ */
+static int64 spec_text_chars;
+
+/* Count a text of chars characters (element i of path) among the spec's */
+static void
+spec_text_counted(const char *path, int i, int chars)
+{
+	spec_text_chars += chars;
+	if (spec_text_chars > SPEC_MAX_TEXT_TOTAL)
+		spec_error(spec_where(path, i),
+				   psprintf("a text that brings the spec's texts to " INT64_FORMAT " characters, at most %d in all",
+							spec_text_chars, SPEC_MAX_TEXT_TOTAL));
+}
+
+/* A string value as UTF-8, or NULL when it has more than SPEC_MAX_TEXT characters */
+static char *
+spec_utf8(JsonbValue *v, int *chars)
+{
+	*chars = pg_mbstrlen_with_len(v->val.string.val, v->val.string.len);
+	if (*chars > SPEC_MAX_TEXT)
+		return NULL;
+	return pg_server_to_any(pnstrdup(v->val.string.val, v->val.string.len),
+							v->val.string.len, PG_UTF8);
+}
+
+/*
+ * The number a formatted part prints: a number of any size (beyond a
+ * double it is +-Infinity), null or "NaN" for none (n/a), "Infinity" or
+ * "-Infinity": what to_jsonb makes of a float8
+ */
+static double
+spec_part_number(JsonbValue *v, const char *path, int i, int k)
+{
+	bool		huge;
+
+	if (v->type == jbvNull || spec_is(v, "NaN"))
+		return get_float8_nan();
+	if (spec_is(v, "Infinity"))
+		return get_float8_infinity();
+	if (spec_is(v, "-Infinity"))
+		return -get_float8_infinity();
+	if (v->type != jbvNumeric)
+		spec_error(spec_part_path(path, i, k),
+				   psprintf("%s is not a number, null, \"NaN\", \"Infinity\" or \"-Infinity\"",
+							spec_show(v)));
+	return spec_numeric_double(v->val.numeric, &huge);
+}
+
+/* The whole number a part gives for key, from lo to hi */
+static double
+spec_part_whole(JsonbValue *v, const char *path, int i, int k, double lo, double hi,
+				const char *what)
+{
+	double		d = spec_part_number(v, path, i, k);
+
+	if (!(d >= lo && d <= hi && d == floor(d)))
+		spec_error(spec_part_path(path, i, k), psprintf("%s is not %s", spec_show(v), what));
+	return d;
+}
+
+/*
+ * Append part k of a text (element i of path) that is an object: one
+ * number in a format of the renderer's ({"count": 12345}, {"fixed": 2.5,
+ * "decimals": 1} ...), or {"char": code point}
+ */
+static void
+spec_part(JsonbValue *v, const char *path, int i, int k, StringInfo out)
+{
+	JsonbIterator *it = JsonbIteratorInit(v->val.binary.data);
+	JsonbIteratorToken tok;
+	JsonbValue	x;
+	JsonbValue	key = {0};
+	JsonbValue	value = {0};
+	JsonbValue	decimals = {0};
+	bool		has_decimals = false;
+	int			format = -1;
+	double		d;
+	char		utf8[8];
+
+	while ((tok = JsonbIteratorNext(&it, &x, true)) != WJB_DONE)
+	{
+		int			w;
+
+		if (tok == WJB_KEY)
+			key = x;
+		if (tok != WJB_VALUE)
+			continue;
+		if (spec_is(&key, "decimals"))
+		{
+			decimals = x;
+			has_decimals = true;
+			continue;
+		}
+		for (w = 0; spec_parts[w].word && !spec_is(&key, spec_parts[w].word); w++)
+			;
+		if (spec_parts[w].word == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown key \"%.*s\" in %s of the spec for ranread_svg",
+							pg_mbcliplen(key.val.string.val, key.val.string.len, 64),
+							key.val.string.val, spec_part_path(path, i, k)),
+					 errhint(SPEC_HINT)));
+		if (format >= 0)
+			spec_error(spec_part_path(path, i, k), "more than one format in a part");
+		format = spec_parts[w].value;
+		value = x;
+	}
+	if (format < 0)
+		spec_error(spec_part_path(path, i, k),
+				   "a part without a format (count, number, ms, fixed, setting, block or char)");
+	if (has_decimals != (format == PART_FIXED))
+		spec_error(spec_part_path(path, i, k),
+				   format == PART_FIXED ? "fixed without its decimals" : "decimals go with fixed only");
+
+	switch ((SpecPart) format)
+	{
+		case PART_COUNT:
+			appendStringInfoString(out, ranread_fmt_count(spec_part_number(&value, path, i, k)));
+			break;
+		case PART_NUMBER:
+			appendStringInfoString(out, ranread_fmt_number(spec_part_number(&value, path, i, k)));
+			break;
+		case PART_MS:
+			appendStringInfoString(out, ranread_fmt_ms(spec_part_number(&value, path, i, k)));
+			break;
+		case PART_FIXED:
+			d = spec_part_number(&value, path, i, k);
+			appendStringInfoString(out, ranread_fmt_fixed(d, (int) spec_part_whole(&decimals, path, i, k, 0, 20,
+																					 "a number of decimals from 0 to 20")));
+			break;
+		case PART_SETTING:
+			appendStringInfoString(out, ranread_fmt_setting(spec_part_number(&value, path, i, k)));
+			break;
+		case PART_BLOCK:
+			d = spec_part_number(&value, path, i, k);
+			appendStringInfoString(out, isnan(d) ? "n/a" :
+								   ranread_fmt_block((int64) spec_part_whole(&value, path, i, k, -9e18, 9e18,
+																			 "a whole number of bytes")));
+			break;
+		case PART_CHAR:
+			d = spec_part_whole(&value, path, i, k, 1, 0x10FFFF,
+								"a Unicode code point (1 to 1114111, not a surrogate)");
+			if (d >= 0xD800 && d <= 0xDFFF)
+				spec_error(spec_part_path(path, i, k),
+						   psprintf("%s is not a Unicode code point (1 to 1114111, not a surrogate)",
+									spec_show(&value)));
+			unicode_to_utf8((pg_wchar) d, (unsigned char *) utf8);
+			appendBinaryStringInfo(out, utf8, pg_utf_mblen((unsigned char *) utf8));
+			break;
+	}
+}
+
+/* Characters of a UTF-8 text: its bytes that do not continue a character */
+static int
+spec_utf8_chars(const char *s, int len)
+{
+	int			chars = 0;
+	int			b;
+
+	for (b = 0; b < len; b++)
+		chars += ((s[b] & 0xC0) != 0x80);
+	return chars;
+}
+
+/* A text given as an array of parts (element i of path), as UTF-8 */
+static char *
+spec_text_parts(JsonbContainer *arr, const char *path, int i)
+{
+	JsonbIterator *it;
+	JsonbIteratorToken tok;
+	JsonbValue	e;
+	StringInfoData out;
+	int			n = JsonContainerSize(arr);
+	int			k = 0;
+	int			chars;
+
+	if (n > SPEC_MAX_PARTS)
+		spec_error(spec_where(path, i), psprintf("a text of %d parts, at most %d", n, SPEC_MAX_PARTS));
+	initStringInfo(&out);
+	it = JsonbIteratorInit(arr);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		char	   *t;
+
+		if (tok != WJB_ELEM)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		if (e.type == jbvString)
+		{
+			if ((t = spec_utf8(&e, &chars)) == NULL)
+				spec_error(spec_part_path(path, i, k),
+						   psprintf("a text of %d characters, at most %d", chars, SPEC_MAX_TEXT));
+			appendStringInfoString(&out, t);
+		}
+		else if (e.type == jbvNumeric)
+			appendStringInfoString(&out, spec_numeric_text(e.val.numeric));
+		else if (e.type == jbvBinary && JsonContainerIsObject(e.val.binary.data))
+			spec_part(&e, path, i, k, &out);
+		else
+			spec_error(spec_part_path(path, i, k),
+					   psprintf("%s is not a string, a number or a part such as {\"count\": 12345}",
+								spec_show(&e)));
+		k++;
+	}
+	chars = spec_utf8_chars(out.data, out.len);
+	if (chars > SPEC_MAX_TEXT)
+		spec_error(spec_where(path, i), psprintf("a text of %d characters, at most %d", chars, SPEC_MAX_TEXT));
+	return out.data;
+}
+
+/*
+ * A text value (element i of path, or path itself for i < 0), as UTF-8: a
+ * string, a number (its text) or an array of parts.  At most SPEC_MAX_TEXT
+ * characters.
  */
 static char *
 spec_string_at(JsonbValue *v, const char *path, int i)
 {
+	char	   *t;
+	int			chars;
+
 	if (v->type == jbvString)
 	{
-		int			chars = pg_mbstrlen_with_len(v->val.string.val, v->val.string.len);
-
-		if (chars > SPEC_MAX_TEXT)
+		if ((t = spec_utf8(v, &chars)) == NULL)
 			spec_error(spec_where(path, i),
 					   psprintf("a text of %d characters, at most %d", chars, SPEC_MAX_TEXT));
-		return pg_server_to_any(pnstrdup(v->val.string.val, v->val.string.len),
-								v->val.string.len, PG_UTF8);
+		spec_text_counted(path, i, chars);
+		return t;
 	}
 	if (v->type == jbvNumeric)
-		return spec_numeric_text(v->val.numeric);
+	{
+		t = spec_numeric_text(v->val.numeric);
+		spec_text_counted(path, i, strlen(t));
+		return t;
+	}
+	if (v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data))
+	{
+		t = spec_text_parts(v->val.binary.data, path, i);
+		spec_text_counted(path, i, spec_utf8_chars(t, strlen(t)));
+		return t;
+	}
 	spec_error(spec_where(path, i), psprintf("%s is not a string", spec_show(v)));
 	return NULL;
 }
@@ -360,34 +667,41 @@ spec_bool(JsonbValue *v, const char *path)
 	return v->val.boolean;
 }
 
-/* Whether a string value equals s */
-static bool
-spec_is(JsonbValue *v, const char *s)
+/*
+ * The elements of an array value, and their number, in one pass of an
+ * iterator: no lookup per element
+ */
+static JsonbValue *
+spec_elements(JsonbValue *v, const char *path, int *n, int max)
 {
-	return v->type == jbvString && strlen(s) == v->val.string.len &&
-		strncmp(s, v->val.string.val, v->val.string.len) == 0;
+	JsonbContainer *arr = spec_array(v, path, n, max);
+	JsonbValue *out = palloc(sizeof(JsonbValue) * Max(*n, 1));
+	JsonbIterator *it = JsonbIteratorInit(arr);
+	JsonbIteratorToken tok;
+	JsonbValue	e;
+	int			i = 0;
+
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		if (tok != WJB_ELEM || i >= *n)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		out[i++] = e;
+	}
+	return out;
 }
 
 /* An array of numbers (or nulls), and its length */
 static double *
 spec_numbers(JsonbValue *v, const char *path, int *n)
 {
-	JsonbContainer *arr = spec_array(v, path, n, SPEC_MAX_POINTS);
+	JsonbValue *e = spec_elements(v, path, n, SPEC_MAX_POINTS);
 	double	   *out = palloc(sizeof(double) * Max(*n, 1));
-	JsonbIterator *it = JsonbIteratorInit(arr);
-	JsonbIteratorToken tok;
-	JsonbValue	e;
-	int			i = 0;
+	int			i;
 
-	/* one pass of an iterator: no lookup nor allocation per element */
-	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
-	{
-		if (tok != WJB_ELEM || i >= *n)
-			continue;
-		CHECK_FOR_INTERRUPTS();
-		out[i] = spec_number_at(&e, path, i);
-		i++;
-	}
+	for (i = 0; i < *n; i++)
+		out[i] = spec_number_at(&e[i], path, i);
+	pfree(e);
 	return out;
 }
 
@@ -395,21 +709,13 @@ spec_numbers(JsonbValue *v, const char *path, int *n)
 static const char **
 spec_strings(JsonbValue *v, const char *path, int *n, int max)
 {
-	JsonbContainer *arr = spec_array(v, path, n, max);
+	JsonbValue *e = spec_elements(v, path, n, max);
 	const char **out = palloc0(sizeof(char *) * Max(*n, 1));
-	JsonbIterator *it = JsonbIteratorInit(arr);
-	JsonbIteratorToken tok;
-	JsonbValue	e;
-	int			i = 0;
+	int			i;
 
-	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
-	{
-		if (tok != WJB_ELEM || i >= *n)
-			continue;
-		CHECK_FOR_INTERRUPTS();
-		out[i] = e.type == jbvNull ? NULL : spec_string_at(&e, path, i);
-		i++;
-	}
+	for (i = 0; i < *n; i++)
+		out[i] = e[i].type == jbvNull ? NULL : spec_string_at(&e[i], path, i);
+	pfree(e);
 	return out;
 }
 
@@ -454,58 +760,36 @@ spec_dash(JsonbValue *v, const char *path)
 	return s;
 }
 
+/*
+ * The value of a word of words, such as "count" for a format; the error
+ * lists them all, after also (other values allowed) when not NULL
+ */
+static int
+spec_word(JsonbValue *v, const char *path, const SpecWord *words, const char *also)
+{
+	StringInfoData allowed;
+	int			i;
+
+	for (i = 0; words[i].word; i++)
+		if (spec_is(v, words[i].word))
+			return words[i].value;
+	initStringInfo(&allowed);
+	if (also)
+		appendStringInfoString(&allowed, also);
+	for (i = 0; words[i].word; i++)
+		appendStringInfo(&allowed, "%s\"%s\"",
+						 i == 0 ? "" : words[i + 1].word ? ", " : " or ", words[i].word);
+	spec_error(path, psprintf("%s is not %s", spec_show(v), allowed.data));
+	return 0;
+}
+
 /* A scale: false or "linear", true or "log", "auto" */
 static RanreadSvgScale
 spec_scale(JsonbValue *v, const char *path)
 {
 	if (v->type == jbvBool)
 		return v->val.boolean ? RANREAD_SVG_LOG : RANREAD_SVG_LINEAR;
-	if (spec_is(v, "auto"))
-		return RANREAD_SVG_AUTO;
-	if (spec_is(v, "log"))
-		return RANREAD_SVG_LOG;
-	if (spec_is(v, "linear"))
-		return RANREAD_SVG_LINEAR;
-	spec_error(path, psprintf("%s is not true, false or \"auto\"", spec_show(v)));
-	return RANREAD_SVG_LINEAR;
-}
-
-/* A number format: "number" or "count" */
-static RanreadSvgFormat
-spec_format(JsonbValue *v, const char *path)
-{
-	if (spec_is(v, "count"))
-		return RANREAD_SVG_COUNT;
-	if (spec_is(v, "number"))
-		return RANREAD_SVG_NUMBER;
-	spec_error(path, psprintf("%s is not \"number\" or \"count\"", spec_show(v)));
-	return RANREAD_SVG_NUMBER;
-}
-
-/* "left" or "right": whether it is "right" */
-static bool
-spec_right(JsonbValue *v, const char *path)
-{
-	if (spec_is(v, "right"))
-		return true;
-	if (!spec_is(v, "left"))
-		spec_error(path, psprintf("%s is not \"left\" or \"right\"", spec_show(v)));
-	return false;
-}
-
-/* A tone: plain, good, bad, muted */
-static RanreadSvgTone
-spec_tone(JsonbValue *v, const char *path)
-{
-	if (spec_is(v, "good"))
-		return RANREAD_SVG_GOOD;
-	if (spec_is(v, "bad"))
-		return RANREAD_SVG_BAD;
-	if (spec_is(v, "muted"))
-		return RANREAD_SVG_MUTED;
-	if (!spec_is(v, "plain"))
-		spec_error(path, psprintf("%s is not \"plain\", \"good\", \"bad\" or \"muted\"", spec_show(v)));
-	return RANREAD_SVG_PLAIN;
+	return (RanreadSvgScale) spec_word(v, path, spec_scales, "true, false, ");
 }
 
 /* A non-negative whole number below limit */
@@ -526,6 +810,58 @@ spec_int(JsonbValue *v, const char *path, int limit)
  * ---------------------------------------------------------------------
  */
 
+/* The text at key of an object, or NULL when it is absent or null */
+static const char *
+spec_opt_text(JsonbContainer *o, const char *path, const char *key)
+{
+	JsonbValue *f = spec_get(o, key);
+
+	return f ? spec_string(f, spec_path(path, key)) : NULL;
+}
+
+/* The colour at key of an object, or NULL */
+static const char *
+spec_opt_color(JsonbContainer *o, const char *path, const char *key)
+{
+	JsonbValue *f = spec_get(o, key);
+
+	return f ? spec_color(f, spec_path(path, key)) : NULL;
+}
+
+/* The dash pattern at key "dash" of an object, or NULL */
+static const char *
+spec_opt_dash(JsonbContainer *o, const char *path)
+{
+	JsonbValue *f = spec_get(o, "dash");
+
+	return f ? spec_dash(f, spec_path(path, "dash")) : NULL;
+}
+
+/* The stroke width at key "width" of an object, above 0 and at most 20; 0 when absent */
+static double
+spec_opt_width(JsonbContainer *o, const char *path)
+{
+	JsonbValue *f = spec_get(o, "width");
+	double		width;
+
+	if (f == NULL)
+		return 0.0;
+	width = spec_number(f, spec_path(path, "width"));
+	if (!(width > 0.0 && width <= 20.0))
+		spec_error(spec_path(path, "width"), "not above 0 and at most 20");
+	return width;
+}
+
+/* The word at key of an object, as words give it, or dflt when absent */
+static int
+spec_opt_word(JsonbContainer *o, const char *path, const char *key, const SpecWord *words,
+			  int dflt)
+{
+	JsonbValue *f = spec_get(o, key);
+
+	return f ? spec_word(f, spec_path(path, key), words, NULL) : dflt;
+}
+
 /* An axis object */
 static void
 spec_axis(JsonbValue *v, const char *path, RanreadSvgAxis *a)
@@ -533,8 +869,7 @@ spec_axis(JsonbValue *v, const char *path, RanreadSvgAxis *a)
 	JsonbContainer *o = spec_object(v, path, spec_axis_keys);
 	JsonbValue *f;
 
-	if ((f = spec_get(o, "label")))
-		a->label = spec_string(f, spec_path(path, "label"));
+	a->label = spec_opt_text(o, path, "label");
 	if ((f = spec_get(o, "log")))
 		a->scale = spec_scale(f, spec_path(path, "log"));
 	if ((f = spec_get(o, "base")))
@@ -551,37 +886,9 @@ spec_axis(JsonbValue *v, const char *path, RanreadSvgAxis *a)
 		spec_error(spec_path(path, "max"), "not above min");
 	if ((f = spec_get(o, "integer")))
 		a->integer = spec_bool(f, spec_path(path, "integer"));
-	if ((f = spec_get(o, "ticks")))
-	{
-		if (!spec_is(f, "data") && !spec_is(f, "auto"))
-			spec_error(spec_path(path, "ticks"), "not \"data\" or \"auto\"");
-		a->data_ticks = spec_is(f, "data");
-	}
-	if ((f = spec_get(o, "format")))
-		a->format = spec_format(f, spec_path(path, "format"));
-	if ((f = spec_get(o, "color")))
-		a->color = spec_color(f, spec_path(path, "color"));
-}
-
-/* A marker name */
-static char
-spec_marker(JsonbValue *v, const char *path)
-{
-	static const struct
-	{
-		const char *name;
-		char		marker;
-	}			names[] = {
-		{"circle", 'o'}, {"square", 's'}, {"triangle", '^'}, {"down", 'v'},
-		{"diamond", 'd'}, {"cross", 'x'}, {"none", '-'}
-	};
-	int			i;
-
-	for (i = 0; i < lengthof(names); i++)
-		if (spec_is(v, names[i].name))
-			return names[i].marker;
-	spec_error(path, "not \"circle\", \"square\", \"triangle\", \"down\", \"diamond\", \"cross\" or \"none\"");
-	return 0;
+	a->data_ticks = spec_opt_word(o, path, "ticks", spec_ticks, false);
+	a->format = spec_opt_word(o, path, "format", spec_formats, RANREAD_SVG_NUMBER);
+	a->color = spec_opt_color(o, path, "color");
 }
 
 /* One series */
@@ -592,8 +899,7 @@ spec_series(JsonbValue *v, const char *path, RanreadSvgSeries *s, bool bars)
 	JsonbValue *f;
 	int			nx = 0;
 
-	if ((f = spec_get(o, "label")))
-		s->label = spec_string(f, spec_path(path, "label"));
+	s->label = spec_opt_text(o, path, "label");
 	if (!(f = spec_get(o, "y")))
 		spec_error(spec_path(path, "y"), "missing");
 	s->y = spec_numbers(f, spec_path(path, "y"), &s->n);
@@ -617,54 +923,38 @@ spec_series(JsonbValue *v, const char *path, RanreadSvgSeries *s, bool bars)
 			spec_error(spec_path(path, "texts"),
 					   psprintf("%d texts for %d values of y", nt, s->n));
 	}
-	if ((f = spec_get(o, "axis")))
-		s->right = spec_right(f, spec_path(path, "axis"));
-	if ((f = spec_get(o, "color")))
-		s->color = spec_color(f, spec_path(path, "color"));
-	if ((f = spec_get(o, "dash")))
-		s->dash = spec_dash(f, spec_path(path, "dash"));
-	if ((f = spec_get(o, "marker")))
-		s->marker = spec_marker(f, spec_path(path, "marker"));
-	if ((f = spec_get(o, "width")))
-	{
-		s->width = spec_number(f, spec_path(path, "width"));
-		if (!(s->width > 0.0 && s->width <= 20.0))
-			spec_error(spec_path(path, "width"), "not above 0 and at most 20");
-	}
+	s->right = spec_opt_word(o, path, "axis", spec_sides, false);
+	s->color = spec_opt_color(o, path, "color");
+	s->dash = spec_opt_dash(o, path);
+	s->marker = (char) spec_opt_word(o, path, "marker", spec_markers, 0);
+	s->width = spec_opt_width(o, path);
 	if ((f = spec_get(o, "line")))
 		s->no_line = !spec_bool(f, spec_path(path, "line"));
 	if ((f = spec_get(o, "labels")))
 		s->labels = spec_bool(f, spec_path(path, "labels"));
-	if ((f = spec_get(o, "format")))
-		s->format = spec_format(f, spec_path(path, "format"));
+	s->format = spec_opt_word(o, path, "format", spec_formats, RANREAD_SVG_NUMBER);
 }
 
-/* One reference line */
+/*
+ * One reference line.  Its value is required; null is no value (a bound
+ * not known, or beyond what a chart places): the legend shows it, the
+ * plot draws no line.
+ */
 static void
 spec_line(JsonbValue *v, const char *path, RanreadSvgLine *l)
 {
 	JsonbContainer *o = spec_object(v, path, spec_line_keys);
-	JsonbValue *f;
+	JsonbValue *f = getKeyJsonValueFromContainer(o, "value", strlen("value"), NULL);
 
-	if (!(f = spec_get(o, "value")))
+	if (f == NULL)
 		spec_error(spec_path(path, "value"), "missing");
 	l->value = spec_number(f, spec_path(path, "value"));
-	if ((f = spec_get(o, "axis")))
-		l->right = spec_right(f, spec_path(path, "axis"));
-	if ((f = spec_get(o, "label")))
-		l->label = spec_string(f, spec_path(path, "label"));
-	if ((f = spec_get(o, "legend")))
-		l->legend = spec_string(f, spec_path(path, "legend"));
-	if ((f = spec_get(o, "color")))
-		l->color = spec_color(f, spec_path(path, "color"));
-	if ((f = spec_get(o, "dash")))
-		l->dash = spec_dash(f, spec_path(path, "dash"));
-	if ((f = spec_get(o, "width")))
-	{
-		l->width = spec_number(f, spec_path(path, "width"));
-		if (!(l->width > 0.0 && l->width <= 20.0))
-			spec_error(spec_path(path, "width"), "not above 0 and at most 20");
-	}
+	l->right = spec_opt_word(o, path, "axis", spec_sides, false);
+	l->label = spec_opt_text(o, path, "label");
+	l->legend = spec_opt_text(o, path, "legend");
+	l->color = spec_opt_color(o, path, "color");
+	l->dash = spec_opt_dash(o, path);
+	l->width = spec_opt_width(o, path);
 }
 
 /* One highlighted point, which must exist */
@@ -685,63 +975,77 @@ spec_highlight(JsonbValue *v, const char *path, RanreadSvgHighlight *h,
 	h->point = spec_int(f, spec_path(path, "point"), Max(c->series[h->series].n, 1));
 	if (h->point >= c->series[h->series].n)
 		spec_error(spec_path(path, "point"), "the series has no points");
-	if ((f = spec_get(o, "label")))
-		h->label = spec_string(f, spec_path(path, "label"));
-	if ((f = spec_get(o, "color")))
-		h->color = spec_color(f, spec_path(path, "color"));
+	h->label = spec_opt_text(o, path, "label");
+	h->color = spec_opt_color(o, path, "color");
 }
 
-/* One note: a string, or {"text", "style"} */
+/* Whether a value is an array (of parts, where a text is expected) */
+static bool
+spec_is_array(JsonbValue *v)
+{
+	return v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data);
+}
+
+/* One note: a text, or {"text", "style"} */
 static void
 spec_note(JsonbValue *v, const char *path, RanreadSvgNote *n)
 {
 	JsonbContainer *o;
-	JsonbValue *f;
+	int			style;
 
-	if (v->type == jbvString)
+	if (v->type == jbvString || spec_is_array(v))
 	{
 		n->text = spec_string(v, path);
 		return;
 	}
 	o = spec_object(v, path, spec_note_keys);
-	if ((f = spec_get(o, "text")))
-		n->text = spec_string(f, spec_path(path, "text"));
-	if ((f = spec_get(o, "style")))
-	{
-		const char *p = spec_path(path, "style");
-
-		if (spec_is(f, "headline") || spec_is(f, "headline-good") || spec_is(f, "headline-bad"))
-			n->headline = true;
-		if (spec_is(f, "good") || spec_is(f, "headline-good"))
-			n->tone = RANREAD_SVG_GOOD;
-		else if (spec_is(f, "bad") || spec_is(f, "headline-bad"))
-			n->tone = RANREAD_SVG_BAD;
-		else if (spec_is(f, "muted"))
-			n->tone = RANREAD_SVG_MUTED;
-		else if (!spec_is(f, "plain") && !spec_is(f, "headline"))
-			spec_error(p, "not \"headline\", \"plain\", \"good\", \"bad\", \"muted\", \"headline-good\" or \"headline-bad\"");
-	}
+	n->text = spec_opt_text(o, path, "text");
+	style = spec_opt_word(o, path, "style", spec_styles, RANREAD_SVG_PLAIN);
+	n->headline = (style & NOTE_HEADLINE) != 0;
+	n->tone = (RanreadSvgTone) (style & ~NOTE_HEADLINE);
 }
 
-/* A table cell: a string, a number, null, or {"text", "tone"} */
+/* A table cell: a text (a string, a number, parts), null, or {"text", "tone"} */
 static void
 spec_cell(JsonbValue *v, const char *path, RanreadSvgCell *cell)
 {
 	JsonbContainer *o;
-	JsonbValue *f;
 
 	if (v->type == jbvNull)
 		return;
-	if (v->type == jbvString || v->type == jbvNumeric)
+	if (v->type == jbvString || v->type == jbvNumeric || spec_is_array(v))
 	{
 		cell->text = spec_string(v, path);
 		return;
 	}
 	o = spec_object(v, path, spec_cell_keys);
-	if ((f = spec_get(o, "text")))
-		cell->text = spec_string(f, spec_path(path, "text"));
-	if ((f = spec_get(o, "tone")))
-		cell->tone = spec_tone(f, spec_path(path, "tone"));
+	cell->text = spec_opt_text(o, path, "text");
+	cell->tone = spec_opt_word(o, path, "tone", spec_tones, RANREAD_SVG_PLAIN);
+}
+
+/* The rows of a table of ncols columns */
+static RanreadSvgCell *
+spec_table_rows(JsonbValue *v, const char *rpath, int ncols, int *nrows)
+{
+	JsonbContainer *rows = spec_array(v, rpath, nrows, SPEC_MAX_TABLE_ROWS);
+	RanreadSvgCell *cells = palloc0(sizeof(RanreadSvgCell) * Max(*nrows * ncols, 1));
+	int			r;
+	int			c;
+
+	for (r = 0; r < *nrows; r++)
+	{
+		const char *p = spec_index(rpath, r);
+		JsonbContainer *row;
+		int			n;
+
+		CHECK_FOR_INTERRUPTS();
+		row = spec_array(spec_elem(rows, r), p, &n, RANREAD_SVG_MAX_COLUMNS);
+		if (n > ncols)
+			spec_error(p, psprintf("%d cells for %d columns", n, ncols));
+		for (c = 0; c < n; c++)
+			spec_cell(spec_elem(row, c), spec_index(p, c), &cells[r * ncols + c]);
+	}
+	return cells;
 }
 
 /* The table under the chart */
@@ -749,11 +1053,8 @@ static void
 spec_table(JsonbValue *v, const char *path, RanreadSvgTable *t)
 {
 	JsonbContainer *o = spec_object(v, path, spec_table_keys);
-	JsonbContainer *rows;
 	JsonbValue *f;
-	RanreadSvgCell *cells;
 	bool	   *left;
-	int			r;
 	int			c;
 
 	if (!(f = spec_get(o, "header")))
@@ -772,31 +1073,13 @@ spec_table(JsonbValue *v, const char *path, RanreadSvgTable *t)
 		if (n != t->ncols)
 			spec_error(spec_path(path, "align"), psprintf("%d entries for %d columns", n, t->ncols));
 		for (c = 0; c < n; c++)
-			left[c] = !spec_right(spec_elem(arr, c), spec_index(spec_path(path, "align"), c));
+			left[c] = !spec_word(spec_elem(arr, c), spec_index(spec_path(path, "align"), c),
+								 spec_sides, NULL);
 	}
 	t->left = left;
 
 	if ((f = spec_get(o, "rows")))
-	{
-		const char *rpath = spec_path(path, "rows");
-
-		rows = spec_array(f, rpath, &t->nrows, SPEC_MAX_TABLE_ROWS);
-		cells = palloc0(sizeof(RanreadSvgCell) * Max(t->nrows * t->ncols, 1));
-		for (r = 0; r < t->nrows; r++)
-		{
-			const char *p = spec_index(rpath, r);
-			JsonbContainer *row;
-			int			n;
-
-			CHECK_FOR_INTERRUPTS();
-			row = spec_array(spec_elem(rows, r), p, &n, RANREAD_SVG_MAX_COLUMNS);
-			if (n > t->ncols)
-				spec_error(p, psprintf("%d cells for %d columns", n, t->ncols));
-			for (c = 0; c < n; c++)
-				spec_cell(spec_elem(row, c), spec_index(p, c), &cells[r * t->ncols + c]);
-		}
-		t->cells = cells;
-	}
+		t->cells = spec_table_rows(f, spec_path(path, "rows"), t->ncols, &t->nrows);
 	if ((f = spec_get(o, "highlight")))
 	{
 		const char *hpath = spec_path(path, "highlight");
@@ -813,8 +1096,26 @@ spec_table(JsonbValue *v, const char *path, RanreadSvgTable *t)
 		}
 		t->highlight = hl;
 	}
-	if ((f = spec_get(o, "more")))
-		t->more = spec_string(f, spec_path(path, "more"));
+	t->more = spec_opt_text(o, path, "more");
+}
+
+/* The colours of a heat scale, low -> high: at least two, #rgb or #rrggbb */
+static const char **
+spec_heat_colors(JsonbValue *v, const char *cpath, int *n)
+{
+	JsonbContainer *arr = spec_array(v, cpath, n, SPEC_MAX_COLORS);
+	const char **colors = palloc(sizeof(char *) * Max(*n, 1));
+	int			i;
+
+	if (*n < 2)
+		spec_error(cpath, "fewer than two colours");
+	for (i = 0; i < *n; i++)
+	{
+		colors[i] = spec_color(spec_elem(arr, i), spec_index(cpath, i));
+		if (colors[i][0] != '#')
+			spec_error(spec_index(cpath, i), "a heat scale takes #rgb or #rrggbb colours only");
+	}
+	return colors;
 }
 
 /* A heat table */
@@ -852,27 +1153,67 @@ spec_heat(JsonbValue *v, const char *path, RanreadSvgHeat *h)
 		memcpy(values + r * h->ncols, row, sizeof(double) * n);
 	}
 	h->values = values;
-	if ((f = spec_get(o, "metric")))
-		h->metric = spec_string(f, spec_path(path, "metric"));
+	h->metric = spec_opt_text(o, path, "metric");
 	if ((f = spec_get(o, "log")))
 		h->scale = spec_scale(f, spec_path(path, "log"));
-	if ((f = spec_get(o, "format")))
-		h->format = spec_format(f, spec_path(path, "format"));
+	h->format = spec_opt_word(o, path, "format", spec_formats, RANREAD_SVG_NUMBER);
 	if ((f = spec_get(o, "colors")))
-	{
-		const char *cpath = spec_path(path, "colors");
-		JsonbContainer *arr = spec_array(f, cpath, &h->ncolors, SPEC_MAX_COLORS);
-		const char **colors = palloc(sizeof(char *) * Max(h->ncolors, 1));
-		int			i;
+		h->colors = spec_heat_colors(f, spec_path(path, "colors"), &h->ncolors);
+}
 
-		if (h->ncolors < 2)
-			spec_error(cpath, "fewer than two colours");
-		for (i = 0; i < h->ncolors; i++)
-			colors[i] = spec_color(spec_elem(arr, i), spec_index(cpath, i));
-		for (i = 0; i < h->ncolors; i++)
-			if (colors[i][0] != '#')
-				spec_error(spec_index(cpath, i), "a heat scale takes #rgb or #rrggbb colours only");
-		h->colors = colors;
+/* The series, lines, highlights and notes of a spec (o, its top level) */
+static void
+spec_lists(JsonbContainer *o, RanreadSvgChart *c)
+{
+	JsonbContainer *arr;
+	JsonbValue *f;
+	int			i;
+
+	if ((f = spec_get(o, "series")))
+	{
+		RanreadSvgSeries *series;
+
+		arr = spec_array(f, "series", &c->nseries, RANREAD_SVG_MAX_SERIES);
+		series = palloc0(sizeof(RanreadSvgSeries) * Max(c->nseries, 1));
+		for (i = 0; i < c->nseries; i++)
+		{
+			spec_series(spec_elem(arr, i), spec_index("series", i), &series[i],
+						c->kind == RANREAD_SVG_BAR);
+			if (c->kind == RANREAD_SVG_BAR && series[i].n > c->ncategories)
+				spec_error(psprintf("series[%d].y", i),
+						   psprintf("%d values for %d categories", series[i].n, c->ncategories));
+		}
+		c->series = series;
+	}
+	if ((f = spec_get(o, "lines")))
+	{
+		RanreadSvgLine *lines;
+
+		arr = spec_array(f, "lines", &c->nlines, SPEC_MAX_LINES);
+		lines = palloc0(sizeof(RanreadSvgLine) * Max(c->nlines, 1));
+		for (i = 0; i < c->nlines; i++)
+			spec_line(spec_elem(arr, i), spec_index("lines", i), &lines[i]);
+		c->lines = lines;
+	}
+	if ((f = spec_get(o, "highlights")))
+	{
+		RanreadSvgHighlight *hl;
+
+		arr = spec_array(f, "highlights", &c->nhighlights, SPEC_MAX_HIGHLIGHTS);
+		hl = palloc0(sizeof(RanreadSvgHighlight) * Max(c->nhighlights, 1));
+		for (i = 0; i < c->nhighlights; i++)
+			spec_highlight(spec_elem(arr, i), spec_index("highlights", i), &hl[i], c);
+		c->highlights = hl;
+	}
+	if ((f = spec_get(o, "notes")))
+	{
+		RanreadSvgNote *notes;
+
+		arr = spec_array(f, "notes", &c->nnotes, SPEC_MAX_NOTES);
+		notes = palloc0(sizeof(RanreadSvgNote) * Max(c->nnotes, 1));
+		for (i = 0; i < c->nnotes; i++)
+			spec_note(spec_elem(arr, i), spec_index("notes", i), &notes[i]);
+		c->notes = notes;
 	}
 }
 
@@ -883,10 +1224,8 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 	JsonbValue	root;
 	JsonbContainer *o;
 	JsonbValue *f;
-	RanreadSvgKind kind = RANREAD_SVG_LINE;
-	int			n;
-	int			i;
 
+	spec_text_chars = 0;
 	if (!JB_ROOT_IS_OBJECT(jb))
 		spec_error("spec", "not an object");
 	root.type = jbvBinary;
@@ -894,87 +1233,47 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 	root.val.binary.len = VARSIZE(jb) - VARHDRSZ;
 	o = spec_object(&root, "", spec_top_keys);
 
-	if ((f = spec_get(o, "kind")))
-	{
-		if (spec_is(f, "bar"))
-			kind = RANREAD_SVG_BAR;
-		else if (spec_is(f, "heat"))
-			kind = RANREAD_SVG_HEAT;
-		else if (!spec_is(f, "line"))
-			spec_error("kind", "not \"line\", \"bar\" or \"heat\"");
-	}
-	ranread_svg_init(c, kind);
-
-	if ((f = spec_get(o, "title")))
-		c->title = spec_string(f, "title");
-	if ((f = spec_get(o, "subtitle")))
-		c->subtitle = spec_string(f, "subtitle");
-	if ((f = spec_get(o, "empty")))
-		c->empty = spec_string(f, "empty");
+	ranread_svg_init(c, (RanreadSvgKind) spec_opt_word(o, "", "kind", spec_kinds, RANREAD_SVG_LINE));
+	c->title = spec_opt_text(o, "", "title");
+	c->subtitle = spec_opt_text(o, "", "subtitle");
+	c->empty = spec_opt_text(o, "", "empty");
 	if ((f = spec_get(o, "x")))
 		spec_axis(f, "x", &c->x);
 	if ((f = spec_get(o, "y")))
 		spec_axis(f, "y", &c->y);
 	if ((f = spec_get(o, "y2")))
 		spec_axis(f, "y2", &c->y2);
-
 	if ((f = spec_get(o, "categories")))
 		c->categories = spec_strings(f, "categories", &c->ncategories, SPEC_MAX_CATEGORIES);
-	if ((f = spec_get(o, "series")))
-	{
-		JsonbContainer *arr = spec_array(f, "series", &c->nseries, RANREAD_SVG_MAX_SERIES);
-		RanreadSvgSeries *series = palloc0(sizeof(RanreadSvgSeries) * Max(c->nseries, 1));
-
-		for (i = 0; i < c->nseries; i++)
-		{
-			spec_series(spec_elem(arr, i), spec_index("series", i), &series[i],
-						kind == RANREAD_SVG_BAR);
-			if (kind == RANREAD_SVG_BAR && series[i].n > c->ncategories)
-				spec_error(psprintf("series[%d].y", i),
-						   psprintf("%d values for %d categories", series[i].n, c->ncategories));
-		}
-		c->series = series;
-	}
-	if ((f = spec_get(o, "lines")))
-	{
-		JsonbContainer *arr = spec_array(f, "lines", &c->nlines, SPEC_MAX_LINES);
-		RanreadSvgLine *lines = palloc0(sizeof(RanreadSvgLine) * Max(c->nlines, 1));
-
-		for (i = 0; i < c->nlines; i++)
-			spec_line(spec_elem(arr, i), spec_index("lines", i), &lines[i]);
-		c->lines = lines;
-	}
-	if ((f = spec_get(o, "highlights")))
-	{
-		JsonbContainer *arr = spec_array(f, "highlights", &c->nhighlights, SPEC_MAX_HIGHLIGHTS);
-		RanreadSvgHighlight *hl = palloc0(sizeof(RanreadSvgHighlight) * Max(c->nhighlights, 1));
-
-		for (i = 0; i < c->nhighlights; i++)
-			spec_highlight(spec_elem(arr, i), spec_index("highlights", i), &hl[i], c);
-		c->highlights = hl;
-	}
-	if ((f = spec_get(o, "notes")))
-	{
-		JsonbContainer *arr = spec_array(f, "notes", &c->nnotes, SPEC_MAX_NOTES);
-		RanreadSvgNote *notes = palloc0(sizeof(RanreadSvgNote) * Max(c->nnotes, 1));
-
-		for (i = 0; i < c->nnotes; i++)
-			spec_note(spec_elem(arr, i), spec_index("notes", i), &notes[i]);
-		c->notes = notes;
-	}
+	spec_lists(o, c);
 	if ((f = spec_get(o, "table")))
 		spec_table(f, "table", &c->table);
 	if ((f = spec_get(o, "heat")))
 	{
-		if (kind != RANREAD_SVG_HEAT)
+		if (c->kind != RANREAD_SVG_HEAT)
 			spec_error("heat", "given for a chart whose kind is not \"heat\"");
 		spec_heat(f, "heat", &c->heat);
 	}
-	else if (kind == RANREAD_SVG_HEAT)
+	else if (c->kind == RANREAD_SVG_HEAT)
 		spec_error("heat", "missing for a chart of kind \"heat\"");
-	n = c->nseries;
-	if (kind == RANREAD_SVG_HEAT && n > 0)
+	if (c->kind == RANREAD_SVG_HEAT && c->nseries > 0)
 		spec_error("series", "given for a heat chart, whose values are in heat.values");
+}
+
+/*
+ * The SVG document of a spec: for ranread_svg, and for the charts of the
+ * history (charts.c), whose specs SQL builds too
+ */
+text *
+ranread_chart_json_draw(Jsonb *spec)
+{
+	RanreadSvgChart chart;
+	StringInfoData buf;
+
+	spec_chart(spec, &chart);
+	initStringInfo(&buf);
+	ranread_svg_render(&buf, &chart);
+	return cstring_to_text_with_len(buf.data, buf.len);
 }
 
 /*
@@ -985,16 +1284,10 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 Datum
 ranread_svg(PG_FUNCTION_ARGS)
 {
-	RanreadSvgChart chart;
-	StringInfoData buf;
-
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("spec for ranread_svg must not be null"),
 				 errhint("Pass a jsonb object such as '{\"title\": \"...\", \"series\": [...]}'.")));
-	spec_chart(PG_GETARG_JSONB_P(0), &chart);
-	initStringInfo(&buf);
-	ranread_svg_render(&buf, &chart);
-	PG_RETURN_TEXT_P(cstring_to_text_with_len(buf.data, buf.len));
+	PG_RETURN_TEXT_P(ranread_chart_json_draw(PG_GETARG_JSONB_P(0)));
 }

@@ -1,0 +1,160 @@
+-- The spec of ranread_timeline (charts.c runs this query and draws what
+-- it returns through chart_json.c; README, "Charts from SQL"): IOPS per
+-- second of one batch with their mean as a dashed line, average and
+-- maximum latency on the right axis (only when the batch was timed), and
+-- the figures in words, so that throttling and exhausted burst credits
+-- show as steps in the IOPS line.
+--   $1  the batch (charts.c checks that it exists), or NULL when no batch
+--       has per-second intervals yet
+-- A batch's seconds are the sums over its groups (a plain batch has one),
+-- the average latency weighted by each group's I/Os.  A figure beyond what
+-- a chart places (1e300, Infinity) is no value, and each weight is a
+-- fraction of the second's I/Os, so that no sum overflows.  The query reads
+-- the 1.0 columns by name and the steady-state verdict of 1.1 through
+-- to_jsonb (none in a database still at 1.0).  Characters outside ASCII
+-- are {"char": code point}, so the query is the same in every encoding.
+WITH ch AS (
+    SELECT '{"char": 183}'::jsonb AS dot, '{"char": 8220}'::jsonb AS lquo,
+           '{"char": 8221}'::jsonb AS rquo
+), b AS (
+    SELECT b.batch, coalesce(b.target::text, '') AS target, coalesce(b.processes, 0) AS processes,
+           coalesce(b.block_size::bigint, 0) AS block_size, coalesce(b.queue_depth::text, '') AS queue_depth,
+           coalesce(b.write_pct, 0) AS write_pct, coalesce(b.pattern, '') AS pattern,
+           coalesce(b.engine, '') AS engine, coalesce(b.status, '') AS status,
+           coalesce(to_char(b.run_at, 'YYYY-MM-DD HH24:MI:SS TZ'), '') AS run_at,
+           nullif(b.avg_ms, 'NaN') AS avg_ms,
+           (to_jsonb(b) ->> 'steady')::boolean AS steady,
+           (to_jsonb(b) ->> 'steady_excursion')::float8 AS excursion,
+           (to_jsonb(b) ->> 'steady_slope')::float8 AS slope,
+           coalesce((to_jsonb(b) ->> 'ended_steady')::boolean, false) AS ended_steady,
+           to_jsonb(b) ->> 'steady_state' AS steady_state
+      FROM @extschema@.ranread_batches b
+     WHERE b.batch = $1
+), sec AS (
+    -- second s covers [s, s + 1) of the measured run: plotted at its middle
+    SELECT s.second::float8 + 0.5 AS x,
+           sum(s.iops) AS iops,
+           sum(s.avg_ms * (s.ios / NULLIF(s.total, 0))) AS avg_ms,
+           max(s.max_ms) AS max_ms
+      FROM (SELECT i.second,
+                   CASE WHEN abs(i.iops) <= 1e300::float8 THEN i.iops END AS iops,
+                   CASE WHEN abs(i.avg_ms) <= 1e300::float8 THEN i.avg_ms END AS avg_ms,
+                   i.max_ms,
+                   i.reads::float8 + i.writes::float8 AS ios,
+                   sum(i.reads::float8 + i.writes::float8) OVER (PARTITION BY i.second) AS total
+              FROM @extschema@.ranread_intervals i
+             WHERE i.batch = $1) s
+     GROUP BY s.second
+), q AS (
+    -- in the order of the seconds, which the aggregates below keep (an
+    -- aggregate takes a sorted subquery's rows in order): one sort, not
+    -- one per array
+    SELECT sec.*, abs(iops) <= 1e300::float8 AS ok,
+           -- squares of IOPS from 1e150 up overflow a float8: numeric then
+           max(abs(iops)) FILTER (WHERE abs(iops) <= 1e300::float8) OVER () >= 1e150 AS huge
+      FROM sec
+     ORDER BY x
+), st AS (
+    -- the seconds summed up: IOPS mean, lowest, highest, their coefficient
+    -- of variation, and the slowest latency of any second
+    SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS seconds,
+           coalesce(min(iops) FILTER (WHERE ok), 0) AS lo,
+           coalesce(max(iops) FILTER (WHERE ok), 0) AS hi,
+           avg(iops::numeric) FILTER (WHERE ok AND huge) AS mean_n,
+           avg(iops) FILTER (WHERE ok AND NOT huge) AS mean_f,
+           stddev_pop(iops::numeric) FILTER (WHERE ok AND huge) AS sd_n,
+           stddev_pop(iops) FILTER (WHERE ok AND NOT huge) AS sd_f,
+           greatest(max(avg_ms) FILTER (WHERE abs(avg_ms) <= 1e300::float8),
+                    max(max_ms) FILTER (WHERE abs(max_ms) <= 1e300::float8)) AS worst_ms,
+           min(x) AS x0, max(x) AS x1,
+           coalesce(jsonb_agg(x), '[]') AS xs,
+           coalesce(jsonb_agg(CASE WHEN ok THEN iops END), '[]') AS ys_iops,
+           coalesce(jsonb_agg(CASE WHEN abs(avg_ms) <= 1e300::float8 THEN avg_ms END), '[]') AS ys_avg,
+           coalesce(jsonb_agg(CASE WHEN abs(max_ms) <= 1e300::float8 THEN max_ms END), '[]') AS ys_max
+      FROM q
+), fig AS (
+    -- the mean as a float8 computes it (a jsonb number), the coefficient
+    -- of variation in numeric, which neither overflows nor underflows
+    SELECT st.*, coalesce(to_jsonb(st.mean_n), to_jsonb(st.mean_f), '0') AS mean,
+           CASE WHEN st.seconds > 1 AND coalesce(st.mean_n, st.mean_f::numeric) > 0
+                THEN coalesce(st.sd_n, st.sd_f::numeric) / coalesce(st.mean_n, st.mean_f::numeric) * 100
+                ELSE 0 END AS cv,
+           -- no second and no batch figure has a latency: the batch was not timed
+           st.worst_ms IS NOT NULL OR b.avg_ms IS NOT NULL AS timed
+      FROM st, b
+), steady AS (
+    -- SNIA's verdict on the batch, and whether steady_state ended it
+    SELECT CASE WHEN b.ended_steady
+                THEN jsonb_build_array(jsonb_build_object('style', 'good', 'text',
+                         'Steady: the run ended early when the IOPS of every second of a window stayed within steady_state '
+                         || coalesce(b.steady_state, '')))
+                WHEN b.steady IS NOT NULL
+                THEN jsonb_build_array(jsonb_build_object(
+                         'style', CASE WHEN b.steady THEN 'good' ELSE 'bad' END,
+                         'text', jsonb_build_array(
+                             CASE WHEN b.steady THEN 'Steady' ELSE 'Not steady' END
+                             || ' by SNIA''s rule over five rounds: max - min ',
+                             jsonb_build_object('fixed', 100 * b.excursion::numeric, 'decimals', 1),
+                             '% of the mean (at most 20%), slope x 4 ',
+                             jsonb_build_object('fixed', 100 * b.slope::numeric, 'decimals', 1),
+                             '% (at most 10%)')))
+                ELSE '[]' END AS note
+      FROM b
+)
+SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
+           'title', 'ranread: IOPS and latency per second',
+           'empty', 'No batch has per-second intervals yet: run ranread_run() first.')
+       ELSE jsonb_build_object(
+           'title', jsonb_build_array(format('IOPS and latency per second: batch %s, %s ', b.batch, b.pattern),
+                                      jsonb_build_object('block', b.block_size),
+                                      ' ' || CASE WHEN b.write_pct = 0 THEN 'reads'
+                                                  WHEN b.write_pct = 100 THEN 'writes'
+                                                  WHEN b.write_pct > 0 THEN format('I/O with %s%% writes', b.write_pct)
+                                                  ELSE 'I/O' END),
+           'subtitle', jsonb_build_array('Target ', ch.lquo, b.target, ch.rquo, ' ', ch.dot, ' ' || b.run_at || ' ',
+                                         ch.dot, ' ', jsonb_build_object('count', b.processes), ' processes ',
+                                         ch.dot, ' queue depth ' || b.queue_depth || ' ', ch.dot,
+                                         ' engine ' || b.engine || ' ', ch.dot, ' status ' || b.status),
+           'empty', format('Batch %s has no per-second intervals (it measured for less than a second, or is still running).',
+                           b.batch),
+           'x', jsonb_build_object('label', 'Seconds into the measured run (warm-up excluded)',
+                                   'min', CASE WHEN fig.n > 0 THEN least(fig.x0 - 0.5, 0) ELSE 0 END,
+                                   'max', CASE WHEN fig.n > 0 THEN fig.x1 + 0.5 ELSE 1 END,
+                                   'integer', true, 'format', 'count'),
+           'y', jsonb_build_object('label', 'IOPS (I/O operations per second)', 'format', 'count',
+                                   'color', '#1c5fa8'),
+           'y2', jsonb_build_object('label', 'Latency (ms)', 'color', '#d9480f'),
+           'series', jsonb_build_array(
+                         jsonb_build_object('label', CASE WHEN fig.timed THEN 'IOPS (left axis)' ELSE 'IOPS' END,
+                                            'x', fig.xs, 'y', fig.ys_iops, 'color', '#1c5fa8',
+                                            'marker', 'circle', 'dash', 'solid', 'width', 2.2))
+                     || CASE WHEN NOT fig.timed THEN '[]' ELSE jsonb_build_array(
+                         jsonb_build_object('label', 'Average latency (right)', 'x', fig.xs, 'y', fig.ys_avg,
+                                            'axis', 'right', 'color', '#d9480f', 'marker', 'square',
+                                            'dash', 'solid', 'width', 2.0),
+                         jsonb_build_object('label', 'Maximum latency (right)', 'x', fig.xs, 'y', fig.ys_max,
+                                            'axis', 'right', 'color', '#f59f00', 'marker', 'none',
+                                            'dash', 'solid', 'width', 1.2)) END,
+           'lines', CASE WHEN fig.seconds = 0 THEN '[]' ELSE jsonb_build_array(jsonb_build_object(
+                        'value', fig.mean, 'label', jsonb_build_array('mean ', jsonb_build_object('count', fig.mean)),
+                        'legend', 'Mean IOPS', 'color', '#1c5fa8', 'dash', '3 4', 'width', 1.2)) END,
+           'notes', CASE WHEN fig.n = 0 THEN '[]' ELSE
+                        jsonb_build_array(jsonb_build_object('style', 'headline', 'text', jsonb_build_array(
+                            format('IOPS per second over %s s: mean ', fig.seconds),
+                            jsonb_build_object('count', fig.mean), ', lowest ', jsonb_build_object('count', fig.lo),
+                            ', highest ', jsonb_build_object('count', fig.hi), ', coefficient of variation ',
+                            jsonb_build_object('fixed', fig.cv, 'decimals', 1), '%')))
+                        || steady.note
+                        || CASE WHEN fig.timed THEN jsonb_build_array(
+                               jsonb_build_object('style', 'plain', 'text', jsonb_build_array(
+                                   'Latency: average over the batch ', jsonb_build_object('ms', b.avg_ms),
+                                   ' ms; the slowest I/O took ', jsonb_build_object('ms', fig.worst_ms), ' ms')),
+                               jsonb_build_object('style', 'muted', 'text',
+                                   'A step down in IOPS while latency holds steady points to throttling or exhausted burst credits.'))
+                           ELSE jsonb_build_array(
+                               jsonb_build_object('style', 'plain', 'text',
+                                   'Latency: not measured (the batch ran with ranread.timing = off), so only IOPS are drawn.'),
+                               jsonb_build_object('style', 'muted', 'text',
+                                   'A step down in IOPS points to throttling or exhausted burst credits.')) END END)
+       END
+  FROM ch LEFT JOIN (b CROSS JOIN fig CROSS JOIN steady) ON true
