@@ -20,7 +20,7 @@ INSERT INTO helpers VALUES ('ranread_html'), ('ranread_html_table'), ('ranread_h
     ('ranread_report_sweep'), ('ranread_report_head'), ('ranread_report_server'),
     ('ranread_report_batches'), ('ranread_report_figures'), ('ranread_iops_at_bound'),
     ('ranread_chart_latency'), ('ranread_fmt_figure'), ('ranread_curves_spec'),
-    ('ranread_study_curves'), ('ranread_study_caption'), ('ranread_study_points_axes'), ('ranread_sweep_check');
+    ('ranread_study_curves'), ('ranread_study_caption'), ('ranread_study_points_axes'), ('ranread_sweep_known');
 SELECT is((SELECT count(*) FROM helpers h
              JOIN pg_proc p ON p.proname = h.name AND p.pronamespace = 'ranread_internal'::regnamespace),
     (SELECT count(*) FROM helpers), 'every helper of the reports and study charts is in ranread_internal');

@@ -84,14 +84,14 @@ AS $$
 $$;
 
 -- That a sweep has steps in the history, or an error for fn that says so.
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_check(sweep bigint, fn text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_known(sweep bigint, fn text)
 RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     IF NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
-                    WHERE b.sweep OPERATOR(pg_catalog.=) ranread_sweep_check.sweep) THEN
+                    WHERE b.sweep OPERATOR(pg_catalog.=) ranread_sweep_known.sweep) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid sweep %s for %s: no step of it is in the history', sweep, fn),
@@ -326,7 +326,7 @@ BEGIN
     END LOOP;
     FOREACH id IN ARRAY coalesce(sweeps, '{}') LOOP
         k := k + 1;
-        PERFORM ranread_internal.ranread_sweep_check(id, fn);
+        PERFORM ranread_internal.ranread_sweep_known(id, fn);
         SELECT jsonb_build_object(
                    'label', coalesce(labels[k], format('sweep %s (%s)', id, coalesce(min(s.tablespace), min(s.target)))),
                    'x', coalesce(jsonb_agg(s.iops ORDER BY s.processes, s.batch) FILTER (WHERE s.status = 'completed'), '[]'),

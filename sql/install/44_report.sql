@@ -374,7 +374,7 @@ BEGIN
         PERFORM ranread_internal.ranread_study_check(study, fn);
     END IF;
     IF sweep IS NOT NULL THEN
-        PERFORM ranread_internal.ranread_sweep_check(sweep, fn);
+        PERFORM ranread_internal.ranread_sweep_known(sweep, fn);
     END IF;
     IF study IS NULL AND sweep IS NULL THEN
         studies := ARRAY(SELECT o.study FROM @extschema@.ranread_study_overview o ORDER BY o.study DESC LIMIT 10);

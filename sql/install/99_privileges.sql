@@ -75,7 +75,7 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_iops_at_bound(float8[], float8[], float8),
     ranread_internal.ranread_chart_latency(text, text),
     ranread_internal.ranread_study_points_axes(bigint, text, text),
-    ranread_internal.ranread_sweep_check(bigint, text),
+    ranread_internal.ranread_sweep_known(bigint, text),
     ranread_internal.ranread_fmt_figure(float8),
     ranread_internal.ranread_curves_spec(text, text, jsonb, text, float8, jsonb),
     ranread_internal.ranread_study_curves(bigint, text, text, text),
