@@ -65,7 +65,10 @@
  */
 #include "postgres.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
+#include <netdb.h>
 #include <stdlib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -147,6 +150,10 @@ typedef struct Remote
 	int			nsecrets;
 	char	   *last_words;		/* sent when it is closed (ranread_remote_last_words) */
 	char	   *queued;			/* a query to send once connected */
+	/* while its host names are looked up (RS_CONNECTING, conn NULL) */
+	struct Lookups *lookups;
+	char	  **ckw;			/* the connection's options, malloc'd */
+	char	  **cval;
 	/* the outcome of the last query (RS_DONE), or why it broke */
 	bool		failed;
 	char	   *value;			/* first column of the first row; NULL */
@@ -887,6 +894,367 @@ xstrdup(const char *s)
 	return r;
 }
 
+static void set_broken(Remote *r, const char *why);
+
+/* ---------------------------------------------------------------------
+ * Host names, looked up without blocking
+ *
+ * libpq looks host names up with getaddrinfo inside PQconnectStartParams
+ * and PQconnectPoll, which waits for the resolver without ever looking at
+ * the backend's interrupts: a name server that does not answer would hold
+ * the call through cancel, statement_timeout and terminate.  So ranread
+ * looks each host name of a connection string up itself, with glibc's
+ * getaddrinfo_a, all at once, checking for interrupts every few
+ * milliseconds and within the connection's deadline; then it connects with
+ * hostaddr, one entry per address found, and the host name kept beside it
+ * (libpq uses it for TLS's checks and the password file, as it would have).
+ * A lookup still running when the call gives it up is cancelled, or left
+ * to glibc's helper thread to finish (its memory is freed later).  Not
+ * covered: host names that come from a service file (service=...), which
+ * libpq reads itself; README "Fleet" says to give those a hostaddr.
+ * --------------------------------------------------------------------- */
+
+typedef struct Lookups
+{
+	int			n;				/* entries of the host list */
+	char	  **host;			/* per entry, malloc'd ("" for none) */
+	char	  **hostaddr;
+	char	  **port;
+	bool		one_port;		/* a single port for every entry */
+	struct gaicb *cbs;			/* per entry; ar_name NULL: no lookup */
+	struct gaicb **list;		/* those with a lookup */
+	int			nlist;
+	struct addrinfo hints;
+} Lookups;
+
+/* lookups given up while glibc's helper still runs them */
+static Lookups *orphans[64];
+static int	norphans = 0;
+
+static void
+lookups_free(Lookups *l)
+{
+	for (int i = 0; i < l->n; i++)
+	{
+		free(l->host[i]);
+		free(l->hostaddr[i]);
+		free(l->port[i]);
+		free((char *) l->cbs[i].ar_name);
+		if (l->cbs[i].ar_result)
+			freeaddrinfo(l->cbs[i].ar_result);
+	}
+	free(l->host);
+	free(l->hostaddr);
+	free(l->port);
+	free(l->cbs);
+	free(l->list);
+	free(l);
+}
+
+static bool
+lookups_running(Lookups *l)
+{
+	for (int i = 0; i < l->nlist; i++)
+		if (gai_error(l->list[i]) == EAI_INPROGRESS)
+			return true;
+	return false;
+}
+
+/* Free the orphans whose lookups have ended */
+static void
+orphans_sweep(void)
+{
+	for (int i = 0; i < norphans;)
+	{
+		if (lookups_running(orphans[i]))
+		{
+			i++;
+			continue;
+		}
+		lookups_free(orphans[i]);
+		orphans[i] = orphans[--norphans];
+	}
+}
+
+/* Give up a remote's lookups: cancelled, or left to finish as an orphan */
+static void
+lookups_abandon(Remote *r)
+{
+	Lookups    *l = r->lookups;
+
+	if (l == NULL)
+		return;
+	r->lookups = NULL;
+	for (int i = 0; i < l->nlist; i++)
+		(void) gai_cancel(l->list[i]);
+	if (!lookups_running(l))
+	{
+		lookups_free(l);
+		return;
+	}
+	orphans_sweep();
+	if (norphans < (int) lengthof(orphans))
+		orphans[norphans++] = l;
+	/* else: a few bytes leaked rather than freed under glibc's helper */
+}
+
+/* The entries of a comma-separated list, as libpq splits it (no escapes) */
+static char **
+split_commas(const char *s, int *n)
+{
+	int			count = 1;
+	char	  **out;
+	const char *p = s;
+
+	for (const char *c = s; *c; c++)
+		if (*c == ',')
+			count++;
+	out = calloc(count, sizeof(char *));
+	if (out == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	for (int i = 0; i < count; i++)
+	{
+		const char *e = strchr(p, ',');
+		int			len = e ? e - p : (int) strlen(p);
+		char	   *v = malloc(len + 1);
+
+		if (v == NULL)
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+		memcpy(v, p, len);
+		v[len] = '\0';
+		out[i] = v;
+		p = e ? e + 1 : p + len;
+	}
+	*n = count;
+	return out;
+}
+
+/* Does libpq need the resolver for this entry of the host list? */
+static bool
+needs_lookup(const char *host, const char *hostaddr)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+
+	if (hostaddr[0] != '\0' || host[0] == '\0' || host[0] == '/' || host[0] == '@')
+		return false;
+	return inet_pton(AF_INET, host, buf) != 1 && inet_pton(AF_INET6, host, buf) != 1;
+}
+
+static int
+kw_index(char **kw, const char *name)
+{
+	for (int i = 0; kw[i]; i++)
+		if (strcmp(kw[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static void free_options(Remote *r);
+static void connect_now(Remote *r, const char *const *kw, const char *const *vals);
+
+/*
+ * Start the lookups of the host names in r->ckw/r->cval, if any need one;
+ * false when none does (connect at once).  Errors of getaddrinfo_a itself
+ * break the remote.
+ */
+static bool
+lookups_start(Remote *r)
+{
+	int			ih = kw_index(r->ckw, "host");
+	int			ia = kw_index(r->ckw, "hostaddr");
+	int			ip = kw_index(r->ckw, "port");
+	const char *hosts = ih >= 0 ? r->cval[ih] : NULL;
+	int			nh,
+				na = 0,
+				np = 0;
+	char	  **ha = NULL;
+	char	  **pa = NULL;
+	Lookups    *l;
+	bool		any = false;
+	int			rc;
+
+	if (hosts == NULL || hosts[0] == '\0')
+		hosts = getenv("PGHOST");
+	if (hosts == NULL || hosts[0] == '\0')
+		return false;
+	l = calloc(1, sizeof(Lookups));
+	if (l == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	l->host = split_commas(hosts, &nh);
+	l->n = nh;
+	if (ia >= 0 && r->cval[ia][0])
+		ha = split_commas(r->cval[ia], &na);
+	if (ip >= 0 && r->cval[ip][0])
+		pa = split_commas(r->cval[ip], &np);
+	l->hostaddr = calloc(nh, sizeof(char *));
+	l->port = calloc(nh, sizeof(char *));
+	l->cbs = calloc(nh, sizeof(struct gaicb));
+	l->list = calloc(nh, sizeof(struct gaicb *));
+	if (!l->hostaddr || !l->port || !l->cbs || !l->list)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	l->one_port = np <= 1;
+	for (int i = 0; i < nh; i++)
+	{
+		l->hostaddr[i] = xstrdup(ha && i < na ? ha[i] : "");
+		l->port[i] = xstrdup(np == 1 ? pa[0] : pa && i < np ? pa[i] : "");
+	}
+	for (int i = 0; i < na; i++)
+		free(ha[i]);
+	for (int i = 0; i < np; i++)
+		free(pa[i]);
+	free(ha);
+	free(pa);
+	/* lists libpq will refuse (counts that differ): its own error, no lookup */
+	if ((na > 0 && na != nh) || (np > 1 && np != nh))
+	{
+		lookups_free(l);
+		return false;
+	}
+	l->hints.ai_family = AF_UNSPEC;
+	l->hints.ai_socktype = SOCK_STREAM;
+	for (int i = 0; i < nh; i++)
+		if (needs_lookup(l->host[i], l->hostaddr[i]))
+		{
+			l->cbs[i].ar_name = xstrdup(l->host[i]);
+			l->cbs[i].ar_request = &l->hints;
+			l->list[l->nlist++] = &l->cbs[i];
+			any = true;
+		}
+	if (!any)
+	{
+		lookups_free(l);
+		return false;
+	}
+	orphans_sweep();
+	rc = getaddrinfo_a(GAI_NOWAIT, l->list, l->nlist, NULL);
+	if (rc != 0)
+	{
+		/* some may have started (EAI_AGAIN): set_broken gives them up */
+		const char *why = rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc);
+
+		r->lookups = l;
+		set_broken(r, psprintf("could not start the lookup of host name \"%s\": %s",
+							   l->list[0]->ar_name, why));
+		return true;
+	}
+	r->lookups = l;
+	return true;
+}
+
+/* The lookups are over: connect to every address found, or break */
+static void
+lookups_finish(Remote *r)
+{
+	Lookups    *l = r->lookups;
+	StringInfoData h,
+				a,
+				p;
+	char	   *first_error = NULL;
+	int			entries = 0;
+	int			ih,
+				ia,
+				ip,
+				nkw = 0;
+	const char **kw;
+	const char **vals;
+
+	initStringInfo(&h);
+	initStringInfo(&a);
+	initStringInfo(&p);
+	for (int i = 0; i < l->n; i++)
+	{
+		if (l->cbs[i].ar_name == NULL)
+		{
+			appendStringInfo(&h, "%s%s", entries ? "," : "", l->host[i]);
+			appendStringInfo(&a, "%s%s", entries ? "," : "", l->hostaddr[i]);
+			appendStringInfo(&p, "%s%s", entries ? "," : "", l->port[i]);
+			entries++;
+			continue;
+		}
+		if (gai_error(&l->cbs[i]) != 0)
+		{
+			int			e = gai_error(&l->cbs[i]);
+
+			if (first_error == NULL)
+				first_error = psprintf("could not translate host name \"%s\" to address: %s",
+									   l->host[i], e == EAI_SYSTEM ? "system error" : gai_strerror(e));
+			continue;
+		}
+		{
+			List	   *seen = NIL;
+
+			for (struct addrinfo *ai = l->cbs[i].ar_result; ai; ai = ai->ai_next)
+			{
+				char		buf[NI_MAXHOST];
+				ListCell   *lc;
+				bool		dup = false;
+
+				if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+					continue;
+				if (getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof(buf), NULL, 0, NI_NUMERICHOST) != 0)
+					continue;
+				foreach(lc, seen)
+					if (strcmp(lfirst(lc), buf) == 0)
+						dup = true;
+				if (dup)
+					continue;
+				seen = lappend(seen, pstrdup(buf));
+				appendStringInfo(&h, "%s%s", entries ? "," : "", l->host[i]);
+				appendStringInfo(&a, "%s%s", entries ? "," : "", buf);
+				appendStringInfo(&p, "%s%s", entries ? "," : "", l->port[i]);
+				entries++;
+			}
+			if (seen == NIL && first_error == NULL)
+				first_error = psprintf("could not translate host name \"%s\" to address: no address found",
+									   l->host[i]);
+		}
+	}
+	lookups_free(l);
+	r->lookups = NULL;
+	if (entries == 0)
+	{
+		set_broken(r, first_error ? first_error : "no address to connect to");
+		return;
+	}
+
+	/* the options with host, hostaddr and port replaced */
+	for (int i = 0; r->ckw[i]; i++)
+		nkw++;
+	kw = palloc0(sizeof(char *) * (nkw + 4));
+	vals = palloc0(sizeof(char *) * (nkw + 4));
+	ih = ia = ip = -1;
+	for (int i = 0; i < nkw; i++)
+	{
+		kw[i] = r->ckw[i];
+		vals[i] = r->cval[i];
+		if (strcmp(kw[i], "host") == 0)
+			ih = i;
+		else if (strcmp(kw[i], "hostaddr") == 0)
+			ia = i;
+		else if (strcmp(kw[i], "port") == 0)
+			ip = i;
+	}
+	if (ih < 0)
+	{
+		kw[nkw] = "host";
+		ih = nkw++;
+	}
+	if (ia < 0)
+	{
+		kw[nkw] = "hostaddr";
+		ia = nkw++;
+	}
+	vals[ih] = h.data;
+	vals[ia] = a.data;
+	/* one port for every entry stays one; a list follows the entries */
+	if (ip >= 0 && strchr(vals[ip], ',') != NULL)
+		vals[ip] = p.data;
+	kw[nkw] = NULL;
+	vals[nkw] = NULL;
+	connect_now(r, kw, vals);
+	free_options(r);
+}
+
 /* A copy of s with the remote's passwords blanked out, malloc'd */
 static char *
 scrubbed(Remote *r, const char *s)
@@ -934,6 +1302,8 @@ set_broken(Remote *r, const char *why)
 	strlcpy(r->sqlstate, "08006", sizeof(r->sqlstate));
 	r->message = m;
 	r->state = RS_BROKEN;
+	lookups_abandon(r);
+	free_options(r);
 	if (r->conn)
 	{
 		PQfinish(r->conn);
@@ -953,6 +1323,8 @@ free_remote(Remote *r)
 	if (r->last_words && r->conn && r->state == RS_IDLE &&
 		PQstatus(r->conn) == CONNECTION_OK && PQsendQuery(r->conn, r->last_words))
 		(void) PQflush(r->conn);
+	lookups_abandon(r);
+	free_options(r);
 	free(r->last_words);
 	free(r->queued);
 	free(r->host);
@@ -1157,28 +1529,63 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 	kw[k] = NULL;
 	vals[k] = NULL;
 
+	/* the options kept (malloc'd) while host names are looked up */
+	r->ckw = calloc(k + 1, sizeof(char *));
+	r->cval = calloc(k + 1, sizeof(char *));
+	if (r->ckw == NULL || r->cval == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	for (int i = 0; i < k; i++)
+	{
+		r->ckw[i] = xstrdup(kw[i]);
+		r->cval[i] = xstrdup(vals[i]);
+	}
+	PQconninfoFree(opts);
+	r->state = RS_CONNECTING;
+	if (lookups_start(r))
+		return r;
+	connect_now(r, (const char *const *) r->ckw, (const char *const *) r->cval);
+	free_options(r);
+	return r;
+}
+
+static void
+free_options(Remote *r)
+{
+	if (r->ckw)
+		for (int i = 0; r->ckw[i]; i++)
+		{
+			free(r->ckw[i]);
+			explicit_bzero(r->cval[i], strlen(r->cval[i]));
+			free(r->cval[i]);
+		}
+	free(r->ckw);
+	free(r->cval);
+	r->ckw = r->cval = NULL;
+}
+
+/* Connect with these options, without waiting */
+static void
+connect_now(Remote *r, const char *const *kw, const char *const *vals)
+{
 	if (!AcquireExternalFD())
 	{
-		PQconninfoFree(opts);
 		set_broken(r, "too many files open in this backend for one more connection");
-		return r;
+		return;
 	}
 	r->have_fd = true;
 	r->conn = PQconnectStartParams(kw, vals, 0);
-	PQconninfoFree(opts);
 	if (r->conn == NULL)
 	{
 		set_broken(r, "out of memory");
-		return r;
+		return;
 	}
 	if (PQstatus(r->conn) == CONNECTION_BAD)
 	{
 		set_broken(r, PQerrorMessage(r->conn));
-		return r;
+		return;
 	}
 	r->state = RS_CONNECTING;
 	r->poll = PGRES_POLLING_WRITING;
-	return r;
 }
 
 static bool remote_send(Remote *r, const char *sql);
@@ -1277,9 +1684,31 @@ remote_take(Remote *r, PGresult *res)
 static void
 remote_step(Remote *r, bool ready)
 {
+	if (r->state == RS_CONNECTING && r->lookups)
+	{
+		if (!lookups_running(r->lookups))
+		{
+			lookups_finish(r);
+			return;
+		}
+		if (r->deadline != 0 && GetCurrentTimestamp() >= r->deadline)
+		{
+			const char *name = "";
+
+			for (int i = 0; i < r->lookups->nlist; i++)
+				if (gai_error(r->lookups->list[i]) == EAI_INPROGRESS)
+				{
+					name = r->lookups->list[i]->ar_name;
+					break;
+				}
+			set_broken(r, psprintf("the lookup of host name \"%s\" did not finish within %d ms (%s)",
+								   name, r->timeout_ms, r->timeout_why));
+		}
+		return;
+	}
 	if (r->state == RS_CONNECTING)
 	{
-		if (ready)
+		if (ready && r->conn)
 		{
 			r->poll = PQconnectPoll(r->conn);
 			if (r->poll == PGRES_POLLING_OK)
@@ -1407,6 +1836,9 @@ remote_wait_once(Remote **rs, int n, long timeout_ms)
 	{
 		Remote	   *r = rs[i];
 
+		/* a lookup ends without a socket to wait on: look again soon */
+		if (r->state == RS_CONNECTING && r->lookups && (wait < 0 || wait > 10))
+			wait = 10;
 		if (r->state == RS_CONNECTING && r->deadline != 0)
 		{
 			long		left = (long) ((r->deadline - now) / 1000);
