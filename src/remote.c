@@ -21,12 +21,22 @@
  * A connection has a name (the fleet's plpgsql names them) and lives in
  * this backend's registry until it is closed, the top-level transaction
  * ends, or the backend exits: none outlives its call.  Its states:
- *	 connecting  PQconnectPoll under way, until its deadline: the conninfo's
- *				 connect_timeout, or RANREAD_CONNECT_TIMEOUT when it has none
+ *	 connecting  its host names looked up (see "Host names" below), then
+ *				 PQconnectPoll under way, until its deadline: the conninfo's
+ *				 connect_timeout, or RANREAD_CONNECT_TIMEOUT (10 s) when it
+ *				 gives none or 0 (libpq's "no bound"), at most
+ *				 RANREAD_CONNECT_TIMEOUT_MAX (60 s)
  *	 idle		 connected, nothing in flight
  *	 busy		 a query sent, its outcome not read yet
  *	 done		 its outcome read (value, or the node's error), not taken yet
  *	 broken		 unusable: its error says why
+ *
+ * What a node may send.  Rows are read one at a time (single-row mode) and
+ * only the first column of the first row is kept; an answer whose rows
+ * pass RANREAD_MAX_RESULT_BYTES (64 MB), or over TCP whose bytes received
+ * do (one huge row libpq is still gathering), breaks the connection with an
+ * error naming the node and the limit.  A node's NOTICEs and WARNINGs are
+ * dropped, never printed into this server's log.
  *
  * A cancel that cannot block.  PQcancel connects to the node and waits for
  * it, which is what a frozen node never answers.  ranread_remote_cancel
@@ -72,6 +82,7 @@
 #include <stdlib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <linux/tcp.h>
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -112,6 +123,10 @@ PG_FUNCTION_INFO_V1(ranread_conninfo_hide);
 
 /* ranread's connect timeout when a connection string gives none (ms) */
 #define RANREAD_CONNECT_TIMEOUT 10000
+/* the longest one a connection string may ask for (ms) */
+#define RANREAD_CONNECT_TIMEOUT_MAX 60000
+/* what one answer of a node may take in this backend (bytes) */
+#define RANREAD_MAX_RESULT_BYTES (64 * 1024 * 1024)
 /* connections open at once in one backend, the cancels' included */
 #define RANREAD_MAX_REMOTES		512
 
@@ -154,6 +169,10 @@ typedef struct Remote
 	struct Lookups *lookups;
 	char	  **ckw;			/* the connection's options, malloc'd */
 	char	  **cval;
+	/* the answer being read: its rows' bytes, the socket's count at the send */
+	bool		in_set;			/* a row of the current result set seen */
+	int64		result_bytes;
+	uint64		tcp_base;
 	/* the outcome of the last query (RS_DONE), or why it broke */
 	bool		failed;
 	char	   *value;			/* first column of the first row; NULL */
@@ -1474,18 +1493,36 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 	r->timeout_why = "ranread's connect timeout, as the connection string gives none";
 	if (ct && ct[0])
 	{
-		int			secs = atoi(ct);
+		char	   *end;
+		long		secs;
 
-		r->timeout_ms = secs <= 0 ? -1 : Max(secs, 2) * 1000;
-		r->timeout_why = "its connect_timeout";
+		errno = 0;
+		secs = strtol(ct, &end, 10);
+		if (errno != 0 || end == ct || secs > RANREAD_CONNECT_TIMEOUT_MAX / 1000)
+		{
+			/* libpq's 0 is no bound; ranread keeps one of its own */
+			r->timeout_ms = RANREAD_CONNECT_TIMEOUT_MAX;
+			r->timeout_why = "ranread's longest connect timeout, shorter than its connect_timeout";
+			if (errno == 0 && end == ct)
+			{
+				r->timeout_ms = RANREAD_CONNECT_TIMEOUT;
+				r->timeout_why = "ranread's connect timeout, as its connect_timeout is no number";
+			}
+		}
+		else if (secs <= 0)
+			r->timeout_why = "ranread's connect timeout, as its connect_timeout of 0 would set no bound";
+		else
+		{
+			r->timeout_ms = Max(secs, 2) * 1000;
+			r->timeout_why = "its connect_timeout";
+		}
 	}
-	if (timeout_ms >= 0 && (r->timeout_ms < 0 || timeout_ms < r->timeout_ms))
+	if (timeout_ms >= 0 && timeout_ms < r->timeout_ms)
 	{
 		r->timeout_ms = timeout_ms;
 		r->timeout_why = "the time left to the call";
 	}
-	r->deadline = r->timeout_ms < 0 ? 0 :
-		TimestampTzPlusMilliseconds(GetCurrentTimestamp(), r->timeout_ms);
+	r->deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), r->timeout_ms);
 
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 		n++;
@@ -1563,6 +1600,17 @@ free_options(Remote *r)
 	r->ckw = r->cval = NULL;
 }
 
+/*
+ * A node's NOTICEs and WARNINGs: dropped.  libpq's default prints them to
+ * this backend's stderr, that is raw into the server log (no prefix, a
+ * node's newlines kept, as many as a node cares to send); what a node has
+ * to say that matters comes back as its answer or its error.
+ */
+static void
+drop_notice(void *arg, const PGresult *res)
+{
+}
+
 /* Connect with these options, without waiting */
 static void
 connect_now(Remote *r, const char *const *kw, const char *const *vals)
@@ -1579,6 +1627,7 @@ connect_now(Remote *r, const char *const *kw, const char *const *vals)
 		set_broken(r, "out of memory");
 		return;
 	}
+	PQsetNoticeReceiver(r->conn, drop_notice, NULL);
 	if (PQstatus(r->conn) == CONNECTION_BAD)
 	{
 		set_broken(r, PQerrorMessage(r->conn));
@@ -1632,20 +1681,76 @@ remote_connected(Remote *r)
 	}
 }
 
+/* Bytes the socket has received so far (TCP; 0 on a Unix socket) */
+static uint64
+tcp_received(Remote *r)
+{
+	struct tcp_info ti;
+	socklen_t	len = sizeof(ti);
+
+	if (r->conn == NULL || r->local_port < 0 || PQsocket(r->conn) < 0)
+		return 0;
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(PQsocket(r->conn), IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+		len < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(ti.tcpi_bytes_received))
+		return 0;
+	return ti.tcpi_bytes_received;
+}
+
+/*
+ * Has the answer in flight passed ranread's limit?  Its rows as read, and
+ * over TCP every byte received since the query was sent (a single row
+ * libpq is still gathering counts there).  Then the connection is broken:
+ * a node cannot make this backend's memory grow without bound.
+ */
+static bool
+over_limit(Remote *r)
+{
+	uint64		tcp;
+
+	if (r->result_bytes <= RANREAD_MAX_RESULT_BYTES)
+	{
+		tcp = tcp_received(r);
+		if (tcp == 0 || tcp < r->tcp_base ||
+			tcp - r->tcp_base <= (uint64) RANREAD_MAX_RESULT_BYTES + 1024 * 1024)
+			return false;
+	}
+	set_broken(r, psprintf("the server at %s:%s sent more than %d MB for one answer, ranread's limit: the connection was closed",
+						   r->host ? r->host : "?", r->port ? r->port : "?",
+						   RANREAD_MAX_RESULT_BYTES / (1024 * 1024)));
+	return true;
+}
+
 /* One result of a query, into the outcome */
 static void
 remote_take(Remote *r, PGresult *res)
 {
 	switch (PQresultStatus(res))
 	{
+		case PGRES_SINGLE_TUPLE:
+			/* the first row of each result set: the last set's is the value */
+			for (int f = 0; f < PQnfields(res); f++)
+				r->result_bytes += PQgetlength(res, 0, f) + 4;
+			r->result_bytes += 16;
+			if (!r->failed && !r->in_set)
+			{
+				free(r->value);
+				r->value = NULL;
+				if (PQnfields(res) > 0 && !PQgetisnull(res, 0, 0))
+					r->value = xstrdup(PQgetvalue(res, 0, 0));
+			}
+			r->in_set = true;
+			break;
 		case PGRES_TUPLES_OK:
-			if (!r->failed)
+			/* the end of a result set (all of it when not one row at a time) */
+			if (!r->failed && !r->in_set)
 			{
 				free(r->value);
 				r->value = NULL;
 				if (PQntuples(res) > 0 && PQnfields(res) > 0 && !PQgetisnull(res, 0, 0))
 					r->value = xstrdup(PQgetvalue(res, 0, 0));
 			}
+			r->in_set = false;
 			break;
 		case PGRES_COMMAND_OK:
 		case PGRES_EMPTY_QUERY:
@@ -1745,6 +1850,8 @@ remote_step(Remote *r, bool ready)
 		set_broken(r, PQerrorMessage(r->conn));
 		return;
 	}
+	if (over_limit(r))
+		return;
 	while (!PQisBusy(r->conn))
 	{
 		PGresult   *res = PQgetResult(r->conn);
@@ -1755,6 +1862,9 @@ remote_step(Remote *r, bool ready)
 			break;
 		}
 		remote_take(r, res);
+		CHECK_FOR_INTERRUPTS();
+		if (over_limit(r))
+			return;
 	}
 	if (r->state == RS_DONE && PQstatus(r->conn) == CONNECTION_BAD)
 	{
@@ -2046,6 +2156,11 @@ remote_send(Remote *r, const char *sql)
 		set_broken(r, PQerrorMessage(r->conn));
 		return false;
 	}
+	/* rows one at a time, each dropped once read: see remote_take */
+	(void) PQsetSingleRowMode(r->conn);
+	r->in_set = false;
+	r->result_bytes = 0;
+	r->tcp_base = tcp_received(r);
 	f = PQflush(r->conn);
 	if (f < 0)
 	{
