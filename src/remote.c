@@ -111,6 +111,7 @@ PG_FUNCTION_INFO_V1(ranread_remote_wait);
 PG_FUNCTION_INFO_V1(ranread_remote_result);
 PG_FUNCTION_INFO_V1(ranread_remote_query);
 PG_FUNCTION_INFO_V1(ranread_remote_cancel);
+PG_FUNCTION_INFO_V1(ranread_remote_probe);
 PG_FUNCTION_INFO_V1(ranread_remote_state);
 PG_FUNCTION_INFO_V1(ranread_remote_close);
 PG_FUNCTION_INFO_V1(ranread_remote_last_words);
@@ -2395,6 +2396,59 @@ ranread_remote_query(PG_FUNCTION_ARGS)
 }
 
 /*
+ * A query on a fresh connection to the very server each named connection
+ * is on (same connection string, pinned to its host and port), all at
+ * once, everything within timeout_ms: the outcome of each in side[i] (NULL
+ * where sqls[i] is NULL or the named one is not busy), to be freed by the
+ * caller (free_remote).
+ */
+static void
+side_queries(char **names, int n, char **sqls, int timeout, Remote **side)
+{
+	TimestampTz until = deadline_in(timeout);
+	bool	   *sent = palloc0(sizeof(bool) * (n + 1));
+
+	for (int i = 0; i < n; i++)
+	{
+		Remote	   *r = names[i] ? find_remote(names[i]) : NULL;
+
+		if (r == NULL || sqls[i] == NULL || r->state != RS_BUSY || r->conninfo == NULL || r->pid == 0)
+			continue;
+		side[i] = remote_start("side", r->conninfo, timeout, false, r);
+	}
+	for (;;)
+	{
+		bool		waiting = false;
+		long		left;
+		Remote	  **live = palloc0(sizeof(Remote *) * (n + 1));
+		int			nl = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			if (side[i] == NULL)
+				continue;
+			if (side[i]->state == RS_IDLE && !sent[i])
+			{
+				sent[i] = true;
+				if (!remote_send(side[i], sqls[i]))
+					continue;
+			}
+			if (remote_waiting(side[i]))
+			{
+				waiting = true;
+				live[nl++] = side[i];
+			}
+		}
+		if (!waiting)
+			break;
+		left = ms_left(until);
+		if (left == 0)
+			break;
+		remote_wait_once(live, nl, left);
+	}
+}
+
+/*
  * ranread_remote_cancel(names text[], timeout_ms integer) RETURNS boolean[]
  *
  * Cancel the query in flight on each named connection: a fresh connection
@@ -2409,61 +2463,26 @@ ranread_remote_cancel(PG_FUNCTION_ARGS)
 	int			n;
 	char	  **names = text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
 	int			timeout = timeout_arg(fcinfo, 1);
-	TimestampTz until = deadline_in(timeout);
 	Remote	  **side = palloc0(sizeof(Remote *) * (n + 1));
-	bool	   *sent = palloc0(sizeof(bool) * (n + 1));
+	char	  **sqls = palloc0(sizeof(char *) * (n + 1));
 	Datum	   *out = palloc0(sizeof(Datum) * (n + 1));
 	bool	   *outnull = palloc0(sizeof(bool) * (n + 1));
 	int			dims[1];
 	int			lbs[1] = {1};
 
+	for (int i = 0; i < n; i++)
+	{
+		Remote	   *r = names[i] ? find_remote(names[i]) : NULL;
+
+		/* that session: its pid and, over TCP, our end's port */
+		if (r)
+			sqls[i] = psprintf("SELECT pg_catalog.pg_cancel_backend(a.pid) FROM pg_catalog.pg_stat_activity a"
+							   " WHERE a.pid = %d AND (%d < 0 OR a.client_port = %d)",
+							   r->pid, r->local_port, r->local_port);
+	}
 	PG_TRY();
 	{
-		for (int i = 0; i < n; i++)
-		{
-			Remote	   *r = names[i] ? find_remote(names[i]) : NULL;
-
-			if (r == NULL || r->state != RS_BUSY || r->conninfo == NULL || r->pid == 0)
-				continue;
-			side[i] = remote_start("cancel", r->conninfo, timeout, false, r);
-		}
-		for (;;)
-		{
-			bool		waiting = false;
-			long		left;
-			Remote	  **live = palloc0(sizeof(Remote *) * (n + 1));
-			int			nl = 0;
-
-			for (int i = 0; i < n; i++)
-			{
-				Remote	   *r;
-
-				if (side[i] == NULL)
-					continue;
-				if (side[i]->state == RS_IDLE && !sent[i])
-				{
-					r = find_remote(names[i]);
-					sent[i] = true;
-					/* that session: its pid and, over TCP, our end's port */
-					if (r == NULL ||
-						!remote_send(side[i], psprintf("SELECT pg_catalog.pg_cancel_backend(a.pid) FROM pg_catalog.pg_stat_activity a"
-													   " WHERE a.pid = %d AND (%d < 0 OR a.client_port = %d)",
-													   r->pid, r->local_port, r->local_port)))
-						continue;
-				}
-				if (remote_waiting(side[i]))
-				{
-					waiting = true;
-					live[nl++] = side[i];
-				}
-			}
-			if (!waiting)
-				break;
-			left = ms_left(until);
-			if (left == 0)
-				break;
-			remote_wait_once(live, nl, left);
-		}
+		side_queries(names, n, sqls, timeout, side);
 		for (int i = 0; i < n; i++)
 			out[i] = BoolGetDatum(side[i] && side[i]->state == RS_DONE && !side[i]->failed &&
 								  side[i]->value && strcmp(side[i]->value, "t") == 0);
@@ -2478,6 +2497,64 @@ ranread_remote_cancel(PG_FUNCTION_ARGS)
 	dims[0] = n;
 	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
 											 BOOLOID, 1, true, TYPALIGN_CHAR));
+}
+
+/*
+ * ranread_remote_probe(names text[], sql text, timeout_ms integer) RETURNS text[]
+ *
+ * Ask the server of each busy named connection a question on a fresh
+ * connection (as ranread_remote_cancel does), all at once, everything
+ * within timeout_ms: per name, the answer (the first column of the first
+ * row), or NULL when the connection is not busy, or its server did not
+ * answer in time or failed.  A fleet run by iterations uses it to tell a
+ * node at work from a frozen one.
+ */
+Datum
+ranread_remote_probe(PG_FUNCTION_ARGS)
+{
+	int			n;
+	char	  **names;
+	char	   *sql;
+	int			timeout = timeout_arg(fcinfo, 2);
+	Remote	  **side;
+	char	  **sqls;
+	Datum	   *out;
+	bool	   *outnull;
+	int			dims[1];
+	int			lbs[1] = {1};
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("names and sql of ranread_remote_probe must not be null")));
+	names = text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
+	sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	side = palloc0(sizeof(Remote *) * (n + 1));
+	sqls = palloc0(sizeof(char *) * (n + 1));
+	out = palloc0(sizeof(Datum) * (n + 1));
+	outnull = palloc0(sizeof(bool) * (n + 1));
+	for (int i = 0; i < n; i++)
+		sqls[i] = sql;
+	PG_TRY();
+	{
+		side_queries(names, n, sqls, timeout, side);
+		for (int i = 0; i < n; i++)
+		{
+			outnull[i] = !(side[i] && side[i]->state == RS_DONE && !side[i]->failed && side[i]->value);
+			if (!outnull[i])
+				out[i] = PointerGetDatum(cstring_to_text(side[i]->value));
+		}
+	}
+	PG_FINALLY();
+	{
+		for (int i = 0; i < n; i++)
+			if (side[i])
+				free_remote(side[i]);
+	}
+	PG_END_TRY();
+	dims[0] = n;
+	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
+											 TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 /*
