@@ -1039,8 +1039,12 @@ BEGIN
                     CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
                     greatest(clock_timestamp() + interval '0.5 s', t0 + interval '2.5 s'), t0 + interval '4 s');
                 PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
-                RAISE WARNING 'fleet % %: every node was stopped; what they did is recorded (ranread_fleet_summary)',
-                    fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
+                RAISE WARNING 'fleet % %: %; what they did is recorded (ranread_fleet_summary)',
+                    fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
+                    CASE WHEN 'lost' = ANY (states)
+                         THEN format('%s of its nodes lost (no answer to their cancel), the others stopped',
+                                     (SELECT count(*) FROM unnest(states) s WHERE s = 'lost'))
+                         ELSE 'every node was stopped' END;
             EXCEPTION WHEN query_canceled OR others THEN
                 RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
             END;

@@ -155,6 +155,8 @@ for how in cancel timeout terminate; do
   if [ "$how" != terminate ]; then
     is "$(q "SELECT batch IS NOT NULL AND reads > 0 FROM ranread_fleet_nodes WHERE fleet = $F AND node = 1")" t \
        "... the other node's batch is collected, cancelled"
+    bg_output "run_$how" | grep -q "WARNING:  fleet $F cancelled: 1 of its nodes lost (no answer to their cancel), the others stopped; what they did is recorded"
+    ok $? "... and its WARNING says a node was lost, not that every node was stopped"
   fi
   thaw_all
   wait_idle 2
