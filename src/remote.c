@@ -21,12 +21,22 @@
  * A connection has a name (the fleet's plpgsql names them) and lives in
  * this backend's registry until it is closed, the top-level transaction
  * ends, or the backend exits: none outlives its call.  Its states:
- *	 connecting  PQconnectPoll under way, until its deadline: the conninfo's
- *				 connect_timeout, or RANREAD_CONNECT_TIMEOUT when it has none
+ *	 connecting  its host names looked up (see "Host names" below), then
+ *				 PQconnectPoll under way, until its deadline: the conninfo's
+ *				 connect_timeout, or RANREAD_CONNECT_TIMEOUT (10 s) when it
+ *				 gives none or 0 (libpq's "no bound"), at most
+ *				 RANREAD_CONNECT_TIMEOUT_MAX (60 s)
  *	 idle		 connected, nothing in flight
  *	 busy		 a query sent, its outcome not read yet
  *	 done		 its outcome read (value, or the node's error), not taken yet
  *	 broken		 unusable: its error says why
+ *
+ * What a node may send.  Rows are read one at a time (single-row mode) and
+ * only the first column of the first row is kept; an answer whose rows
+ * pass RANREAD_MAX_RESULT_BYTES (64 MB), or over TCP whose bytes received
+ * do (one huge row libpq is still gathering), breaks the connection with an
+ * error naming the node and the limit.  A node's NOTICEs and WARNINGs are
+ * dropped, never printed into this server's log.
  *
  * A cancel that cannot block.  PQcancel connects to the node and waits for
  * it, which is what a frozen node never answers.  ranread_remote_cancel
@@ -65,10 +75,14 @@
  */
 #include "postgres.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
+#include <netdb.h>
 #include <stdlib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <linux/tcp.h>
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -97,6 +111,7 @@ PG_FUNCTION_INFO_V1(ranread_remote_wait);
 PG_FUNCTION_INFO_V1(ranread_remote_result);
 PG_FUNCTION_INFO_V1(ranread_remote_query);
 PG_FUNCTION_INFO_V1(ranread_remote_cancel);
+PG_FUNCTION_INFO_V1(ranread_remote_probe);
 PG_FUNCTION_INFO_V1(ranread_remote_state);
 PG_FUNCTION_INFO_V1(ranread_remote_close);
 PG_FUNCTION_INFO_V1(ranread_remote_last_words);
@@ -109,6 +124,10 @@ PG_FUNCTION_INFO_V1(ranread_conninfo_hide);
 
 /* ranread's connect timeout when a connection string gives none (ms) */
 #define RANREAD_CONNECT_TIMEOUT 10000
+/* the longest one a connection string may ask for (ms) */
+#define RANREAD_CONNECT_TIMEOUT_MAX 60000
+/* what one answer of a node may take in this backend (bytes) */
+#define RANREAD_MAX_RESULT_BYTES (64 * 1024 * 1024)
 /* connections open at once in one backend, the cancels' included */
 #define RANREAD_MAX_REMOTES		512
 
@@ -147,6 +166,14 @@ typedef struct Remote
 	int			nsecrets;
 	char	   *last_words;		/* sent when it is closed (ranread_remote_last_words) */
 	char	   *queued;			/* a query to send once connected */
+	/* while its host names are looked up (RS_CONNECTING, conn NULL) */
+	struct Lookups *lookups;
+	char	  **ckw;			/* the connection's options, malloc'd */
+	char	  **cval;
+	/* the answer being read: its rows' bytes, the socket's count at the send */
+	bool		in_set;			/* a row of the current result set seen */
+	int64		result_bytes;
+	uint64		tcp_base;
 	/* the outcome of the last query (RS_DONE), or why it broke */
 	bool		failed;
 	char	   *value;			/* first column of the first row; NULL */
@@ -887,6 +914,367 @@ xstrdup(const char *s)
 	return r;
 }
 
+static void set_broken(Remote *r, const char *why);
+
+/* ---------------------------------------------------------------------
+ * Host names, looked up without blocking
+ *
+ * libpq looks host names up with getaddrinfo inside PQconnectStartParams
+ * and PQconnectPoll, which waits for the resolver without ever looking at
+ * the backend's interrupts: a name server that does not answer would hold
+ * the call through cancel, statement_timeout and terminate.  So ranread
+ * looks each host name of a connection string up itself, with glibc's
+ * getaddrinfo_a, all at once, checking for interrupts every few
+ * milliseconds and within the connection's deadline; then it connects with
+ * hostaddr, one entry per address found, and the host name kept beside it
+ * (libpq uses it for TLS's checks and the password file, as it would have).
+ * A lookup still running when the call gives it up is cancelled, or left
+ * to glibc's helper thread to finish (its memory is freed later).  Not
+ * covered: host names that come from a service file (service=...), which
+ * libpq reads itself; README "Fleet" says to give those a hostaddr.
+ * --------------------------------------------------------------------- */
+
+typedef struct Lookups
+{
+	int			n;				/* entries of the host list */
+	char	  **host;			/* per entry, malloc'd ("" for none) */
+	char	  **hostaddr;
+	char	  **port;
+	bool		one_port;		/* a single port for every entry */
+	struct gaicb *cbs;			/* per entry; ar_name NULL: no lookup */
+	struct gaicb **list;		/* those with a lookup */
+	int			nlist;
+	struct addrinfo hints;
+} Lookups;
+
+/* lookups given up while glibc's helper still runs them */
+static Lookups *orphans[64];
+static int	norphans = 0;
+
+static void
+lookups_free(Lookups *l)
+{
+	for (int i = 0; i < l->n; i++)
+	{
+		free(l->host[i]);
+		free(l->hostaddr[i]);
+		free(l->port[i]);
+		free((char *) l->cbs[i].ar_name);
+		if (l->cbs[i].ar_result)
+			freeaddrinfo(l->cbs[i].ar_result);
+	}
+	free(l->host);
+	free(l->hostaddr);
+	free(l->port);
+	free(l->cbs);
+	free(l->list);
+	free(l);
+}
+
+static bool
+lookups_running(Lookups *l)
+{
+	for (int i = 0; i < l->nlist; i++)
+		if (gai_error(l->list[i]) == EAI_INPROGRESS)
+			return true;
+	return false;
+}
+
+/* Free the orphans whose lookups have ended */
+static void
+orphans_sweep(void)
+{
+	for (int i = 0; i < norphans;)
+	{
+		if (lookups_running(orphans[i]))
+		{
+			i++;
+			continue;
+		}
+		lookups_free(orphans[i]);
+		orphans[i] = orphans[--norphans];
+	}
+}
+
+/* Give up a remote's lookups: cancelled, or left to finish as an orphan */
+static void
+lookups_abandon(Remote *r)
+{
+	Lookups    *l = r->lookups;
+
+	if (l == NULL)
+		return;
+	r->lookups = NULL;
+	for (int i = 0; i < l->nlist; i++)
+		(void) gai_cancel(l->list[i]);
+	if (!lookups_running(l))
+	{
+		lookups_free(l);
+		return;
+	}
+	orphans_sweep();
+	if (norphans < (int) lengthof(orphans))
+		orphans[norphans++] = l;
+	/* else: a few bytes leaked rather than freed under glibc's helper */
+}
+
+/* The entries of a comma-separated list, as libpq splits it (no escapes) */
+static char **
+split_commas(const char *s, int *n)
+{
+	int			count = 1;
+	char	  **out;
+	const char *p = s;
+
+	for (const char *c = s; *c; c++)
+		if (*c == ',')
+			count++;
+	out = calloc(count, sizeof(char *));
+	if (out == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	for (int i = 0; i < count; i++)
+	{
+		const char *e = strchr(p, ',');
+		int			len = e ? e - p : (int) strlen(p);
+		char	   *v = malloc(len + 1);
+
+		if (v == NULL)
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+		memcpy(v, p, len);
+		v[len] = '\0';
+		out[i] = v;
+		p = e ? e + 1 : p + len;
+	}
+	*n = count;
+	return out;
+}
+
+/* Does libpq need the resolver for this entry of the host list? */
+static bool
+needs_lookup(const char *host, const char *hostaddr)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+
+	if (hostaddr[0] != '\0' || host[0] == '\0' || host[0] == '/' || host[0] == '@')
+		return false;
+	return inet_pton(AF_INET, host, buf) != 1 && inet_pton(AF_INET6, host, buf) != 1;
+}
+
+static int
+kw_index(char **kw, const char *name)
+{
+	for (int i = 0; kw[i]; i++)
+		if (strcmp(kw[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static void free_options(Remote *r);
+static void connect_now(Remote *r, const char *const *kw, const char *const *vals);
+
+/*
+ * Start the lookups of the host names in r->ckw/r->cval, if any need one;
+ * false when none does (connect at once).  Errors of getaddrinfo_a itself
+ * break the remote.
+ */
+static bool
+lookups_start(Remote *r)
+{
+	int			ih = kw_index(r->ckw, "host");
+	int			ia = kw_index(r->ckw, "hostaddr");
+	int			ip = kw_index(r->ckw, "port");
+	const char *hosts = ih >= 0 ? r->cval[ih] : NULL;
+	int			nh,
+				na = 0,
+				np = 0;
+	char	  **ha = NULL;
+	char	  **pa = NULL;
+	Lookups    *l;
+	bool		any = false;
+	int			rc;
+
+	if (hosts == NULL || hosts[0] == '\0')
+		hosts = getenv("PGHOST");
+	if (hosts == NULL || hosts[0] == '\0')
+		return false;
+	l = calloc(1, sizeof(Lookups));
+	if (l == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	l->host = split_commas(hosts, &nh);
+	l->n = nh;
+	if (ia >= 0 && r->cval[ia][0])
+		ha = split_commas(r->cval[ia], &na);
+	if (ip >= 0 && r->cval[ip][0])
+		pa = split_commas(r->cval[ip], &np);
+	l->hostaddr = calloc(nh, sizeof(char *));
+	l->port = calloc(nh, sizeof(char *));
+	l->cbs = calloc(nh, sizeof(struct gaicb));
+	l->list = calloc(nh, sizeof(struct gaicb *));
+	if (!l->hostaddr || !l->port || !l->cbs || !l->list)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	l->one_port = np <= 1;
+	for (int i = 0; i < nh; i++)
+	{
+		l->hostaddr[i] = xstrdup(ha && i < na ? ha[i] : "");
+		l->port[i] = xstrdup(np == 1 ? pa[0] : pa && i < np ? pa[i] : "");
+	}
+	for (int i = 0; i < na; i++)
+		free(ha[i]);
+	for (int i = 0; i < np; i++)
+		free(pa[i]);
+	free(ha);
+	free(pa);
+	/* lists libpq will refuse (counts that differ): its own error, no lookup */
+	if ((na > 0 && na != nh) || (np > 1 && np != nh))
+	{
+		lookups_free(l);
+		return false;
+	}
+	l->hints.ai_family = AF_UNSPEC;
+	l->hints.ai_socktype = SOCK_STREAM;
+	for (int i = 0; i < nh; i++)
+		if (needs_lookup(l->host[i], l->hostaddr[i]))
+		{
+			l->cbs[i].ar_name = xstrdup(l->host[i]);
+			l->cbs[i].ar_request = &l->hints;
+			l->list[l->nlist++] = &l->cbs[i];
+			any = true;
+		}
+	if (!any)
+	{
+		lookups_free(l);
+		return false;
+	}
+	orphans_sweep();
+	rc = getaddrinfo_a(GAI_NOWAIT, l->list, l->nlist, NULL);
+	if (rc != 0)
+	{
+		/* some may have started (EAI_AGAIN): set_broken gives them up */
+		const char *why = rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc);
+
+		r->lookups = l;
+		set_broken(r, psprintf("could not start the lookup of host name \"%s\": %s",
+							   l->list[0]->ar_name, why));
+		return true;
+	}
+	r->lookups = l;
+	return true;
+}
+
+/* The lookups are over: connect to every address found, or break */
+static void
+lookups_finish(Remote *r)
+{
+	Lookups    *l = r->lookups;
+	StringInfoData h,
+				a,
+				p;
+	char	   *first_error = NULL;
+	int			entries = 0;
+	int			ih,
+				ia,
+				ip,
+				nkw = 0;
+	const char **kw;
+	const char **vals;
+
+	initStringInfo(&h);
+	initStringInfo(&a);
+	initStringInfo(&p);
+	for (int i = 0; i < l->n; i++)
+	{
+		if (l->cbs[i].ar_name == NULL)
+		{
+			appendStringInfo(&h, "%s%s", entries ? "," : "", l->host[i]);
+			appendStringInfo(&a, "%s%s", entries ? "," : "", l->hostaddr[i]);
+			appendStringInfo(&p, "%s%s", entries ? "," : "", l->port[i]);
+			entries++;
+			continue;
+		}
+		if (gai_error(&l->cbs[i]) != 0)
+		{
+			int			e = gai_error(&l->cbs[i]);
+
+			if (first_error == NULL)
+				first_error = psprintf("could not translate host name \"%s\" to address: %s",
+									   l->host[i], e == EAI_SYSTEM ? "system error" : gai_strerror(e));
+			continue;
+		}
+		{
+			List	   *seen = NIL;
+
+			for (struct addrinfo *ai = l->cbs[i].ar_result; ai; ai = ai->ai_next)
+			{
+				char		buf[NI_MAXHOST];
+				ListCell   *lc;
+				bool		dup = false;
+
+				if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+					continue;
+				if (getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof(buf), NULL, 0, NI_NUMERICHOST) != 0)
+					continue;
+				foreach(lc, seen)
+					if (strcmp(lfirst(lc), buf) == 0)
+						dup = true;
+				if (dup)
+					continue;
+				seen = lappend(seen, pstrdup(buf));
+				appendStringInfo(&h, "%s%s", entries ? "," : "", l->host[i]);
+				appendStringInfo(&a, "%s%s", entries ? "," : "", buf);
+				appendStringInfo(&p, "%s%s", entries ? "," : "", l->port[i]);
+				entries++;
+			}
+			if (seen == NIL && first_error == NULL)
+				first_error = psprintf("could not translate host name \"%s\" to address: no address found",
+									   l->host[i]);
+		}
+	}
+	lookups_free(l);
+	r->lookups = NULL;
+	if (entries == 0)
+	{
+		set_broken(r, first_error ? first_error : "no address to connect to");
+		return;
+	}
+
+	/* the options with host, hostaddr and port replaced */
+	for (int i = 0; r->ckw[i]; i++)
+		nkw++;
+	kw = palloc0(sizeof(char *) * (nkw + 4));
+	vals = palloc0(sizeof(char *) * (nkw + 4));
+	ih = ia = ip = -1;
+	for (int i = 0; i < nkw; i++)
+	{
+		kw[i] = r->ckw[i];
+		vals[i] = r->cval[i];
+		if (strcmp(kw[i], "host") == 0)
+			ih = i;
+		else if (strcmp(kw[i], "hostaddr") == 0)
+			ia = i;
+		else if (strcmp(kw[i], "port") == 0)
+			ip = i;
+	}
+	if (ih < 0)
+	{
+		kw[nkw] = "host";
+		ih = nkw++;
+	}
+	if (ia < 0)
+	{
+		kw[nkw] = "hostaddr";
+		ia = nkw++;
+	}
+	vals[ih] = h.data;
+	vals[ia] = a.data;
+	/* one port for every entry stays one; a list follows the entries */
+	if (ip >= 0 && strchr(vals[ip], ',') != NULL)
+		vals[ip] = p.data;
+	kw[nkw] = NULL;
+	vals[nkw] = NULL;
+	connect_now(r, kw, vals);
+	free_options(r);
+}
+
 /* A copy of s with the remote's passwords blanked out, malloc'd */
 static char *
 scrubbed(Remote *r, const char *s)
@@ -934,6 +1322,8 @@ set_broken(Remote *r, const char *why)
 	strlcpy(r->sqlstate, "08006", sizeof(r->sqlstate));
 	r->message = m;
 	r->state = RS_BROKEN;
+	lookups_abandon(r);
+	free_options(r);
 	if (r->conn)
 	{
 		PQfinish(r->conn);
@@ -953,6 +1343,8 @@ free_remote(Remote *r)
 	if (r->last_words && r->conn && r->state == RS_IDLE &&
 		PQstatus(r->conn) == CONNECTION_OK && PQsendQuery(r->conn, r->last_words))
 		(void) PQflush(r->conn);
+	lookups_abandon(r);
+	free_options(r);
 	free(r->last_words);
 	free(r->queued);
 	free(r->host);
@@ -1102,18 +1494,36 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 	r->timeout_why = "ranread's connect timeout, as the connection string gives none";
 	if (ct && ct[0])
 	{
-		int			secs = atoi(ct);
+		char	   *end;
+		long		secs;
 
-		r->timeout_ms = secs <= 0 ? -1 : Max(secs, 2) * 1000;
-		r->timeout_why = "its connect_timeout";
+		errno = 0;
+		secs = strtol(ct, &end, 10);
+		if (errno != 0 || end == ct || secs > RANREAD_CONNECT_TIMEOUT_MAX / 1000)
+		{
+			/* libpq's 0 is no bound; ranread keeps one of its own */
+			r->timeout_ms = RANREAD_CONNECT_TIMEOUT_MAX;
+			r->timeout_why = "ranread's longest connect timeout, shorter than its connect_timeout";
+			if (errno == 0 && end == ct)
+			{
+				r->timeout_ms = RANREAD_CONNECT_TIMEOUT;
+				r->timeout_why = "ranread's connect timeout, as its connect_timeout is no number";
+			}
+		}
+		else if (secs <= 0)
+			r->timeout_why = "ranread's connect timeout, as its connect_timeout of 0 would set no bound";
+		else
+		{
+			r->timeout_ms = Max(secs, 2) * 1000;
+			r->timeout_why = "its connect_timeout";
+		}
 	}
-	if (timeout_ms >= 0 && (r->timeout_ms < 0 || timeout_ms < r->timeout_ms))
+	if (timeout_ms >= 0 && timeout_ms < r->timeout_ms)
 	{
 		r->timeout_ms = timeout_ms;
 		r->timeout_why = "the time left to the call";
 	}
-	r->deadline = r->timeout_ms < 0 ? 0 :
-		TimestampTzPlusMilliseconds(GetCurrentTimestamp(), r->timeout_ms);
+	r->deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), r->timeout_ms);
 
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 		n++;
@@ -1157,28 +1567,75 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 	kw[k] = NULL;
 	vals[k] = NULL;
 
+	/* the options kept (malloc'd) while host names are looked up */
+	r->ckw = calloc(k + 1, sizeof(char *));
+	r->cval = calloc(k + 1, sizeof(char *));
+	if (r->ckw == NULL || r->cval == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	for (int i = 0; i < k; i++)
+	{
+		r->ckw[i] = xstrdup(kw[i]);
+		r->cval[i] = xstrdup(vals[i]);
+	}
+	PQconninfoFree(opts);
+	r->state = RS_CONNECTING;
+	if (lookups_start(r))
+		return r;
+	connect_now(r, (const char *const *) r->ckw, (const char *const *) r->cval);
+	free_options(r);
+	return r;
+}
+
+static void
+free_options(Remote *r)
+{
+	if (r->ckw)
+		for (int i = 0; r->ckw[i]; i++)
+		{
+			free(r->ckw[i]);
+			explicit_bzero(r->cval[i], strlen(r->cval[i]));
+			free(r->cval[i]);
+		}
+	free(r->ckw);
+	free(r->cval);
+	r->ckw = r->cval = NULL;
+}
+
+/*
+ * A node's NOTICEs and WARNINGs: dropped.  libpq's default prints them to
+ * this backend's stderr, that is raw into the server log (no prefix, a
+ * node's newlines kept, as many as a node cares to send); what a node has
+ * to say that matters comes back as its answer or its error.
+ */
+static void
+drop_notice(void *arg, const PGresult *res)
+{
+}
+
+/* Connect with these options, without waiting */
+static void
+connect_now(Remote *r, const char *const *kw, const char *const *vals)
+{
 	if (!AcquireExternalFD())
 	{
-		PQconninfoFree(opts);
 		set_broken(r, "too many files open in this backend for one more connection");
-		return r;
+		return;
 	}
 	r->have_fd = true;
 	r->conn = PQconnectStartParams(kw, vals, 0);
-	PQconninfoFree(opts);
 	if (r->conn == NULL)
 	{
 		set_broken(r, "out of memory");
-		return r;
+		return;
 	}
+	PQsetNoticeReceiver(r->conn, drop_notice, NULL);
 	if (PQstatus(r->conn) == CONNECTION_BAD)
 	{
 		set_broken(r, PQerrorMessage(r->conn));
-		return r;
+		return;
 	}
 	r->state = RS_CONNECTING;
 	r->poll = PGRES_POLLING_WRITING;
-	return r;
 }
 
 static bool remote_send(Remote *r, const char *sql);
@@ -1225,20 +1682,76 @@ remote_connected(Remote *r)
 	}
 }
 
+/* Bytes the socket has received so far (TCP; 0 on a Unix socket) */
+static uint64
+tcp_received(Remote *r)
+{
+	struct tcp_info ti;
+	socklen_t	len = sizeof(ti);
+
+	if (r->conn == NULL || r->local_port < 0 || PQsocket(r->conn) < 0)
+		return 0;
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(PQsocket(r->conn), IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+		len < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(ti.tcpi_bytes_received))
+		return 0;
+	return ti.tcpi_bytes_received;
+}
+
+/*
+ * Has the answer in flight passed ranread's limit?  Its rows as read, and
+ * over TCP every byte received since the query was sent (a single row
+ * libpq is still gathering counts there).  Then the connection is broken:
+ * a node cannot make this backend's memory grow without bound.
+ */
+static bool
+over_limit(Remote *r)
+{
+	uint64		tcp;
+
+	if (r->result_bytes <= RANREAD_MAX_RESULT_BYTES)
+	{
+		tcp = tcp_received(r);
+		if (tcp == 0 || tcp < r->tcp_base ||
+			tcp - r->tcp_base <= (uint64) RANREAD_MAX_RESULT_BYTES + 1024 * 1024)
+			return false;
+	}
+	set_broken(r, psprintf("the server at %s:%s sent more than %d MB for one answer, ranread's limit: the connection was closed",
+						   r->host ? r->host : "?", r->port ? r->port : "?",
+						   RANREAD_MAX_RESULT_BYTES / (1024 * 1024)));
+	return true;
+}
+
 /* One result of a query, into the outcome */
 static void
 remote_take(Remote *r, PGresult *res)
 {
 	switch (PQresultStatus(res))
 	{
+		case PGRES_SINGLE_TUPLE:
+			/* the first row of each result set: the last set's is the value */
+			for (int f = 0; f < PQnfields(res); f++)
+				r->result_bytes += PQgetlength(res, 0, f) + 4;
+			r->result_bytes += 16;
+			if (!r->failed && !r->in_set)
+			{
+				free(r->value);
+				r->value = NULL;
+				if (PQnfields(res) > 0 && !PQgetisnull(res, 0, 0))
+					r->value = xstrdup(PQgetvalue(res, 0, 0));
+			}
+			r->in_set = true;
+			break;
 		case PGRES_TUPLES_OK:
-			if (!r->failed)
+			/* the end of a result set (all of it when not one row at a time) */
+			if (!r->failed && !r->in_set)
 			{
 				free(r->value);
 				r->value = NULL;
 				if (PQntuples(res) > 0 && PQnfields(res) > 0 && !PQgetisnull(res, 0, 0))
 					r->value = xstrdup(PQgetvalue(res, 0, 0));
 			}
+			r->in_set = false;
 			break;
 		case PGRES_COMMAND_OK:
 		case PGRES_EMPTY_QUERY:
@@ -1277,9 +1790,31 @@ remote_take(Remote *r, PGresult *res)
 static void
 remote_step(Remote *r, bool ready)
 {
+	if (r->state == RS_CONNECTING && r->lookups)
+	{
+		if (!lookups_running(r->lookups))
+		{
+			lookups_finish(r);
+			return;
+		}
+		if (r->deadline != 0 && GetCurrentTimestamp() >= r->deadline)
+		{
+			const char *name = "";
+
+			for (int i = 0; i < r->lookups->nlist; i++)
+				if (gai_error(r->lookups->list[i]) == EAI_INPROGRESS)
+				{
+					name = r->lookups->list[i]->ar_name;
+					break;
+				}
+			set_broken(r, psprintf("the lookup of host name \"%s\" did not finish within %d ms (%s)",
+								   name, r->timeout_ms, r->timeout_why));
+		}
+		return;
+	}
 	if (r->state == RS_CONNECTING)
 	{
-		if (ready)
+		if (ready && r->conn)
 		{
 			r->poll = PQconnectPoll(r->conn);
 			if (r->poll == PGRES_POLLING_OK)
@@ -1316,6 +1851,8 @@ remote_step(Remote *r, bool ready)
 		set_broken(r, PQerrorMessage(r->conn));
 		return;
 	}
+	if (over_limit(r))
+		return;
 	while (!PQisBusy(r->conn))
 	{
 		PGresult   *res = PQgetResult(r->conn);
@@ -1326,6 +1863,9 @@ remote_step(Remote *r, bool ready)
 			break;
 		}
 		remote_take(r, res);
+		CHECK_FOR_INTERRUPTS();
+		if (over_limit(r))
+			return;
 	}
 	if (r->state == RS_DONE && PQstatus(r->conn) == CONNECTION_BAD)
 	{
@@ -1407,6 +1947,9 @@ remote_wait_once(Remote **rs, int n, long timeout_ms)
 	{
 		Remote	   *r = rs[i];
 
+		/* a lookup ends without a socket to wait on: look again soon */
+		if (r->state == RS_CONNECTING && r->lookups && (wait < 0 || wait > 10))
+			wait = 10;
 		if (r->state == RS_CONNECTING && r->deadline != 0)
 		{
 			long		left = (long) ((r->deadline - now) / 1000);
@@ -1614,6 +2157,11 @@ remote_send(Remote *r, const char *sql)
 		set_broken(r, PQerrorMessage(r->conn));
 		return false;
 	}
+	/* rows one at a time, each dropped once read: see remote_take */
+	(void) PQsetSingleRowMode(r->conn);
+	r->in_set = false;
+	r->result_bytes = 0;
+	r->tcp_base = tcp_received(r);
 	f = PQflush(r->conn);
 	if (f < 0)
 	{
@@ -1848,6 +2396,59 @@ ranread_remote_query(PG_FUNCTION_ARGS)
 }
 
 /*
+ * A query on a fresh connection to the very server each named connection
+ * is on (same connection string, pinned to its host and port), all at
+ * once, everything within timeout_ms: the outcome of each in side[i] (NULL
+ * where sqls[i] is NULL or the named one is not busy), to be freed by the
+ * caller (free_remote).
+ */
+static void
+side_queries(char **names, int n, char **sqls, int timeout, Remote **side)
+{
+	TimestampTz until = deadline_in(timeout);
+	bool	   *sent = palloc0(sizeof(bool) * (n + 1));
+
+	for (int i = 0; i < n; i++)
+	{
+		Remote	   *r = names[i] ? find_remote(names[i]) : NULL;
+
+		if (r == NULL || sqls[i] == NULL || r->state != RS_BUSY || r->conninfo == NULL || r->pid == 0)
+			continue;
+		side[i] = remote_start("side", r->conninfo, timeout, false, r);
+	}
+	for (;;)
+	{
+		bool		waiting = false;
+		long		left;
+		Remote	  **live = palloc0(sizeof(Remote *) * (n + 1));
+		int			nl = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			if (side[i] == NULL)
+				continue;
+			if (side[i]->state == RS_IDLE && !sent[i])
+			{
+				sent[i] = true;
+				if (!remote_send(side[i], sqls[i]))
+					continue;
+			}
+			if (remote_waiting(side[i]))
+			{
+				waiting = true;
+				live[nl++] = side[i];
+			}
+		}
+		if (!waiting)
+			break;
+		left = ms_left(until);
+		if (left == 0)
+			break;
+		remote_wait_once(live, nl, left);
+	}
+}
+
+/*
  * ranread_remote_cancel(names text[], timeout_ms integer) RETURNS boolean[]
  *
  * Cancel the query in flight on each named connection: a fresh connection
@@ -1862,61 +2463,26 @@ ranread_remote_cancel(PG_FUNCTION_ARGS)
 	int			n;
 	char	  **names = text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
 	int			timeout = timeout_arg(fcinfo, 1);
-	TimestampTz until = deadline_in(timeout);
 	Remote	  **side = palloc0(sizeof(Remote *) * (n + 1));
-	bool	   *sent = palloc0(sizeof(bool) * (n + 1));
+	char	  **sqls = palloc0(sizeof(char *) * (n + 1));
 	Datum	   *out = palloc0(sizeof(Datum) * (n + 1));
 	bool	   *outnull = palloc0(sizeof(bool) * (n + 1));
 	int			dims[1];
 	int			lbs[1] = {1};
 
+	for (int i = 0; i < n; i++)
+	{
+		Remote	   *r = names[i] ? find_remote(names[i]) : NULL;
+
+		/* that session: its pid and, over TCP, our end's port */
+		if (r)
+			sqls[i] = psprintf("SELECT pg_catalog.pg_cancel_backend(a.pid) FROM pg_catalog.pg_stat_activity a"
+							   " WHERE a.pid = %d AND (%d < 0 OR a.client_port = %d)",
+							   r->pid, r->local_port, r->local_port);
+	}
 	PG_TRY();
 	{
-		for (int i = 0; i < n; i++)
-		{
-			Remote	   *r = names[i] ? find_remote(names[i]) : NULL;
-
-			if (r == NULL || r->state != RS_BUSY || r->conninfo == NULL || r->pid == 0)
-				continue;
-			side[i] = remote_start("cancel", r->conninfo, timeout, false, r);
-		}
-		for (;;)
-		{
-			bool		waiting = false;
-			long		left;
-			Remote	  **live = palloc0(sizeof(Remote *) * (n + 1));
-			int			nl = 0;
-
-			for (int i = 0; i < n; i++)
-			{
-				Remote	   *r;
-
-				if (side[i] == NULL)
-					continue;
-				if (side[i]->state == RS_IDLE && !sent[i])
-				{
-					r = find_remote(names[i]);
-					sent[i] = true;
-					/* that session: its pid and, over TCP, our end's port */
-					if (r == NULL ||
-						!remote_send(side[i], psprintf("SELECT pg_catalog.pg_cancel_backend(a.pid) FROM pg_catalog.pg_stat_activity a"
-													   " WHERE a.pid = %d AND (%d < 0 OR a.client_port = %d)",
-													   r->pid, r->local_port, r->local_port)))
-						continue;
-				}
-				if (remote_waiting(side[i]))
-				{
-					waiting = true;
-					live[nl++] = side[i];
-				}
-			}
-			if (!waiting)
-				break;
-			left = ms_left(until);
-			if (left == 0)
-				break;
-			remote_wait_once(live, nl, left);
-		}
+		side_queries(names, n, sqls, timeout, side);
 		for (int i = 0; i < n; i++)
 			out[i] = BoolGetDatum(side[i] && side[i]->state == RS_DONE && !side[i]->failed &&
 								  side[i]->value && strcmp(side[i]->value, "t") == 0);
@@ -1931,6 +2497,64 @@ ranread_remote_cancel(PG_FUNCTION_ARGS)
 	dims[0] = n;
 	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
 											 BOOLOID, 1, true, TYPALIGN_CHAR));
+}
+
+/*
+ * ranread_remote_probe(names text[], sql text, timeout_ms integer) RETURNS text[]
+ *
+ * Ask the server of each busy named connection a question on a fresh
+ * connection (as ranread_remote_cancel does), all at once, everything
+ * within timeout_ms: per name, the answer (the first column of the first
+ * row), or NULL when the connection is not busy, or its server did not
+ * answer in time or failed.  A fleet run by iterations uses it to tell a
+ * node at work from a frozen one.
+ */
+Datum
+ranread_remote_probe(PG_FUNCTION_ARGS)
+{
+	int			n;
+	char	  **names;
+	char	   *sql;
+	int			timeout = timeout_arg(fcinfo, 2);
+	Remote	  **side;
+	char	  **sqls;
+	Datum	   *out;
+	bool	   *outnull;
+	int			dims[1];
+	int			lbs[1] = {1};
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("names and sql of ranread_remote_probe must not be null")));
+	names = text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
+	sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	side = palloc0(sizeof(Remote *) * (n + 1));
+	sqls = palloc0(sizeof(char *) * (n + 1));
+	out = palloc0(sizeof(Datum) * (n + 1));
+	outnull = palloc0(sizeof(bool) * (n + 1));
+	for (int i = 0; i < n; i++)
+		sqls[i] = sql;
+	PG_TRY();
+	{
+		side_queries(names, n, sqls, timeout, side);
+		for (int i = 0; i < n; i++)
+		{
+			outnull[i] = !(side[i] && side[i]->state == RS_DONE && !side[i]->failed && side[i]->value);
+			if (!outnull[i])
+				out[i] = PointerGetDatum(cstring_to_text(side[i]->value));
+		}
+	}
+	PG_FINALLY();
+	{
+		for (int i = 0; i < n; i++)
+			if (side[i])
+				free_remote(side[i]);
+	}
+	PG_END_TRY();
+	dims[0] = n;
+	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
+											 TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 /*

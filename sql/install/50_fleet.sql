@@ -257,6 +257,11 @@ RETURNS boolean[]
 AS 'MODULE_PATHNAME', 'ranread_remote_cancel'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_probe(names text[], sql text, timeout_ms integer)
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'ranread_remote_probe'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
 CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_state(name text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_remote_state'

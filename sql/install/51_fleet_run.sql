@@ -340,6 +340,68 @@ BEGIN
 END
 $$;
 
+-- A run by iterations has no due end of its own: this is its bound.  Each
+-- running node's server is asked, on a fresh connection (within 5 s),
+-- whether a ranread worker runs there; alive_at is when each was last seen
+-- at work.  A node not seen so for 30 s (frozen, its network gone, or its
+-- session stuck after its workers ended) is stopped, and lost if it does
+-- not answer that either.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_watch(fleet_id bigint, names text[],
+    cnames text[], conninfos text[], INOUT states text[], INOUT messages text[],
+    INOUT alive_at timestamptz[])
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    run    text[] := ARRAY(SELECT cnames[k] FROM generate_subscripts(states, 1) k WHERE states[k] = 'running');
+    seen   text[];
+    masked text[];
+    stall  boolean := false;
+    why    constant text := 'it showed no sign of work for 30 s (no answer to ranread''s probe, or no ranread worker running, while its batch by iterations went unanswered)';
+    k      integer;
+BEGIN
+    IF cardinality(run) = 0 THEN
+        RETURN;
+    END IF;
+    seen := @extschema@.ranread_remote_probe(run,
+        'SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type = ''ranread worker''', 5000);
+    FOR j IN 1..cardinality(run) LOOP
+        k := array_position(cnames, run[j]);
+        IF coalesce(seen[j] ~ '^[1-9][0-9]*$', false) THEN
+            alive_at[k] := clock_timestamp();
+        END IF;
+    END LOOP;
+    -- only the nodes not seen at work are stopped: the others are hidden
+    masked := states;
+    FOR k IN 1..cardinality(states) LOOP
+        CONTINUE WHEN states[k] <> 'running';
+        IF clock_timestamp() - alive_at[k] > interval '30 s' THEN
+            RAISE WARNING 'fleet %: node "%" showed no sign of work for 30 s (a run by iterations has no due end): stopping it',
+                fleet_id, names[k];
+            messages[k] := why;
+            stall := true;
+        ELSE
+            masked[k] := 'running, at work';
+        END IF;
+    END LOOP;
+    IF NOT stall THEN
+        RETURN;
+    END IF;
+    SELECT * INTO masked, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
+        masked, messages, clock_timestamp() + interval '3 s');
+    FOR k IN 1..cardinality(states) LOOP
+        IF masked[k] = 'running, at work' THEN
+            masked[k] := 'running';
+        ELSIF messages[k] IS NOT DISTINCT FROM why AND masked[k] = 'cancelled' THEN
+            masked[k] := 'failed';
+        ELSIF messages[k] IS NOT DISTINCT FROM why AND masked[k] = 'done' THEN
+            messages[k] := NULL;   -- it answered just then
+        END IF;
+    END LOOP;
+    states := masked;
+END
+$$;
+
 -- The nodes' batches of this fleet, as each recorded it, with its seconds:
 -- found by the fleet id and start_at the batch carries, from every node
 -- wanted that can be reached before until, all at once (over the node's own
@@ -720,6 +782,8 @@ DECLARE
     spec       jsonb;
     start_ts   timestamptz;
     due_end    timestamptz;
+    alive_at   timestamptz[];
+    probe_at   timestamptz;
     run        text[];
     ready      text[];
     started    boolean := false;
@@ -909,9 +973,18 @@ BEGIN
         -- has its bound: a node that has not answered 30 s after its batch
         -- was due to end is stopped, and lost if it does not answer that
         due_end := start_ts + coalesce(o.warmup, interval '0') + o.duration + interval '30 s';
+        -- by iterations: ranread_fleet_watch every 10 s is the bound
+        alive_at := array_fill(greatest(start_ts, clock_timestamp()), ARRAY[n]);
+        probe_at := greatest(start_ts, clock_timestamp()) + interval '10 s';
         LOOP
             run := ARRAY(SELECT cnames[k] FROM generate_subscripts(states, 1) k WHERE states[k] = 'running');
             EXIT WHEN cardinality(run) = 0;
+            IF o.duration IS NULL AND clock_timestamp() >= probe_at THEN
+                SELECT * INTO states, messages, alive_at FROM @extschema@.ranread_fleet_watch(fleet_id, names,
+                    cnames, conninfos, states, messages, alive_at);
+                probe_at := clock_timestamp() + interval '10 s';
+                CONTINUE;
+            END IF;
             IF clock_timestamp() > due_end THEN
                 RAISE WARNING 'fleet %: % of its nodes did not answer 30 s after the batch was due to end: stopping them',
                     fleet_id, cardinality(run);
@@ -960,8 +1033,12 @@ BEGIN
                     CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
                     greatest(clock_timestamp() + interval '0.5 s', t0 + interval '2.5 s'), t0 + interval '4 s');
                 PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
-                RAISE WARNING 'fleet % %: every node was stopped; what they did is recorded (ranread_fleet_summary)',
-                    fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
+                RAISE WARNING 'fleet % %: %; what they did is recorded (ranread_fleet_summary)',
+                    fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
+                    CASE WHEN 'lost' = ANY (states)
+                         THEN format('%s of its nodes lost (no answer to their cancel), the others stopped',
+                                     (SELECT count(*) FROM unnest(states) s WHERE s = 'lost'))
+                         ELSE 'every node was stopped' END;
             EXCEPTION WHEN query_canceled OR others THEN
                 RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
             END;

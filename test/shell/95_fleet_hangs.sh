@@ -8,7 +8,8 @@
 # fleet); the EXIT trap thaws whatever is frozen before it stops them.
 # Also: a node frozen before the connection is given up after the
 # conninfo's connect_timeout, or ranread's 10 s when it gives none; one
-# frozen during a run by duration 30 s after the batch was due to end.
+# frozen during a run by duration 30 s after the batch was due to end; one
+# frozen during a run by iterations 30 s after it was last seen at work.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults.bash"
 . "$(dirname "$0")/cluster.bash"
@@ -154,6 +155,8 @@ for how in cancel timeout terminate; do
   if [ "$how" != terminate ]; then
     is "$(q "SELECT batch IS NOT NULL AND reads > 0 FROM ranread_fleet_nodes WHERE fleet = $F AND node = 1")" t \
        "... the other node's batch is collected, cancelled"
+    bg_output "run_$how" | grep -q "WARNING:  fleet $F cancelled: 1 of its nodes lost (no answer to their cancel), the others stopped; what they did is recorded"
+    ok $? "... and its WARNING says a node was lost, not that every node was stopped"
   fi
   thaw_all
   wait_idle 2
@@ -186,6 +189,31 @@ is "$(q "SELECT status FROM ranread_fleets WHERE fleet = $F")|$(q "SELECT string
    "failed|completed,lost" "... the fleet is recorded failed, the other node completed, the frozen one lost"
 q "SELECT message FROM ranread_fleet_nodes WHERE fleet = $F AND node = 2" | grep -q 'did not answer 30 s after its batch was due to end'
 ok $? "... saying why"
+thaw_all
+wait_idle 2
+wait_idle 1
+
+# --- frozen during a run by iterations, nobody intervening: no due end, but
+# ranread's probe (every 10 s) no longer sees it at work: given up 30 s after
+# it was last seen, node 1 (2,000 I/Os at 200 a second: 10 s) unharmed
+bg_psql run_iter "SELECT node, status FROM ranread_fleet($BOTH, 1, iterations => 2000, rate_iops => 200, start_delay => '0.5s')"
+client=$BG_PID
+wait_running_on 1 2 || diag "the fleet did not start on both nodes"
+F=$(latest_fleet)
+freeze 2
+tf=$(now_ms)
+wait_pid "$client" 75
+took=$(( $(now_ms) - tf ))
+diag "frozen during a run by iterations: the call ended $took ms after the freeze"
+bg_output run_iter | grep -E 'WARNING|ERROR' | sed 's/^/# /'
+cmp_ok "$took" "<=" 55000 "node frozen during a run by iterations: the call ends within 55 s of the freeze (30 s unseen, a probe every 10 s within 5 s, 3 s to stop it)"
+cmp_ok "$took" ">=" 28000 "... and not before it was unseen for 30 s"
+is "$(q "SELECT status FROM ranread_fleets WHERE fleet = $F")|$(q "SELECT string_agg(status, ',' ORDER BY node) FROM ranread_fleet_nodes WHERE fleet = $F")" \
+   "failed|completed,lost" "... the fleet is recorded failed, the other node completed, the frozen one lost"
+q "SELECT message FROM ranread_fleet_nodes WHERE fleet = $F AND node = 2" | grep -q 'it showed no sign of work for 30 s'
+ok $? "... saying why"
+bg_output run_iter | grep -q "WARNING:  fleet $F: node \"${NODE_DIR[2]}:${NODE_PORT[2]}\" showed no sign of work for 30 s (a run by iterations has no due end): stopping it"
+ok $? "... and a WARNING names the node and the bound"
 thaw_all
 wait_idle 2
 wait_idle 1
