@@ -21,33 +21,16 @@
 
 #include "common/file_perm.h"
 #include "miscadmin.h"
-#include "storage/bufpage.h"
-#include "storage/checksum.h"
 #include "storage/pmsignal.h"
 
 #include "engine.h"
+#include "io.h"
 #include "iobuf.h"
 #include "target.h"
 
 #define FILL_CHUNK			(1024 * 1024)
 #define FILL_DEPTH			8
 #define FILL_PROGRESS_NS	((uint64) 5 * 1000000000)
-
-/*
- * Make one valid, empty heap page whose free space is pseudo-random, with a
- * data checksum for blkno when the cluster has them.
- */
-void
-target_fill_page(char *page, BlockNumber blkno, uint64 *rng)
-{
-	uint64	   *p;
-	uint64	   *end = (uint64 *) (page + BLCKSZ);
-
-	PageInit((Page) page, BLCKSZ, 0);
-	for (p = (uint64 *) (page + MAXALIGN(SizeOfPageHeaderData)); p < end; p++)
-		*p = rng_next(rng);
-	PageSetChecksumInplace((Page) page, blkno);
-}
 
 /* The fill: what it writes to and how far it got */
 typedef struct Filler
@@ -168,7 +151,7 @@ fill_target(Filler *f, const char *relpath, int64 size)
 		slot = free_stack[--nfree];
 		buf = f->bufs + (Size) slot * FILL_CHUNK;
 		for (uint32 b = 0; b < nblk; b++)
-			target_fill_page(buf + (Size) b * BLCKSZ, (BlockNumber) (next + b), f->rng);
+			io_fill_page(buf + (Size) b * BLCKSZ, (BlockNumber) (next + b), f->rng);
 
 		if (f->uring)
 		{
@@ -281,7 +264,7 @@ target_fill(const char *target, const char *relpath, const char *spcname, int64 
 		char		why[128];
 
 		/* the fill uses io_uring only where a batch could */
-		f.uring = ranread_engine_guc != ENGINE_SYNC && engine_uring_available(why, sizeof(why)) &&
+		f.uring = ranread_engine_guc != ENGINE_SYNC && engine_uring_ops.available(why, sizeof(why)) &&
 			io_uring_queue_init(FILL_DEPTH, &f.ring, 0) == 0;
 	}
 	ranread_raise_fd_limit();

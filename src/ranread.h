@@ -20,8 +20,10 @@
  *	 leader.c		 a batch's leader: claim, launch, wait, collect, report
  *	 commit.c		 ranread_commit_test: the commit path, as batches
  *	 worker.c		 the background worker: streams, the recorder
+ *	 engine.h		 the engines' interface, chosen once per batch
  *	 engine_uring.c	 the io_uring hot loop
  *	 engine_sync.c	 the synchronous (pread/pwrite) hot loop
+ *	 io.c			 the steps of one I/O and the state the loops drive
  *	 blocks.c		 random numbers, distributions, where each I/O goes
  *	 iobuf.c		 memory for O_DIRECT buffers (huge pages)
  *	 figures.c		 figures from counts and histograms, computed once per batch

@@ -64,7 +64,6 @@ extern void target_am_allow_create(const char *relname, Oid nsp);
 extern void target_am_end_create(void);
 
 /* fill.c */
-extern void target_fill_page(char *page, BlockNumber blkno, uint64 *rng);
 extern double target_fill(const char *target, const char *relpath, const char *spcname,
 						  int64 size);
 
