@@ -12,7 +12,7 @@
  *	 target.c		 targets: ranread_setup, ranread_purge, state, lookup
  *	 target_am.c	 the table access method that keeps targets out of
  *					 VACUUM's and VACUUM FULL's way
- *	 fill.c			 writing every block of a new target
+ *	 fill.c			 writing every block of a new target, through an engine
  *	 fsinfo.c		 facts about a filesystem: type, device, free space, the
  *					 reserve setup leaves
  *	 params.c, spec.c  a batch's arguments checked; a batch described as JSON
