@@ -117,10 +117,17 @@ uring_prepare(Worker *w)
 	unsigned	cq;
 	int			rc;
 
-	/* a write with an fsync linked behind it takes two entries */
+	/*
+	 * A write with an fsync linked behind it takes two entries.  An I/O of
+	 * several writes (the commit test's) is the synchronous engine's only:
+	 * the leader gives those batches to it (leader.c, settle_engine).
+	 */
 	for (int i = 0; i < w->nstreams; i++)
+	{
+		Assert(w->streams[i].g->writes_per_op == 1);
 		if (w->streams[i].g->sync == SYNC_FDATASYNC || w->streams[i].g->sync == SYNC_FSYNC)
 			linked = true;
+	}
 	sq = pow2_at_least(linked ? Min(w->nslots * 2, 8192) : Min(w->nslots, 4096));
 	/* the kernel takes at most 65536; beyond, completions wait in its overflow list */
 	cq = Min(pow2_at_least(Max(w->nslots * (linked ? 2 : 1), 2 * sq)), 65536);

@@ -156,9 +156,10 @@ divide_streams(BatchShared *bs, int nworkers)
  * The engine the batch runs, once the streams are divided: where every
  * worker keeps a single I/O in flight (one stream at queue depth 1), a
  * plain pread or pwrite costs less than a ring, and the whole batch runs
- * the synchronous engine.  Otherwise the engine chosen stays, for every
- * worker alike: the history and the NOTICE name one engine, the one that
- * ran.
+ * the synchronous engine (so do the commit test's batches, one process at
+ * queue depth 1 whose I/O may be several writes, which only it does).
+ * Otherwise the engine chosen stays, for every worker alike: the history
+ * and the NOTICE name one engine, the one that ran.
  */
 static RanreadEngine
 settle_engine(const BatchShared *bs)
