@@ -1,4 +1,5 @@
-# ranread: PGXS build.  `make`, `make install`, `make installcheck`.
+# ranread: PGXS build.  `make`, `make install`, `make installcheck`,
+# `make installcheck-pgtap`.
 
 MODULE_big = ranread
 OBJS = \
@@ -28,7 +29,8 @@ OBJS = \
 	src/svg_spec.o \
 	src/chart.o \
 	src/export.o \
-	src/limits.o
+	src/limits.o \
+	src/remote.o
 
 EXTENSION = ranread
 # The install script of the current version is assembled from the parts in
@@ -40,11 +42,15 @@ DATA_built = ranread--$(EXTVERSION).sql $(UPGRADES)
 DATA = $(wildcard sql/versions/ranread--*.sql)
 INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
 
-REGRESS = surface setup_errors run_errors bad_input
-REGRESS_OPTS = --inputdir=. --outputdir=.
+# pg_regress (make installcheck): test/sql/NAME.sql run, its output compared
+# with test/expected/NAME.out; results/, regression.diffs and regression.out
+# are written under test/.  In this order: surface creates the extension.
+REGRESS = surface setup_errors run_argument_errors bad_input
+REGRESS_OPTS = --inputdir=test --outputdir=test
 
-SHLIB_LINK += -luring
-PG_CPPFLAGS += -Isrc
+# libpq: the fleet talks to other servers itself (src/remote.c)
+SHLIB_LINK += -luring -lpq
+PG_CPPFLAGS += -Isrc -I$(libpq_srcdir)
 # PostgreSQL 15 loads extension libraries with RTLD_GLOBAL and marks nothing
 # for export, so build with hidden symbols and export only what the server
 # looks up by name: SQL functions (PG_FUNCTION_INFO_V1), the magic block,
@@ -71,7 +77,7 @@ SHLIB_LINK += $(SANITIZE_FLAGS)
 OBJS += src/sanitize.o
 endif
 
-EXTRA_CLEAN = results regression.diffs regression.out .build-flags src/sanitize.o
+EXTRA_CLEAN = test/results test/regression.diffs test/regression.out .build-flags src/sanitize.o
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -90,6 +96,20 @@ $(OBJS): $(wildcard src/*.h) .build-flags
 .build-flags: FORCE
 	@echo '$(SANITIZE_FLAGS)' | cmp -s - $@ || echo '$(SANITIZE_FLAGS)' > $@
 .PHONY: FORCE
+
+# make installcheck-pgtap: the pgTAP files (test/*.sql) with pg_prove, in a
+# database made afresh (PGTAP_DB) with pgtap and ranread created, on the
+# running server that psql reaches (PGHOST, PGPORT, PGUSER: a superuser), as
+# installcheck does: no root needed, only the extension and pgTAP installed
+# where that server finds them.  PGTAP_TESTS= picks files, PROVE_FLAGS=-v
+# shows every test.
+PGTAP_DB ?= ranread_tap
+PGTAP_TESTS ?= $(wildcard test/*.sql)
+installcheck-pgtap:
+	$(bindir)/psql -qX -v ON_ERROR_STOP=1 -d postgres -c 'DROP DATABASE IF EXISTS $(PGTAP_DB)' -c 'CREATE DATABASE $(PGTAP_DB)'
+	$(bindir)/psql -qX -v ON_ERROR_STOP=1 -d $(PGTAP_DB) -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION ranread'
+	pg_prove --psql-bin $(bindir)/psql -d $(PGTAP_DB) $(PROVE_FLAGS) $(PGTAP_TESTS)
+.PHONY: installcheck-pgtap
 
 # make dist: $(DISTNAME).tar.gz, the committed tree (git archive HEAD) under
 # $(DISTNAME)/, for PGXN and as the Debian orig tarball; DISTDIR= says where.

@@ -145,7 +145,7 @@ for label, metric, unit, rv, fv in INFO_ROWS:
     add(label, f.get(metric), r.get(metric), unit)
 
 # ---------------------------------------------------------------------------
-# Issue 7 extras: scale, timing cost, history at scale (their own tables)
+# Extras: scale, timing cost, history at scale (their own tables)
 # ---------------------------------------------------------------------------
 def simple_table(head, rows):
     w = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
@@ -319,7 +319,7 @@ if os.path.exists(hpath):
     extra_console.extend(simple_table(head_h, rows))
 
 if extra_verdicts:
-    extra_md.insert(0, "## Scale, timing cost and history (issue 7)\n")
+    extra_md.insert(0, "## Scale, timing cost and history\n")
     extra_md.insert(1, "\n".join(simple_table(("check", "result"), extra_verdicts)) + "\n")
 
 

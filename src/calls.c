@@ -234,6 +234,7 @@ ranread_call_register(PG_FUNCTION_ARGS)
 	int64		id;
 	RanreadCalls *r;
 	int			free_slot = -1;
+	int			mine = 0;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -260,8 +261,21 @@ ranread_call_register(PG_FUNCTION_ARGS)
 			SpinLockRelease(&r->mutex);
 			PG_RETURN_VOID();	/* registered already */
 		}
+		if (s->pid == MyProcPid)
+			mine++;
 		if (s->pid == 0 && free_slot < 0)
 			free_slot = i;
+	}
+	/* one session cannot take the room every other session needs */
+	if (mine >= RANREAD_MAX_CALLS_PER_SESSION)
+	{
+		SpinLockRelease(&r->mutex);
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("this session runs %d sweeps, studies, searches and fleets already",
+						RANREAD_MAX_CALLS_PER_SESSION),
+				 errdetail("A call counts as running until the transaction that called it ends."),
+				 errhint("Commit the transaction that ran the others first.")));
 	}
 	if (free_slot >= 0)
 	{

@@ -23,6 +23,8 @@ typedef enum RanreadCallKind
 
 /* calls registered at once in the cluster, at most */
 #define RANREAD_MAX_CALLS	256
+/* of them, registered by one session at once (a fleet sweep: 1 + its steps) */
+#define RANREAD_MAX_CALLS_PER_SESSION 16
 
 typedef struct RanreadCallInfo
 {

@@ -10,7 +10,7 @@
  * when the recorder is gone before it computed them (it failed or was
  * killed) does the leader compute them, once every worker has left.
  *
- * The rules (DESIGN.md, "Measurement rules"):
+ * The rules (docs/design.md, "Measurement rules"):
  *	 - IOPS of a group or batch is the sum of its processes' IOPS (RanRead's
  *	   SUM(IOPS)); MB/s is IOPS times block size, summed over groups.
  *	 - percentiles come from the merged histograms, never from averaging

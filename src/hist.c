@@ -177,6 +177,7 @@ hist_from_bytea(RanreadHist *h, const bytea *b, const char *fn)
 	const unsigned char *p = (const unsigned char *) VARDATA_ANY(b);
 	const unsigned char *end = p + len;
 	uint64		total = 0;
+	int			last = -1;
 
 	if (len < HIST_HEADER_BYTES || (len - HIST_HEADER_BYTES) % HIST_PAIR_BYTES != 0 ||
 		p[0] != HIST_FORMAT_VERSION)
@@ -195,14 +196,21 @@ hist_from_bytea(RanreadHist *h, const bytea *b, const char *fn)
 		int			idx = p[0] | (p[1] << 8);
 
 		p += 2;
-		if (idx >= HIST_BUCKETS)
+		if (idx >= HIST_BUCKETS || idx <= last)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-					 errmsg("invalid ranread histogram given to %s: bucket %d out of range", fn, idx)));
+					 errmsg("invalid ranread histogram given to %s: bucket %d out of range or out of order", fn, idx)));
+		last = idx;
 		h->buckets[idx] = get_u64(&p);
+		/* at most HIST_MAX_COUNT values each, so the sum cannot wrap */
+		if (h->buckets[idx] > HIST_MAX_COUNT)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("invalid ranread histogram given to %s: bucket %d holds more than " UINT64_FORMAT " values",
+							fn, idx, (uint64) HIST_MAX_COUNT)));
 		total += h->buckets[idx];
 	}
-	if (total != h->count)
+	if (total != h->count || h->count > HIST_MAX_COUNT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid ranread histogram given to %s: buckets hold " UINT64_FORMAT " values, header says " UINT64_FORMAT,
@@ -234,6 +242,11 @@ ranread_hist_merge_sfunc(PG_FUNCTION_ARGS)
 	{
 		tmp = palloc(sizeof(RanreadHist));
 		hist_from_bytea(tmp, PG_GETARG_BYTEA_PP(1), "ranread_hist_merge");
+		if (state->count + tmp->count > HIST_MAX_COUNT)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("ranread_hist_merge would hold more than " UINT64_FORMAT " values",
+							(uint64) HIST_MAX_COUNT)));
 		hist_merge(state, tmp);
 		pfree(tmp);
 	}

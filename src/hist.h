@@ -21,6 +21,8 @@
 #define HIST_SUB		(1 << HIST_SUB_BITS)
 #define HIST_MAX_BIT	37			/* values up to 2^37 ns = 137 s */
 #define HIST_BUCKETS	((HIST_MAX_BIT - HIST_SUB_BITS + 1) * HIST_SUB)
+/* values a stored histogram may hold (2^48: years of I/O at any rate) */
+#define HIST_MAX_COUNT	(UINT64CONST(1) << 48)
 
 typedef struct RanreadHist
 {

@@ -31,6 +31,9 @@
  *	 repair.c		 orphan repair, who blocks a recording, ranread_reset
  *	 hist.c			 the latency histogram and its SQL functions
  *	 export.c, chart.c, ...	 reports: files and SVG charts
+ *	 remote.c		 the fleet's connections to other servers (libpq, every
+ *					 wait bounded and interruptible); connection strings
+ *					 read by libpq's rules, shown without passwords
  *	 (SQL)			 sql/install/: tables, views, ranread_sweep and its rules
  */
 #ifndef RANREAD_H

@@ -127,7 +127,8 @@ reset_sql(const char *schema, bool v11)
 						 "AND fleet OPERATOR(pg_catalog.<>) ALL ($6) RETURNING fleet), "
 						 "fn AS (DELETE FROM %1$s.ranread_fleet_nodes WHERE fleet OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT fleet FROM f))), "
 						 "fs AS (DELETE FROM %1$s.ranread_fleet_seconds WHERE fleet OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT fleet FROM f))), "
-						 "fw AS (DELETE FROM %1$s.ranread_fleet_sweeps WHERE $1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1)",
+						 "fw AS (DELETE FROM %1$s.ranread_fleet_sweeps WHERE ($1 IS NULL OR started_at OPERATOR(pg_catalog.<) $1) "
+						 "AND sweep OPERATOR(pg_catalog.<>) ALL ($3))",
 						 schema);
 
 	/* the batches: all but the running ones, or those of before's runs */

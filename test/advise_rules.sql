@@ -148,7 +148,7 @@ SELECT is((ranread_advise_wal_sync_method(NULL, NULL, 'fdatasync')).method, NULL
 
 -- ranread_advise_same(suggested, current)
 SELECT results_eq(
-    $$SELECT ranread_advise_same(a, b) FROM (VALUES ('4.0', '4'), ('1.00', '1'), ('16', '10'),
+    $$SELECT ranread_internal.ranread_advise_same(a, b) FROM (VALUES ('4.0', '4'), ('1.00', '1'), ('16', '10'),
                                                    ('fdatasync', 'FDATASYNC'), ('fsync', 'fdatasync')) v(a, b)$$,
     $$VALUES (true), (true), (false), (true), (false)$$,
     'a suggestion equal to what is set (4.0 is 4) needs nothing applied');
@@ -161,7 +161,7 @@ SELECT results_eq(
                      ('max_parallel_workers_per_gather', '3', '2', 'server', 'ALTER SYSTEM SET max_parallel_workers_per_gather = 3;'),
                      ('wal_sync_method', 'open_datasync', 'fdatasync', 'server', 'ALTER SYSTEM SET wal_sync_method = ''open_datasync'';'),
                      ('wal_sync_method', NULL, 'fdatasync', 'server', NULL)) v(s, g, c, sc, a),
-             ranread_advise_pending(s, g, c, sc, a) p$$,
+             ranread_internal.ranread_advise_pending(s, g, c, sc, a) p$$,
     $$VALUES (NULL, '{}'::text[], '{}'::text[]),
              ('ALTER TABLESPACE t SET (random_page_cost = 1.1);', '{"random_page_cost = 1.1"}', '{}'),
              ('ALTER SYSTEM SET max_parallel_workers_per_gather = 3;', '{}',
@@ -172,16 +172,16 @@ SELECT results_eq(
     'what a suggestion leaves to apply: nothing when already so, a tablespace option or an ALTER SYSTEM');
 
 -- The statements advice tells users to run (and measure => true runs)
-SELECT is(ranread_advise_measure_sql('random QD1', 'fast', '5s', 10),
+SELECT is(ranread_internal.ranread_advise_measure_sql('random QD1', 'fast', '5s', 10),
     'SELECT * FROM ranread_run(1, target => ''fast'', duration => ''00:00:05'');',
     'QD1 random 8 KiB reads: one process, the defaults');
-SELECT is(ranread_advise_measure_sql('sequential sweep', 'fast', '5s', 10, 'ext'),
+SELECT is(ranread_internal.ranread_advise_measure_sql('sequential sweep', 'fast', '5s', 10, 'ext'),
     'SELECT * FROM ext.ranread_sweep(start => 1, max_processes => 16, duration => ''00:00:05'', max_avg_ms => 1000, target => ''fast'', block_size => 1048576, pattern => ''sequential'');',
     'sequential reads by 1, 2, 4 ... processes, qualified when run');
-SELECT is(ranread_advise_measure_sql('random sweep', 'it''s', '2s', 4.5),
+SELECT is(ranread_internal.ranread_advise_measure_sql('random sweep', 'it''s', '2s', 4.5),
     'SELECT * FROM ranread_sweep(start => 1, max_processes => 256, duration => ''00:00:02'', max_avg_ms => 4.5, target => ''it''''s'');',
     'random reads by 1, 2, 4 ... processes within the latency bound; names are quoted');
-SELECT is(ranread_advise_measure_sql('commit test', NULL, '1s', 10),
+SELECT is(ranread_internal.ranread_advise_measure_sql('commit test', NULL, '1s', 10),
     'SELECT * FROM ranread_commit_test(duration => ''00:00:01'');',
     'the commit test on pg_wal');
 

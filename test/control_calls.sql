@@ -8,7 +8,7 @@
 --  - ranread_reset in the transaction that ran a call takes it whole
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(21);
+SELECT plan(23);
 
 \ir lib/util.psql
 
@@ -85,6 +85,15 @@ SELECT is((SELECT count(*) FROM ranread_groups WHERE batch = (SELECT batch FROM 
     '... with its rows');
 SELECT is((SELECT count(*) FROM ranread_batches WHERE batch = (SELECT batch FROM other)), 0::bigint,
     'and a batch of no call');
+
+-- one session cannot fill the room of the whole cluster: at most 16 calls
+-- of one session at once
+SELECT lives_ok($$SELECT count(ranread_call_register('study', nextval('ranread_study_seq')))
+                    FROM generate_series(1, 16 - (SELECT count(*) FROM ranread_running_calls() WHERE pid = pg_backend_pid()))$$,
+    'a session may run up to 16 calls in one transaction');
+SELECT is(pg_temp.error_of($$SELECT ranread_call_register('study', nextval('ranread_study_seq'))$$),
+    '53400: this session runs 16 sweeps, studies, searches and fleets already',
+    '... and the 17th is refused, so one session cannot take the registry''s room from every other');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -2,7 +2,7 @@
 -- confirm) from known windows, and ranread_hist_within, the share of a
 -- histogram's I/Os within a bound, on a real batch's histogram.
 BEGIN;
-SELECT plan(34);
+SELECT plan(36);
 
 -- A search against a device model: a window at load L holds (99.5% of its
 -- I/Os within the bound, for p99) when L <= lim, and fails (90%) otherwise
@@ -148,6 +148,11 @@ SELECT is((SELECT ranread_hist_within(h, ranread_hist_percentile(h, 0) / 2) FROM
           'no I/O is within half the fastest I/O''s latency');
 SELECT is((SELECT ranread_hist_within(h, 1e6) FROM h), 100::float8,
           'a bound far above every I/O holds them all');
+SELECT throws_ok($$SELECT ranread_hist_within(h, 'NaN') FROM h$$, '22023',
+          'limit_ms must be a number of milliseconds, not NaN',
+          'NaN is no latency bound: refused, not counted as holding every I/O');
+SELECT is((SELECT ranread_hist_within(h, '-Infinity') FROM h), 0::float8,
+          'a bound of -Infinity holds no I/O');
 SELECT is((SELECT count(*) FROM bk, h
             WHERE bk.high_ms < ranread_hist_percentile(h.h, 100)
               AND NOT abs(ranread_hist_within(h.h, bk.high_ms) - 100.0 * bk.upto / bk.total) <= 1e-9),

@@ -1,4 +1,4 @@
--- Skewed access (issue 13): distribution => 'uniform' (the default),
+-- Skewed access (docs/design.md, rule 5): distribution => 'uniform' (the default),
 -- 'zipf:THETA', 'pareto:H', 'hotset:PCT_IO/PCT_DATA', tested on the
 -- engines' own block choice (ranread_blocks draws through it without I/O).
 --  - hotset:95/5: 95% +- 1% of 100,000 draws land in 5% of the blocks, and

@@ -1,4 +1,4 @@
--- Time (DESIGN.md, ranread_run; "Measurement rules" 6): duration runs a
+-- Time (README, "Reference"; docs/design.md, rule 6): duration runs a
 -- batch that long; with both iterations and duration, whichever ends first;
 -- warm-up I/O runs before measuring and counts nowhere, and seconds cover
 -- the measured part only; ranread_intervals has a row per second measured.

@@ -1,4 +1,4 @@
--- Mixed workloads (issue 13): several groups of processes in one batch,
+-- Mixed workloads (README, "Mixed workloads"): several groups of processes in one batch,
 -- started together, reported apart.
 --  - ranread_mix returns one row per group and one for the whole batch;
 --    the batch's counts are the sums of its groups', and each group's are

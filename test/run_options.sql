@@ -1,4 +1,4 @@
--- The workload options of ranread_run (issue 5): write_pct (a share of the
+-- The workload options of ranread_run (README, "Reference"): write_pct (a share of the
 -- I/Os write, counted apart, as valid pages of the target only),
 -- queue_depth (I/Os in flight per process), block_size (mbps follows) and
 -- pattern => 'sequential' with 1 MiB blocks (large sequential reads).

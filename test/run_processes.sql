@@ -1,5 +1,5 @@
--- Processes, workers and engines (DESIGN.md, "Processes, workers, queue
--- depth"): processes are I/O streams, not background workers, so a batch
+-- Processes, workers and engines (docs/design.md, "Processes,
+-- streams, workers, engines"): processes are I/O streams, not background workers, so a batch
 -- may have more processes than the server has worker slots; workers
 -- overrides how many workers share them; the synchronous engine (one
 -- process per worker) runs where io_uring cannot and is forced with

@@ -1,6 +1,6 @@
 -- rate_iops caps a batch's total I/O rate, paced evenly across its
 -- processes, and latency counts from when each I/O was due, not when it
--- went out (DESIGN.md, "Measurement rules" 4: no coordinated omission).
+-- went out (docs/design.md, rule 4: no coordinated omission).
 BEGIN;
 SET client_min_messages = error;
 SELECT plan(11);

@@ -1,5 +1,5 @@
--- DROP EXTENSION ranread removes every target and all history (DESIGN.md,
--- "SQL surface").  Rolled back at the end, so the other files keep the
+-- DROP EXTENSION ranread removes every target and all history (README,
+-- "Reference").  Rolled back at the end, so the other files keep the
 -- extension; that the files leave the disk is checked in
 -- test/shell/10_target_files.sh.
 BEGIN;

@@ -8,21 +8,21 @@ SELECT lives_ok($$SELECT ranread_setup('64MB')$$, 'a small target');
 
 -- The definitions (pure)
 SELECT results_eq($$SELECT p -> 'point' ->> 'test', p -> 'point' ->> 'mode'
-                      FROM jsonb_array_elements(ranread_profile_points('crystaldiskmark', passes => 1)) p$$,
+                      FROM jsonb_array_elements(ranread_internal.ranread_profile_points('crystaldiskmark', passes => 1)) p$$,
     $$VALUES ('SEQ1M Q8T1', 'read'), ('SEQ1M Q1T1', 'read'), ('RND4K Q32T1', 'read'), ('RND4K Q1T1', 'read'),
              ('SEQ1M Q8T1', 'write'), ('SEQ1M Q1T1', 'write')$$,
     'CrystalDiskMark: its four tests read, then those writes ranread can do (whole pages)');
-SELECT is((SELECT p -> 'groups' -> 0 FROM jsonb_array_elements(ranread_profile_points('crystaldiskmark-nvme', passes => 1)) p
+SELECT is((SELECT p -> 'groups' -> 0 FROM jsonb_array_elements(ranread_internal.ranread_profile_points('crystaldiskmark-nvme', passes => 1)) p
             WHERE p -> 'point' ->> 'test' = 'RND4K Q32T16' LIMIT 1),
     '{"target": "ranread", "pattern": "random", "processes": 16, "write_pct": 0, "block_size": 4096, "queue_depth": 32}',
     'the NVMe preset''s RND4K Q32T16 is 16 processes of 4 KiB random reads at queue depth 32');
-SELECT results_eq($$SELECT p ->> 'warmup' FROM jsonb_array_elements(ranread_profile_points('crystaldiskmark-real', duration => '5s', passes => 3)) p
+SELECT results_eq($$SELECT p ->> 'warmup' FROM jsonb_array_elements(ranread_internal.ranread_profile_points('crystaldiskmark-real', duration => '5s', passes => 3)) p
                      WHERE p -> 'point' ->> 'test' = 'SEQ1M Q1T1' AND p -> 'point' ->> 'mode' = 'read'$$,
     $$VALUES ('00:00:05'), ('00:00:00'), ('00:00:00')$$,
     'a test''s first pass has an unmeasured preparing run as long as a pass, then passes follow');
-SELECT is(jsonb_array_length(ranread_profile_points('orion-normal', num_disks => 2)), 11 * 5 - 1,
+SELECT is(jsonb_array_length(ranread_internal.ranread_profile_points('orion-normal', num_disks => 2)), 11 * 5 - 1,
     'orion-normal: small loads 0 to 5 x num_disks by large loads 0 to 2 x num_disks, but 0/0');
-SELECT is(jsonb_array_length(ranread_profile_points('snia-latency')), 5,
+SELECT is(jsonb_array_length(ranread_internal.ranread_profile_points('snia-latency')), 5,
     'snia-latency: 0.5, 4 and 8 KiB reads, and the 65/35 and 0/100 mixes where whole pages allow');
 
 -- CrystalDiskMark
@@ -34,7 +34,7 @@ SELECT is((SELECT count(*)::integer FROM cdm
             WHERE result ~ '^  (SEQ|RND) +[0-9]+[KM]iB \(Q= *[0-9]+, T= *[0-9]+\): +[0-9]+\.[0-9]{3} MB/s \[ +[0-9]+\.[0-9] IOPS\] < +[0-9]+\.[0-9]{2} us>$'),
     6, 'each line reads as CrystalDiskMark''s: MB/s, [IOPS], <latency us>');
 SELECT is((SELECT result FROM cdm WHERE test = 'RND4K Q32T1'),
-    ranread_cdm_line('RND4K Q32T1', 4096, 32, 1, (SELECT iops FROM cdm WHERE test = 'RND4K Q32T1'),
+    ranread_internal.ranread_cdm_line('RND4K Q32T1', 4096, 32, 1, (SELECT iops FROM cdm WHERE test = 'RND4K Q32T1'),
                      (SELECT avg_us FROM cdm WHERE test = 'RND4K Q32T1')),
     'RND4K Q32T1 is one process at queue depth 32, in decimal MB/s');
 SELECT is((SELECT kind FROM ranread_studies WHERE study = (SELECT min(study) FROM cdm)), 'crystaldiskmark',

@@ -3,6 +3,11 @@
 
 \echo Use "CREATE EXTENSION ranread" to load this file. \quit
 
+-- Internal helpers live apart from the functions users call, on no one's
+-- search_path; the functions that use them name them with the schema.
+CREATE SCHEMA ranread_internal;
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';
+
 -- Batch ids survive rollbacks: nextval is not transactional.
 CREATE SEQUENCE @extschema@.ranread_batch_seq;
 CREATE SEQUENCE @extschema@.ranread_sweep_seq;

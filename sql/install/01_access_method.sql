@@ -22,7 +22,8 @@ COMMENT ON SCHEMA ranread_target IS 'ranread targets: benchmark data that ranrea
 -- Targets take no privileges: pg_dump never dumps a target (an extension
 -- member made after CREATE EXTENSION) but would dump a grant on one, and
 -- the restore of that grant would fail.  A GRANT that reaches a target is
--- refused; ranread_setup takes default privileges off a new one.
+-- refused, and so is a REVOKE that leaves one with other than its owner's
+-- default privileges; ranread_setup takes default privileges off a new one.
 CREATE FUNCTION @extschema@.ranread_target_grant_check()
 RETURNS event_trigger
 LANGUAGE plpgsql
@@ -48,5 +49,7 @@ END
 $$;
 
 CREATE EVENT TRIGGER ranread_target_grants ON ddl_command_end
-    WHEN TAG IN ('GRANT')
+    WHEN TAG IN ('GRANT', 'REVOKE')
     EXECUTE FUNCTION @extschema@.ranread_target_grant_check();
+-- also under session_replication_role = replica (a restore, a replica's apply)
+ALTER EVENT TRIGGER ranread_target_grants ENABLE ALWAYS;

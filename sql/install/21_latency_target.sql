@@ -32,23 +32,31 @@ CREATE TYPE @extschema@.ranread_latency_step AS (
 -- The percentage of a histogram's I/Os that took at most limit_ms: whole
 -- buckets below the limit, and the bucket the limit falls in in proportion
 -- (linear within the bucket); 0 below the fastest I/O, 100 at or above the
--- slowest.  NULL for an empty histogram.
+-- slowest.  NULL for an empty histogram; NaN is no limit and is refused.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_hist_within(histogram bytea, limit_ms float8)
 RETURNS float8
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
+BEGIN
+    IF limit_ms = 'NaN' THEN
+        RAISE EXCEPTION 'limit_ms must be a number of milliseconds, not NaN'
+            USING ERRCODE = '22023',
+                  HINT = 'Any value from -Infinity to Infinity is allowed: below the fastest I/O gives 0, at or above the slowest 100.';
+    END IF;
+    RETURN (
     SELECT CASE WHEN s.total IS NULL OR s.total = 0 THEN NULL
-                WHEN $2 >= m.slowest THEN 100
-                WHEN $2 < m.fastest THEN 0
+                WHEN limit_ms >= m.slowest THEN 100
+                WHEN limit_ms < m.fastest THEN 0
                 ELSE least(100, 100 * s.within / s.total) END
       FROM (SELECT sum(b.count)::float8 AS total,
-                   sum(CASE WHEN b.high_ms <= $2 THEN b.count
-                            WHEN b.low_ms >= $2 THEN 0
-                            ELSE b.count * ($2 - b.low_ms) / (b.high_ms - b.low_ms) END) AS within
-              FROM @extschema@.ranread_hist_buckets($1) b) s,
-           (SELECT @extschema@.ranread_hist_percentile($1, 0) AS fastest,
-                   @extschema@.ranread_hist_percentile($1, 100) AS slowest) m
+                   sum(CASE WHEN b.high_ms <= limit_ms THEN b.count
+                            WHEN b.low_ms >= limit_ms THEN 0
+                            ELSE b.count * (limit_ms - b.low_ms) / (b.high_ms - b.low_ms) END) AS within
+              FROM @extschema@.ranread_hist_buckets(histogram) b) s,
+           (SELECT @extschema@.ranread_hist_percentile(histogram, 0) AS fastest,
+                   @extschema@.ranread_hist_percentile(histogram, 100) AS slowest) m);
+END
 $$;
 
 -- A window's figures for the search: the share within target_ms and the

@@ -1,13 +1,17 @@
--- 1.1, from numbers to settings (issue 15): ranread_advise turns the
--- history of a tablespace into the planner and I/O settings PostgreSQL
--- models storage with, one row per setting, with the figures, the formula
--- and the SQL that would apply it.  It never applies anything.  New in 1.1,
--- so the upgrade script includes this file whole.
+-- 1.1, from numbers to settings: ranread_advise turns the history of a
+-- tablespace into the planner and I/O settings PostgreSQL models storage
+-- with, one row per setting, with the figures, the formula and the SQL that
+-- would apply it.  It never applies anything.  New in 1.1, so the upgrade
+-- script includes this file whole.
 --
 -- The formulas are pure functions (ranread_advise_*), tested on known
 -- numbers; README.md, "From numbers to settings", gives each with its
--- source.  Every object is schema-qualified and every function pins
--- search_path.
+-- source.  ranread_advise itself is a few named steps in schema
+-- ranread_internal: check the arguments, find the place (tablespace and
+-- target), measure (measure => true), gather the evidence from the history,
+-- map it to rows through the formulas, say what to apply.  The evidence
+-- travels between them as one value of type ranread_advise_evidence.
+-- Every object is schema-qualified and every function pins search_path.
 
 -- random_page_cost and seq_page_cost from times per page (ms):
 --   seq_page_cost    = seq_page_ms / reference_seq_page_ms (1 when this is
@@ -151,14 +155,73 @@ AS $$
      WHERE v.n > 0
 $$;
 
+-- ranread_advise's steps and helpers (schema ranread_internal)
+
+-- A batch advice may rest on, as ranread_advise_history gives it.
+CREATE TYPE ranread_internal.ranread_advise_batch AS (
+    batch        bigint,
+    run_at       timestamptz,
+    target       name,
+    measured     name,          -- the tablespace the batch measured
+    kind         text,          -- random or sequential
+    processes    integer,
+    queue_depth  integer,
+    block_size   integer,
+    iops         float8,
+    mbps         float8,
+    avg_ms       float8,
+    stale        text           -- why it does not count, or NULL
+);
+
+-- Everything a row of advice follows from: the call's choices, the place,
+-- and the figures gathered from the history (NULL where there are none).
+CREATE TYPE ranread_internal.ranread_advise_evidence AS (
+    tablespace        name,     -- the tablespace advised
+    reference         name,     -- the database's default: its sequential page is the unit
+    target            name,     -- the target to measure with, as to_measure names it
+    setup             text,     -- the statement that makes it, when there is none yet
+    cache_hit_ratio   float8,
+    max_avg_ms        float8,
+    duration          interval,
+    random_qd1        ranread_internal.ranread_advise_batch,  -- QD1 random 8 KiB read
+    seq_one           ranread_internal.ranread_advise_batch,  -- one process, sequential
+    seq_most          ranread_internal.ranread_advise_batch,  -- the most MiB/s by several processes
+    seq_reference     ranread_internal.ranread_advise_batch,  -- one process, sequential, on the reference
+    curve_concurrency integer[],  -- random reads: the latest batch at each concurrency
+    curve_iops        float8[],
+    curve_avg_ms      float8[],
+    curve_batches     bigint[],
+    curve_text        text,
+    commit_test       bigint,     -- the commit test on pg_wal wal_sync_method rests on
+    commit_run_at     timestamptz,
+    commit_filesystem text,
+    commit_batches    bigint[],
+    commit_method     text,
+    commit_measured   text,
+    commit_note       text,
+    commit_skipped    text        -- the later commit tests that do not count, and why
+);
+
+-- One row of advice, as ranread_advise returns it.
+CREATE TYPE ranread_internal.ranread_advice AS (
+    setting          text,
+    server_value     text,
+    tablespace_value text,
+    suggested        text,
+    scope            text,
+    figures          text,
+    formula          text,
+    apply_sql        text,
+    to_measure       text,
+    batches          bigint[]
+);
+
 -- The batches advice may rest on: completed, timed, one group, reads only,
 -- unpaced, uniform over the whole target, random 8 KiB or sequential of 128
 -- KiB or more.  stale says why a batch does not count for tablespace_name:
 -- it measured another tablespace, or a target made again since.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_history(tablespace_name name)
-RETURNS TABLE (batch bigint, run_at timestamptz, target name, measured name, kind text,
-               processes integer, queue_depth integer, block_size integer,
-               iops float8, mbps float8, avg_ms float8, stale text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_history(tablespace_name name)
+RETURNS SETOF ranread_internal.ranread_advise_batch
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -189,14 +252,14 @@ $$;
 
 -- Why the batches of a kind (and processes, queue depth: NULL for any) that
 -- would have counted do not: the three latest, as '; not counted: ...'.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_stale(tablespace_name name, kind text,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_stale(tablespace_name name, kind text,
     processes integer, queue_depth integer)
 RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT coalesce('; not counted: ' || string_agg(x.stale, '; ' ORDER BY x.run_at DESC), '')
-      FROM (SELECT h.stale, h.run_at FROM @extschema@.ranread_advise_history($1) h
+      FROM (SELECT h.stale, h.run_at FROM ranread_internal.ranread_advise_history($1) h
              WHERE h.stale IS NOT NULL AND h.kind = $2
                AND ($3 IS NULL OR h.processes = $3) AND ($4 IS NULL OR h.queue_depth = $4)
              ORDER BY h.run_at DESC LIMIT 3) x
@@ -204,7 +267,7 @@ $$;
 
 -- The statements that measure what advice rests on, one per figure, with
 -- the functions qualified by schema (to run them) or not (to show them).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_measure_sql(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_measure_sql(
     what        text,
     target      name,
     duration    interval,
@@ -229,9 +292,34 @@ AS $$
         CASE WHEN $5 IS NULL THEN '' ELSE quote_ident($5) || '.' END, $2, $3, $4)
 $$;
 
+-- The statement that makes a target in a tablespace to measure with: twice
+-- effective_cache_size, at least 1 GB, so that the page cache cannot hold it.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_setup_sql(tablespace name, target name)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format('SELECT * FROM ranread_setup(%L, tablespace => %L, target => %L);',
+                  pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
+                                          pg_size_bytes('1GB'))), $1, $2)
+$$;
+
+-- The target ready in a tablespace that advice measures with: 'ranread'
+-- first, then the newest; NULL when there is none.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_target(tablespace name)
+RETURNS name
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT t.target FROM @extschema@.ranread_targets t
+     WHERE t.tablespace = $1 AND t.state = 'ready'
+     ORDER BY t.target = 'ranread' DESC, t.created_at DESC
+     LIMIT 1
+$$;
+
 -- Is a suggested value what is set now?  Numbers compare as numbers (4 is
 -- 4.0), names without regard to case.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_same(suggested text, current text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_same(suggested text, current text)
 RETURNS boolean
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -245,7 +333,7 @@ $$;
 -- the suggested value (apply_now is then NULL), else its part of the NOTICE
 -- that applies every suggestion: `setting = value` for ALTER TABLESPACE, or
 -- an ALTER SYSTEM statement.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_pending(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_pending(
     setting text, suggested text, current text, scope text, apply_sql text,
     OUT apply_now text, OUT ts_set text[], OUT sys_set text[])
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -258,7 +346,457 @@ AS $$
                 THEN ARRAY[format('ALTER SYSTEM SET %s = %s;', $1,
                                   CASE WHEN $2 ~ '^[0-9.]+$' THEN $2 ELSE quote_literal($2) END)]
                 ELSE '{}'::text[] END
-      FROM (SELECT CASE WHEN @extschema@.ranread_advise_same($2, $3) THEN NULL ELSE $5 END AS a) x
+      FROM (SELECT CASE WHEN ranread_internal.ranread_advise_same($2, $3) THEN NULL ELSE $5 END AS a) x
+$$;
+
+-- A check of a function's arguments: when failed, the error to raise.
+CREATE TYPE ranread_internal.ranread_check AS (
+    failed   boolean,
+    errcode  text,
+    message  text,
+    hint     text
+);
+
+-- The first of checks that failed (a NULL failed is not), in their order,
+-- or NULL: the caller raises it, so that the error's CONTEXT is the
+-- caller's.  Serves ranread_advise's and ranread_profile's checks.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_first_failed(checks ranread_internal.ranread_check[])
+RETURNS ranread_internal.ranread_check
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ROW(c.failed, c.errcode, c.message, c.hint)::ranread_internal.ranread_check
+      FROM unnest($1) WITH ORDINALITY AS c(failed, errcode, message, hint, n)
+     WHERE c.failed
+     ORDER BY c.n
+     LIMIT 1
+$$;
+
+-- Step: ranread_advise's arguments, before anything runs: the first check
+-- that fails (in this order) is raised, naming the argument and what it may
+-- be.  Starts the evidence with the call's choices.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_check(
+    measure boolean, cache_hit_ratio float8, max_avg_ms float8, duration interval)
+RETURNS ranread_internal.ranread_advise_evidence
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ratio constant text := 'cache_hit_ratio is the share of random page reads you expect shared buffers and the page cache to answer: 0 to 1, PostgreSQL''s default cost assumes 0.9.';
+    bad   ranread_internal.ranread_check;
+    ev    ranread_internal.ranread_advise_evidence;
+BEGIN
+    bad := ranread_internal.ranread_first_failed(ARRAY[
+        (measure IS NULL, 'null_value_not_allowed', 'measure of ranread_advise must not be NULL',
+         'measure => true runs the batches advice needs first; false advises from the history.'),
+        (cache_hit_ratio IS NULL, 'null_value_not_allowed', 'cache_hit_ratio of ranread_advise must not be NULL', ratio),
+        (NOT (cache_hit_ratio BETWEEN 0 AND 1) OR cache_hit_ratio = 'NaN'::float8, 'invalid_parameter_value',
+         format('invalid cache_hit_ratio %s for ranread_advise', cache_hit_ratio), ratio),
+        (max_avg_ms IS NULL, 'null_value_not_allowed', 'max_avg_ms of ranread_advise must not be NULL',
+         'max_avg_ms is the bound on average latency in milliseconds that the I/O concurrency advice keeps to, such as 10.'),
+        (NOT (max_avg_ms > 0) OR max_avg_ms IN ('NaN'::float8, 'Infinity'::float8), 'invalid_parameter_value',
+         format('invalid max_avg_ms %s for ranread_advise', max_avg_ms),
+         'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.'),
+        (duration IS NULL, 'null_value_not_allowed', 'duration of ranread_advise must not be NULL',
+         'duration is the length of each batch advice asks for, such as ''2s''.'),
+        (duration < interval '0.1s' OR duration > interval '10min', 'invalid_parameter_value',
+         format('invalid duration "%s" for ranread_advise', duration),
+         'duration is the length of each batch advice asks for: from 0.1 s to 10 min, such as ''2s''.')
+        ]::ranread_internal.ranread_check[]);
+    IF bad.failed THEN
+        RAISE EXCEPTION USING ERRCODE = bad.errcode, MESSAGE = bad.message, HINT = bad.hint;
+    END IF;
+    ev.cache_hit_ratio := cache_hit_ratio;
+    ev.max_avg_ms := max_avg_ms;
+    ev.duration := duration;
+    RETURN ev;
+END
+$$;
+
+-- Step: the place advice is for: the tablespace (NULL: the database's
+-- default) and the target to measure with (the one named, which must be
+-- there, or one ready there); when there is none, the name to give one and
+-- the statement that makes it.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_place(
+    ev ranread_internal.ranread_advise_evidence, tablespace name, target name)
+RETURNS ranread_internal.ranread_advise_evidence
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn  constant text := 'ranread_advise';
+    tgt record;
+BEGIN
+    SELECT t.spcname INTO ev.reference
+      FROM pg_tablespace t JOIN pg_database d ON d.dattablespace = t.oid
+     WHERE d.datname = current_database();
+    ev.tablespace := coalesce(ranread_advise_place.tablespace, ev.reference);
+    IF NOT EXISTS (SELECT FROM pg_tablespace t WHERE t.spcname = ev.tablespace) THEN
+        RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+            MESSAGE = format('tablespace "%s" does not exist', ev.tablespace),
+            HINT = 'See \db in psql for the tablespaces of this server.';
+    END IF;
+    IF ev.tablespace = 'pg_global' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('tablespace of %s cannot be pg_global', fn),
+            DETAIL = 'pg_global holds shared catalogs only, and takes no per-tablespace settings.';
+    END IF;
+
+    IF ranread_advise_place.target IS NULL THEN
+        ev.target := ranread_internal.ranread_advise_target(ev.tablespace);
+    ELSE
+        SELECT t.target, t.tablespace INTO tgt
+          FROM @extschema@.ranread_targets t WHERE t.target = ranread_advise_place.target;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+                MESSAGE = format('ranread target "%s" does not exist', ranread_advise_place.target),
+                HINT = format('Create it first, e.g. SELECT * FROM ranread_setup(''10GB'', tablespace => %L, target => %L);',
+                              ev.tablespace, ranread_advise_place.target);
+        END IF;
+        IF tgt.tablespace IS DISTINCT FROM ev.tablespace THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('target "%s" of %s is in tablespace %s, not %s', ranread_advise_place.target, fn,
+                                 coalesce(tgt.tablespace::text, 'unknown'), ev.tablespace),
+                HINT = 'Name a target in the tablespace advised, or leave target NULL to use one there.';
+        END IF;
+        ev.target := ranread_advise_place.target;
+    END IF;
+    IF ev.target IS NULL THEN
+        ev.target := CASE WHEN ev.tablespace = ev.reference THEN 'ranread' ELSE 'ranread_' || ev.tablespace END;
+        ev.setup := ranread_internal.ranread_advise_setup_sql(ev.tablespace, ev.target);
+    END IF;
+    RETURN ev;
+END
+$$;
+
+-- Step (measure => true): runs the batches advice needs on the place's
+-- target, a NOTICE naming each statement first (as to_measure shows them):
+-- a random sweep, a sequential sweep, a commit test.  Refuses first a role
+-- that may not run them, a standby, a tablespace without a target, and a
+-- snapshot that could not see what they record.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_measure(ev ranread_internal.ranread_advise_evidence)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn      constant text := 'ranread_advise';
+    missing text;
+    bad     ranread_internal.ranread_check;
+    what    text;
+BEGIN
+    SELECT string_agg(format('EXECUTE on function %s', f), ', ') INTO missing
+      FROM unnest(ARRAY['@extschema@.ranread_primary_only(text)',
+                        '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)',
+                        '@extschema@.ranread_commit_test(name, interval, text[])']::regprocedure[]) AS f
+     WHERE NOT has_function_privilege(f, 'EXECUTE');
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'insufficient_privilege',
+            MESSAGE = format('permission denied to measure with %s', fn),
+            DETAIL = format('The role %s lacks %s.', current_user, missing),
+            HINT = 'Call ranread_advise with measure => false to advise from the history (pg_monitor may), or run it as a role that may run batches.';
+    END IF;
+    PERFORM @extschema@.ranread_primary_only(fn);
+    bad := ranread_internal.ranread_first_failed(ARRAY[
+        (ev.setup IS NOT NULL, 'object_not_in_prerequisite_state',
+         format('tablespace %s has no ranread target to measure with', ev.tablespace),
+         format('Make one first: %s', ev.setup)),
+        (current_setting('transaction_isolation') <> 'read committed', 'invalid_transaction_state',
+         format('%s with measure => true must run at the read committed isolation level, not %s',
+                fn, current_setting('transaction_isolation')),
+         'The batches it runs are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.')
+        ]::ranread_internal.ranread_check[]);
+    IF bad.failed THEN
+        RAISE EXCEPTION USING ERRCODE = bad.errcode, MESSAGE = bad.message, HINT = bad.hint;
+    END IF;
+    FOREACH what IN ARRAY ARRAY['random sweep', 'sequential sweep', 'commit test'] LOOP
+        RAISE NOTICE 'ranread_advise measures %: %', what,
+            ranread_internal.ranread_advise_measure_sql(what, ev.target, ev.duration, ev.max_avg_ms);
+        EXECUTE ranread_internal.ranread_advise_measure_sql(what, ev.target, ev.duration, ev.max_avg_ms,
+            (SELECT n.nspname FROM pg_catalog.pg_namespace n
+              WHERE n.oid OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace));
+    END LOOP;
+END
+$$;
+
+-- Step: the evidence from the history: on the tablespace, the latest usable
+-- batch of each kind (a QD1 random 8 KiB read, one process's sequential
+-- reads), the most MiB/s of sequential reads by several processes and the
+-- random curve (the latest batch at each concurrency, processes x queue
+-- depth); one process's sequential reads on the reference tablespace; and
+-- the latest commit test on pg_wal that measured the server's
+-- wal_sync_method with others, naming the later ones that did not.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_gather(ev ranread_internal.ranread_advise_evidence)
+RETURNS ranread_internal.ranread_advise_evidence
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    ev.random_qd1 := (SELECT h FROM ranread_internal.ranread_advise_history(ev.tablespace) h
+                       WHERE h.stale IS NULL AND h.kind = 'random' AND h.processes = 1 AND h.queue_depth = 1
+                       ORDER BY h.run_at DESC LIMIT 1);
+    ev.seq_one := (SELECT h FROM ranread_internal.ranread_advise_history(ev.tablespace) h
+                    WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
+                    ORDER BY h.run_at DESC LIMIT 1);
+    ev.seq_most := (SELECT h FROM ranread_internal.ranread_advise_history(ev.tablespace) h
+                     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes > 1
+                     ORDER BY h.mbps DESC, h.processes LIMIT 1);
+    ev.seq_reference := (SELECT h FROM ranread_internal.ranread_advise_history(ev.reference) h
+                          WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
+                          ORDER BY h.run_at DESC LIMIT 1);
+    SELECT array_agg(c.conc ORDER BY c.conc), array_agg(c.iops ORDER BY c.conc),
+           array_agg(c.avg_ms ORDER BY c.conc), array_agg(c.batch ORDER BY c.conc),
+           string_agg(format('%s: %s IOPS, %s ms', c.conc,
+                             to_char(round(c.iops::numeric), 'FM999,999,999,990'),
+                             round(c.avg_ms::numeric, 3)), '; ' ORDER BY c.conc)
+      INTO ev.curve_concurrency, ev.curve_iops, ev.curve_avg_ms, ev.curve_batches, ev.curve_text
+      FROM (SELECT DISTINCT ON (h.processes * h.queue_depth)
+                   h.processes * h.queue_depth AS conc, h.iops, h.avg_ms, h.batch
+              FROM ranread_internal.ranread_advise_history(ev.tablespace) h
+             WHERE h.stale IS NULL AND h.kind = 'random'
+             ORDER BY h.processes * h.queue_depth, h.run_at DESC) c;
+
+    WITH c AS (
+        SELECT c.commit_test, max(c.run_at) AS run_at, min(c.filesystem) AS filesystem,
+               array_agg(c.method ORDER BY c.ops_per_s DESC, c.method) AS methods,
+               array_agg(c.ops_per_s ORDER BY c.ops_per_s DESC, c.method) AS ops,
+               array_agg(c.batch ORDER BY c.ops_per_s DESC, c.method) AS batches
+          FROM @extschema@.ranread_commit_summary c
+         WHERE c.tablespace = 'pg_wal' AND c.test = 'one 8 kB write' AND c.durable AND c.status = 'completed'
+         GROUP BY c.commit_test
+    ), w AS (
+        SELECT c.commit_test, c.run_at, c.filesystem, c.batches, f.method, f.measured, f.note
+          FROM c, LATERAL @extschema@.ranread_advise_wal_sync_method(c.methods, c.ops,
+                                                                     current_setting('wal_sync_method')) f
+    ), pick AS (
+        SELECT * FROM w WHERE w.method IS NOT NULL ORDER BY w.commit_test DESC LIMIT 1
+    )
+    SELECT pick.commit_test, pick.run_at, pick.filesystem, pick.batches, pick.method, pick.measured, pick.note,
+           (SELECT string_agg(format('commit test %s (%s): %s', x.commit_test,
+                                     to_char(x.run_at, 'YYYY-MM-DD HH24:MI'), x.note),
+                              '; ' ORDER BY x.commit_test DESC)
+              FROM (SELECT * FROM w WHERE w.commit_test > coalesce(pick.commit_test, 0)
+                     ORDER BY w.commit_test DESC LIMIT 3) x)
+      INTO ev.commit_test, ev.commit_run_at, ev.commit_filesystem, ev.commit_batches, ev.commit_method,
+           ev.commit_measured, ev.commit_note, ev.commit_skipped
+      FROM (SELECT) one LEFT JOIN pick ON true;
+    RETURN ev;
+END
+$$;
+
+-- A row of advice for one setting: its current values (the server's, and
+-- for a tablespace setting the tablespace's own), the suggestion, and
+-- apply_sql: the statement that would apply it, NULL when there is no
+-- suggestion or it is what is set now (ranread_advise_pending).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_row(
+    ev ranread_internal.ranread_advise_evidence, setting text, scope text, suggested text,
+    figures text, formula text, to_measure text, batches bigint[])
+RETURNS ranread_internal.ranread_advice
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT $2, current_setting($2), v.ts_value, $4, $3, $5, $6, p.apply_now, $7, $8
+      FROM (SELECT CASE WHEN $3 = 'tablespace'
+                        THEN (SELECT split_part(o, '=', 2) FROM pg_tablespace t, unnest(t.spcoptions) o
+                               WHERE t.spcname = ($1).tablespace AND split_part(o, '=', 1) = $2) END AS ts_value) v,
+           ranread_internal.ranread_advise_pending($2, $4, coalesce(v.ts_value, current_setting($2)), $3,
+               CASE WHEN $4 IS NULL THEN NULL
+                    WHEN $3 = 'tablespace'
+                    THEN format('ALTER TABLESPACE %s SET (%s = %s);', quote_ident(($1).tablespace), $2, $4)
+                    ELSE format('ALTER SYSTEM SET %s = %s; SELECT pg_reload_conf();', $2,
+                                CASE WHEN $4 ~ '^[0-9.]+$' THEN $4 ELSE quote_literal($4) END) END) p
+$$;
+
+-- Step: random_page_cost and seq_page_cost (ranread_advise_page_costs) from
+-- the QD1 random read and one process's sequential page, the reference
+-- tablespace's sequential page as the unit.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_page_cost_rows(ev ranread_internal.ranread_advise_evidence)
+RETURNS ranread_internal.ranread_advice[]
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r1       ranread_internal.ranread_advise_batch := ev.random_qd1;
+    s1       ranread_internal.ranread_advise_batch := ev.seq_one;
+    sref     ranread_internal.ranread_advise_batch := ev.seq_reference;
+    ts       name := ev.tablespace;
+    ref_ts   name := ev.reference;
+    page_ms  float8 := 8192.0 / (s1.mbps * 1048576) * 1000;
+    ref_ms   float8 := CASE WHEN ts <> ref_ts THEN 8192.0 / (sref.mbps * 1048576) * 1000 END;
+    pc       record;
+    figures  text;
+    measure_random text;   -- to_measure of random_page_cost
+    measure_seq    text;   -- and of seq_page_cost
+    ref_target     name;   -- a target on the reference tablespace
+BEGIN
+    SELECT * INTO pc FROM @extschema@.ranread_advise_page_costs(r1.avg_ms, page_ms, ev.cache_hit_ratio, ref_ms);
+    IF pc.random_page_cost IS NULL THEN
+        figures := 'missing: '
+                   || concat_ws('; ',
+                          CASE WHEN r1.batch IS NULL THEN 'no QD1 random 8 KiB read on ' || ts END,
+                          CASE WHEN s1.batch IS NULL THEN 'no sequential read (128 KiB or more) by one process on ' || ts END)
+                   || ranread_internal.ranread_advise_stale(ts, 'random', 1, 1)
+                   || ranread_internal.ranread_advise_stale(ts, 'sequential', 1, NULL);
+        measure_random := concat_ws(' ', ev.setup,
+            CASE WHEN r1.batch IS NULL THEN ranread_internal.ranread_advise_measure_sql('random QD1', ev.target, ev.duration, ev.max_avg_ms) END,
+            CASE WHEN s1.batch IS NULL THEN ranread_internal.ranread_advise_measure_sql('sequential', ev.target, ev.duration, ev.max_avg_ms) END);
+        measure_seq := measure_random;
+    ELSE
+        figures := format('QD1 random 8 KiB reads: %s ms average (batch %s, %s); sequential %s KiB reads, one process: %s MiB/s, %s ms per 8 KiB page (batch %s, %s)',
+                          round(r1.avg_ms::numeric, 3), r1.batch, to_char(r1.run_at, 'YYYY-MM-DD HH24:MI'),
+                          s1.block_size / 1024, round(s1.mbps::numeric), round(page_ms::numeric, 4),
+                          s1.batch, to_char(s1.run_at, 'YYYY-MM-DD HH24:MI'))
+                || CASE WHEN ts = ref_ts THEN format('; %s is the database''s default tablespace: its sequential page is the unit', ts)
+                        WHEN sref.batch IS NULL THEN format('; no sequential figure on %s, the database''s default tablespace, to compare with: this tablespace''s sequential page is the unit', ref_ts)
+                        ELSE format('; on %s, the unit: %s MiB/s, %s ms per page (batch %s)', ref_ts,
+                                    round(sref.mbps::numeric), round(ref_ms::numeric, 4), sref.batch) END
+                || format('; cache hit ratio %s (%s)', ev.cache_hit_ratio,
+                          CASE WHEN ev.cache_hit_ratio = 0.9 THEN 'PostgreSQL''s assumption; give yours as cache_hit_ratio' ELSE 'given' END);
+        IF ts <> ref_ts AND sref.batch IS NULL THEN
+            -- the unit is missing: measure it on the reference tablespace
+            ref_target := ranread_internal.ranread_advise_target(ref_ts);
+            measure_seq := concat_ws(' ',
+                CASE WHEN ref_target IS NULL THEN ranread_internal.ranread_advise_setup_sql(ref_ts, 'ranread') END,
+                ranread_internal.ranread_advise_measure_sql('sequential', coalesce(ref_target, 'ranread'),
+                                                            ev.duration, ev.max_avg_ms));
+        END IF;
+    END IF;
+    RETURN ARRAY[
+        ranread_internal.ranread_advise_row(ev, 'random_page_cost', 'tablespace', pc.random_page_cost::text, figures,
+            'random_page_cost = (1 - cache_hit_ratio) x (QD1 random 8 KiB read time / time per 8 KiB page of one process''s large sequential reads on the database''s default tablespace), one decimal, never below seq_page_cost. PostgreSQL''s docs: the default 4.0 models random access as 40 times slower than sequential with 90% of random reads cached, (1 - 0.9) x 40 = 4; a random_page_cost below seq_page_cost is not physically sensible.',
+            measure_random, array_remove(ARRAY[r1.batch, s1.batch, CASE WHEN ts <> ref_ts THEN sref.batch END], NULL)),
+        ranread_internal.ranread_advise_row(ev, 'seq_page_cost', 'tablespace', pc.seq_page_cost::text, figures,
+            'seq_page_cost = time per 8 KiB page of one process''s large sequential reads here / the same on the database''s default tablespace, two decimals: 1 on the default tablespace, whose sequential page is the unit of the planner''s costs (the server''s seq_page_cost, default 1).',
+            measure_seq, array_remove(ARRAY[r1.batch, s1.batch, CASE WHEN ts <> ref_ts THEN sref.batch END], NULL))];
+END
+$$;
+
+-- Step: effective_io_concurrency and maintenance_io_concurrency
+-- (ranread_advise_io_concurrency) from the random curve.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_io_rows(ev ranread_internal.ranread_advise_evidence)
+RETURNS ranread_internal.ranread_advice[]
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    formula constant text := 'the lowest concurrency (processes x queue depth) at which random 8 KiB reads reach 90% of the highest IOPS measured within max_avg_ms average latency, 1 to 1000: the pages in flight past which prefetching gains little. ';
+    ioc        record;
+    figures    text;
+    to_measure text;
+BEGIN
+    SELECT * INTO ioc FROM @extschema@.ranread_advise_io_concurrency(ev.curve_concurrency, ev.curve_iops,
+                                                                     ev.curve_avg_ms, ev.max_avg_ms);
+    IF ioc.io_concurrency IS NULL THEN
+        figures := format('missing: random 8 KiB reads at two or more concurrencies (processes x queue depth) within %s ms average on %s%s',
+                          ev.max_avg_ms, ev.tablespace,
+                          CASE WHEN ev.curve_text IS NOT NULL THEN '; measured: ' || ev.curve_text ELSE '' END)
+                   || ranread_internal.ranread_advise_stale(ev.tablespace, 'random', NULL, NULL);
+        to_measure := concat_ws(' ', ev.setup,
+                                ranread_internal.ranread_advise_measure_sql('random sweep', ev.target, ev.duration, ev.max_avg_ms));
+    ELSE
+        figures := format('random 8 KiB reads by concurrency (I/Os in flight): %s; peak %s IOPS at %s within %s ms average; 90%% of it from %s',
+                          ev.curve_text, to_char(round(ioc.peak_iops::numeric), 'FM999,999,999,990'),
+                          ioc.peak_concurrency, ev.max_avg_ms, ioc.io_concurrency)
+                   || CASE WHEN ioc.still_rising THEN format('; IOPS still rose at the highest concurrency measured, so %s is a lower bound: measure higher', ioc.io_concurrency) ELSE '' END;
+        to_measure := CASE WHEN ioc.still_rising
+                           THEN ranread_internal.ranread_advise_measure_sql('random sweep', ev.target, ev.duration, ev.max_avg_ms) END;
+    END IF;
+    RETURN ARRAY[
+        ranread_internal.ranread_advise_row(ev, 'effective_io_concurrency', 'tablespace', ioc.io_concurrency::text, figures,
+            formula || 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.',
+            to_measure, coalesce(ev.curve_batches, '{}')),
+        ranread_internal.ranread_advise_row(ev, 'maintenance_io_concurrency', 'tablespace', ioc.io_concurrency::text, figures,
+            formula || 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.',
+            to_measure, coalesce(ev.curve_batches, '{}'))];
+END
+$$;
+
+-- Step: max_parallel_workers_per_gather (ranread_advise_parallel_workers)
+-- from sequential reads by one process and by several.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_parallel_rows(ev ranread_internal.ranread_advise_evidence)
+RETURNS ranread_internal.ranread_advice[]
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s1   ranread_internal.ranread_advise_batch := ev.seq_one;
+    sall ranread_internal.ranread_advise_batch := ev.seq_most;
+    pw   record;
+BEGIN
+    SELECT * INTO pw FROM @extschema@.ranread_advise_parallel_workers(s1.mbps, sall.mbps);
+    RETURN ARRAY[ranread_internal.ranread_advise_row(ev, 'max_parallel_workers_per_gather', 'server', pw.workers::text,
+        CASE WHEN pw.workers IS NULL
+             THEN 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ev.tablespace
+                  || ranread_internal.ranread_advise_stale(ev.tablespace, 'sequential', NULL, NULL)
+             ELSE format('sequential reads: one process %s MiB/s (batch %s), the most with several %s MiB/s, by %s processes (batch %s): %s',
+                         round(s1.mbps::numeric), s1.batch, round(sall.mbps::numeric), sall.processes, sall.batch,
+                         CASE WHEN pw.processes = 1 THEN 'one process already reads as fast as several'
+                              ELSE format('%s processes'' worth', pw.processes) END) END,
+        'a cap for I/O-bound parallel scans: processes = round(sequential MiB/s of all processes / of one process), as Oracle''s CALIBRATE_IO feeds PARALLEL_DEGREE_LIMIT=IO (MAX_MBPS / MAX_PMBPS); workers per gather = processes - 1, since the leader scans too. Plans bound by CPU on cached data may still use more.',
+        CASE WHEN pw.workers IS NULL
+             THEN concat_ws(' ', ev.setup,
+                            ranread_internal.ranread_advise_measure_sql('sequential sweep', ev.target, ev.duration, ev.max_avg_ms)) END,
+        array_remove(ARRAY[s1.batch, sall.batch], NULL))];
+END
+$$;
+
+-- Step: wal_sync_method (ranread_advise_wal_sync_method) from the commit
+-- test the evidence names, which measured the server's method with others.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_wal_rows(ev ranread_internal.ranread_advise_evidence)
+RETURNS ranread_internal.ranread_advice[]
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY[ranread_internal.ranread_advise_row($1, 'wal_sync_method', 'server', ($1).commit_method,
+        CASE WHEN ($1).commit_method IS NULL
+             THEN format('missing: a commit test on pg_wal''s filesystem that measured %s, the server''s wal_sync_method, and other methods together',
+                         current_setting('wal_sync_method'))
+             ELSE format('commit test %s on pg_wal (%s, %s), one 8 kB write and its sync: %s; %s',
+                         ($1).commit_test, ($1).commit_filesystem, to_char(($1).commit_run_at, 'YYYY-MM-DD HH24:MI'),
+                         ($1).commit_measured, ($1).commit_note) END
+        || coalesce('; not counted: ' || ($1).commit_skipped, ''),
+        'the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem among those one commit test measured together with the server''s wal_sync_method, as pg_test_fsync compares them; the current method stays unless that one is more than 10% faster (closer is noise between two runs). Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.',
+        CASE WHEN ($1).commit_method IS NULL
+             THEN ranread_internal.ranread_advise_measure_sql('commit test', NULL, ($1).duration, ($1).max_avg_ms) END,
+        coalesce(($1).commit_batches, '{}'))]
+$$;
+
+-- Step: the NOTICE that ends the advice: the statements that would apply
+-- every suggestion not yet in force (nothing is applied), or that there are
+-- no figures yet, or that nothing needs to change.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_notice(tablespace name,
+    advice ranread_internal.ranread_advice[])
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    a        ranread_internal.ranread_advice;
+    ts_sets  text[] := '{}';   -- what to apply, per tablespace
+    sys_sets text[] := '{}';   -- and per server
+BEGIN
+    FOREACH a IN ARRAY advice LOOP
+        SELECT ts_sets || p.ts_set, sys_sets || p.sys_set INTO ts_sets, sys_sets
+          FROM ranread_internal.ranread_advise_pending(a.setting, a.suggested,
+                   coalesce(a.tablespace_value, a.server_value), a.scope, a.apply_sql) p;
+    END LOOP;
+    IF cardinality(ts_sets) + cardinality(sys_sets) > 0 THEN
+        RAISE NOTICE 'ranread_advise for %: nothing has been applied; to apply every suggestion: %', tablespace,
+            concat_ws(' ',
+                CASE WHEN cardinality(ts_sets) > 0
+                     THEN format('ALTER TABLESPACE %s SET (%s);', quote_ident(tablespace), array_to_string(ts_sets, ', ')) END,
+                array_to_string(sys_sets, ' '),
+                CASE WHEN cardinality(sys_sets) > 0 THEN 'SELECT pg_reload_conf();' END);
+    ELSIF (SELECT bool_and(x.suggested IS NULL) FROM unnest(advice) x) THEN
+        RAISE NOTICE 'ranread_advise for %: no figures to advise from yet; to_measure says what to run, or call ranread_advise(%, measure => true)',
+            tablespace, quote_literal(tablespace);
+    ELSE
+        RAISE NOTICE 'ranread_advise for %: nothing to change%', tablespace,
+            CASE WHEN (SELECT bool_or(x.suggested IS NULL) FROM unnest(advice) x)
+                 THEN ' in what could be advised; to_measure says what to run for the rest' ELSE '' END;
+    END IF;
+END
 $$;
 
 -- From numbers to settings: one row per setting, from the batches on the
@@ -290,395 +828,52 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    fn        constant text := 'ranread_advise';
-    ts        name;             -- the tablespace advised
-    ref_ts    name;             -- the database's default: its sequential page is the unit
-    mtarget   name;             -- the target to measure with
-    setup     text;             -- how to make one, when there is none
-    missing   text;
-    stmt      text;
-    r1        record;           -- QD1 random 8 KiB read
-    s1        record;           -- one process, sequential
-    sall      record;           -- the most MB/s of sequential reads by several processes
-    sref      record;           -- one process, sequential, on the reference
-    curve     record;
-    pc        record;
-    ioc       record;
-    pw        record;
-    ct        record;           -- the commit test on pg_wal advice rests on
-    tgt       record;           -- the target named
-    ref_target name;            -- a target on the reference tablespace
-    why       text;
-    page_ms   float8;
-    ref_ms    float8;
-    ts_sets   text[] := '{}';   -- what to apply, per tablespace
-    sys_sets  text[] := '{}';   -- and per server
-    tsq       text;
+    ev     ranread_internal.ranread_advise_evidence;
+    advice ranread_internal.ranread_advice[];
 BEGIN
-    -- Arguments
-    IF measure IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('measure of %s must not be NULL', fn),
-            HINT = 'measure => true runs the batches advice needs first; false advises from the history.';
-    END IF;
-    IF cache_hit_ratio IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('cache_hit_ratio of %s must not be NULL', fn),
-            HINT = 'cache_hit_ratio is the share of random page reads you expect shared buffers and the page cache to answer: 0 to 1, PostgreSQL''s default cost assumes 0.9.';
-    END IF;
-    IF NOT (cache_hit_ratio BETWEEN 0 AND 1) OR cache_hit_ratio = 'NaN'::float8 THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid cache_hit_ratio %s for %s', cache_hit_ratio, fn),
-            HINT = 'cache_hit_ratio is the share of random page reads you expect shared buffers and the page cache to answer: 0 to 1, PostgreSQL''s default cost assumes 0.9.';
-    END IF;
-    IF max_avg_ms IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('max_avg_ms of %s must not be NULL', fn),
-            HINT = 'max_avg_ms is the bound on average latency in milliseconds that the I/O concurrency advice keeps to, such as 10.';
-    END IF;
-    IF NOT (max_avg_ms > 0) OR max_avg_ms IN ('NaN'::float8, 'Infinity'::float8) THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),
-            HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, such as 10.';
-    END IF;
-    IF duration IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('duration of %s must not be NULL', fn),
-            HINT = 'duration is the length of each batch advice asks for, such as ''2s''.';
-    END IF;
-    IF duration < interval '0.1s' OR duration > interval '10min' THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid duration "%s" for %s', duration, fn),
-            HINT = 'duration is the length of each batch advice asks for: from 0.1 s to 10 min, such as ''2s''.';
-    END IF;
-
-    SELECT t.spcname INTO ref_ts
-      FROM pg_tablespace t JOIN pg_database d ON d.dattablespace = t.oid
-     WHERE d.datname = current_database();
-    ts := coalesce(tablespace, ref_ts);
-    IF NOT EXISTS (SELECT FROM pg_tablespace t WHERE t.spcname = ts) THEN
-        RAISE EXCEPTION USING ERRCODE = 'undefined_object',
-            MESSAGE = format('tablespace "%s" does not exist', ts),
-            HINT = 'See \db in psql for the tablespaces of this server.';
-    END IF;
-    IF ts = 'pg_global' THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('tablespace of %s cannot be pg_global', fn),
-            DETAIL = 'pg_global holds shared catalogs only, and takes no per-tablespace settings.';
-    END IF;
-
-    -- The target to measure with: the one named, or one that is ready in
-    -- the tablespace ('ranread' first, then the newest)
-    IF target IS NOT NULL THEN
-        SELECT t.target, t.tablespace, t.state INTO tgt
-          FROM @extschema@.ranread_targets t WHERE t.target = ranread_advise.target;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION USING ERRCODE = 'undefined_object',
-                MESSAGE = format('ranread target "%s" does not exist', target),
-                HINT = format('Create it first, e.g. SELECT * FROM ranread_setup(''10GB'', tablespace => %L, target => %L);',
-                              ts, target);
-        END IF;
-        IF tgt.tablespace IS DISTINCT FROM ts THEN
-            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('target "%s" of %s is in tablespace %s, not %s', target, fn,
-                                 coalesce(tgt.tablespace::text, 'unknown'), ts),
-                HINT = 'Name a target in the tablespace advised, or leave target NULL to use one there.';
-        END IF;
-        mtarget := target;
-    ELSE
-        SELECT t.target INTO mtarget
-          FROM @extschema@.ranread_targets t
-         WHERE t.tablespace = ts AND t.state = 'ready'
-         ORDER BY t.target = 'ranread' DESC, t.created_at DESC
-         LIMIT 1;
-    END IF;
-    IF mtarget IS NULL THEN
-        setup := format('SELECT * FROM ranread_setup(%L, tablespace => %L, target => %L);',
-                        pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
-                                                pg_size_bytes('1GB'))),
-                        ts, CASE WHEN ts = ref_ts THEN 'ranread' ELSE 'ranread_' || ts END);
-    END IF;
-
-    -- measure => true: run the batches, as the statements to_measure shows
+    -- the steps that refuse arguments are assignments (not PERFORM), so
+    -- that their errors' CONTEXT is the step and ranread_advise, without
+    -- the text of an SQL statement
+    ev := ranread_internal.ranread_advise_check(measure, cache_hit_ratio, max_avg_ms, duration);
+    ev := ranread_internal.ranread_advise_place(ev, tablespace, target);
     IF measure THEN
-        SELECT string_agg(format('EXECUTE on function %s', f), ', ') INTO missing
-          FROM unnest(ARRAY['@extschema@.ranread_primary_only(text)',
-                            '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)',
-                            '@extschema@.ranread_commit_test(name, interval, text[])']::regprocedure[]) AS f
-         WHERE NOT has_function_privilege(f, 'EXECUTE');
-        IF missing IS NOT NULL THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'insufficient_privilege',
-                MESSAGE = format('permission denied to measure with %s', fn),
-                DETAIL = format('The role %s lacks %s.', current_user, missing),
-                HINT = 'Call ranread_advise with measure => false to advise from the history (pg_monitor may), or run it as a role that may run batches.';
-        END IF;
-        PERFORM @extschema@.ranread_primary_only(fn);
-        IF mtarget IS NULL THEN
-            RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
-                MESSAGE = format('tablespace %s has no ranread target to measure with', ts),
-                HINT = format('Make one first: %s', setup);
-        END IF;
-        IF current_setting('transaction_isolation') <> 'read committed' THEN
-            RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-                MESSAGE = format('%s with measure => true must run at the read committed isolation level, not %s',
-                                 fn, current_setting('transaction_isolation')),
-                HINT = 'The batches it runs are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.';
-        END IF;
-        FOREACH stmt IN ARRAY ARRAY['random sweep', 'sequential sweep', 'commit test'] LOOP
-            RAISE NOTICE 'ranread_advise measures %: %', stmt,
-                @extschema@.ranread_advise_measure_sql(stmt, mtarget, duration, max_avg_ms);
-            EXECUTE @extschema@.ranread_advise_measure_sql(stmt, mtarget, duration, max_avg_ms,
-                (SELECT n.nspname FROM pg_catalog.pg_namespace n
-                  WHERE n.oid OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace));
-        END LOOP;
+        PERFORM ranread_internal.ranread_advise_measure(ev);
     END IF;
-    mtarget := coalesce(mtarget, CASE WHEN ts = ref_ts THEN 'ranread' ELSE 'ranread_' || ts END);
-
-    -- The figures: the latest usable batch of each kind
-    SELECT h.* INTO r1 FROM @extschema@.ranread_advise_history(ts) h
-     WHERE h.stale IS NULL AND h.kind = 'random' AND h.processes = 1 AND h.queue_depth = 1
-     ORDER BY h.run_at DESC LIMIT 1;
-    SELECT h.* INTO s1 FROM @extschema@.ranread_advise_history(ts) h
-     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
-     ORDER BY h.run_at DESC LIMIT 1;
-    SELECT h.* INTO sall FROM @extschema@.ranread_advise_history(ts) h
-     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes > 1
-     ORDER BY h.mbps DESC, h.processes LIMIT 1;
-    SELECT h.* INTO sref FROM @extschema@.ranread_advise_history(ref_ts) h
-     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
-     ORDER BY h.run_at DESC LIMIT 1;
-    -- the random curve: the latest batch at each concurrency
-    SELECT array_agg(c.conc ORDER BY c.conc) AS conc, array_agg(c.iops ORDER BY c.conc) AS iops,
-           array_agg(c.avg_ms ORDER BY c.conc) AS avg_ms, array_agg(c.batch ORDER BY c.conc) AS batches,
-           string_agg(format('%s: %s IOPS, %s ms', c.conc,
-                             to_char(round(c.iops::numeric), 'FM999,999,999,990'),
-                             round(c.avg_ms::numeric, 3)), '; ' ORDER BY c.conc) AS text
-      INTO curve
-      FROM (SELECT DISTINCT ON (h.processes * h.queue_depth)
-                   h.processes * h.queue_depth AS conc, h.iops, h.avg_ms, h.batch
-              FROM @extschema@.ranread_advise_history(ts) h
-             WHERE h.stale IS NULL AND h.kind = 'random'
-             ORDER BY h.processes * h.queue_depth, h.run_at DESC) c;
-
-    tsq := quote_ident(ts);
-
-    -- random_page_cost and seq_page_cost
-    page_ms := 8192.0 / (s1.mbps * 1048576) * 1000;
-    ref_ms := CASE WHEN ts <> ref_ts THEN 8192.0 / (sref.mbps * 1048576) * 1000 END;
-    SELECT * INTO pc FROM @extschema@.ranread_advise_page_costs(r1.avg_ms, page_ms, cache_hit_ratio, ref_ms);
-    why := concat_ws('; ',
-        CASE WHEN r1.batch IS NULL THEN 'no QD1 random 8 KiB read on ' || ts END,
-        CASE WHEN s1.batch IS NULL THEN 'no sequential read (128 KiB or more) by one process on ' || ts END);
-    FOREACH stmt IN ARRAY ARRAY['random_page_cost', 'seq_page_cost'] LOOP
-        setting := stmt;
-        server_value := current_setting(setting);
-        SELECT split_part(o, '=', 2) INTO tablespace_value
-          FROM pg_tablespace t, unnest(t.spcoptions) o
-         WHERE t.spcname = ts AND split_part(o, '=', 1) = setting;
-        scope := 'tablespace';
-        batches := array_remove(ARRAY[r1.batch, s1.batch, CASE WHEN ts <> ref_ts THEN sref.batch END], NULL);
-        IF pc.random_page_cost IS NULL THEN
-            suggested := NULL;
-            apply_sql := NULL;
-            figures := 'missing: ' || why || @extschema@.ranread_advise_stale(ts, 'random', 1, 1)
-                                      || @extschema@.ranread_advise_stale(ts, 'sequential', 1, NULL);
-            to_measure := concat_ws(' ', setup,
-                CASE WHEN r1.batch IS NULL THEN @extschema@.ranread_advise_measure_sql('random QD1', mtarget, duration, max_avg_ms) END,
-                CASE WHEN s1.batch IS NULL THEN @extschema@.ranread_advise_measure_sql('sequential', mtarget, duration, max_avg_ms) END);
-        ELSE
-            suggested := CASE setting WHEN 'random_page_cost' THEN pc.random_page_cost ELSE pc.seq_page_cost END;
-            apply_sql := format('ALTER TABLESPACE %s SET (%s = %s);', tsq, setting, suggested);
-            figures := format('QD1 random 8 KiB reads: %s ms average (batch %s, %s); sequential %s KiB reads, one process: %s MiB/s, %s ms per 8 KiB page (batch %s, %s)',
-                              round(r1.avg_ms::numeric, 3), r1.batch, to_char(r1.run_at, 'YYYY-MM-DD HH24:MI'),
-                              s1.block_size / 1024, round(s1.mbps::numeric), round(page_ms::numeric, 4),
-                              s1.batch, to_char(s1.run_at, 'YYYY-MM-DD HH24:MI'))
-                    || CASE WHEN ts = ref_ts THEN format('; %s is the database''s default tablespace: its sequential page is the unit', ts)
-                            WHEN sref.batch IS NULL THEN format('; no sequential figure on %s, the database''s default tablespace, to compare with: this tablespace''s sequential page is the unit', ref_ts)
-                            ELSE format('; on %s, the unit: %s MiB/s, %s ms per page (batch %s)', ref_ts,
-                                        round(sref.mbps::numeric), round(ref_ms::numeric, 4), sref.batch) END
-                    || format('; cache hit ratio %s (%s)', cache_hit_ratio,
-                              CASE WHEN cache_hit_ratio = 0.9 THEN 'PostgreSQL''s assumption; give yours as cache_hit_ratio' ELSE 'given' END);
-            to_measure := NULL;
-            IF setting = 'seq_page_cost' AND ts <> ref_ts AND sref.batch IS NULL THEN
-                SELECT t.target INTO ref_target
-                  FROM @extschema@.ranread_targets t
-                 WHERE t.tablespace = ref_ts AND t.state = 'ready'
-                 ORDER BY t.target = 'ranread' DESC, t.created_at DESC
-                 LIMIT 1;
-                to_measure := concat_ws(' ',
-                    CASE WHEN ref_target IS NULL
-                         THEN format('SELECT * FROM ranread_setup(%L, tablespace => %L, target => ''ranread'');',
-                                     pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
-                                                             pg_size_bytes('1GB'))), ref_ts) END,
-                    @extschema@.ranread_advise_measure_sql('sequential', coalesce(ref_target, 'ranread'),
-                                                           duration, max_avg_ms));
-            END IF;
-        END IF;
-        formula := CASE setting
-            WHEN 'random_page_cost' THEN
-                'random_page_cost = (1 - cache_hit_ratio) x (QD1 random 8 KiB read time / time per 8 KiB page of one process''s large sequential reads on the database''s default tablespace), one decimal, never below seq_page_cost. PostgreSQL''s docs: the default 4.0 models random access as 40 times slower than sequential with 90% of random reads cached, (1 - 0.9) x 40 = 4; a random_page_cost below seq_page_cost is not physically sensible.'
-            ELSE
-                'seq_page_cost = time per 8 KiB page of one process''s large sequential reads here / the same on the database''s default tablespace, two decimals: 1 on the default tablespace, whose sequential page is the unit of the planner''s costs (the server''s seq_page_cost, default 1).'
-            END;
-        SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
-          INTO apply_sql, ts_sets, sys_sets
-          FROM @extschema@.ranread_advise_pending(setting, suggested,
-                   coalesce(tablespace_value, server_value), scope, apply_sql) p;
-        RETURN NEXT;
-    END LOOP;
-
-    -- effective_io_concurrency and maintenance_io_concurrency
-    SELECT * INTO ioc FROM @extschema@.ranread_advise_io_concurrency(curve.conc, curve.iops, curve.avg_ms, max_avg_ms);
-    FOREACH stmt IN ARRAY ARRAY['effective_io_concurrency', 'maintenance_io_concurrency'] LOOP
-        setting := stmt;
-        server_value := current_setting(setting);
-        SELECT split_part(o, '=', 2) INTO tablespace_value
-          FROM pg_tablespace t, unnest(t.spcoptions) o
-         WHERE t.spcname = ts AND split_part(o, '=', 1) = setting;
-        scope := 'tablespace';
-        batches := coalesce(curve.batches, '{}');
-        IF ioc.io_concurrency IS NULL THEN
-            suggested := NULL;
-            apply_sql := NULL;
-            figures := format('missing: random 8 KiB reads at two or more concurrencies (processes x queue depth) within %s ms average on %s%s',
-                              max_avg_ms, ts,
-                              CASE WHEN curve.text IS NOT NULL THEN '; measured: ' || curve.text ELSE '' END)
-                       || @extschema@.ranread_advise_stale(ts, 'random', NULL, NULL);
-            to_measure := concat_ws(' ', setup, @extschema@.ranread_advise_measure_sql('random sweep', mtarget, duration, max_avg_ms));
-        ELSE
-            suggested := ioc.io_concurrency;
-            apply_sql := format('ALTER TABLESPACE %s SET (%s = %s);', tsq, setting, suggested);
-            figures := format('random 8 KiB reads by concurrency (I/Os in flight): %s; peak %s IOPS at %s within %s ms average; 90%% of it from %s',
-                              curve.text, to_char(round(ioc.peak_iops::numeric), 'FM999,999,999,990'),
-                              ioc.peak_concurrency, max_avg_ms, ioc.io_concurrency)
-                       || CASE WHEN ioc.still_rising THEN format('; IOPS still rose at the highest concurrency measured, so %s is a lower bound: measure higher', ioc.io_concurrency) ELSE '' END;
-            to_measure := CASE WHEN ioc.still_rising THEN @extschema@.ranread_advise_measure_sql('random sweep', mtarget, duration, max_avg_ms) END;
-        END IF;
-        formula := 'the lowest concurrency (processes x queue depth) at which random 8 KiB reads reach 90% of the highest IOPS measured within max_avg_ms average latency, 1 to 1000: the pages in flight past which prefetching gains little. '
-                   || CASE setting WHEN 'effective_io_concurrency'
-                           THEN 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.'
-                           ELSE 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.' END;
-        SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
-          INTO apply_sql, ts_sets, sys_sets
-          FROM @extschema@.ranread_advise_pending(setting, suggested,
-                   coalesce(tablespace_value, server_value), scope, apply_sql) p;
-        RETURN NEXT;
-    END LOOP;
-
-    -- max_parallel_workers_per_gather
-    SELECT * INTO pw FROM @extschema@.ranread_advise_parallel_workers(s1.mbps, sall.mbps);
-    setting := 'max_parallel_workers_per_gather';
-    server_value := current_setting(setting);
-    tablespace_value := NULL;
-    scope := 'server';
-    batches := array_remove(ARRAY[s1.batch, sall.batch], NULL);
-    IF pw.workers IS NULL THEN
-        suggested := NULL;
-        apply_sql := NULL;
-        figures := 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ts
-                   || @extschema@.ranread_advise_stale(ts, 'sequential', NULL, NULL);
-        to_measure := concat_ws(' ', setup, @extschema@.ranread_advise_measure_sql('sequential sweep', mtarget, duration, max_avg_ms));
-    ELSE
-        suggested := pw.workers;
-        apply_sql := format('ALTER SYSTEM SET max_parallel_workers_per_gather = %s; SELECT pg_reload_conf();', pw.workers);
-        figures := format('sequential reads: one process %s MiB/s (batch %s), the most with several %s MiB/s, by %s processes (batch %s): %s',
-                          round(s1.mbps::numeric), s1.batch, round(sall.mbps::numeric), sall.processes,
-                          sall.batch, CASE WHEN pw.processes = 1 THEN 'one process already reads as fast as several'
-                                           ELSE format('%s processes'' worth', pw.processes) END);
-        to_measure := NULL;
-    END IF;
-    formula := 'a cap for I/O-bound parallel scans: processes = round(sequential MiB/s of all processes / of one process), as Oracle''s CALIBRATE_IO feeds PARALLEL_DEGREE_LIMIT=IO (MAX_MBPS / MAX_PMBPS); workers per gather = processes - 1, since the leader scans too. Plans bound by CPU on cached data may still use more.';
-    SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
-      INTO apply_sql, ts_sets, sys_sets
-      FROM @extschema@.ranread_advise_pending(setting, suggested,
-               coalesce(tablespace_value, server_value), scope, apply_sql) p;
-    RETURN NEXT;
-
-    -- wal_sync_method, from the latest commit test on pg_wal's filesystem
-    -- that measured the server's method with others; the commit tests after
-    -- it that did not are named
-    WITH c AS (
-        SELECT c.commit_test, max(c.run_at) AS run_at, min(c.filesystem) AS filesystem,
-               array_agg(c.method ORDER BY c.ops_per_s DESC, c.method) AS methods,
-               array_agg(c.ops_per_s ORDER BY c.ops_per_s DESC, c.method) AS ops,
-               array_agg(c.batch ORDER BY c.ops_per_s DESC, c.method) AS batches
-          FROM @extschema@.ranread_commit_summary c
-         WHERE c.tablespace = 'pg_wal' AND c.test = 'one 8 kB write' AND c.durable AND c.status = 'completed'
-         GROUP BY c.commit_test
-    ), w AS (
-        SELECT c.commit_test, c.run_at, c.filesystem, c.batches, f.method, f.measured, f.note
-          FROM c, LATERAL @extschema@.ranread_advise_wal_sync_method(c.methods, c.ops,
-                                                                     current_setting('wal_sync_method')) f
-    ), pick AS (
-        SELECT * FROM w WHERE w.method IS NOT NULL ORDER BY w.commit_test DESC LIMIT 1
-    )
-    SELECT pick.*,
-           (SELECT string_agg(format('commit test %s (%s): %s', x.commit_test,
-                                     to_char(x.run_at, 'YYYY-MM-DD HH24:MI'), x.note),
-                              '; ' ORDER BY x.commit_test DESC)
-              FROM (SELECT * FROM w WHERE w.commit_test > coalesce(pick.commit_test, 0)
-                     ORDER BY w.commit_test DESC LIMIT 3) x) AS skipped
-      INTO ct
-      FROM (SELECT) one LEFT JOIN pick ON true;
-    setting := 'wal_sync_method';
-    server_value := current_setting(setting);
-    tablespace_value := NULL;
-    scope := 'server';
-    batches := coalesce(ct.batches, '{}');
-    IF ct.method IS NULL THEN
-        suggested := NULL;
-        apply_sql := NULL;
-        figures := format('missing: a commit test on pg_wal''s filesystem that measured %s, the server''s wal_sync_method, and other methods together',
-                          server_value)
-                   || coalesce('; not counted: ' || ct.skipped, '');
-        to_measure := @extschema@.ranread_advise_measure_sql('commit test', NULL, duration, max_avg_ms);
-    ELSE
-        suggested := ct.method;
-        apply_sql := format('ALTER SYSTEM SET wal_sync_method = %L; SELECT pg_reload_conf();', ct.method);
-        figures := format('commit test %s on pg_wal (%s, %s), one 8 kB write and its sync: %s; %s',
-                          ct.commit_test, ct.filesystem, to_char(ct.run_at, 'YYYY-MM-DD HH24:MI'), ct.measured, ct.note)
-                   || coalesce('; not counted: ' || ct.skipped, '');
-        to_measure := NULL;
-    END IF;
-    formula := 'the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem among those one commit test measured together with the server''s wal_sync_method, as pg_test_fsync compares them; the current method stays unless that one is more than 10% faster (closer is noise between two runs). Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.';
-    SELECT p.apply_now, ts_sets || p.ts_set, sys_sets || p.sys_set
-      INTO apply_sql, ts_sets, sys_sets
-      FROM @extschema@.ranread_advise_pending(setting, suggested,
-               coalesce(tablespace_value, server_value), scope, apply_sql) p;
-    RETURN NEXT;
-
-    IF cardinality(ts_sets) + cardinality(sys_sets) > 0 THEN
-        RAISE NOTICE 'ranread_advise for %: nothing has been applied; to apply every suggestion: %', ts,
-            concat_ws(' ',
-                CASE WHEN cardinality(ts_sets) > 0
-                     THEN format('ALTER TABLESPACE %s SET (%s);', tsq, array_to_string(ts_sets, ', ')) END,
-                array_to_string(sys_sets, ' '),
-                CASE WHEN cardinality(sys_sets) > 0 THEN 'SELECT pg_reload_conf();' END);
-    ELSIF pc.random_page_cost IS NULL AND ioc.io_concurrency IS NULL AND pw.workers IS NULL
-          AND ct.method IS NULL THEN
-        RAISE NOTICE 'ranread_advise for %: no figures to advise from yet; to_measure says what to run, or call ranread_advise(%, measure => true)',
-            ts, quote_literal(ts);
-    ELSE
-        RAISE NOTICE 'ranread_advise for %: nothing to change%', ts,
-            CASE WHEN pc.random_page_cost IS NULL OR ioc.io_concurrency IS NULL OR pw.workers IS NULL
-                      OR ct.method IS NULL
-                 THEN ' in what could be advised; to_measure says what to run for the rest' ELSE '' END;
-    END IF;
+    ev := ranread_internal.ranread_advise_gather(ev);
+    advice := ranread_internal.ranread_advise_page_cost_rows(ev)
+              || ranread_internal.ranread_advise_io_rows(ev)
+              || ranread_internal.ranread_advise_parallel_rows(ev)
+              || ranread_internal.ranread_advise_wal_rows(ev);
+    RETURN QUERY SELECT * FROM unnest(advice);
+    PERFORM ranread_internal.ranread_advise_notice(ev.tablespace, advice);
 END
 $$;
 
 -- Readers of the history (pg_monitor) may ask for advice without measuring:
--- ranread_advise then only reads what they may read.
+-- ranread_advise then only reads what they may read, through the steps
+-- below (ranread_advise_measure only to be told why it may not measure).
 GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_advise(name, boolean, float8, float8, name, interval),
     @extschema@.ranread_advise_page_costs(float8, float8, float8, float8),
     @extschema@.ranread_advise_io_concurrency(integer[], float8[], float8[], float8, float8),
     @extschema@.ranread_advise_parallel_workers(float8, float8),
     @extschema@.ranread_advise_wal_sync_method(text[], float8[], text),
-    @extschema@.ranread_advise_history(name),
-    @extschema@.ranread_advise_stale(name, text, integer, integer),
-    @extschema@.ranread_advise_measure_sql(text, name, interval, float8, name),
-    @extschema@.ranread_advise_same(text, text),
-    @extschema@.ranread_advise_pending(text, text, text, text, text)
+    ranread_internal.ranread_advise_history(name),
+    ranread_internal.ranread_advise_stale(name, text, integer, integer),
+    ranread_internal.ranread_advise_measure_sql(text, name, interval, float8, name),
+    ranread_internal.ranread_advise_setup_sql(name, name),
+    ranread_internal.ranread_advise_target(name),
+    ranread_internal.ranread_advise_same(text, text),
+    ranread_internal.ranread_advise_pending(text, text, text, text, text),
+    ranread_internal.ranread_first_failed(ranread_internal.ranread_check[]),
+    ranread_internal.ranread_advise_check(boolean, float8, float8, interval),
+    ranread_internal.ranread_advise_place(ranread_internal.ranread_advise_evidence, name, name),
+    ranread_internal.ranread_advise_measure(ranread_internal.ranread_advise_evidence),
+    ranread_internal.ranread_advise_gather(ranread_internal.ranread_advise_evidence),
+    ranread_internal.ranread_advise_row(ranread_internal.ranread_advise_evidence, text, text, text, text, text, text, bigint[]),
+    ranread_internal.ranread_advise_page_cost_rows(ranread_internal.ranread_advise_evidence),
+    ranread_internal.ranread_advise_io_rows(ranread_internal.ranread_advise_evidence),
+    ranread_internal.ranread_advise_parallel_rows(ranread_internal.ranread_advise_evidence),
+    ranread_internal.ranread_advise_wal_rows(ranread_internal.ranread_advise_evidence),
+    ranread_internal.ranread_advise_notice(name, ranread_internal.ranread_advice[])
     TO pg_monitor;

@@ -19,10 +19,13 @@
 --   snia-latency           SNIA PTS's latency test: random 0.5, 4 and 8 KiB
 --                          at R/W 100/0, 65/35, 0/100, one thread at QD1:
 --                          average, 99.999% and maximum latency
--- New in 1.1, so the upgrade script includes this file whole.
+-- New in 1.1, so the upgrade script includes this file whole.  The user
+-- calls ranread_profile, ranread_profile_report and ranread_profile_chart;
+-- the definitions and ranread_profile's steps (check the arguments, plan
+-- the runs, run them as a study, report) are in schema ranread_internal.
 
 -- Is block_size usable on target (the direct I/O alignment)?  No I/O.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_block_size_ok(target name, block_size integer)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_block_size_ok(target name, block_size integer)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -36,7 +39,7 @@ END
 $$;
 
 -- The names of the profiles, for hints and docs.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_names()
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_profile_names()
 RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
@@ -51,7 +54,7 @@ $$;
 -- I/O alignment is larger cannot do them).  ranread writes whole pages
 -- (page_size, the server's block size), so writes of smaller blocks
 -- (CrystalDiskMark's RND4K, SNIA's 0.5 and 4 KiB mixes) are left out.  Pure.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_points(
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_profile_points(
     name          text,
     target        name     DEFAULT 'ranread',
     duration      interval DEFAULT '5s',
@@ -144,7 +147,7 @@ $$;
 -- A CrystalDiskMark test as its window prints it:
 --   SEQ    1MiB (Q=  8, T= 1):  3514.385 MB/s [   3351.6 IOPS] <  2385.10 us>
 -- (MB/s in decimal megabytes, as CrystalDiskMark counts them).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_cdm_line(test text, block_size integer,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_cdm_line(test text, block_size integer,
     queue_depth integer, processes integer, iops float8, avg_us float8)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -160,13 +163,157 @@ AS $$
                   coalesce(to_char(avg_us, 'FM9999990.00'), 'n/a'))
 $$;
 
+-- Step: ranread_profile's arguments, before anything runs: the profile is
+-- known, the options of another tool's profile are not given, and each
+-- option is NULL (the tool's own) or within what the tool offers.  The
+-- first check that fails (in this order) is raised.  Returns the length of
+-- each run: duration, or the tool's own.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_profile_check(name text, duration interval,
+    passes integer, num_disks integer, writes boolean, workers integer)
+RETURNS interval
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn        constant text := 'ranread_profile';
+    max_disks constant integer := (SELECT l.max_processes / 5 FROM @extschema@.ranread_limits() l);
+    bad       ranread_internal.ranread_check;
+BEGIN
+    bad := ranread_internal.ranread_first_failed(ARRAY[
+        (name IS NULL OR NOT (name = ANY (ranread_internal.ranread_profile_names())),
+         CASE WHEN name IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
+         format('unknown profile %s for %s', coalesce(quote_literal(name), 'NULL'), fn),
+         format('The profiles are %s.', array_to_string(ranread_internal.ranread_profile_names(), ', '))),
+        (duration <= interval '0', 'invalid_parameter_value',
+         format('invalid duration %s for %s', quote_literal(duration), fn),
+         'duration is the length of each run: greater than 0, or NULL for the tool''s own (CrystalDiskMark 5 s, ORION and SNIA 60 s).'),
+        (passes IS NOT NULL AND name NOT LIKE 'crystaldiskmark%', 'invalid_parameter_value',
+         format('passes does not apply to profile %s of %s', name, fn),
+         'passes is the number of measured passes of a CrystalDiskMark test.'),
+        (passes < 1 OR passes > 9, 'invalid_parameter_value',
+         format('invalid passes %s for %s', passes, fn),
+         'passes is 1 to 9, as CrystalDiskMark offers; 3 by default.'),
+        (num_disks IS NOT NULL AND name NOT LIKE 'orion-%', 'invalid_parameter_value',
+         format('num_disks does not apply to profile %s of %s', name, fn),
+         'num_disks sizes the loads of the ORION profiles (small up to 5 x num_disks, large up to 2 x num_disks).'),
+        (num_disks < 1 OR num_disks > max_disks, 'invalid_parameter_value',
+         format('invalid num_disks %s for %s', num_disks, fn),
+         format('num_disks is the number of disks under the target, 1 to %s.', max_disks)),
+        (writes IS NULL, 'null_value_not_allowed',
+         format('writes of %s must not be null', fn),
+         'writes is true to run CrystalDiskMark''s write tests after its read tests, false for reads only.'),
+        (workers < 1, 'invalid_parameter_value',
+         format('invalid workers %s for %s', workers, fn),
+         'workers must be at least 1, or NULL to let each run choose.')
+        ]::ranread_internal.ranread_check[]);
+    IF bad.failed THEN
+        RAISE EXCEPTION USING ERRCODE = bad.errcode, MESSAGE = bad.message, HINT = bad.hint;
+    END IF;
+    RETURN coalesce(duration, CASE WHEN name LIKE 'crystaldiskmark%' THEN interval '5s' ELSE interval '60s' END);
+END
+$$;
+
+-- Step: a profile's runs on target (ranread_profile_points), and what of
+-- the tool's definition the target or ranread cannot do, each said in a
+-- NOTICE: SNIA's 0.5 KiB blocks where the direct I/O alignment is larger
+-- (small_blocks false), writes smaller than the server's pages.  Refuses
+-- more workers than the smallest run has processes.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_profile_plan(name text, target name, duration interval,
+    passes integer, num_disks integer, writes boolean, workers integer,
+    OUT points jsonb, OUT small_blocks boolean)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn        constant text := 'ranread_profile';
+    page_size constant integer := current_setting('block_size')::integer;
+    left_out  text;
+BEGIN
+    PERFORM @extschema@.ranread_study_check_group(jsonb_build_object('target', target, 'block_size', 4096), fn);
+    small_blocks := true;
+    IF name = 'snia-latency' AND NOT ranread_internal.ranread_block_size_ok(target, 512) THEN
+        small_blocks := false;
+        RAISE NOTICE '% %: the 0.5 KiB tests are left out: the direct I/O alignment of target % is larger than 512 bytes',
+            fn, name, target;
+    END IF;
+    points := ranread_internal.ranread_profile_points(name, target, duration, coalesce(passes, 3),
+                                                      coalesce(num_disks, 1), writes, small_blocks, page_size);
+    IF name LIKE 'crystaldiskmark%' AND writes THEN
+        -- the tests of the definition at any page size, less those planned
+        SELECT string_agg(DISTINCT x.t, ', ') INTO left_out
+          FROM (SELECT e.point ->> 'test' AS t, e.point ->> 'mode' AS m
+                  FROM jsonb_to_recordset(ranread_internal.ranread_profile_points(name, target, duration, 1, 1, writes,
+                                                                                  small_blocks, 1)) AS e(point jsonb)
+                EXCEPT
+                SELECT e.point ->> 'test', e.point ->> 'mode'
+                  FROM jsonb_to_recordset(points) AS e(point jsonb)) x
+         WHERE x.t IS NOT NULL;
+    ELSIF name = 'snia-latency' THEN
+        SELECT string_agg(format('%s B %s%% writes', bs, w), ', ') INTO left_out
+          FROM unnest(CASE WHEN small_blocks THEN ARRAY[512, 4096] ELSE ARRAY[4096] END) bs, unnest(ARRAY[35, 100]) w
+         WHERE bs % page_size <> 0;
+    END IF;
+    IF left_out IS NOT NULL THEN
+        RAISE NOTICE '% %: the write tests of % are left out: ranread writes whole % byte pages',
+            fn, name, left_out, page_size;
+    END IF;
+    IF workers > (SELECT min((p -> 'groups' -> 0 ->> 'processes')::integer) FROM jsonb_array_elements(points) p) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid workers %s for %s', workers, fn),
+            HINT = 'workers must be at most the processes of the profile''s smallest run (1), or NULL.';
+    END IF;
+END
+$$;
+
+-- The call as the study records it: ranread_profile with the arguments
+-- given, the defaults left out.  Pure.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_profile_call(name text, target name, duration interval,
+    passes integer, num_disks integer, writes boolean, seed bigint, workers integer)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format('SELECT * FROM ranread_profile(%s);', array_to_string(ARRAY[quote_literal($1)]
+        || CASE WHEN $2 <> 'ranread' THEN ARRAY[format('target => %L', $2)] ELSE '{}' END
+        || CASE WHEN $3 IS NOT NULL THEN ARRAY[format('duration => %L', $3)] ELSE '{}' END
+        || CASE WHEN $4 IS NOT NULL THEN ARRAY[format('passes => %s', $4)] ELSE '{}' END
+        || CASE WHEN $5 IS NOT NULL THEN ARRAY[format('num_disks => %s', $5)] ELSE '{}' END
+        || CASE WHEN NOT $6 THEN ARRAY['writes => false'] ELSE '{}' END
+        || CASE WHEN $7 IS NOT NULL THEN ARRAY[format('seed => %s', $7)] ELSE '{}' END
+        || CASE WHEN $8 IS NOT NULL THEN ARRAY[format('workers => %s', $8)] ELSE '{}' END, ', '))
+$$;
+
+-- Step: CrystalDiskMark's window as a NOTICE: its lines under [Read] and
+-- [Write], and the test's conditions.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_profile_cdm_notice(study_id bigint, name text, target name,
+    duration interval, passes integer)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    txt text;
+BEGIN
+    SELECT string_agg(q.block, E'\n' ORDER BY q.ord) INTO txt
+      FROM (SELECT '[' || initcap(rp.mode) || E']\n' || string_agg(rp.result, E'\n' ORDER BY rp.ord) AS block,
+                   min(rp.ord) AS ord
+              FROM (SELECT x.mode, x.result, row_number() OVER () AS ord
+                      FROM @extschema@.ranread_profile_report(study_id) x) rp
+             GROUP BY rp.mode) q;
+    txt := format('ranread 1.1, profile %s (study %s)', name, study_id) || E'\n' || txt;
+    RAISE NOTICE E'%\n  Test: target %, % per pass, % passes after a preparing pass', txt, target, duration, passes;
+END
+$$;
+
 -- Runs a profile (see the top of this file) as a study on target and
 -- reports it as the tool it imitates: CrystalDiskMark's lines (best of the
 -- passes: highest MB/s, lowest latency), ORION's points and the lines of its
 -- summary, SNIA's latency table.  duration is per run (each pass, each
 -- point): by default the tool's own (CrystalDiskMark 5 s, ORION 60 s, SNIA
 -- 60 s).  mbps is MiB/s as everywhere in ranread; result prints the tool's
--- units.
+-- units.  Steps: check the arguments, plan the runs, run them as a study,
+-- report.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_profile(
     name       text,
     target     name     DEFAULT 'ranread',
@@ -183,136 +330,31 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     fn        constant text := 'ranread_profile';
-    is_cdm    boolean := name LIKE 'crystaldiskmark%';
-    is_orion  boolean := name LIKE 'orion-%';
+    is_cdm    constant boolean := name LIKE 'crystaldiskmark%';
     dur       interval;
-    pts       jsonb;
-    small_ok  boolean := true;
+    plan      record;
     study_id  bigint;
-    call      text;
-    r         record;
-    txt       text;
-    lim       record;
 BEGIN
     PERFORM @extschema@.ranread_primary_only(fn);
-    IF name IS NULL OR NOT (name = ANY (@extschema@.ranread_profile_names())) THEN
-        RAISE EXCEPTION USING
-            ERRCODE = CASE WHEN name IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
-            MESSAGE = format('unknown profile %s for %s', coalesce(quote_literal(name), 'NULL'), fn),
-            HINT = format('The profiles are %s.', array_to_string(@extschema@.ranread_profile_names(), ', '));
-    END IF;
-    IF duration <= interval '0' THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid duration %s for %s', quote_literal(duration), fn),
-            HINT = 'duration is the length of each run: greater than 0, or NULL for the tool''s own (CrystalDiskMark 5 s, ORION and SNIA 60 s).';
-    END IF;
-    IF passes IS NOT NULL AND NOT is_cdm THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('passes does not apply to profile %s of %s', name, fn),
-            HINT = 'passes is the number of measured passes of a CrystalDiskMark test.';
-    END IF;
-    IF passes < 1 OR passes > 9 THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid passes %s for %s', passes, fn),
-            HINT = 'passes is 1 to 9, as CrystalDiskMark offers; 3 by default.';
-    END IF;
-    IF num_disks IS NOT NULL AND NOT is_orion THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('num_disks does not apply to profile %s of %s', name, fn),
-            HINT = 'num_disks sizes the loads of the ORION profiles (small up to 5 x num_disks, large up to 2 x num_disks).';
-    END IF;
-    SELECT * INTO lim FROM @extschema@.ranread_limits();
-    IF num_disks < 1 OR num_disks > lim.max_processes / 5 THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid num_disks %s for %s', num_disks, fn),
-            HINT = format('num_disks is the number of disks under the target, 1 to %s.', lim.max_processes / 5);
-    END IF;
-    IF writes IS NULL THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('writes of %s must not be null', fn),
-            HINT = 'writes is true to run CrystalDiskMark''s write tests after its read tests, false for reads only.';
-    END IF;
-    IF workers < 1 THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
-            HINT = 'workers must be at least 1, or NULL to let each run choose.';
-    END IF;
-
-    dur := coalesce(duration, CASE WHEN is_cdm THEN interval '5s' ELSE interval '60s' END);
-    -- The target, and whether it takes SNIA's 0.5 KiB blocks
-    PERFORM @extschema@.ranread_study_check_group(jsonb_build_object('target', target, 'block_size', 4096), fn);
-    IF name = 'snia-latency' AND NOT @extschema@.ranread_block_size_ok(target, 512) THEN
-        small_ok := false;
-        RAISE NOTICE '% %: the 0.5 KiB tests are left out: the direct I/O alignment of target % is larger than 512 bytes',
-            fn, name, target;
-    END IF;
-    pts := @extschema@.ranread_profile_points(name, target, dur, coalesce(passes, 3),
-                                              coalesce(num_disks, 1), writes, small_ok,
-                                              current_setting('block_size')::integer);
-    IF (name LIKE 'crystaldiskmark%' AND writes)
-       OR name = 'snia-latency' THEN
-        SELECT string_agg(DISTINCT x.t, ', ') INTO txt
-          FROM (SELECT e.point ->> 'test' AS t, e.point ->> 'mode' AS m
-                  FROM jsonb_to_recordset(@extschema@.ranread_profile_points(name, target, dur, 1, 1, writes, small_ok, 1))
-                       AS e(point jsonb)
-                EXCEPT
-                SELECT e.point ->> 'test', e.point ->> 'mode'
-                  FROM jsonb_to_recordset(pts) AS e(point jsonb)) x
-         WHERE x.t IS NOT NULL;
-        IF name = 'snia-latency' THEN
-            SELECT string_agg(format('%s B %s%% writes', bs, w), ', ') INTO txt
-              FROM unnest(CASE WHEN small_ok THEN ARRAY[512, 4096] ELSE ARRAY[4096] END) bs, unnest(ARRAY[35, 100]) w
-             WHERE bs % current_setting('block_size')::integer <> 0;
-        END IF;
-        IF txt IS NOT NULL THEN
-            RAISE NOTICE '% %: the write tests of % are left out: ranread writes whole % byte pages',
-                fn, name, txt, current_setting('block_size');
-        END IF;
-    END IF;
-    IF workers > (SELECT min((p -> 'groups' -> 0 ->> 'processes')::integer) FROM jsonb_array_elements(pts) p) THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid workers %s for %s', workers, fn),
-            HINT = 'workers must be at most the processes of the profile''s smallest run (1), or NULL.';
-    END IF;
-
-    call := format('SELECT * FROM ranread_profile(%s);', array_to_string(ARRAY[quote_literal(name)]
-        || CASE WHEN target <> 'ranread' THEN ARRAY[format('target => %L', target)] ELSE '{}' END
-        || CASE WHEN duration IS NOT NULL THEN ARRAY[format('duration => %L', duration)] ELSE '{}' END
-        || CASE WHEN passes IS NOT NULL THEN ARRAY[format('passes => %s', passes)] ELSE '{}' END
-        || CASE WHEN num_disks IS NOT NULL THEN ARRAY[format('num_disks => %s', num_disks)] ELSE '{}' END
-        || CASE WHEN NOT writes THEN ARRAY['writes => false'] ELSE '{}' END
-        || CASE WHEN seed IS NOT NULL THEN ARRAY[format('seed => %s', seed)] ELSE '{}' END
-        || CASE WHEN workers IS NOT NULL THEN ARRAY[format('workers => %s', workers)] ELSE '{}' END, ', '));
+    -- the steps are assignments (not PERFORM or SELECT INTO), so that an
+    -- error's CONTEXT names ranread_profile without the statement's text
+    dur := ranread_internal.ranread_profile_check(name, duration, passes, num_disks, writes, workers);
+    plan := ranread_internal.ranread_profile_plan(name, target, dur, passes, num_disks, writes, workers);
 
     SELECT min(x.study) INTO study_id
       FROM @extschema@.ranread_study_execute(
-               name, fn, call,
+               name, fn,
+               ranread_internal.ranread_profile_call(name, target, duration, passes, num_disks, writes, seed, workers),
                jsonb_strip_nulls(jsonb_build_object('profile', name, 'duration', dur,
                    'passes', CASE WHEN is_cdm THEN coalesce(passes, 3) END,
-                   'num_disks', CASE WHEN is_orion THEN coalesce(num_disks, 1) END,
+                   'num_disks', CASE WHEN name LIKE 'orion-%' THEN coalesce(num_disks, 1) END,
                    'writes', CASE WHEN is_cdm THEN writes END, 'seed', seed, 'workers', workers,
-                   'small_blocks', CASE WHEN name = 'snia-latency' THEN small_ok END)),
-               pts, target, dur, '0', seed, workers, 10, false) x;
+                   'small_blocks', CASE WHEN name = 'snia-latency' THEN plan.small_blocks END)),
+               plan.points, target, dur, '0', seed, workers, 10, false) x;
 
     RETURN QUERY SELECT * FROM @extschema@.ranread_profile_report(study_id);
-
     IF is_cdm THEN
-        SELECT string_agg(q.block, E'\n' ORDER BY q.ord) INTO txt
-          FROM (SELECT '[' || initcap(rp.mode) || E']\n' || string_agg(rp.result, E'\n' ORDER BY rp.ord) AS block,
-                       min(rp.ord) AS ord
-                  FROM (SELECT x.mode, x.result, row_number() OVER () AS ord
-                          FROM @extschema@.ranread_profile_report(study_id) x) rp
-                 GROUP BY rp.mode) q;
-        txt := format('ranread 1.1, profile %s (study %s)', name, study_id) || E'\n' || txt;
-        RAISE NOTICE E'%\n  Test: target %, % per pass, % passes after a preparing pass', txt, target, dur, coalesce(passes, 3);
+        PERFORM ranread_internal.ranread_profile_cdm_notice(study_id, name, target, dur, coalesce(passes, 3));
     END IF;
 END
 $$;
@@ -359,7 +401,7 @@ BEGIN
               FROM runs r
              ORDER BY r.t, r.m, r.mb DESC, r.n)
         SELECT id, x.t, x.m, x.mb, x.io, x.min_avg * 1000, x.p99_ms * 1000, x.p5 * 1000, x.max_ms * 1000,
-               @extschema@.ranread_cdm_line(x.t, x.block_size, x.queue_depth, x.processes, x.io, x.min_avg * 1000)
+               ranread_internal.ranread_cdm_line(x.t, x.block_size, x.queue_depth, x.processes, x.io, x.min_avg * 1000)
           FROM best x
          ORDER BY x.first_n;
     ELSIF kind LIKE 'orion%' THEN

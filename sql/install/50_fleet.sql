@@ -1,17 +1,20 @@
--- 1.1, the fleet: one batch on many PostgreSQL servers at once (issue 16).
--- This part holds the fleet's history (tables, views) and the pure rules
--- (connection strings without their passwords, the fleet's figures from its
--- nodes' figures, outliers, status); 51_fleet_run.sql runs a fleet through
--- dblink, 52_fleet_report.sql sweeps, charts and exports it.  New in 1.1,
+-- 1.1, the fleet: one batch on many PostgreSQL servers at once.
+-- This part holds the fleet's history (tables, views), its connections to
+-- other servers (C, src/remote.c) and the pure rules (connection strings
+-- read by libpq's rules and shown without their passwords, the fleet's
+-- figures from its nodes' figures, outliers, status); 51_fleet_run.sql runs
+-- a fleet, 52_fleet_report.sql sweeps, charts and exports it.  New in 1.1,
 -- so the upgrade script includes these files whole.
 --
 -- How a fleet is kept.  Each node records its own batch, as any batch, with
 -- the fleet's id in ranread_batches.fleet.  The coordinator keeps the fleet
 -- (ranread_fleets), one row per node (ranread_fleet_nodes) and the nodes'
 -- seconds aligned by epoch second (ranread_fleet_seconds).  It writes them
--- through a dblink connection to its own database, in transactions of their
--- own: a cancel, a statement_timeout or a ROLLBACK of the coordinator's call
--- loses none of them.  Connection strings are stored without passwords.
+-- through a connection to its own database (the recorder), in transactions
+-- of their own: a cancel, a statement_timeout or a ROLLBACK of the
+-- coordinator's call loses none of them, and a coordinator that is
+-- terminated leaves no row 'running' (ranread_fleet_abandon).  Connection
+-- strings are stored without passwords.
 
 CREATE SEQUENCE @extschema@.ranread_fleet_seq;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_fleet_seq', '');
@@ -48,7 +51,7 @@ CREATE TABLE @extschema@.ranread_fleets (
     message          text,
     window_start     timestamptz,
     window_end       timestamptz,
-    window_seconds   integer,
+    window_seconds   float8,
     reads            bigint,
     writes           bigint,
     iops             float8,
@@ -68,6 +71,9 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_fleets', '');
 -- as the node recorded them, and what the coordinator measured: its clock
 -- offset (node minus coordinator) and round trip before the start, and how
 -- late its first I/O came after start_at (+ warmup), on its own clock.
+-- status 'lost': the coordinator gave the node up (it did not answer within
+-- ranread's bound, or the coordinator itself ended); its own history has
+-- its batch (ranread_batches.fleet there).
 CREATE TABLE @extschema@.ranread_fleet_nodes (
     fleet        bigint NOT NULL,
     node         integer NOT NULL,
@@ -75,7 +81,7 @@ CREATE TABLE @extschema@.ranread_fleet_nodes (
     conninfo     text NOT NULL,
     batch        bigint,
     status       text NOT NULL
-        CHECK (status IN ('running', 'completed', 'stopped', 'cancelled', 'failed', 'skipped')),
+        CHECK (status IN ('running', 'completed', 'stopped', 'cancelled', 'failed', 'skipped', 'lost')),
     message      text,
     offset_ms    float8,
     rtt_ms       float8,
@@ -99,7 +105,9 @@ CREATE TABLE @extschema@.ranread_fleet_nodes (
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_fleet_nodes', '');
 
 -- Each node's seconds (ranread_intervals there), at the epoch second they
--- began on the node's clock (see ranread_fleet_align).
+-- began on the node's clock (see ranread_fleet_align); elapsed is the
+-- second's real length (1, the last one's less or a little more), iops the
+-- node's I/Os over it.
 CREATE TABLE @extschema@.ranread_fleet_seconds (
     fleet     bigint NOT NULL,
     node      integer NOT NULL,
@@ -110,6 +118,7 @@ CREATE TABLE @extschema@.ranread_fleet_seconds (
     iops      float8 NOT NULL,
     avg_ms    float8,
     max_ms    float8,
+    elapsed   float8 NOT NULL DEFAULT 1,
     PRIMARY KEY (fleet, node, at)
 );
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_fleet_seconds', '');
@@ -166,213 +175,129 @@ CREATE TYPE @extschema@.ranread_fleet_result AS (
     message     text
 );
 
--- A libpq connection string cut into its keyword = value pairs, each with
--- the text it came from, as libpq reads it: values in single quotes with
--- backslash escapes, or up to the next blank.  A URI
--- (postgresql://user:secret@host/db?password=...) gives the pieces that
--- can hold a password: "password" pairs for the one after the user name and
--- for each password parameter.  Malformed text is an error that quotes
--- none of it (it may hold a password).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_pairs(conninfo text)
-RETURNS TABLE (keyword text, value text, piece text)
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    n     integer := length(conninfo);
-    i     integer := 1;
-    st    integer;
-    c     text;
-    m     text[];
-    q     text;
-BEGIN
-    IF conninfo ~* '^postgres(ql)?://' THEN
-        m := regexp_match(conninfo, '^[a-zA-Z]+://([^@/]*)@');
-        IF m IS NOT NULL AND strpos(m[1], ':') > 0 THEN
-            keyword := 'password';
-            value := @extschema@.ranread_percent_decode(substr(m[1], strpos(m[1], ':') + 1));
-            piece := ':' || substr(m[1], strpos(m[1], ':') + 1);
-            RETURN NEXT;
-        END IF;
-        q := substring(conninfo FROM '\?(.*)$');
-        IF q IS NOT NULL THEN
-            FOR c IN SELECT unnest(string_to_array(q, '&')) LOOP
-                keyword := @extschema@.ranread_percent_decode(split_part(c, '=', 1));
-                value := @extschema@.ranread_percent_decode(substr(c, length(split_part(c, '=', 1)) + 2));
-                piece := c;
-                RETURN NEXT;
-            END LOOP;
-        END IF;
-        RETURN;
-    END IF;
-
-    LOOP
-        WHILE i <= n AND substr(conninfo, i, 1) ~ '\s' LOOP i := i + 1; END LOOP;
-        EXIT WHEN i > n;
-        st := i;
-        keyword := '';
-        WHILE i <= n AND substr(conninfo, i, 1) !~ '[\s=]' LOOP
-            keyword := keyword || substr(conninfo, i, 1);
-            i := i + 1;
-        END LOOP;
-        WHILE i <= n AND substr(conninfo, i, 1) ~ '\s' LOOP i := i + 1; END LOOP;
-        IF keyword = '' OR i > n OR substr(conninfo, i, 1) <> '=' THEN
-            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-                MESSAGE = 'invalid connection string: a keyword without "= value"';
-        END IF;
-        i := i + 1;
-        WHILE i <= n AND substr(conninfo, i, 1) ~ '\s' LOOP i := i + 1; END LOOP;
-        value := '';
-        IF substr(conninfo, i, 1) = '''' THEN
-            i := i + 1;
-            LOOP
-                IF i > n THEN
-                    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-                        MESSAGE = 'invalid connection string: a quoted value without its closing quote';
-                END IF;
-                c := substr(conninfo, i, 1);
-                EXIT WHEN c = '''';
-                IF c = '\' AND i < n THEN
-                    i := i + 1;
-                    c := substr(conninfo, i, 1);
-                END IF;
-                value := value || c;
-                i := i + 1;
-            END LOOP;
-            i := i + 1;
-        ELSE
-            WHILE i <= n AND substr(conninfo, i, 1) !~ '\s' LOOP
-                c := substr(conninfo, i, 1);
-                IF c = '\' AND i < n THEN
-                    i := i + 1;
-                    c := substr(conninfo, i, 1);
-                END IF;
-                value := value || c;
-                i := i + 1;
-            END LOOP;
-        END IF;
-        piece := substr(conninfo, st, i - st);
-        RETURN NEXT;
-    END LOOP;
-END
-$$;
-
--- %XX escapes of a URI decoded (bytes as UTF-8; an invalid escape stays)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_percent_decode(s text)
+-- Connection strings, read by libpq's own rules (PQconninfoParse: key =
+-- value pairs in any quoting, and postgresql:// URIs with percent-encoding
+-- and query parameters), in C (src/remote.c).  A password is whatever
+-- libpq keeps secret (password, sslpassword), however it is spelled.
+--   ranread_conninfo_problem   NULL when libpq reads the string, else what
+--                              is wrong with it, quoting none of it
+--   ranread_conninfo_has_password  whether it gives a password
+--   ranread_conninfo_strip     the options libpq reads from it, as keyword
+--                              = value pairs, without any password: what is
+--                              stored and shown
+--   ranread_conninfo_name      host:port, a node's name in rows and charts
+--   ranread_conninfo_scrub     a message with every spelling of the
+--                              string's passwords blanked out
+--   ranread_conninfo_hide      the passwords (and any unreadable string)
+--                              taken out of the running statement's text,
+--                              as the server logs and shows it
+CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_problem(conninfo text)
 RETURNS text
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    out bytea := '';
-    i   integer := 1;
-BEGIN
-    IF strpos(s, '%') = 0 THEN
-        RETURN s;
-    END IF;
-    WHILE i <= length(s) LOOP
-        IF substr(s, i, 1) = '%' AND substr(s, i + 1, 2) ~ '^[0-9a-fA-F]{2}$' THEN
-            out := out || decode(substr(s, i + 1, 2), 'hex');
-            i := i + 3;
-        ELSE
-            out := out || convert_to(substr(s, i, 1), 'UTF8');
-            i := i + 1;
-        END IF;
-    END LOOP;
-    RETURN convert_from(out, 'UTF8');
-EXCEPTION WHEN character_not_in_repertoire OR untranslatable_character THEN
-    RETURN s;
-END
-$$;
+AS 'MODULE_PATHNAME', 'ranread_conninfo_problem'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- A connection string as it may be shown and stored: every password taken
--- out (the pair, or a URI's ":secret" and password parameter), the rest as
--- written.  Passwords belong in a password file (~/.pgpass or passfile=).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_has_password(conninfo text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'ranread_conninfo_has_password'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_strip(conninfo text)
 RETURNS text
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    out    text;
-    q      text;
-BEGIN
-    IF conninfo ~* '^postgres(ql)?://' THEN
-        out := conninfo;
-        -- the user's ":secret" before the first @ (and before any /)
-        out := regexp_replace(out, '^([a-zA-Z]+://[^@/:]*):[^@/]*@', '\1@');
-        q := substring(out FROM '\?(.*)$');
-        IF q IS NOT NULL THEN
-            SELECT string_agg(x, '&' ORDER BY o) INTO q
-              FROM unnest(string_to_array(q, '&')) WITH ORDINALITY AS t(x, o)
-             WHERE @extschema@.ranread_percent_decode(split_part(x, '=', 1)) NOT IN ('password', 'sslpassword');
-            out := substring(out FROM '^[^?]*') || coalesce('?' || q, '');
-        END IF;
-        RETURN out;
-    END IF;
-    SELECT string_agg(x.piece, ' ') INTO out
-      FROM @extschema@.ranread_conninfo_pairs(conninfo) AS x
-     WHERE x.keyword NOT IN ('password', 'sslpassword');
-    RETURN coalesce(out, '');
-END
-$$;
+AS 'MODULE_PATHNAME', 'ranread_conninfo_strip'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- The passwords a connection string holds, to blank them out of any text
--- (an error of libpq or of a node) before it is shown or stored.
+-- STABLE: defaults come from the server's environment (PGHOST, PGPORT)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_name(conninfo text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_conninfo_name'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_scrub(msg text, conninfo text)
 RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    p      record;
-BEGIN
-    IF msg IS NULL OR conninfo IS NULL THEN
-        RETURN msg;
-    END IF;
-    FOR p IN SELECT x.value, x.piece FROM @extschema@.ranread_conninfo_pairs(conninfo) AS x
-              WHERE x.keyword IN ('password', 'sslpassword') AND x.value <> ''
-              ORDER BY length(x.piece) DESC LOOP
-        msg := replace(replace(msg, p.piece, '********'), p.value, '********');
-    END LOOP;
-    RETURN msg;
-EXCEPTION WHEN invalid_parameter_value THEN
-    -- a string we cannot read: say nothing that came from it
-    RETURN '(a message withheld: it may hold a password of an unreadable connection string)';
-END
-$$;
+AS 'MODULE_PATHNAME', 'ranread_conninfo_scrub'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
--- A value quoted for a connection string
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_quote(v text)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_hide(conninfos text[])
+RETURNS void
+AS 'MODULE_PATHNAME', 'ranread_conninfo_hide'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+-- Connections to other servers, every step bounded and interruptible (see
+-- the top of src/remote.c): named connections of this backend, closed at
+-- the latest when the transaction ends.  Timeouts in milliseconds, NULL for
+-- none (a wait is interruptible either way).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_connect(names text[], conninfos text[],
+    timeout_ms integer DEFAULT NULL, wait boolean DEFAULT true)
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'ranread_remote_connect'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_send(name text, sql text)
 RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT '''' || replace(replace(v, '\', '\\'), '''', '\''') || ''''
-$$;
+AS 'MODULE_PATHNAME', 'ranread_remote_send'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
--- ranread_nodes holds no password
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_wait(names text[], timeout_ms integer)
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'ranread_remote_wait'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_result(name text, timeout_ms integer DEFAULT 0)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'ranread_remote_result'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_query(name text, sql text, timeout_ms integer)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_remote_query'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_cancel(names text[], timeout_ms integer)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'ranread_remote_cancel'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_state(name text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_remote_state'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_close(names text[])
+RETURNS void
+AS 'MODULE_PATHNAME', 'ranread_remote_close'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_last_words(name text, sql text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'ranread_remote_last_words'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+-- ranread_nodes holds no password, in any spelling libpq would take, and
+-- only strings libpq can read (a refusal quotes none of it, and the
+-- statement's text is logged without it)
 CREATE OR REPLACE FUNCTION @extschema@.ranread_nodes_check()
 RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    problem text;
 BEGIN
-    IF NEW.conninfo IS DISTINCT FROM @extschema@.ranread_conninfo_strip(NEW.conninfo) THEN
+    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[NEW.conninfo]);
+    problem := @extschema@.ranread_conninfo_problem(NEW.conninfo);
+    IF problem IS NOT NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid connection string of node "%s": %s', NEW.name, problem),
+            HINT = 'A connection string is libpq''s: keyword = value pairs such as ''host=db2 port=5432 dbname=app'', or a postgresql:// URI.';
+    END IF;
+    IF @extschema@.ranread_conninfo_has_password(NEW.conninfo) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('connection string of node "%s" holds a password', NEW.name),
             HINT = 'ranread never stores a password: put it in a password file of the server''s operating-system user (~/.pgpass, or passfile= in the connection string).';
     END IF;
     RETURN NEW;
-EXCEPTION WHEN invalid_parameter_value THEN
-    IF SQLERRM LIKE 'invalid connection string%' THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid connection string of node "%s"', NEW.name),
-            HINT = 'A connection string is libpq''s: keyword = value pairs such as ''host=db2 port=5432 dbname=app'', or a postgresql:// URI.';
-    END IF;
-    RAISE;
 END
 $$;
 
@@ -407,7 +332,7 @@ AS $$
 $$;
 
 -- A fleet's status from its nodes': the coordinator's own end (cancelled,
--- failed) first; else failed when a node failed, stopped or cancelled when
+-- failed) first; else failed when a node failed or was lost, stopped or cancelled when
 -- a node was, completed when every node that ran completed (skipped nodes
 -- did not run).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_status(statuses text[], coordinator text DEFAULT NULL)
@@ -418,6 +343,7 @@ AS $$
     SELECT CASE
         WHEN $2 IS NOT NULL THEN $2
         WHEN 'failed' = ANY ($1) THEN 'failed'
+        WHEN 'lost' = ANY ($1) THEN 'failed'
         WHEN 'running' = ANY ($1) THEN 'failed'
         WHEN 'stopped' = ANY ($1) THEN 'stopped'
         WHEN 'cancelled' = ANY ($1) THEN 'cancelled'
@@ -428,11 +354,18 @@ $$;
 -- The fleet's figures from its nodes' (a jsonb array of ranread_fleet_nodes
 -- rows, as the coordinator holds them) and their seconds (an array of
 -- ranread_fleet_seconds rows):
---   reads, writes           summed over the nodes' whole batches
+--   reads, writes           summed over the nodes' whole batches (every node
+--                           with a batch, whatever its status)
 --   window_*                the common window: the epoch seconds in which
---                           every node that has seconds did I/O
---   iops, mbps              per second of the window, the nodes' IOPS summed;
---                           averaged over the window (MiB/s from block_size)
+--                           every node that has seconds did I/O, with their
+--                           real lengths (a node's last second is shorter):
+--                           window_seconds is the window's real length
+--   iops, mbps              the I/Os of every node in the window over its
+--                           real length: per second, the nodes' IOPS summed
+--                           (each over its own second's real length), the
+--                           seconds weighted by the time all nodes ran in
+--                           them (the shortest of the nodes'); MiB/s from
+--                           block_size
 --   avg_ms                  weighted by each node's I/Os
 --   p50 ... p999_ms         from the merged histograms of every node
 --   max_ms                  the largest of any node
@@ -440,7 +373,7 @@ $$;
 --                           coordinator's clock (first_io_at - offset_ms)
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_totals(nodes jsonb, seconds jsonb, block_size integer,
     OUT reads bigint, OUT writes bigint, OUT window_start timestamptz, OUT window_end timestamptz,
-    OUT window_seconds integer, OUT iops float8, OUT mbps float8, OUT avg_ms float8,
+    OUT window_seconds float8, OUT iops float8, OUT mbps float8, OUT avg_ms float8,
     OUT p50_ms float8, OUT p95_ms float8, OUT p99_ms float8, OUT p999_ms float8,
     OUT max_ms float8, OUT histogram bytea, OUT start_spread_ms float8)
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -464,17 +397,55 @@ BEGIN
         p999_ms := @extschema@.ranread_hist_percentile(histogram, 99.9);
     END IF;
 
-    WITH s AS (SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_seconds, coalesce(seconds, '[]'))),
-         per AS (SELECT s.at, count(DISTINCT s.node) AS n, sum(s.iops) AS iops
+    WITH s AS (SELECT x.at, x.node, x.iops, greatest(coalesce(x.elapsed, 1), 0) AS elapsed
+                 FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_seconds, coalesce(seconds, '[]')) x),
+         per AS (SELECT s.at, count(DISTINCT s.node) AS n, sum(s.iops) AS iops, min(s.elapsed) AS len
                    FROM s GROUP BY s.at),
          common AS (SELECT * FROM per WHERE per.n = (SELECT count(DISTINCT node) FROM s))
-    SELECT min(c.at), max(c.at) + interval '1 s', count(*), avg(c.iops)
+    SELECT min(c.at), max(c.at + c.len * interval '1 s'), sum(c.len),
+           sum(c.iops * c.len) / nullif(sum(c.len), 0)
       INTO window_start, window_end, window_seconds, iops
       FROM common c;
-    IF window_seconds = 0 THEN
+    IF NOT window_seconds > 0 THEN
         window_seconds := NULL;
+        iops := NULL;
     END IF;
     mbps := iops * block_size / 1048576.0;
+END
+$$;
+
+-- A fleet whose coordinator ended without recording its end (its session
+-- was terminated, its server stopped): the fleet failed, its nodes still
+-- 'running' lost, with a message that says where their batches are.  Run
+-- through the coordinator's recorder when the coordinator is terminated
+-- (its last words, src/remote.c), and by every fleet for the fleets whose
+-- coordinator is gone (fleet NULL).  Returns the fleets fixed up.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_abandon(fleet bigint DEFAULT NULL,
+    reason text DEFAULT NULL)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ids bigint[];
+    why text := coalesce(reason, 'the fleet''s coordinator ended without recording its end: its session was terminated or its server stopped');
+BEGIN
+    SELECT array_agg(f.fleet) INTO ids
+      FROM @extschema@.ranread_fleets f
+     WHERE f.status = 'running'
+       AND (f.fleet = $1 OR ($1 IS NULL
+            AND NOT @extschema@.ranread_fleet_live(f.coordinator_pid, f.coordinator_start)));
+    IF ids IS NULL THEN
+        RETURN 0;
+    END IF;
+    UPDATE @extschema@.ranread_fleet_nodes n
+       SET status = 'lost',
+           message = format('%s; this node''s batch, if it ran one, is in its own history (ranread_batches.fleet = %s there)', why, n.fleet)
+     WHERE n.fleet = ANY (ids) AND n.status = 'running';
+    UPDATE @extschema@.ranread_fleets f
+       SET status = 'failed', finished_at = clock_timestamp(), message = why
+     WHERE f.fleet = ANY (ids) AND f.status = 'running';
+    RETURN cardinality(ids);
 END
 $$;
 
@@ -511,8 +482,9 @@ SELECT f.fleet, f.started_at, f.nodes, f.processes,
        f.sweep, f.definition
   FROM @extschema@.ranread_fleets f;
 
--- The fleet per second: the nodes' seconds summed by epoch second, and
--- whether the second is in the common window.
+-- The fleet per second: the nodes' seconds summed by epoch second, how
+-- long all of them ran in it (the shortest of their seconds: the last one
+-- ends early), and whether the second is in the common window.
 CREATE OR REPLACE VIEW @extschema@.ranread_fleet_series AS
 SELECT s.fleet, s.at,
        (extract(epoch FROM s.at - f.start_at))::integer AS second,
@@ -521,6 +493,7 @@ SELECT s.fleet, s.at,
        sum(s.iops) AS iops,
        sum(s.avg_ms * (s.reads + s.writes)) / nullif(sum(s.reads + s.writes) FILTER (WHERE s.avg_ms IS NOT NULL), 0) AS avg_ms,
        max(s.max_ms) AS max_ms,
+       min(s.elapsed) AS elapsed,
        coalesce(s.at >= f.window_start AND s.at < f.window_end, false) AS in_window
   FROM @extschema@.ranread_fleet_seconds s
   JOIN @extschema@.ranread_fleets f USING (fleet)

@@ -1,8 +1,9 @@
--- 1.1, the fleet: running one batch on many servers at once through dblink.
+-- 1.1, the fleet: running one batch on many servers at once.
 --
 -- The coordinator (the session that calls ranread_fleet) never does I/O.
--- It opens one dblink connection per node and one back to its own
--- database (the recorder), then:
+-- It opens one connection per node and one back to its own database (the
+-- recorder), with ranread's own connections (src/remote.c: libpq's
+-- asynchronous calls, every wait interruptible and bounded), then:
 --   1. probes every node: reachable, ranread 1.1 or later, a primary, the
 --      target ready, no batch running, the options accepted (ranread_blocks
 --      checks them there without I/O).  Any node that fails is named in one
@@ -14,21 +15,32 @@
 --      then sends every node ranread_run_step with the same start_at: a whole
 --      second at least start_delay ahead on every node's clock.  Each
 --      node's workers get ready and begin their I/O at that instant.
---   4. waits (dblink_is_busy, 20 ms polls) and takes each node's result as
---      it comes; a node that fails is recorded failed, and the others run on
---      or are cancelled (on_node_failure).
---   5. fetches every node's batch row and seconds (found by the fleet id and
---      start_at the batch carries), computes the fleet's figures
---      (ranread_fleet_totals) and records them through the recorder.
--- A cancel or statement_timeout of the coordinator is caught: every node's
--- query is cancelled (dblink_cancel_query; ranread_stop() over a second
--- connection for a node that does not answer), what the nodes recorded is
--- fetched and the fleet recorded as cancelled, then the cancel goes on.
+--   4. waits on the nodes' sockets and takes each node's result as it
+--      comes; a node that fails is recorded failed, and the others run on
+--      or are stopped (on_node_failure).
+--   5. collects every node's batch row and seconds (found by the fleet id
+--      and start_at the batch carries) from every node it can reach, over a
+--      fresh connection where the node's own one is gone, computes the
+--      fleet's figures (ranread_fleet_totals) and records them through the
+--      recorder.
+-- Time bounds.  Connecting takes at most the conninfo's connect_timeout
+-- (ranread's 10 s when it gives none), each query to a node 10 s, a run by
+-- duration at most 30 s more than its duration and warmup.  A
+-- cancel or statement_timeout of the coordinator is caught: the nodes still
+-- running are cancelled (a fresh connection asks pg_cancel_backend() of
+-- their session, within 1 s), given up to 2 s to end, what they recorded
+-- is collected within 2.5 s and recorded within 4 s, and a node that does
+-- not answer in time is given up and recorded 'lost'; then the cancel goes
+-- on, within 5 s of it whatever the nodes do.  A terminate ends the
+-- coordinator at once: its last words (ranread_fleet_abandon, sent to the
+-- recorder without waiting) record the fleet failed and its nodes lost, and
+-- each node's session ends its batch within a second of seeing the
+-- coordinator gone (client_connection_check_interval, set by the fleet).
 --
--- dblink is optional: only these functions need it, they find it in
--- whatever schema it was created in and call it by dynamic SQL, and say so
--- when it is missing.  Connection strings travel only as parameters (never
--- in SQL text), and are shown and stored without their passwords.
+-- Connection strings travel only as arguments of C functions (never in SQL
+-- text sent anywhere), are read by libpq's rules, and are shown and stored
+-- without their passwords; the call's own text is logged and shown without
+-- them too (ranread_conninfo_hide).
 
 -- A fleet's options, as ranread_fleet takes them (ranread_fleet_sweep
 -- passes them on step after step).
@@ -59,81 +71,108 @@ CREATE TYPE @extschema@.ranread_fleet_options AS (
     loopback         text
 );
 
--- The schema dblink was created in (quoted), or an error naming it
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_dblink(fn text)
+-- Milliseconds from now until an instant (0 when it has passed)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_ms(until timestamptz)
+RETURNS integer
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT greatest(0, least(2147483647, ceil(extract(epoch FROM $1 - clock_timestamp()) * 1000)))::integer
+$$;
+
+-- The connection string back to this database, for the recorder: loopback,
+-- or this server's first socket directory, port, database and user
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_loopback(loopback text)
 RETURNS text
-LANGUAGE plpgsql STABLE
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce($1, format('host=%s port=%s dbname=%s user=%s application_name=ranread_fleet_recorder',
+        @extschema@.ranread_conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost')),
+        current_setting('port'),
+        @extschema@.ranread_conninfo_quote(current_database()),
+        @extschema@.ranread_conninfo_quote(current_user)))
+$$;
+
+-- A value quoted for a connection string
+CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_quote(v text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '''' || replace(replace(v, '\', '\\'), '''', '\''') || ''''
+$$;
+
+-- Open the recorder (a connection back to this database, in transactions
+-- of its own), or an error saying how to allow it
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_recorder(recorder text, conninfo text, fn text, what text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    s text;
+    err text;
 BEGIN
-    SELECT quote_ident(n.nspname) INTO s
-      FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-     WHERE e.extname = 'dblink';
-    IF s IS NULL THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'undefined_object',
-            MESSAGE = format('%s needs the extension dblink, which is not installed in database "%s"',
-                             fn, current_database()),
-            HINT = 'dblink comes with PostgreSQL (contrib): run CREATE EXTENSION dblink; in this database. ranread on one server needs nothing of it.';
+    err := (@extschema@.ranread_remote_connect(ARRAY[recorder], ARRAY[conninfo]))[1];
+    IF err IS NULL THEN
+        BEGIN
+            -- its statements name pg_catalog's functions bare: no other schema may answer
+            PERFORM @extschema@.ranread_remote_query(recorder,
+                'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''5s''; SET statement_timeout = 0', 10000);
+        EXCEPTION WHEN OTHERS THEN
+            err := SQLERRM;
+        END;
     END IF;
-    RETURN s;
+    IF err IS NOT NULL THEN
+        PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+        RAISE EXCEPTION USING
+            ERRCODE = 'sqlclient_unable_to_establish_sqlconnection',
+            MESSAGE = format('%s cannot connect back to its own database to record the %s', fn, what),
+            DETAIL = @extschema@.ranread_conninfo_scrub(err, conninfo),
+            HINT = 'A fleet records itself through a connection of its own, so that a cancel loses nothing: allow the connection (pg_hba.conf), or give one with loopback => ''host=... dbname=...'' (a password file holds its password).';
+    END IF;
 END
 $$;
 
--- One text value from a query on a connection
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_value(dbl text, conn text, sql text)
-RETURNS text
+-- The recorder ready for a statement before until: a statement of it still
+-- in flight (the coordinator was interrupted during it) is cancelled, or the
+-- recorder opened again.  Returns whether it is ready.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_recorder_ready(recorder text, conninfo text, until timestamptz)
+RETURNS boolean
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    v text;
+    st text := @extschema@.ranread_remote_state(recorder);
 BEGIN
-    EXECUTE format('SELECT r.v FROM %s.dblink($1, $2, true) AS r(v text)', dbl) INTO v USING conn, sql;
-    RETURN v;
-END
-$$;
-
--- A statement on a connection (the recorder's writes)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_exec(dbl text, conn text, sql text)
-RETURNS void
-LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    EXECUTE format('SELECT %s.dblink_exec($1, $2, true)', dbl) USING conn, sql;
-END
-$$;
-
--- Close the connections that are open, quietly
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_disconnect(dbl text, conns text[])
-RETURNS void
-LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    open text[];
-    c    text;
-BEGIN
-    EXECUTE format('SELECT %s.dblink_get_connections()', dbl) INTO open;
-    FOREACH c IN ARRAY coalesce(conns, '{}') LOOP
-        IF c = ANY (coalesce(open, '{}')) THEN
-            BEGIN
-                EXECUTE format('SELECT %s.dblink_disconnect($1)', dbl) USING c;
-            EXCEPTION WHEN query_canceled OR others THEN
-                NULL;
-            END;
+    IF st = 'idle' THEN
+        RETURN true;
+    END IF;
+    IF st IN ('busy', 'done') THEN
+        IF st = 'busy' THEN
+            PERFORM @extschema@.ranread_remote_cancel(ARRAY[recorder], least(1000, @extschema@.ranread_fleet_ms(until) / 2));
         END IF;
-    END LOOP;
+        PERFORM @extschema@.ranread_remote_result(recorder, least(1000, @extschema@.ranread_fleet_ms(until) / 2));
+        IF @extschema@.ranread_remote_state(recorder) = 'idle' THEN
+            RETURN true;
+        END IF;
+    END IF;
+    PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+    IF (@extschema@.ranread_remote_connect(ARRAY[recorder], ARRAY[conninfo],
+            @extschema@.ranread_fleet_ms(until)))[1] IS NOT NULL THEN
+        RETURN false;
+    END IF;
+    PERFORM @extschema@.ranread_remote_query(recorder,
+        'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''5s''; SET statement_timeout = 0',
+        @extschema@.ranread_fleet_ms(until));
+    RETURN true;
 END
 $$;
 
 -- The clock of a node against ours: the best (shortest) of five round trips
 -- of clock_timestamp(); offset_ms = node's clock - ours, at the middle of
 -- that round trip.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_clock(dbl text, conn text,
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_clock(conn text,
     OUT offset_ms float8, OUT rtt_ms float8)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -143,11 +182,10 @@ DECLARE
     t1     timestamptz;
     remote timestamptz;
     rtt    float8;
-    q      text := format('SELECT r.t FROM %s.dblink($1, ''SELECT pg_catalog.clock_timestamp()'', true) AS r(t timestamptz)', dbl);
 BEGIN
     FOR i IN 1..5 LOOP
         t0 := clock_timestamp();
-        EXECUTE q INTO remote USING conn;
+        remote := @extschema@.ranread_remote_query(conn, 'SELECT pg_catalog.clock_timestamp()', 10000)::timestamptz;
         t1 := clock_timestamp();
         rtt := extract(epoch FROM t1 - t0)::float8 * 1000;
         IF rtt_ms IS NULL OR rtt < rtt_ms THEN
@@ -161,8 +199,8 @@ $$;
 -- What stands in the way of a node running its share, or NULL: ranread
 -- missing or older than 1.1, a standby, the target missing or not ready, a
 -- batch running there, options it refuses.  Returns {"schema", "system",
--- "problem", "sqlstate", "hint"}.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_probe(dbl text, conn text,
+-- "problem", "sqlstate", "hint"}.  Each query has 10 s.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_probe(conn text,
     o @extschema@.ranread_fleet_options)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
@@ -174,7 +212,7 @@ DECLARE
     state text;
     busy  text;
 BEGIN
-    facts := @extschema@.ranread_fleet_value(dbl, conn, $q$
+    facts := @extschema@.ranread_remote_query(conn, $q$
         SELECT pg_catalog.json_build_object(
             'version', (SELECT e.extversion FROM pg_catalog.pg_extension e WHERE e.extname = 'ranread'),
             'schema', (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
@@ -183,7 +221,7 @@ BEGIN
             'system', (SELECT c.system_identifier::text FROM pg_catalog.pg_control_system() c),
             'db', pg_catalog.current_database(),
             'workers', (SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity a
-                         WHERE a.backend_type LIKE 'ranread%'))::text $q$)::jsonb;
+                         WHERE a.backend_type LIKE 'ranread%'))::text $q$, 10000)::jsonb;
     sch := facts->>'schema';
     IF sch IS NULL THEN
         RETURN facts || jsonb_build_object('sqlstate', '42704',
@@ -199,8 +237,8 @@ BEGIN
         RETURN facts || jsonb_build_object('sqlstate', '25006',
             'problem', 'it is a standby', 'hint', 'A fleet runs on primaries.');
     END IF;
-    state := @extschema@.ranread_fleet_value(dbl, conn,
-        format('SELECT t.state FROM %s.ranread_targets t WHERE t.target = %L', sch, o.target));
+    state := @extschema@.ranread_remote_query(conn,
+        format('SELECT t.state FROM %s.ranread_targets t WHERE t.target = %L', sch, o.target), 10000);
     IF state IS NULL THEN
         RETURN facts || jsonb_build_object('sqlstate', '42704',
             'problem', format('it has no ranread target "%s"', o.target),
@@ -211,19 +249,22 @@ BEGIN
             'hint', 'Run ranread_setup there again.');
     END IF;
     IF (facts->>'workers')::integer > 0 THEN
-        busy := @extschema@.ranread_fleet_value(dbl, conn,
-            format('SELECT pg_catalog.max(b.batch)::text FROM %s.ranread_batches b WHERE b.status = ''running''', sch));
+        busy := @extschema@.ranread_remote_query(conn,
+            format('SELECT pg_catalog.max(b.batch)::text FROM %s.ranread_batches b WHERE b.status = ''running''', sch), 10000);
         RETURN facts || jsonb_build_object('sqlstate', '55006',
             'problem', CASE WHEN busy IS NULL THEN 'it is busy: ranread workers are running there'
                             ELSE format('it is busy: its ranread batch %s is running', busy) END,
             'hint', 'One batch runs at a time in a cluster: wait for it, or stop it there with ranread_stop().');
     END IF;
     BEGIN
-        PERFORM @extschema@.ranread_fleet_value(dbl, conn,
-            format('SELECT pg_catalog.count(*)::text FROM %s.ranread_blocks(%s, 1, %L, %s, %L, %s, %s, 0, %L)',
+        PERFORM @extschema@.ranread_remote_query(conn,
+            format('SELECT pg_catalog.count(*)::text FROM %s.ranread_blocks(%L, 1, %L, %L, %L, %L, %L, 0, %L)',
                    sch, o.processes, o.target, o.block_size, o.pattern, o.region_start, o.region_end,
-                   o.distribution));
+                   o.distribution), 10000);
     EXCEPTION WHEN OTHERS THEN
+        IF SQLSTATE LIKE '08%' THEN
+            RAISE;
+        END IF;
         RETURN facts || jsonb_build_object('sqlstate', SQLSTATE,
             'problem', 'it refuses the options: ' || SQLERRM);
     END;
@@ -231,132 +272,234 @@ BEGIN
 END
 $$;
 
--- A node's batch of this fleet, as it recorded it, with its seconds: found
--- by the fleet id and start_at it carries.  Waits (up to 5 s) while the
--- batch is still recording; NULL when the node has no such batch.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_fetch(dbl text, conn text, sch text,
-    fleet bigint, start_at timestamptz)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE
+-- A node's answer to its batch (ranread_remote_result's jsonb), as the
+-- fleet's state of that node: done (the batch ended and said so),
+-- cancelled (it ended by a cancel, ours or anyone's on the node), failed
+-- (its error, or its connection lost), with the message and SQLSTATE.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_outcome(r jsonb, conninfo text,
+    OUT state text, OUT message text, OUT code text)
+LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    r        jsonb;
-    deadline timestamptz := clock_timestamp() + interval '5 s';
-    q        text := format($q$
-        SELECT pg_catalog.json_build_object(
-            'batch', b.batch, 'status', s.status, 'message', s.message,
-            'reads', b.reads, 'writes', b.writes, 'seconds', b.seconds, 'iops', b.iops,
-            'mbps', b.mbps, 'avg_ms', b.avg_ms, 'p50_ms', b.p50_ms, 'p95_ms', b.p95_ms,
-            'p99_ms', b.p99_ms, 'p999_ms', b.p999_ms, 'max_ms', b.max_ms,
-            'histogram', b.histogram, 'first_io_at', b.first_io_at,
-            'intervals', (SELECT pg_catalog.json_agg(i ORDER BY i.second) FROM (
-                SELECT v.second, pg_catalog.sum(v.reads) AS reads, pg_catalog.sum(v.writes) AS writes,
-                       pg_catalog.sum(v.iops) AS iops,
-                       pg_catalog.sum(v.avg_ms * (v.reads + v.writes))
-                           / NULLIF(pg_catalog.sum(v.reads + v.writes), 0) AS avg_ms,
-                       pg_catalog.max(v.max_ms) AS max_ms
-                  FROM %1$s.ranread_intervals v
-                 WHERE v.batch = b.batch GROUP BY v.second) i))::text
-          FROM %1$s.ranread_batches b, %1$s.ranread_summary s
-         WHERE s.batch = b.batch AND b.fleet = %2$s AND b.start_at = %3$L::timestamptz
-         ORDER BY b.batch DESC LIMIT 1 $q$, sch, fleet, to_jsonb(start_at)#>>'{}');
-BEGIN
-    LOOP
-        r := @extschema@.ranread_fleet_value(dbl, conn, q)::jsonb;
-        EXIT WHEN r IS NULL OR r->>'status' <> 'running' OR clock_timestamp() > deadline;
-        PERFORM pg_sleep(0.1);
-    END LOOP;
-    RETURN r;
-END
+    SELECT CASE WHEN $1->>'state' = 'ok' THEN 'done'
+                WHEN $1->>'state' = 'error' AND $1->>'sqlstate' = '57014' THEN 'cancelled'
+                ELSE 'failed' END,
+           CASE WHEN $1->>'state' <> 'ok' THEN @extschema@.ranread_conninfo_scrub(
+               trim(regexp_replace(coalesce($1->>'message', 'no answer')
+                                   || coalesce(': ' || nullif($1->>'detail', ''), ''), '\s+', ' ', 'g')), $2) END,
+           CASE WHEN $1->>'state' <> 'ok' THEN coalesce($1->>'sqlstate', '08006') END
 $$;
 
--- Cancel the queries of the nodes still running (dblink_cancel_query),
--- wait for them to end, and where a node does not answer within 5 s, stop
--- its batch with ranread_stop() over a connection of its own.  Returns the
--- nodes' states: 'cancelled' for those stopped here, 'failed' for those that
--- could not be reached any more.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_stop_nodes(dbl text, cnames text[],
-    conninfos text[], schemas text[], states text[])
-RETURNS text[]
+-- Stop the nodes still running: a cancel of each (a fresh connection asks
+-- pg_cancel_backend() of its session, all within 1 s), then their answers
+-- until until (no longer than some node that took its cancel has still to
+-- answer).  A node that has not answered by then is given up: lost.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_stop_nodes(cnames text[], conninfos text[],
+    INOUT states text[], INOUT messages text[], until timestamptz)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    busy     integer;
-    waiting  boolean;
-    deadline timestamptz;
-    side     text;
+    run   text[];
+    run0  text[];
+    took  boolean[];
+    ready text[];
+    c     text;
+    k     integer;
+    oc    record;
 BEGIN
-    FOR i IN 1..cardinality(states) LOOP
-        CONTINUE WHEN states[i] <> 'running';
-        BEGIN
-            EXECUTE format('SELECT %s.dblink_cancel_query($1)', dbl) USING cnames[i];
-        EXCEPTION WHEN query_canceled OR others THEN
-            NULL;
-        END;
-    END LOOP;
-    FOR attempt IN 1..2 LOOP
-        deadline := clock_timestamp() + interval '5 s';
-        LOOP
-            waiting := false;
-            FOR i IN 1..cardinality(states) LOOP
-                CONTINUE WHEN states[i] <> 'running';
-                BEGIN
-                    EXECUTE format('SELECT %s.dblink_is_busy($1)', dbl) INTO busy USING cnames[i];
-                EXCEPTION WHEN query_canceled OR others THEN
-                    busy := 0;
-                END;
-                IF busy = 1 THEN
-                    waiting := true;
-                    CONTINUE;
-                END IF;
-                -- its result (the cancel's error), then the end of results
-                FOR k IN 1..2 LOOP
-                    BEGIN
-                        EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, true) AS r(batch bigint, status text)', dbl)
-                            USING cnames[i];
-                    EXCEPTION WHEN query_canceled OR others THEN
-                        NULL;
-                    END;
-                END LOOP;
-                states[i] := 'cancelled';
-            END LOOP;
-            EXIT WHEN NOT waiting OR clock_timestamp() > deadline;
-            PERFORM pg_sleep(0.02);
-        END LOOP;
-        EXIT WHEN NOT waiting OR attempt = 2;
-        -- a node that does not answer its cancel: ranread_stop() there
-        FOR i IN 1..cardinality(states) LOOP
-            CONTINUE WHEN states[i] <> 'running';
-            side := cnames[i] || '_stop';
-            BEGIN
-                EXECUTE format('SELECT %s.dblink_connect($1, $2)', dbl) USING side, conninfos[i];
-                PERFORM @extschema@.ranread_fleet_value(dbl, side,
-                    format('SELECT %s.ranread_stop()::text', schemas[i]));
-            EXCEPTION WHEN query_canceled OR others THEN
-                NULL;
-            END;
-            PERFORM @extschema@.ranread_fleet_disconnect(dbl, ARRAY[side]);
+    run := ARRAY(SELECT cnames[i] FROM generate_subscripts(states, 1) i WHERE states[i] = 'running');
+    IF cardinality(run) = 0 THEN
+        RETURN;
+    END IF;
+    run0 := run;
+    took := @extschema@.ranread_remote_cancel(run, least(1000, @extschema@.ranread_fleet_ms(until)));
+    LOOP
+        run := ARRAY(SELECT cnames[i] FROM generate_subscripts(states, 1) i WHERE states[i] = 'running');
+        -- wait on while a node that took its cancel has not answered yet
+        EXIT WHEN cardinality(run) = 0 OR @extschema@.ranread_fleet_ms(until) = 0
+            OR NOT EXISTS (SELECT FROM unnest(run) r WHERE took[array_position(run0, r)]);
+        ready := @extschema@.ranread_remote_wait(run, @extschema@.ranread_fleet_ms(until));
+        FOREACH c IN ARRAY ready LOOP
+            k := array_position(cnames, c);
+            SELECT * INTO oc FROM @extschema@.ranread_fleet_outcome(
+                @extschema@.ranread_remote_result(c, 0), conninfos[k]);
+            states[k] := oc.state;
+            IF oc.state = 'failed' THEN
+                messages[k] := coalesce(messages[k], oc.message);
+            END IF;
         END LOOP;
     END LOOP;
     FOR i IN 1..cardinality(states) LOOP
         IF states[i] = 'running' THEN
-            states[i] := 'failed';
+            states[i] := 'lost';
+            messages[i] := coalesce(messages[i] || '; ', '')
+                || 'given up: it did not answer its cancel in time (frozen, or its network is gone)';
         END IF;
     END LOOP;
-    RETURN states;
 END
 $$;
 
--- The end of a fleet: every node's batch fetched, the fleet's figures
--- computed, everything recorded through the recorder.  Returns the rows of
--- ranread_fleet's result as jsonb (the nodes, then the fleet as node 0),
--- and the fleet's row as recorded.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_finish(dbl text, recorder text,
+-- The nodes' batches of this fleet, as each recorded it, with its seconds:
+-- found by the fleet id and start_at the batch carries, from every node
+-- wanted that can be reached before until, all at once (over the node's own
+-- connection, or a fresh one where that is gone or still busy; a node quick
+-- gets 2 s for that fresh connection: it did not answer before).  A batch
+-- still recording is asked again.  Returns per node the batch (jsonb) or
+-- NULL, and why not.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_collect(cnames text[], conninfos text[],
+    schemas text[], want boolean[], quick boolean[], fleet bigint, start_at timestamptz, until timestamptz,
+    OUT batches jsonb[], OUT errors text[])
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n      integer := cardinality(cnames);
+    use    text[] := '{}';
+    fresh  text[] := '{}';
+    fcis   text[] := '{}';
+    fast   text[] := '{}';
+    fastci text[] := '{}';
+    errs   text[];
+    wait   text[];
+    ready  text[];
+    sql    text[] := '{}';
+    c      text;
+    k      integer;
+    r      jsonb;
+    v      jsonb;
+    again  boolean;
+BEGIN
+    batches := array_fill(NULL::jsonb, ARRAY[n]);
+    errors := array_fill(NULL::text, ARRAY[n]);
+    FOR i IN 1..n LOOP
+        use := use || NULL::text;
+        sql := sql || NULL::text;
+        CONTINUE WHEN NOT coalesce(want[i], false) OR schemas[i] IS NULL;
+        sql[i] := format($q$
+            SELECT pg_catalog.json_build_object(
+                'batch', b.batch, 'status', s.status, 'message', s.message,
+                'reads', b.reads, 'writes', b.writes, 'seconds', b.seconds, 'iops', b.iops,
+                'mbps', b.mbps, 'avg_ms', b.avg_ms, 'p50_ms', b.p50_ms, 'p95_ms', b.p95_ms,
+                'p99_ms', b.p99_ms, 'p999_ms', b.p999_ms, 'max_ms', b.max_ms,
+                'histogram', b.histogram, 'first_io_at', b.first_io_at,
+                'intervals', (SELECT pg_catalog.json_agg(i ORDER BY i.second) FROM (
+                    SELECT v.second, pg_catalog.sum(v.reads) AS reads, pg_catalog.sum(v.writes) AS writes,
+                           pg_catalog.sum(v.iops) AS iops,
+                           pg_catalog.sum(v.avg_ms * (v.reads + v.writes))
+                               / NULLIF(pg_catalog.sum(v.reads + v.writes), 0) AS avg_ms,
+                           pg_catalog.max(v.max_ms) AS max_ms
+                      FROM %1$s.ranread_intervals v
+                     WHERE v.batch = b.batch GROUP BY v.second) i))::text
+              FROM %1$s.ranread_batches b, %1$s.ranread_summary s
+             WHERE s.batch = b.batch AND b.fleet = %2$s AND b.start_at = %3$L::timestamptz
+             ORDER BY b.batch DESC LIMIT 1 $q$, schemas[i], fleet, to_jsonb(start_at)#>>'{}');
+        IF @extschema@.ranread_remote_state(cnames[i]) IN ('idle', 'done') THEN
+            -- an answer not taken (an earlier attempt was interrupted) goes
+            PERFORM @extschema@.ranread_remote_result(cnames[i], 0);
+            use[i] := cnames[i];
+        ELSIF coalesce(quick[i], false) THEN
+            fast := fast || (cnames[i] || '_r');
+            fastci := fastci || conninfos[i];
+        ELSE
+            fresh := fresh || (cnames[i] || '_r');
+            fcis := fcis || conninfos[i];
+        END IF;
+    END LOOP;
+    IF cardinality(fast) > 0 THEN
+        PERFORM @extschema@.ranread_remote_close(fast);
+        errs := @extschema@.ranread_remote_connect(fast, fastci, least(2000, @extschema@.ranread_fleet_ms(until)), false);
+        FOR j IN 1..cardinality(fast) LOOP
+            k := array_position(cnames, left(fast[j], -2));
+            IF errs[j] IS NULL THEN
+                use[k] := fast[j];
+            ELSE
+                errors[k] := 'it could not be reached to read its batch: ' || @extschema@.ranread_conninfo_scrub(errs[j], conninfos[k]);
+            END IF;
+        END LOOP;
+    END IF;
+    IF cardinality(fresh) > 0 THEN
+        -- connecting all at once; each one's query waits for its connection
+        PERFORM @extschema@.ranread_remote_close(fresh);
+        errs := @extschema@.ranread_remote_connect(fresh, fcis, @extschema@.ranread_fleet_ms(until), false);
+        FOR j IN 1..cardinality(fresh) LOOP
+            k := array_position(cnames, left(fresh[j], -2));
+            IF errs[j] IS NULL THEN
+                use[k] := fresh[j];
+            ELSE
+                errors[k] := 'it could not be reached to read its batch: ' || @extschema@.ranread_conninfo_scrub(errs[j], conninfos[k]);
+            END IF;
+        END LOOP;
+    END IF;
+    FOR i IN 1..n LOOP
+        CONTINUE WHEN use[i] IS NULL;
+        c := @extschema@.ranread_remote_send(use[i], sql[i]);
+        IF c IS NOT NULL THEN
+            errors[i] := 'its batch could not be read: ' || @extschema@.ranread_conninfo_scrub(c, conninfos[i]);
+            use[i] := NULL;
+        END IF;
+    END LOOP;
+    LOOP
+        wait := ARRAY(SELECT u FROM unnest(use) u WHERE u IS NOT NULL);
+        EXIT WHEN cardinality(wait) = 0;
+        IF @extschema@.ranread_fleet_ms(until) = 0 THEN
+            FOR i IN 1..n LOOP
+                IF use[i] IS NOT NULL AND batches[i] IS NULL THEN
+                    errors[i] := coalesce(errors[i], CASE WHEN @extschema@.ranread_remote_state(use[i]) = 'connecting'
+                        THEN 'it could not be reached in time to read its batch'
+                        ELSE 'its batch could not be read in time: it did not answer' END);
+                END IF;
+            END LOOP;
+            EXIT;
+        END IF;
+        ready := @extschema@.ranread_remote_wait(wait, @extschema@.ranread_fleet_ms(until));
+        again := false;
+        FOREACH c IN ARRAY ready LOOP
+            k := array_position(use, c);
+            r := @extschema@.ranread_remote_result(c, 0);
+            IF r->>'state' = 'ok' THEN
+                v := (r->>'value')::jsonb;
+                batches[k] := v;
+                errors[k] := NULL;
+                IF v->>'status' = 'running' AND @extschema@.ranread_fleet_ms(until) > 200 THEN
+                    -- still recording: ask again in a moment
+                    again := true;
+                    IF @extschema@.ranread_remote_send(c, sql[k]) IS NOT NULL THEN
+                        use[k] := NULL;
+                    END IF;
+                ELSE
+                    use[k] := NULL;
+                END IF;
+            ELSE
+                errors[k] := CASE WHEN c = ANY (fresh || fast) AND batches[k] IS NULL AND r->>'state' = 'broken'
+                                  THEN 'it could not be reached to read its batch: '
+                                  ELSE 'its batch could not be read: ' END
+                    || @extschema@.ranread_conninfo_scrub(coalesce(r->>'message', r->>'state'), conninfos[k]);
+                use[k] := NULL;
+            END IF;
+        END LOOP;
+        IF again THEN
+            PERFORM pg_sleep(0.05);
+        END IF;
+    END LOOP;
+    PERFORM @extschema@.ranread_remote_close(fresh || fast);
+END
+$$;
+
+-- The end of a fleet: every node's batch collected (until collect_until),
+-- the fleet's figures computed, everything recorded through the recorder
+-- (until record_until).  Returns the rows of ranread_fleet's result as jsonb
+-- (the nodes, then the fleet as node 0), and the fleet's row as recorded.
+-- A node's status: skipped; lost (given up, or its batch could not be read
+-- in time); failed (its error, or its session lost: with its batch's
+-- figures when it can be read); else as its batch recorded it, cancelled
+-- when it was stopped and no batch is found.
+-- Every node with a batch counts in the fleet's totals.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_finish(recorder text, rec_conn text,
     fleet bigint, o @extschema@.ranread_fleet_options, start_at timestamptz,
     names text[], conninfos text[], cnames text[], schemas text[], states text[],
     messages text[], offsets float8[], rtts float8[], coordinator text,
+    collect_until timestamptz, record_until timestamptz,
     OUT rows jsonb, OUT fleet_row jsonb)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -364,6 +507,7 @@ AS $$
 DECLARE
     n        integer := cardinality(names);
     r        jsonb;
+    got      record;
     nodes    jsonb := '[]';
     secs     jsonb := '[]';
     node_row jsonb;
@@ -375,28 +519,32 @@ DECLARE
     fmsg     text;
     due      timestamptz := start_at + coalesce(o.warmup, interval '0');
 BEGIN
+    SELECT * INTO got FROM @extschema@.ranread_fleet_collect(cnames, conninfos, schemas,
+        ARRAY(SELECT s <> 'skipped' FROM unnest(states) s), ARRAY(SELECT s = 'lost' FROM unnest(states) s),
+        fleet, start_at, collect_until);
     FOR i IN 1..n LOOP
-        r := NULL;
+        r := got.batches[i];
         msg := messages[i];
-        IF states[i] <> 'skipped' AND schemas[i] IS NOT NULL THEN
-            BEGIN
-                r := @extschema@.ranread_fleet_fetch(dbl, cnames[i], schemas[i], fleet, start_at);
-            EXCEPTION WHEN query_canceled OR others THEN
-                msg := coalesce(msg, 'its batch could not be read: '
-                                     || @extschema@.ranread_conninfo_scrub(SQLERRM, conninfos[i]));
-            END;
+        IF r IS NULL AND states[i] NOT IN ('skipped') AND got.errors[i] IS NOT NULL THEN
+            msg := coalesce(msg || '; ', '') || got.errors[i];
         END IF;
-        st := CASE WHEN states[i] = 'skipped' THEN 'skipped'
+        st := CASE WHEN states[i] IN ('skipped', 'lost', 'failed') THEN states[i]
                    WHEN r IS NOT NULL THEN r->>'status'
                    WHEN states[i] IN ('cancelled', 'stopped') THEN states[i]
+                   -- it ran and answered, but what it did cannot be read now
+                   WHEN states[i] = 'done' AND got.errors[i] IS NOT NULL THEN 'lost'
                    ELSE 'failed' END;
         IF st = 'failed' AND msg IS NULL AND r IS NULL THEN
             msg := 'the node ran no batch of this fleet';
         END IF;
+        IF st = 'lost' AND r IS NULL THEN
+            msg := coalesce(msg || '; ', '') || format('its batch, if it ran one, is in its own history (ranread_batches.fleet = %s there)', fleet);
+        END IF;
         node_row := jsonb_build_object(
             'fleet', fleet, 'node', i, 'name', names[i],
             'conninfo', @extschema@.ranread_conninfo_strip(conninfos[i]),
-            'status', st, 'message', coalesce(r->>'message', msg),
+            'status', st,
+            'message', CASE WHEN st IN ('failed', 'lost') THEN coalesce(msg, r->>'message') ELSE coalesce(r->>'message', msg) END,
             'offset_ms', offsets[i], 'rtt_ms', rtts[i]);
         IF r IS NOT NULL THEN
             node_row := node_row || (r - 'intervals' - 'status' - 'message')
@@ -406,17 +554,23 @@ BEGIN
                        'fleet', fleet, 'node', i,
                        'at', @extschema@.ranread_fleet_align(due, (v->>'second')::integer),
                        'second', v->'second', 'reads', v->'reads', 'writes', v->'writes',
-                       'iops', v->'iops', 'avg_ms', v->'avg_ms', 'max_ms', v->'max_ms')), '[]')
+                       'iops', v->'iops', 'avg_ms', v->'avg_ms', 'max_ms', v->'max_ms',
+                       -- a second's real length: whole, but the last one's, which
+                       -- ends with the batch (ranread_intervals.iops is over it)
+                       'elapsed', CASE WHEN (v->>'second')::integer = m.last
+                                       THEN greatest((r->>'seconds')::float8 - m.last, 0) ELSE 1 END)), '[]')
               INTO secs
-              FROM jsonb_array_elements(coalesce(r->'intervals', '[]')) v
+              FROM jsonb_array_elements(coalesce(r->'intervals', '[]')) v,
+                   (SELECT max((x->>'second')::integer) AS last
+                      FROM jsonb_array_elements(coalesce(r->'intervals', '[]')) x) m
              WHERE r->>'first_io_at' IS NOT NULL;
         END IF;
         nodes := nodes || node_row;
     END LOOP;
 
-    -- outliers among the nodes that did I/O
+    -- outliers among the nodes that did their I/O
     outl := @extschema@.ranread_fleet_outliers(ARRAY(
-        SELECT CASE WHEN x->>'batch' IS NOT NULL AND x->>'status' <> 'failed' THEN (x->>'iops')::float8 END
+        SELECT CASE WHEN x->>'batch' IS NOT NULL AND x->>'status' NOT IN ('failed', 'lost') THEN (x->>'iops')::float8 END
           FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(x, k) ORDER BY k));
     SELECT jsonb_agg(x || jsonb_build_object('outlier', outl[k]) ORDER BY k) INTO nodes
       FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(x, k);
@@ -441,7 +595,11 @@ BEGIN
         'p50_ms', t.p50_ms, 'p95_ms', t.p95_ms, 'p99_ms', t.p99_ms, 'p999_ms', t.p999_ms,
         'max_ms', t.max_ms, 'histogram', t.histogram, 'start_spread_ms', t.start_spread_ms);
 
-    PERFORM @extschema@.ranread_fleet_exec(dbl, recorder, format($q$
+    IF NOT @extschema@.ranread_fleet_recorder_ready(recorder, rec_conn, record_until) THEN
+        RAISE EXCEPTION USING ERRCODE = 'connection_failure',
+            MESSAGE = format('the recorder of fleet %s could not be reached in time', fleet);
+    END IF;
+    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
         DELETE FROM @extschema@.ranread_fleet_nodes WHERE fleet = %1$s;
         INSERT INTO @extschema@.ranread_fleet_nodes
             SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_nodes, %2$L);
@@ -455,7 +613,7 @@ BEGIN
                p95_ms = j.p95_ms, p99_ms = j.p99_ms, p999_ms = j.p999_ms, max_ms = j.max_ms,
                histogram = j.histogram, start_spread_ms = j.start_spread_ms
           FROM jsonb_populate_record(NULL::@extschema@.ranread_fleets, %4$L) j
-         WHERE f.fleet = %1$s $q$, fleet, nodes, secs, fleet_row));
+         WHERE f.fleet = %1$s $q$, fleet, nodes, secs, fleet_row), @extschema@.ranread_fleet_ms(record_until));
 
     SELECT jsonb_agg(jsonb_build_object(
                'fleet', fleet, 'node', (x->>'node')::integer, 'name', x->'name', 'batch', x->'batch',
@@ -478,6 +636,57 @@ BEGIN
 END
 $$;
 
+-- The nodes of a fleet as given: names of ranread_nodes or connection
+-- strings libpq reads, each with its name (the ranread_nodes name, or
+-- host:port) and connection string; an error naming none of a string's
+-- text when it is neither.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_resolve(nodes text[], fn text,
+    OUT names text[], OUT conninfos text[])
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    el      text;
+    conn    text;
+    problem text;
+BEGIN
+    names := '{}';
+    conninfos := '{}';
+    FOR i IN 1..cardinality(nodes) LOOP
+        el := nodes[i];
+        SELECT x.conninfo INTO conn FROM @extschema@.ranread_nodes x WHERE x.name = el;
+        IF FOUND THEN
+            names := names || el;
+        ELSE
+            conn := el;
+            problem := @extschema@.ranread_conninfo_problem(el);
+            IF problem IS NOT NULL AND el ~ '^[A-Za-z0-9_.-]{1,63}$' THEN
+                -- a plain word: a name that is not there
+                RAISE EXCEPTION USING
+                    ERRCODE = 'invalid_parameter_value',
+                    MESSAGE = format('unknown node "%s" of %s', el, fn),
+                    HINT = 'A node is a name in ranread_nodes, or a libpq connection string such as ''host=db2 port=5432 dbname=app''.';
+            ELSIF problem IS NOT NULL THEN
+                RAISE EXCEPTION USING
+                    ERRCODE = 'invalid_parameter_value',
+                    MESSAGE = format('invalid node %s of %s: neither a name in ranread_nodes nor a connection string libpq can read: %s',
+                                     i, fn, problem),
+                    DETAIL = 'Its text is not shown: it may hold a password.',
+                    HINT = 'A node is a name in ranread_nodes, or a libpq connection string: keyword = value pairs such as ''host=db2 port=5432 dbname=app'', or a postgresql:// URI.';
+            END IF;
+            names := names || @extschema@.ranread_conninfo_name(el);
+        END IF;
+        IF names[i] = ANY (names[1:i - 1]) THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('node "%s" is given twice to %s', names[i], fn),
+                HINT = 'One batch runs at a time in a cluster: name each server once.';
+        END IF;
+        conninfos := conninfos || conn;
+    END LOOP;
+END
+$$;
+
 -- The fleet itself: see the top of this file.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_run(o @extschema@.ranread_fleet_options,
     sweep bigint DEFAULT NULL, fn text DEFAULT 'ranread_fleet')
@@ -486,11 +695,10 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    dbl        text;
     fleet_id   bigint;
     n          integer;
-    names      text[] := '{}';
-    conninfos  text[] := '{}';
+    names      text[];
+    conninfos  text[];
     cnames     text[] := '{}';
     schemas    text[] := '{}';
     systems    text[] := '{}';
@@ -501,125 +709,97 @@ DECLARE
     problems   text[] := '{}';
     codes      text[] := '{}';
     hints      text[] := '{}';
+    errs       text[];
     recorder   text;
     rec_conn   text;
     el         text;
-    conn       text;
     probe      jsonb;
     clk        record;
+    oc         record;
     spread     float8;
     spec       jsonb;
     start_ts   timestamptz;
-    busy       integer;
-    running    integer;
+    due_end    timestamptz;
+    run        text[];
+    ready      text[];
     started    boolean := false;
     res        record;
     e_state    text;
     e_detail   text;
-    e_context  text;
+    t0         timestamptz;
     sql        text;
     i          integer;
 BEGIN
+    -- first, before anything can fail: the call's text without its passwords
+    PERFORM @extschema@.ranread_conninfo_hide(o.nodes);
+    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[o.loopback]);
     PERFORM @extschema@.ranread_fleet_check(o, fn);
     PERFORM @extschema@.ranread_primary_only(fn);
-    dbl := @extschema@.ranread_fleet_dblink(fn);
 
     -- the nodes: names of ranread_nodes, or connection strings
-    n := cardinality(o.nodes);
-    FOR i IN 1..n LOOP
-        el := o.nodes[i];
-        SELECT x.conninfo INTO conn FROM @extschema@.ranread_nodes x WHERE x.name = el;
-        IF FOUND THEN
-            names := names || el;
-        ELSE
-            conn := el;
-            IF strpos(el, '=') = 0 AND el !~* '^postgres(ql)?://' THEN
-                RAISE EXCEPTION USING
-                    ERRCODE = 'invalid_parameter_value',
-                    MESSAGE = format('unknown node "%s" of %s', el, fn),
-                    HINT = 'A node is a name in ranread_nodes, or a libpq connection string such as ''host=db2 port=5432 dbname=app''.';
-            END IF;
-            BEGIN
-                names := names || @extschema@.ranread_conninfo_strip(el);
-            EXCEPTION WHEN invalid_parameter_value THEN
-                RAISE EXCEPTION USING
-                    ERRCODE = 'invalid_parameter_value',
-                    MESSAGE = format('invalid node %s of %s: neither a name in ranread_nodes nor a connection string', i, fn),
-                    HINT = 'A node is a name in ranread_nodes, or a libpq connection string: keyword = value pairs such as ''host=db2 port=5432 dbname=app'', or a postgresql:// URI.';
-            END;
-        END IF;
-        IF names[i] = ANY (names[1:i - 1]) THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('node "%s" is given twice to %s', names[i], fn),
-                HINT = 'One batch runs at a time in a cluster: name each server once.';
-        END IF;
-        conninfos := conninfos || conn;
-    END LOOP;
+    SELECT * INTO names, conninfos FROM @extschema@.ranread_fleet_resolve(o.nodes, fn);
+    n := cardinality(names);
+    rec_conn := @extschema@.ranread_fleet_loopback(o.loopback);
 
     fleet_id := nextval('@extschema@.ranread_fleet_seq'::regclass);
-    PERFORM @extschema@.ranread_call_register('fleet', fleet_id);
-    FOR i IN 1..n LOOP
-        cnames := cnames || format('ranread_fleet_%s_%s', fleet_id, i);
+    FOR k IN 1..n LOOP
+        cnames := cnames || format('ranread_fleet_%s_%s', fleet_id, k);
     END LOOP;
     recorder := format('ranread_fleet_%s_recorder', fleet_id);
-    rec_conn := coalesce(o.loopback, format('host=%s port=%s dbname=%s user=%s application_name=ranread_fleet_recorder',
-        @extschema@.ranread_conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost')),
-        current_setting('port'),
-        @extschema@.ranread_conninfo_quote(current_database()),
-        @extschema@.ranread_conninfo_quote(current_user)));
+    -- among the running calls ranread_reset keeps whole, until this
+    -- transaction ends
+    PERFORM @extschema@.ranread_call_register('fleet', fleet_id);
 
     BEGIN
-        -- the recorder: this database, in transactions of its own
-        BEGIN
-            EXECUTE format('SELECT %s.dblink_connect($1, $2)', dbl) USING recorder, rec_conn;
-            -- its statements name pg_catalog's functions bare: no other schema may answer
-            PERFORM @extschema@.ranread_fleet_exec(dbl, recorder,
-                'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''10s''; SET statement_timeout = 0');
-        EXCEPTION WHEN OTHERS THEN
-            GET STACKED DIAGNOSTICS e_detail = PG_EXCEPTION_DETAIL;
-            RAISE EXCEPTION USING
-                ERRCODE = 'sqlclient_unable_to_establish_sqlconnection',
-                MESSAGE = format('%s cannot connect back to its own database to record the fleet', fn),
-                DETAIL = @extschema@.ranread_conninfo_scrub(coalesce(e_detail, SQLERRM), rec_conn),
-                HINT = 'A fleet records itself through a connection of its own, so that a cancel loses nothing: allow the connection (pg_hba.conf), or give one with loopback => ''host=... dbname=...'' (a password file holds its password).';
-        END;
+        -- the recorder: this database, in transactions of its own; and the
+        -- fleets whose coordinator ended without recording their end
+        PERFORM @extschema@.ranread_fleet_recorder(recorder, rec_conn, fn, 'fleet');
+        PERFORM @extschema@.ranread_remote_query(recorder,
+            'SELECT @extschema@.ranread_fleet_abandon()::text', 10000);
 
-        -- 1. every node reached and probed
-        FOR i IN 1..n LOOP
+        -- 1. every node reached (all at once) and probed
+        errs := @extschema@.ranread_remote_connect(cnames, conninfos);
+        FOR k IN 1..n LOOP
             schemas := schemas || NULL::text;
             systems := systems || NULL::text;
             problems := problems || NULL::text;
             codes := codes || NULL::text;
             hints := hints || NULL::text;
-            BEGIN
-                EXECUTE format('SELECT %s.dblink_connect($1, $2)', dbl) USING cnames[i], conninfos[i];
-                EXECUTE format('SELECT %s.dblink_exec($1, $2, true)', dbl)
-                    USING cnames[i], format('SET application_name = %L', 'ranread_fleet ' || fleet_id);
-            EXCEPTION WHEN OTHERS THEN
-                GET STACKED DIAGNOSTICS e_detail = PG_EXCEPTION_DETAIL;
-                problems[i] := 'it cannot be reached: ' || @extschema@.ranread_conninfo_scrub(
-                    regexp_replace(coalesce(e_detail, SQLERRM), '\s+', ' ', 'g'), conninfos[i]);
-                codes[i] := '08001';
-                hints[i] := 'Check the connection string, that the server runs and that pg_hba.conf lets this server in.';
+            IF errs[k] IS NULL THEN
+                -- the node's session ends its batch within a second of
+                -- seeing this one gone (terminated)
+                BEGIN
+                    PERFORM @extschema@.ranread_remote_query(cnames[k], format(
+                        'SET application_name = %L; SET client_connection_check_interval = ''1s''',
+                        'ranread_fleet ' || fleet_id), 10000);
+                EXCEPTION WHEN OTHERS THEN
+                    errs[k] := SQLERRM;
+                END;
+            END IF;
+            IF errs[k] IS NOT NULL THEN
+                problems[k] := 'it cannot be reached: ' || @extschema@.ranread_conninfo_scrub(
+                    regexp_replace(errs[k], '\s+', ' ', 'g'), conninfos[k]);
+                codes[k] := '08001';
+                hints[k] := 'Check the connection string, that the server runs and that pg_hba.conf lets this server in.';
                 CONTINUE;
-            END;
+            END IF;
             BEGIN
-                probe := @extschema@.ranread_fleet_probe(dbl, cnames[i], o);
+                probe := @extschema@.ranread_fleet_probe(cnames[k], o);
             EXCEPTION WHEN OTHERS THEN
                 probe := jsonb_build_object('problem', 'it could not be probed: '
-                    || @extschema@.ranread_conninfo_scrub(SQLERRM, conninfos[i]), 'sqlstate', SQLSTATE);
+                    || @extschema@.ranread_conninfo_scrub(SQLERRM, conninfos[k]),
+                    'sqlstate', CASE WHEN SQLSTATE LIKE '08%' THEN '08001' ELSE SQLSTATE END);
             END;
-            schemas[i] := probe->>'schema';
-            systems[i] := probe->>'system';
-            problems[i] := probe->>'problem';
-            codes[i] := probe->>'sqlstate';
-            hints[i] := probe->>'hint';
-            IF problems[i] IS NULL AND systems[i] = ANY (systems[1:i - 1]) THEN
-                problems[i] := format('it is the same server as node "%s"',
-                    names[array_position(systems, systems[i])]);
-                codes[i] := '22023';
-                hints[i] := 'One batch runs at a time in a cluster: name each server once.';
+            schemas[k] := probe->>'schema';
+            systems[k] := probe->>'system';
+            problems[k] := probe->>'problem';
+            codes[k] := probe->>'sqlstate';
+            hints[k] := probe->>'hint';
+            IF problems[k] IS NULL AND systems[k] = ANY (systems[1:k - 1]) THEN
+                problems[k] := format('it is the same server as node "%s"',
+                    names[array_position(systems, systems[k])]);
+                codes[k] := '22023';
+                hints[k] := 'One batch runs at a time in a cluster: name each server once.';
             END IF;
         END LOOP;
 
@@ -628,7 +808,7 @@ BEGIN
               INTO e_detail
               FROM generate_subscripts(problems, 1) k WHERE problems[k] IS NOT NULL;
             i := (SELECT min(k) FROM generate_subscripts(problems, 1) k WHERE problems[k] IS NOT NULL);
-            IF NOT coalesce(o.skip_unavailable, false)
+            IF NOT o.skip_unavailable
                OR NOT EXISTS (SELECT FROM unnest(problems) p WHERE p IS NULL) THEN
                 RAISE EXCEPTION USING
                     ERRCODE = coalesce(codes[i], '55000'),
@@ -637,7 +817,7 @@ BEGIN
                                    ELSE format('%s nodes of %s are unavailable', (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL), fn) END,
                     DETAIL = CASE WHEN (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL) = 1
                                   THEN '' ELSE e_detail || E'\n' END || 'No node was started.',
-                    HINT = coalesce(hints[i] || ' ', '') || CASE WHEN coalesce(o.skip_unavailable, false)
+                    HINT = coalesce(hints[i] || ' ', '') || CASE WHEN o.skip_unavailable
                         THEN 'No node is left to run.'
                         ELSE 'Or run on the others with skip_unavailable => true.' END;
             END IF;
@@ -649,16 +829,16 @@ BEGIN
         END IF;
 
         -- 2. the clocks
-        FOR i IN 1..n LOOP
-            states := states || CASE WHEN problems[i] IS NULL THEN 'ready' ELSE 'skipped' END;
-            messages := messages || problems[i];
+        FOR k IN 1..n LOOP
+            states := states || CASE WHEN problems[k] IS NULL THEN 'ready' ELSE 'skipped' END;
+            messages := messages || problems[k];
             offsets := offsets || NULL::float8;
             rtts := rtts || NULL::float8;
-            CONTINUE WHEN problems[i] IS NOT NULL;
-            SELECT * INTO clk FROM @extschema@.ranread_fleet_clock(dbl, cnames[i]);
-            offsets[i] := clk.offset_ms;
-            rtts[i] := clk.rtt_ms;
-            RAISE NOTICE 'node "%": clock offset % ms, round trip % ms', names[i],
+            CONTINUE WHEN problems[k] IS NOT NULL;
+            SELECT * INTO clk FROM @extschema@.ranread_fleet_clock(cnames[k]);
+            offsets[k] := clk.offset_ms;
+            rtts[k] := clk.rtt_ms;
+            RAISE NOTICE 'node "%": clock offset % ms, round trip % ms', names[k],
                 round(clk.offset_ms::numeric, 3), round(clk.rtt_ms::numeric, 3);
         END LOOP;
         spread := (SELECT max(v) - min(v) FROM unnest(offsets) v);
@@ -689,7 +869,7 @@ BEGIN
                 'write_pct', o.write_pct, 'queue_depth', o.queue_depth, 'pattern', o.pattern,
                 'region_start', o.region_start, 'region_end', o.region_end,
                 'rate_iops', o.rate_iops, 'distribution', o.distribution, 'sync', o.sync))));
-        PERFORM @extschema@.ranread_fleet_exec(dbl, recorder, format($q$
+        PERFORM @extschema@.ranread_remote_query(recorder, format($q$
             INSERT INTO @extschema@.ranread_fleets
                 (fleet, started_at, started_by, coordinator_pid, coordinator_start, definition,
                  nodes, processes, start_at, offset_spread_ms, max_rtt_ms, status, sweep)
@@ -708,107 +888,127 @@ BEGIN
             spread, (SELECT max(v) FROM unnest(rtts) v), sweep,
             names, ARRAY(SELECT @extschema@.ranread_conninfo_strip(c) FROM unnest(conninfos) c),
             ARRAY(SELECT CASE WHEN s = 'ready' THEN 'running' ELSE s END FROM unnest(states) s),
-            messages, offsets, rtts));
+            messages, offsets, rtts), 10000);
+        started := true;
+        -- should this backend end before the fleet's end is recorded
+        PERFORM @extschema@.ranread_remote_last_words(recorder,
+            format('SELECT @extschema@.ranread_fleet_abandon(%s)', fleet_id));
 
         RAISE NOTICE 'fleet %: % nodes x % processes start at % (clock offsets within % ms, longest round trip % ms)',
             fleet_id, n - (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL), o.processes,
             start_ts, round(coalesce(spread, 0)::numeric, 3),
             round((SELECT max(v) FROM unnest(rtts) v)::numeric, 3);
-        started := true;
-        FOR i IN 1..n LOOP
-            CONTINUE WHEN states[i] <> 'ready';
-            sql := format('SELECT r.batch, r.status FROM %s.ranread_run_step(%L::jsonb) r WHERE r.grp = 0',
-                          schemas[i], spec);
-            BEGIN
-                EXECUTE format('SELECT %s.dblink_send_query($1, $2)', dbl) USING cnames[i], sql;
-                states[i] := 'running';
-            EXCEPTION WHEN OTHERS THEN
-                states[i] := 'failed';
-                messages[i] := 'the batch could not be sent: ' || @extschema@.ranread_conninfo_scrub(SQLERRM, conninfos[i]);
-            END;
+        FOR k IN 1..n LOOP
+            CONTINUE WHEN states[k] <> 'ready';
+            sql := format('SELECT pg_catalog.json_build_object(''batch'', r.batch, ''status'', r.status)::text FROM %s.ranread_run_step(%L::jsonb) r WHERE r.grp = 0',
+                          schemas[k], spec);
+            el := @extschema@.ranread_remote_send(cnames[k], sql);
+            IF el IS NULL THEN
+                states[k] := 'running';
+            ELSE
+                states[k] := 'failed';
+                messages[k] := 'the batch could not be sent: ' || @extschema@.ranread_conninfo_scrub(el, conninfos[k]);
+            END IF;
         END LOOP;
 
-        -- 4. wait, taking each node's result as it comes
+        -- 4. wait, taking each node's result as it comes; a run by duration
+        -- has its bound: a node that has not answered 30 s after its batch
+        -- was due to end is stopped, and lost if it does not answer that
+        due_end := start_ts + coalesce(o.warmup, interval '0') + o.duration + interval '30 s';
         LOOP
-            running := 0;
-            FOR i IN 1..n LOOP
-                CONTINUE WHEN states[i] <> 'running';
-                BEGIN
-                    EXECUTE format('SELECT %s.dblink_is_busy($1)', dbl) INTO busy USING cnames[i];
-                EXCEPTION WHEN OTHERS THEN
-                    busy := 0;
-                END;
-                IF busy = 1 THEN
-                    running := running + 1;
-                    CONTINUE;
+            run := ARRAY(SELECT cnames[k] FROM generate_subscripts(states, 1) k WHERE states[k] = 'running');
+            EXIT WHEN cardinality(run) = 0;
+            IF clock_timestamp() > due_end THEN
+                RAISE WARNING 'fleet %: % of its nodes did not answer 30 s after the batch was due to end: stopping them',
+                    fleet_id, cardinality(run);
+                FOR k IN 1..n LOOP
+                    IF states[k] = 'running' THEN
+                        messages[k] := 'it did not answer 30 s after its batch was due to end';
+                    END IF;
+                END LOOP;
+                SELECT * INTO states, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
+                    states, messages, clock_timestamp() + interval '3 s');
+                FOR k IN 1..n LOOP
+                    IF states[k] = 'cancelled' AND messages[k] LIKE 'it did not answer 30 s%' THEN
+                        states[k] := 'failed';
+                    ELSIF states[k] = 'done' AND messages[k] LIKE 'it did not answer 30 s%' THEN
+                        messages[k] := NULL;   -- it answered just then
+                    END IF;
+                END LOOP;
+                CONTINUE;
+            END IF;
+            ready := @extschema@.ranread_remote_wait(run, 1000);
+            FOREACH el IN ARRAY ready LOOP
+                i := array_position(cnames, el);
+                SELECT * INTO oc FROM @extschema@.ranread_fleet_outcome(
+                    @extschema@.ranread_remote_result(el, 0), conninfos[i]);
+                states[i] := oc.state;
+                CONTINUE WHEN oc.state = 'done';
+                messages[i] := oc.message;
+                codes[i] := oc.code;
+                RAISE WARNING 'node "%" of fleet % %: %', names[i], fleet_id, oc.state, oc.message;
+                IF o.on_node_failure = 'stop' THEN
+                    RAISE WARNING 'fleet %: stopping the other nodes (on_node_failure => ''stop'')', fleet_id;
+                    SELECT * INTO states, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
+                        states, messages, clock_timestamp() + interval '3 s');
                 END IF;
-                BEGIN
-                    EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, true) AS r(batch bigint, status text)', dbl)
-                        USING cnames[i];
-                    EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, true) AS r(batch bigint, status text)', dbl)
-                        USING cnames[i];
-                    states[i] := 'done';
-                EXCEPTION WHEN query_canceled OR others THEN
-                    GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_detail = PG_EXCEPTION_DETAIL,
-                                            e_context = PG_EXCEPTION_CONTEXT;
-                    -- our own cancel, not the node's: the fleet stops
-                    IF e_state = '57014' AND e_context NOT LIKE '%dblink connection named%' THEN
-                        RAISE;
-                    END IF;
-                    states[i] := CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
-                    messages[i] := @extschema@.ranread_conninfo_scrub(
-                        trim(regexp_replace(SQLERRM || coalesce(': ' || nullif(e_detail, ''), ''), '\s+', ' ', 'g')), conninfos[i]);
-                    codes[i] := e_state;
-                    BEGIN
-                        EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, true) AS r(batch bigint, status text)', dbl)
-                            USING cnames[i];
-                    EXCEPTION WHEN query_canceled OR others THEN
-                        NULL;
-                    END;
-                    RAISE WARNING 'node "%" of fleet % %: %', names[i], fleet_id, states[i], messages[i];
-                    IF o.on_node_failure = 'stop' THEN
-                        RAISE WARNING 'fleet %: stopping the other nodes (on_node_failure => ''stop'')', fleet_id;
-                        states := @extschema@.ranread_fleet_stop_nodes(dbl, cnames, conninfos, schemas, states);
-                    END IF;
-                END;
             END LOOP;
-            EXIT WHEN running = 0;
-            PERFORM pg_sleep(0.02);
         END LOOP;
     EXCEPTION WHEN query_canceled OR others THEN
         GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE;
+        t0 := clock_timestamp();
         IF started THEN
             BEGIN
-                states := @extschema@.ranread_fleet_stop_nodes(dbl, cnames, conninfos, schemas, states);
-                SELECT * INTO res FROM @extschema@.ranread_fleet_finish(dbl, recorder, fleet_id, o, start_ts,
+                SELECT * INTO states, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
+                    states, messages, t0 + interval '2 s');
+                SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
                     names, conninfos, cnames, schemas, states, messages, offsets, rtts,
-                    CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END);
+                    CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
+                    greatest(clock_timestamp() + interval '0.5 s', t0 + interval '2.5 s'), t0 + interval '4 s');
+                PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
                 RAISE WARNING 'fleet % %: every node was stopped; what they did is recorded (ranread_fleet_summary)',
                     fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
             EXCEPTION WHEN query_canceled OR others THEN
                 RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
             END;
         END IF;
-        PERFORM @extschema@.ranread_fleet_disconnect(dbl, cnames || recorder);
+        -- the last words, if the end could not be recorded, go with the recorder
+        PERFORM @extschema@.ranread_remote_close(cnames || recorder);
         RAISE;
     END;
 
-    -- 5. every node's batch, the fleet's figures, recorded
+    -- 5. every node's batch, the fleet's figures, recorded; interrupted,
+    -- once more within the bounds of a cancel
     BEGIN
-        SELECT * INTO res FROM @extschema@.ranread_fleet_finish(dbl, recorder, fleet_id, o, start_ts,
-            names, conninfos, cnames, schemas, states, messages, offsets, rtts, NULL);
-    EXCEPTION WHEN OTHERS THEN
-        PERFORM @extschema@.ranread_fleet_disconnect(dbl, cnames || recorder);
+        SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
+            names, conninfos, cnames, schemas, states, messages, offsets, rtts, NULL,
+            clock_timestamp() + interval '10 s', clock_timestamp() + interval '20 s');
+        PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+    EXCEPTION WHEN query_canceled OR others THEN
+        GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE;
+        t0 := clock_timestamp();
+        BEGIN
+            SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
+                names, conninfos, cnames, schemas, states, messages, offsets, rtts,
+                CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
+                t0 + interval '2.5 s', t0 + interval '4 s');
+            PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+            RAISE WARNING 'fleet % %: what the nodes did is recorded (ranread_fleet_summary)',
+                fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
+        EXCEPTION WHEN query_canceled OR others THEN
+            RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
+        END;
+        PERFORM @extschema@.ranread_remote_close(cnames || recorder);
         RAISE;
     END;
-    PERFORM @extschema@.ranread_fleet_disconnect(dbl, cnames || recorder);
+    PERFORM @extschema@.ranread_remote_close(cnames || recorder);
 
     -- every node refused the batch before any I/O: that is an error
     IF NOT EXISTS (SELECT FROM jsonb_array_elements(res.rows) x WHERE x->>'batch' IS NOT NULL) THEN
-        i := (SELECT min(k) FROM generate_subscripts(states, 1) k WHERE states[k] IN ('failed', 'cancelled'));
+        i := (SELECT min(k) FROM generate_subscripts(states, 1) k WHERE states[k] IN ('failed', 'cancelled', 'lost'));
         IF i IS NOT NULL THEN
             RAISE EXCEPTION USING
-                ERRCODE = coalesce(codes[i], 'XX000'),
+                ERRCODE = coalesce(nullif(codes[i], ''), '55000'),
                 MESSAGE = format('node "%s" of %s refused the batch: %s', names[i], fn, messages[i]),
                 DETAIL = format('Fleet %s ran no batch on any node.', fleet_id);
         END IF;
@@ -830,7 +1030,7 @@ BEGIN
         fleet_id, res.fleet_row->>'status',
         n - (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL), o.processes,
         coalesce(round((res.fleet_row->>'iops')::numeric)::text, 'no'),
-        coalesce(res.fleet_row->>'window_seconds', '0'),
+        coalesce(round((res.fleet_row->>'window_seconds')::numeric, 2)::text, '0'),
         coalesce(round((res.fleet_row->>'avg_ms')::numeric, 3)::text, 'n/a'),
         coalesce(round((res.fleet_row->>'p99_ms')::numeric, 3)::text, 'n/a'),
         coalesce(round((res.fleet_row->>'start_spread_ms')::numeric, 1)::text, 'n/a'));
@@ -847,8 +1047,14 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     lim record;
+    arg text;
 BEGIN
     SELECT * INTO lim FROM @extschema@.ranread_limits();
+    IF array_ndims(o.nodes) > 1 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('nodes of %s must be a one-dimensional array, not one of %s dimensions', fn, array_ndims(o.nodes)),
+            HINT = 'nodes is an array of names in ranread_nodes or libpq connection strings, such as ARRAY[''host=db1 dbname=app'', ''host=db2 dbname=app''].';
+    END IF;
     IF o.nodes IS NULL OR array_position(o.nodes, NULL) IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
             MESSAGE = format('nodes of %s must not be null, nor hold a null', fn),
@@ -858,6 +1064,11 @@ BEGIN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('nodes of %s must name at least one node', fn),
             HINT = 'nodes is an array of names in ranread_nodes or libpq connection strings, such as ARRAY[''host=db1 dbname=app'', ''host=db2 dbname=app''].';
+    END IF;
+    IF cardinality(o.nodes) > 256 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('nodes of %s must name at most 256 nodes, not %s', fn, cardinality(o.nodes)),
+            HINT = 'The coordinator holds a connection to every node at once.';
     END IF;
     IF o.processes IS NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
@@ -872,6 +1083,26 @@ BEGIN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('target of %s must be a non-empty name', fn),
             HINT = 'The default target is named "ranread"; each node needs one of that name.';
+    END IF;
+    -- the options each node checks itself, but not NULL: ranread_run's words
+    FOR arg IN SELECT a FROM unnest(ARRAY[
+            CASE WHEN o.block_size IS NULL THEN 'block_size' END,
+            CASE WHEN o.write_pct IS NULL THEN 'write_pct' END,
+            CASE WHEN o.queue_depth IS NULL THEN 'queue_depth' END,
+            CASE WHEN o.pattern IS NULL THEN 'pattern' END,
+            CASE WHEN o.region_start IS NULL THEN 'region_start' END,
+            CASE WHEN o.region_end IS NULL THEN 'region_end' END,
+            CASE WHEN o.distribution IS NULL THEN 'distribution' END]) a WHERE a IS NOT NULL LOOP
+        RAISE EXCEPTION USING ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('%s of %s must not be null', arg, fn),
+            HINT = 'Leave it out for its default.';
+    END LOOP;
+    IF o.loopback IS NOT NULL AND @extschema@.ranread_conninfo_problem(o.loopback) IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid loopback of %s: not a connection string libpq can read: %s',
+                             fn, @extschema@.ranread_conninfo_problem(o.loopback)),
+            DETAIL = 'Its text is not shown: it may hold a password.',
+            HINT = 'loopback is a libpq connection string back to this database, such as ''host=/var/run/postgresql dbname=app''; NULL uses this server''s socket, database and user.';
     END IF;
     IF o.start_delay IS NULL OR o.start_delay < interval '100 ms' OR o.start_delay > interval '30 min' THEN
         RAISE EXCEPTION USING ERRCODE = CASE WHEN o.start_delay IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,

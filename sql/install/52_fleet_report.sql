@@ -11,9 +11,13 @@ AS $$
     WITH f AS (SELECT * FROM @extschema@.ranread_fleet_summary s
                 WHERE s.fleet = coalesce($1, (SELECT max(x.fleet) FROM @extschema@.ranread_fleets x)))
     SELECT * FROM (
-        SELECT n.fleet, n.node, n.name, n.batch, n.status, n.reads, n.writes, n.seconds, n.iops,
+        SELECT n.fleet, n.node, n.name, n.batch,
+               -- a node left 'running' by a coordinator that is gone was lost
+               CASE WHEN n.status = 'running' AND f.status <> 'running' THEN 'lost' ELSE n.status END,
+               n.reads, n.writes, n.seconds, n.iops,
                n.mbps, n.avg_ms, n.p50_ms, n.p99_ms, n.p999_ms, n.max_ms, n.offset_ms, n.rtt_ms,
-               n.late_ms, n.outlier, n.message
+               n.late_ms, n.outlier,
+               CASE WHEN n.status = 'running' AND f.status <> 'running' THEN coalesce(n.message, f.message) ELSE n.message END
           FROM @extschema@.ranread_fleet_nodes n JOIN f USING (fleet)
         UNION ALL
         SELECT f.fleet, 0, 'fleet', NULL, f.status, f.reads, f.writes, f.window_seconds, f.iops,
@@ -81,10 +85,15 @@ DECLARE
     steps    @extschema@.ranread_sweep_step[] := '{}';
     counts   integer[] := '{}';
     sweep_id bigint;
-    dbl      text;
     recorder text;
+    rec_conn text;
+    names    text[];
     reason   text;
+    e_msg    text;
 BEGIN
+    -- first, before anything can fail: the call's text without its passwords
+    PERFORM @extschema@.ranread_conninfo_hide(nodes);
+    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[loopback]);
     o := ROW(nodes, start, iterations, target, duration, block_size, write_pct, queue_depth,
              pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution,
              steady_state, NULL, start_delay, false, on_node_failure, max_offset_ms,
@@ -122,35 +131,26 @@ BEGIN
     END IF;
     PERFORM @extschema@.ranread_fleet_check(o, fn);
     PERFORM @extschema@.ranread_primary_only(fn);
-    dbl := @extschema@.ranread_fleet_dblink(fn);
+    SELECT x.names INTO names FROM @extschema@.ranread_fleet_resolve(nodes, fn) x;
 
     sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
     recorder := format('ranread_fleet_sweep_%s', sweep_id);
-    BEGIN
-        EXECUTE format('SELECT %s.dblink_connect($1, $2)', dbl) USING recorder,
-            coalesce(loopback, format('host=%s port=%s dbname=%s user=%s application_name=ranread_fleet_recorder',
-                @extschema@.ranread_conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost')),
-                current_setting('port'),
-                @extschema@.ranread_conninfo_quote(current_database()),
-                @extschema@.ranread_conninfo_quote(current_user)));
-    EXCEPTION WHEN OTHERS THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'sqlclient_unable_to_establish_sqlconnection',
-            MESSAGE = format('%s cannot connect back to its own database to record the sweep', fn),
-            HINT = 'Allow the connection (pg_hba.conf), or give one with loopback => ''host=... dbname=...''.';
-    END;
-    PERFORM @extschema@.ranread_fleet_exec(dbl, recorder,
-        'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''10s''; SET statement_timeout = 0');
+    rec_conn := @extschema@.ranread_fleet_loopback(loopback);
+    -- among the running calls ranread_reset keeps whole (a sweep: its id
+    -- comes from the sweeps' sequence), until this transaction ends
+    PERFORM @extschema@.ranread_call_register('sweep', sweep_id);
+    PERFORM @extschema@.ranread_fleet_recorder(recorder, rec_conn, fn, 'sweep');
 
-    PERFORM @extschema@.ranread_fleet_exec(dbl, recorder, format($q$
+    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
         INSERT INTO @extschema@.ranread_fleet_sweeps
             (sweep, started_at, started_by, nodes, definition, start, max_processes, max_avg_ms)
         VALUES (%s, %L, %L, %L, %L, %s, %s, %s) $q$,
-        sweep_id, to_jsonb(clock_timestamp())#>>'{}', current_user,
-        ARRAY(SELECT CASE WHEN x.name IS NOT NULL THEN v ELSE @extschema@.ranread_conninfo_strip(v) END
-                FROM unnest(nodes) v LEFT JOIN @extschema@.ranread_nodes x ON x.name = v),
+        sweep_id, to_jsonb(clock_timestamp())#>>'{}', current_user, names,
         to_jsonb(o) - 'nodes' - 'loopback' - 'processes' || jsonb_build_object('start', start),
-        start, max_processes, max_avg_ms));
+        start, max_processes, max_avg_ms), 10000);
+    PERFORM @extschema@.ranread_remote_last_words(recorder, format(
+        'UPDATE @extschema@.ranread_fleet_sweeps SET finished_at = clock_timestamp(), stop_reason = %L WHERE sweep = %s AND finished_at IS NULL',
+        'ended with its coordinator (its session was terminated, or its server stopped)', sweep_id));
 
     BEGIN
         LOOP
@@ -169,29 +169,39 @@ BEGIN
                 round(r.avg_ms::numeric, 3);
         END LOOP;
     EXCEPTION WHEN query_canceled OR others THEN
+        GET STACKED DIAGNOSTICS e_msg = MESSAGE_TEXT;
         BEGIN
-            PERFORM @extschema@.ranread_fleet_exec(dbl, recorder, format(
-                'UPDATE @extschema@.ranread_fleet_sweeps SET finished_at = %L, steps = %s, stop_reason = %L WHERE sweep = %s',
-                to_jsonb(clock_timestamp())#>>'{}', coalesce(cardinality(steps), 0),
-                'ended by an error or a cancel: ' || SQLERRM, sweep_id));
-        EXCEPTION WHEN OTHERS THEN
+            IF @extschema@.ranread_fleet_recorder_ready(recorder, rec_conn, clock_timestamp() + interval '1 s') THEN
+                PERFORM @extschema@.ranread_remote_query(recorder, format(
+                    'UPDATE @extschema@.ranread_fleet_sweeps SET finished_at = %L, steps = %s, stop_reason = %L WHERE sweep = %s',
+                    to_jsonb(clock_timestamp())#>>'{}', coalesce(cardinality(steps), 0),
+                    'ended by an error or a cancel: ' || e_msg, sweep_id), 1000);
+                PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+            END IF;
+        EXCEPTION WHEN query_canceled OR others THEN
             NULL;
         END;
-        PERFORM @extschema@.ranread_fleet_disconnect(dbl, ARRAY[recorder]);
+        PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
         RAISE;
     END;
 
     SELECT * INTO verdict FROM @extschema@.ranread_sweep_judge(steps, max_avg_ms);
-    PERFORM @extschema@.ranread_fleet_exec(dbl, recorder, format($q$
-        UPDATE @extschema@.ranread_fleet_sweeps
-           SET finished_at = %L, steps = %s, stop_reason = %L, max_iops = %L,
-               actual_latency_ms = %L, max_iops_processes = %L, max_iops_fleet = %L,
-               meets_flash_guidance = %L
-         WHERE sweep = %s $q$,
-        to_jsonb(clock_timestamp())#>>'{}', cardinality(steps), reason, verdict.max_iops,
-        verdict.actual_latency_ms, verdict.processes, verdict.batch, verdict.meets_flash_guidance,
-        sweep_id));
-    PERFORM @extschema@.ranread_fleet_disconnect(dbl, ARRAY[recorder]);
+    BEGIN
+        PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+            UPDATE @extschema@.ranread_fleet_sweeps
+               SET finished_at = %L, steps = %s, stop_reason = %L, max_iops = %L,
+                   actual_latency_ms = %L, max_iops_processes = %L, max_iops_fleet = %L,
+                   meets_flash_guidance = %L
+             WHERE sweep = %s $q$,
+            to_jsonb(clock_timestamp())#>>'{}', cardinality(steps), reason, verdict.max_iops,
+            verdict.actual_latency_ms, verdict.processes, verdict.batch, verdict.meets_flash_guidance,
+            sweep_id), 10000);
+        PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+    EXCEPTION WHEN query_canceled OR others THEN
+        PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+        RAISE;
+    END;
+    PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
 
     IF verdict.max_iops IS NULL THEN
         RAISE NOTICE 'fleet sweep %: no step stayed within the % ms average latency bound', sweep_id, max_avg_ms;
@@ -259,7 +269,7 @@ BEGIN
         'notes', jsonb_build_array(
             jsonb_build_object('style', CASE WHEN f.status = 'completed' THEN 'headline' ELSE 'headline-bad' END,
                 'text', format('%s IOPS in total over the common window of %s s (%s); average %s ms, p99 %s ms from the merged histograms of every node',
-                    coalesce(to_char(round(f.iops::numeric), 'FM999,999,999,999'), 'no'), coalesce(f.window_seconds, 0), f.status,
+                    coalesce(to_char(round(f.iops::numeric), 'FM999,999,999,999'), 'no'), round(coalesce(f.window_seconds, 0)::numeric, 2), f.status,
                     coalesce(round(f.avg_ms::numeric, 3)::text, 'n/a'), coalesce(round(f.p99_ms::numeric, 3)::text, 'n/a'))),
             format('first I/Os within %s ms of each other; clock offsets within %s ms',
                 coalesce(round(f.start_spread_ms::numeric, 1)::text, 'n/a'), coalesce(round(f.offset_spread_ms::numeric, 3)::text, 'n/a')))
@@ -273,8 +283,8 @@ BEGIN
                         jsonb_build_object('text', n.status || CASE WHEN n.outlier THEN ', outlier' ELSE '' END,
                                            'tone', CASE WHEN n.status = 'completed' AND NOT coalesce(n.outlier, false) THEN 'plain' ELSE 'bad' END),
                         n.batch, round(n.iops::numeric), round(n.avg_ms::numeric, 3), round(n.p99_ms::numeric, 3),
-                        round(n.max_ms::numeric, 3), round(n.late_ms::numeric, 2)) ORDER BY n.node), '[]')
-                       FROM @extschema@.ranread_fleet_nodes n WHERE n.fleet = f.fleet))));
+                        round(n.max_ms::numeric, 3), round(n.first_io_ms::numeric, 2)) ORDER BY n.node), '[]')
+                       FROM @extschema@.ranread_fleet_rows(f.fleet) n WHERE n.node > 0))));
 END
 $$;
 
@@ -317,7 +327,7 @@ BEGIN
                        HAVING count(*) > 0), '[]'),
         'notes', jsonb_build_array(
             format('common window: %s s, %s IOPS in total there; status %s',
-                   coalesce(f.window_seconds, 0), coalesce(to_char(round(f.iops::numeric), 'FM999,999,999,999'), 'no'), f.status))
+                   round(coalesce(f.window_seconds, 0)::numeric, 2), coalesce(to_char(round(f.iops::numeric), 'FM999,999,999,999'), 'no'), f.status))
             || CASE WHEN f.nodes > 11 THEN jsonb_build_array(format('the first 11 of %s nodes are drawn; the total counts all', f.nodes))
                     ELSE '[]'::jsonb END));
 END

@@ -40,6 +40,10 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
     @extschema@.ranread_study_points, @extschema@.ranread_study_overview TO pg_monitor;
 
+-- The internal schema: pg_monitor may look up the internal functions that
+-- the functions it may call use (each still needs its own EXECUTE).
+GRANT USAGE ON SCHEMA ranread_internal TO pg_monitor;
+
 -- Functions the views and reports call on the reader's behalf.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
                           @extschema@.ranread_target_info(oid, bigint),
@@ -73,7 +77,7 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_study_chart(bigint, text, text, float8),
     @extschema@.ranread_compare_chart(bigint[], bigint[], text, float8, text[], text),
     @extschema@.ranread_study_heat(bigint, text, text),
-    @extschema@.ranread_cdm_line(text, integer, integer, integer, float8, float8),
+    ranread_internal.ranread_cdm_line(text, integer, integer, integer, float8, float8),
     @extschema@.ranread_profile_report(bigint),
     @extschema@.ranread_profile_chart(bigint),
     @extschema@.ranread_hist_percentile(bytea, float8),

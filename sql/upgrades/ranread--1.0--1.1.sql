@@ -16,6 +16,12 @@
 
 \echo Use "ALTER EXTENSION ranread UPDATE TO '1.1'" to load this file. \quit
 
+-- Internal helpers live apart from the functions users call, on no one's
+-- search_path (as sql/install/00_schema.sql makes it); 1.0 had none, so
+-- nothing moves there.
+CREATE SCHEMA ranread_internal;
+COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';
+
 -- buffer_pages was added to 1.0 after its first builds: installations made
 -- from those lack the column, or have it without its check.  Bring both to
 -- the released 1.0 shape first.
@@ -156,7 +162,7 @@ $$;
 -- @include sql/install/43_profile.sql
 -- @include sql/install/44_report.sql
 
--- The fleet: one batch on many servers at once, through dblink (optional)
+-- The fleet: one batch on many servers at once (its own libpq connections)
 -- @include sql/install/50_fleet.sql
 -- @include sql/install/51_fleet_run.sql
 -- @include sql/install/52_fleet_report.sql

@@ -1,6 +1,6 @@
 #!/bin/bash
-# A target's files, as the storage sees them (DESIGN.md, "Measurement rules"
-# 1 and 2; issue 2):
+# A target's files, as the storage sees them (docs/design.md, rules 1
+# and 2):
 #  - setup warns when the target is smaller than twice the server's RAM
 #  - every block is physically written: no sparse file (du = apparent size),
 #    no unwritten (fallocate-only) extents (filefrag)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Out of space (DESIGN.md, "Bad input and faults"; issue 2), on a small
+# Out of space (docs/design.md, "Failures"), on a small
 # loop-mounted ext4 filesystem of 64 MB holding a tablespace:
 #  - a target larger than the free space is refused up front, the error
 #    giving the bytes needed and the bytes available, and nothing is written;

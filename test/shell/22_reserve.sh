@@ -1,5 +1,5 @@
 #!/bin/bash
-# Setup leaves a reserve (issue 12, item 1): a full filesystem under pg_wal
+# Setup leaves a reserve (docs/design.md, "Failures"): a full filesystem under pg_wal
 # PANICs the server and kills every session, so ranread_setup never fills a
 # filesystem past a reserve, and a larger one where pg_wal lives.
 #  - a cluster whose data directory (and pg_wal) is on a 300 MB ext4 loop

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Locks on the history tables never hang a batch (issue 12, item 2).
+# Locks on the history tables never hang a batch (docs/design.md, "Failures").
 #  - maintenance on the history tables during a batch (VACUUM FULL,
 #    TRUNCATE, LOCK, ALTER TABLE, REINDEX of a history table, a whole
 #    database's VACUUM FULL and REINDEX): the batch ends on time, recorded

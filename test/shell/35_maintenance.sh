@@ -1,6 +1,6 @@
 #!/bin/bash
-# Targets survive routine maintenance, untouched and cheaply (issue 12,
-# item 3).  A target is a relation of the ranread_target access method:
+# Targets survive routine maintenance, untouched and cheaply
+# (README, "Safe inside a production server").  A target is a relation of the ranread_target access method:
 #  - VACUUM, VACUUM (FREEZE), VACUUM (ANALYZE), vacuumdb --all, ANALYZE read
 #    no page of it (pg_statio_all_tables does not move; VACUUM VERBOSE says
 #    so), and its blocks on disk are byte for byte what they were; ANALYZE
@@ -63,7 +63,7 @@ cached() { python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.p
 cached drop >/dev/null
 is "$(cached keep)" 0 "the target's file is out of the page cache"
 for cmd in "ANALYZE $REL" "ANALYZE VERBOSE $REL" "VACUUM (ANALYZE) $REL" "ANALYZE"; do
-  q "SET maintenance_io_concurrency = 100; $cmd" >/dev/null
+  PGOPTIONS="-c maintenance_io_concurrency=100" q "$cmd" >/dev/null
 done
 is "$(cached keep)" 0 "ANALYZE (of the target, VERBOSE, VACUUM (ANALYZE), database-wide) reads no block of it, not even ahead: the page cache holds none of its pages"
 psql -qAtX -d "$DB" -c "ANALYZE VERBOSE $REL" 2>&1 | grep -q 'scanned 0 of 0 pages'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Where a target really is (issue 12, items 4 and 5).
+# Where a target really is (docs/design.md, rule 8).
 #  - a target moved to a tablespace on tmpfs (ALTER TABLE ... SET TABLESPACE)
 #    is refused by ranread_run: its reads would measure RAM.  On 1.0 the batch
 #    completed at 239,426 IOPS, avg 0.0039 ms, recorded as pg_default.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# On a hot standby (issue 12, item 7): one clear error, views that work, no
+# On a hot standby (docs/design.md, "Failures"): one clear error, views that work, no
 # worker started.  A standby made with pg_basebackup from the test cluster:
 #  - ranread_summary and ranread_targets work there (targets are unlogged,
 #    so a target shows 'unavailable on a standby'); the primary's history

@@ -1,5 +1,5 @@
 #!/bin/bash
-# One source of truth for a batch's figures (issue 12, item 8): SIGTERM to
+# One source of truth for a batch's figures (docs/design.md, "History"): SIGTERM to
 # the recording worker (worker 1) two seconds into a 5 s batch of four
 # processes at queue depth 4.  The batch stops as cancelled, and the row the
 # caller gets, the batch's row in the history and the sum of its process rows

@@ -71,6 +71,15 @@ echo "$msg" | grep -Eq 'ERROR: +0LP01'
 ok $? "GRANT ... ON ALL TABLES IN SCHEMA ranread_target is refused"
 is "$(q "SELECT count(*) FROM ranread_target_catalog t JOIN pg_class c ON c.oid = t.relid WHERE c.relacl IS NOT NULL")" 0 \
   "... and the targets have no grant"
+msg=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "REVOKE TRUNCATE ON ALL TABLES IN SCHEMA ranread_target FROM postgres" 2>&1)
+echo "$msg" | grep -Eq 'ERROR: +0LP01'
+ok $? "a REVOKE that would leave a target with other than its default privileges is refused too"
+msg=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET session_replication_role = replica" \
+        -c "GRANT SELECT ON ALL TABLES IN SCHEMA ranread_target TO rr_dump_reporting" 2>&1)
+echo "$msg" | grep -Eq 'ERROR: +0LP01'
+ok $? "... and a GRANT under session_replication_role = replica"
+is "$(q "SELECT count(*) FROM ranread_target_catalog t JOIN pg_class c ON c.oid = t.relid WHERE c.relacl IS NOT NULL")" 0 \
+  "... and the targets still have no grant"
 restore_both rr_dump "after the common grants"
 q "SELECT ranread_purge('second'), ranread_purge()" >/dev/null
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# No latency goes missing when a submit blocks (issue 12, item 11), on
+# No latency goes missing when a submit blocks (docs/design.md, rule 7), on
 # slowfs (test/rig): FUSE storage that takes 2 ms per read and at most 12
 # requests in flight, so that a 13th submit sleeps in the kernel.
 #  - 16 unpaced processes at queue depth 1 on two io_uring workers: Little's

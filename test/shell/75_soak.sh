@@ -1,5 +1,5 @@
 #!/bin/bash
-# Soak (issue 8): RANREAD_SOAK_BATCHES (default 200) batches in a row with
+# Soak: RANREAD_SOAK_BATCHES (default 200) batches in a row with
 # mixed options, chosen at random (seeded, the seed is printed): processes
 # 1..8, queue_depth 1..8, block_size 4096/8192/65536, write_pct 0/10,
 # pattern random/sequential, region slices, warmup 0/100ms, rate_iops

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Security (issue 8):
+# Security (README, "Safe inside a production server"):
 #  - a role without grants can run, stop, export, set up, purge or reset
 #    nothing: permission denied (42501) for each function
 #  - a role granted EXECUTE on ranread_run and ranread_stop cannot stop

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Review findings of issue 12, item 9:
+# Hygiene of the build and the shell helpers:
 #  - the library exports only what PostgreSQL looks up by name (the SQL
 #    functions and their pg_finfo_ records, the magic block, _PG_init, the
 #    background worker's entry point), all prefixed: PostgreSQL loads

@@ -1,10 +1,10 @@
 #!/bin/bash
-# The fleet (issue 16): one batch on three servers at once through dblink.
+# The fleet: one batch on three servers at once.
 # Three throwaway clusters (free ports, sockets in their data directories,
 # each with its own tablespace and target, loading the same build), the test
 # cluster as the coordinator.  Checked:
-#  - without dblink, a clear error naming it (42704)
-#  - a fleet runs: one row per node and the fleet's; each node's row equals
+#  - a fleet runs without any other extension (no dblink): one row per node
+#    and the fleet's, each named host:port; each node's row equals
 #    that node's own history (batch, figures, histogram); the node's batch
 #    carries the fleet id; the nodes' seconds are stored as the nodes have
 #    them; iops is the nodes' per-second IOPS summed over the common window;
@@ -16,8 +16,15 @@
 #    error naming the node, nothing started anywhere; skip_unavailable runs
 #    the others and records the node skipped
 #  - a node whose session is terminated mid-run, with on_node_failure stop:
-#    recorded failed, the others stopped; a node killed mid-run (immediate
-#    shutdown): recorded failed with its error, the others complete
+#    recorded failed, the others stopped, and what the node recorded (its
+#    batch, cancelled) is collected over a fresh connection and counts in
+#    the fleet's totals; a node killed mid-run (immediate shutdown):
+#    recorded failed with its error, the others complete
+#  - a fleet by iterations: the common window is the nodes' real elapsed
+#    time (not whole seconds), and the fleet's IOPS the nodes' summed
+#  - a coordinator terminated mid-run: within 5 s no row of the fleet is
+#    'running' any more (the fleet failed, its nodes lost), and no worker
+#    is left on any node
 #  - a cancel of the coordinator stops every node: no ranread worker left on
 #    any node within 1.5 s (1 s asked, 0.5 s slack for this machine), every
 #    node's batch recorded cancelled, the fleet recorded cancelled;
@@ -34,10 +41,6 @@ trap 'faults_cleanup; cluster_stop_all' EXIT
 SECRET=s3cret-pw-94
 setup_db rr_fleet
 
-msg=$(q_state "SELECT * FROM ranread_fleet(ARRAY['host=/nowhere'], 1)")
-echo "$msg" | grep -q '^42704: ranread_fleet needs the extension dblink, which is not installed'
-ok $? "without dblink: a clear error naming the missing extension (42704)"
-q "CREATE SCHEMA links; CREATE EXTENSION dblink SCHEMA links" >/dev/null
 
 # three nodes
 NODE_DIR=() NODE_PORT=() N=()
@@ -60,6 +63,7 @@ for i in 1 2 3; do
   qc "$d" "$p" fleet "CREATE TABLESPACE fleet_ts LOCATION '$ts'" >/dev/null
   qc "$d" "$p" fleet "SELECT target FROM ranread_setup('32MB', tablespace => 'fleet_ts')" >/dev/null
   N[$i]="host=$d port=$p dbname=fleet user=postgres"
+  NAME[$i]="$d:$p"
 done
 [ "$(qc "${NODE_DIR[3]}" "${NODE_PORT[3]}" fleet "SELECT state FROM ranread_targets")" = ready ]
 ok $? "three clusters on ports ${NODE_PORT[*]}, each with a target in its own tablespace"
@@ -80,7 +84,10 @@ OUT="$WORK/all_output.txt"
 # --- a fleet
 q_all "SELECT node, status, batch FROM ranread_fleet($ALL, 2, duration => '3s')" > "$WORK/run1.out" 2>&1
 cat "$WORK/run1.out" >> "$OUT"
-is "$(grep -cE '^[0-3]\|completed\|' "$WORK/run1.out")" 4 "ranread_fleet returns a completed row per node and one for the fleet"
+is "$(grep -cE '^[0-3]\|completed\|' "$WORK/run1.out")|$(q "SELECT count(*) FROM pg_extension WHERE extname = 'dblink'")" "4|0" \
+   "ranread_fleet returns a completed row per node and one for the fleet (no dblink installed)"
+is "$(q "SELECT string_agg(name, ' ' ORDER BY node) FROM ranread_fleet_nodes WHERE fleet = (SELECT max(fleet) FROM ranread_fleets)")" \
+   "${NAME[1]} ${NAME[2]} ${NAME[3]}" "... each node named host:port"
 grep -q 'NOTICE:  fleet [0-9]* completed: 3 nodes x 2 processes' "$WORK/run1.out"
 ok $? "... and says so in a NOTICE"
 F=$(q "SELECT max(fleet) FROM ranread_fleets")
@@ -102,12 +109,13 @@ done
 ok $same "each node's row (batch, figures, histogram, first I/O) and seconds equal that node's own history, whose batch carries the fleet id"
 
 is "$(q "SELECT f.reads = (SELECT sum(n.reads) FROM ranread_fleet_nodes n WHERE n.fleet = f.fleet)
-          AND f.window_seconds = (SELECT count(*) FROM ranread_fleet_series v WHERE v.fleet = f.fleet AND v.in_window)
+          AND abs(f.window_seconds - (SELECT sum(v.elapsed) FROM ranread_fleet_series v WHERE v.fleet = f.fleet AND v.in_window)) < 1e-9
           AND NOT EXISTS (SELECT FROM ranread_fleet_series v WHERE v.fleet = f.fleet AND v.in_window AND v.nodes <> 3)
-          AND abs(f.iops - (SELECT avg(v.iops) FROM ranread_fleet_series v WHERE v.fleet = f.fleet AND v.in_window)) < 1e-6 * f.iops
+          AND abs(f.iops - (SELECT sum(v.iops * v.elapsed) / sum(v.elapsed) FROM ranread_fleet_series v
+                             WHERE v.fleet = f.fleet AND v.in_window)) < 1e-6 * f.iops
           AND f.window_seconds >= 2
         FROM ranread_fleets f WHERE f.fleet = $F")" t \
-   "fleet totals: reads summed, IOPS = the 3 nodes' per-second IOPS summed and averaged over the common window"
+   "fleet totals: reads summed, IOPS = the 3 nodes' per-second IOPS summed, averaged over the common window's real length"
 q "CREATE TABLE node_hist (h bytea)" >/dev/null
 for i in 1 2 3; do q "INSERT INTO node_hist VALUES (decode('$(cat "$WORK/hist$i.hex")', 'hex'))" >/dev/null; done
 is "$(q "SELECT f.p50_ms = ranread_hist_percentile(m.h, 50) AND f.p95_ms = ranread_hist_percentile(m.h, 95)
@@ -127,7 +135,7 @@ before=$(node_batches)
 fleets_before=$(q "SELECT count(*) FROM ranread_fleets")
 msg=$(q_state "SELECT * FROM ranread_fleet($(arr "${N[1]}" "host=$WORK/nowhere port=1 dbname=fleet password=$SECRET" "${N[3]}"), 2, duration => '2s')" 2>&1)
 echo "$msg" >> "$OUT"
-echo "$msg" | grep -q "^08001: node \"host=$WORK/nowhere port=1 dbname=fleet\" of ranread_fleet is unavailable: it cannot be reached"
+echo "$msg" | grep -q "^08001: node \"$WORK/nowhere:1\" of ranread_fleet is unavailable: it cannot be reached"
 ok $? "a bad connection string: 08001 naming the node (without its password)"
 is "$(node_batches)|$(workers_on_nodes)|$(q "SELECT count(*) FROM ranread_fleets")" "$before|0|$fleets_before" "... and nothing started: no batch on any node, no fleet recorded"
 
@@ -136,7 +144,7 @@ qn 2 "SELECT target FROM ranread_setup('16MB', tablespace => 'fleet_ts', target 
 before=$(node_batches)
 msg=$(q_state "SELECT * FROM ranread_fleet($ALL, 1, duration => '1s', target => 'alt')")
 echo "$msg" >> "$OUT"
-echo "$msg" | grep -q "^42704: node \"${N[3]}\" of ranread_fleet is unavailable: it has no ranread target \"alt\""
+echo "$msg" | grep -q "^42704: node \"${NAME[3]}\" of ranread_fleet is unavailable: it has no ranread target \"alt\""
 ok $? "a node without the target: 42704 naming the node and the target"
 is "$(node_batches)|$(workers_on_nodes)" "$before|0" "... and nothing started"
 q_all "SELECT node, status FROM ranread_fleet($ALL, 1, duration => '1s', target => 'alt', skip_unavailable => true)" > "$WORK/skip.out" 2>&1
@@ -149,7 +157,7 @@ BG_PIDS+=("$!")
 busy_pid=$!
 for _ in $(seq 1 50); do [ "$(qn 2 "SELECT count(*) FROM ranread_batches WHERE status = 'running'")" -gt 0 ] && break; sleep 0.1; done
 msg=$(q_state "SELECT * FROM ranread_fleet($ALL, 1, duration => '1s')")
-echo "$msg" | grep -q "^55006: node \"${N[2]}\" of ranread_fleet is unavailable: it is busy: its ranread batch [0-9]* is running"
+echo "$msg" | grep -q "^55006: node \"${NAME[2]}\" of ranread_fleet is unavailable: it is busy: its ranread batch [0-9]* is running"
 ok $? "a node busy with its own batch: 55006 naming the node and its batch"
 qn 2 "SELECT ranread_stop()" >/dev/null
 wait "$busy_pid" 2>/dev/null
@@ -205,6 +213,42 @@ is "$(bg_output stopper | grep -E '^[0-3]\|' | tr '\n' ' ')" "1|cancelled 2|canc
 F=$(q "SELECT max(fleet) FROM ranread_fleets")
 q "SELECT message FROM ranread_fleet_nodes WHERE fleet = $F AND node = 3" | grep -qi 'terminat\|closed the connection'
 ok $? "... with the node's error as its message"
+theirs=$(qn 3 "SELECT batch || '|' || reads || '|' || status FROM ranread_batches WHERE fleet = $F")
+is "$(q "SELECT batch || '|' || reads FROM ranread_fleet_nodes WHERE fleet = $F AND node = 3")|cancelled" "$theirs" \
+   "... and what it recorded (its batch, cancelled, its reads) is collected over a fresh connection"
+is "$(q "SELECT f.reads = (SELECT sum(n.reads) FROM ranread_fleet_nodes n WHERE n.fleet = f.fleet)
+          AND (SELECT count(*) FROM ranread_fleet_nodes n WHERE n.fleet = f.fleet AND n.batch IS NOT NULL AND n.reads > 0) = 3
+        FROM ranread_fleets f WHERE f.fleet = $F")" t "... and counts in the fleet's totals with the two others"
+
+# --- a fleet by iterations: the nodes' real elapsed times, not whole seconds
+q_all "SELECT node, status FROM ranread_fleet($ALL, 1, iterations => 6000, start_delay => '0.5s')" > "$WORK/iter.out" 2>&1
+cat "$WORK/iter.out" >> "$OUT"
+F=$(q "SELECT max(fleet) FROM ranread_fleets")
+diag "$(q "SELECT 'fleet ' || round(f.iops) || ' IOPS over ' || round(f.window_seconds::numeric, 3) || ' s; nodes ' || string_agg(round(n.iops) || ' IOPS over ' || round(n.seconds::numeric, 3) || ' s', ', ' ORDER BY n.node)
+        FROM ranread_fleets f JOIN ranread_fleet_nodes n USING (fleet) WHERE f.fleet = $F GROUP BY f.fleet")"
+is "$(q "SELECT f.status || '|' || (abs(f.window_seconds - min(n.seconds)) < 0.05) || '|' || (abs(f.iops - sum(n.iops)) < 0.05 * sum(n.iops))
+        FROM ranread_fleets f JOIN ranread_fleet_nodes n USING (fleet) WHERE f.fleet = $F GROUP BY f.fleet")" "completed|true|true" \
+   "a fleet by iterations: its window is the nodes' real elapsed time, its IOPS the nodes' summed (within 5%)"
+
+# --- the coordinator terminated: nothing of the fleet stays 'running'
+bg_psql term "SELECT node, status FROM ranread_fleet($ALL, 1, duration => '30s')"
+term=$BG_PID
+wait_nodes_running 1 2 3
+F=$(q "SELECT max(fleet) FROM ranread_fleets")
+t0=$(now_ms)
+q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'term'" >/dev/null
+wait_pid "$term" 5
+ok $? "a coordinator terminated mid-run ends within 5 s"
+bg_output term >> "$OUT"
+running=1
+while [ $(( $(now_ms) - t0 )) -lt 5000 ]; do
+  running=$(q "SELECT count(*) FROM ranread_fleets WHERE fleet = $F AND status = 'running'")$(q "SELECT count(*) FROM ranread_fleet_nodes WHERE fleet = $F AND status = 'running'")$(workers_on_nodes)
+  [ "$running" = 000 ] && break
+  sleep 0.1
+done
+diag "$(( $(now_ms) - t0 )) ms after the terminate: fleet, nodes running, workers: $running"
+is "$running|$(q "SELECT status FROM ranread_fleets WHERE fleet = $F")|$(q "SELECT string_agg(status, ',' ORDER BY node) FROM ranread_fleet_nodes WHERE fleet = $F")" \
+   "000|failed|lost,lost,lost" "... within 5 s the fleet is recorded failed, its nodes lost (no row 'running'), and no worker is left on any node"
 
 bg_psql killer "SELECT node, status FROM ranread_fleet($ALL, 1, duration => '5s')"
 killer=$BG_PID

@@ -66,5 +66,5 @@ free_port() {
 }
 
 # the socket directory of a cluster started here is its data directory
-qc() { psql -qAtX -h "$1" -p "$2" -U postgres -d "$3" -c "SET client_min_messages = error" -c "$4" 2>/dev/null; }
+qc() { _q strict "$3" "$4" -h "$1" -p "$2" -U postgres; }
 qc_all() { psql -qAtX -h "$1" -p "$2" -U postgres -d "$3" -v VERBOSITY=verbose -c "$4" 2>&1; }

@@ -15,7 +15,7 @@ now_ms() { date +%s%3N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 1000 }'; }
 
 # q_in DB SQL: like q, in another database
-q_in() { psql -qAtX -d "$1" -c "SET client_min_messages = error" -c "$2" 2>/dev/null; }
+q_in() { _q strict "$1" "$2"; }
 
 # q_state SQL: "SQLSTATE: message" of the statement's error (empty if none)
 q_state() {
@@ -48,7 +48,7 @@ kill_client() {
 # backend (a killed psql leaves the backend running, and holding its locks,
 # until it next talks to the client) and kill its client
 end_session() {
-  psql -qAtX -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '$1'" >/dev/null
+  _q strict postgres "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '$1'" >/dev/null
   kill_client "$2"
 }
 
@@ -73,28 +73,29 @@ wait_pid() {
   return 0
 }
 
-# session_pid NAME: backend PID of the client session named NAME
+# session_pid NAME [MODE]: backend PID of the client session named NAME
+# (MODE: as _q's, strict by default)
 session_pid() {
-  psql -qAtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE application_name = '$1' AND backend_type = 'client backend' LIMIT 1"
+  _q "${2:-strict}" postgres "SELECT pid FROM pg_stat_activity WHERE application_name = '$1' AND backend_type = 'client backend' LIMIT 1"
 }
 
 # wait_session SECONDS NAME: until that session's backend exists
 wait_session() {
   local deadline=$(( $(now_ms) + $1 * 1000 ))
-  while [ -z "$(session_pid "$2")" ]; do
+  while [ -z "$(session_pid "$2" poll)" ]; do
     [ "$(now_ms)" -ge "$deadline" ] && return 1
     sleep 0.05
   done
 }
 
-# ranread_workers: ranread background workers alive in the cluster
+# ranread_workers [MODE]: ranread background workers alive in the cluster
 ranread_workers() {
-  psql -qAtX -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'"
+  _q "${1:-strict}" postgres "SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'"
 }
 
 # worker_pids: their PIDs, one a line
 worker_pids() {
-  psql -qAtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type LIKE '%ranread%' ORDER BY pid"
+  _q strict postgres "SELECT pid FROM pg_stat_activity WHERE backend_type LIKE '%ranread%' ORDER BY pid"
 }
 
 # wait_running SECONDS: until a batch of $DB is running and has done I/O
@@ -102,7 +103,7 @@ worker_pids() {
 wait_running() {
   local deadline=$(( $(now_ms) + $1 * 1000 ))
   while :; do
-    [ "$(q "SELECT EXISTS (SELECT FROM ranread_batches WHERE status = 'running')
+    [ "$(_q poll "$DB" "SELECT EXISTS (SELECT FROM ranread_batches WHERE status = 'running')
              AND EXISTS (SELECT FROM pg_stat_activity
                           WHERE backend_type LIKE '%ranread%' AND query ~ ' [1-9][0-9]* I/Os')")" = t ] && return 0
     [ "$(now_ms)" -ge "$deadline" ] && return 1
@@ -116,7 +117,7 @@ wait_workers_gone() {
   local t0 deadline
   t0=$(now_ms)
   deadline=$(( t0 + $1 * 1000 ))
-  while [ "$(ranread_workers)" != 0 ]; do
+  while [ "$(ranread_workers poll)" != 0 ]; do
     if [ "$(now_ms)" -ge "$deadline" ]; then GONE_MS=$(( $(now_ms) - t0 )); return 1; fi
     sleep 0.05
   done
@@ -129,10 +130,10 @@ latest_batch() { q "SELECT max(batch) FROM ranread_batches"; }
 # batch_row BATCH: status|reads|has_message of one batch
 batch_row() { q "SELECT status || '|' || coalesce(reads, -1) || '|' || (message IS NOT NULL) FROM ranread_batches WHERE batch = $1"; }
 
-# checkpointer_pid: changes when the server crash-restarts (the postmaster
-# keeps its start time, every child is new)
+# checkpointer_pid [MODE]: changes when the server crash-restarts (the
+# postmaster keeps its start time, every child is new)
 checkpointer_pid() {
-  psql -qAtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'" 2>/dev/null
+  _q "${1:-strict}" postgres "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'"
 }
 
 # wait_restarted SECONDS OLD_CHECKPOINTER_PID: until the server answers again
@@ -140,7 +141,7 @@ checkpointer_pid() {
 wait_restarted() {
   local deadline=$(( $(now_ms) + $1 * 1000 )) c
   while :; do
-    c=$(checkpointer_pid)
+    c=$(checkpointer_pid poll)
     [ -n "$c" ] && [ "$c" != "$2" ] && return 0
     [ "$(now_ms)" -ge "$deadline" ] && return 1
     sleep 0.2

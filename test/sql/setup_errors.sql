@@ -1,6 +1,6 @@
 -- ranread_setup and ranread_purge refuse bad arguments before touching any
 -- file, with an error that names the argument, the value and what is
--- allowed (DESIGN.md, "Bad input and faults").  Errors that depend on the
+-- allowed (docs/design.md, "Bad input").  Errors that depend on the
 -- machine (free space, tmpfs) are in test/shell/.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS ranread;

@@ -2,7 +2,7 @@
 -- wrong-type text, absurdly large, hostile names.  Each call must end in a
 -- clear ERROR with a proper SQLSTATE (never XX000 internal_error, never a
 -- crash) naming the argument and the value, before any worker starts or any
--- file is touched (DESIGN.md, "Bad input and faults"; issue 8).
+-- file is touched (docs/design.md, "Bad input").
 --
 -- Each call goes through pg_temp.bad(), which prints the error as
 -- "SQLSTATE: message", then its DETAIL and HINT, so that the expected output

@@ -1,4 +1,4 @@
--- The SQL surface of ranread 1.0 (DESIGN.md, "SQL surface"): what CREATE
+-- The SQL surface of ranread 1.0 (README, "Reference"): what CREATE
 -- EXTENSION installs, the functions with their arguments and defaults, the
 -- columns of the history and the views, the ranread.engine setting, and who
 -- may use what.  A change here is a change users see: update the README's
