@@ -1,4 +1,4 @@
--- Labels are facts (DESIGN.md, measurement rule 8; issue 12, item 10): what
+-- Labels are facts (docs/design.md, measurement rule 8): what
 -- a batch records is what ran, and nothing claims what was not measured.
 --  - the engine, one per batch: 'sync' when every worker had a single I/O
 --    in flight (a plain pread is the cheaper way), 'io_uring' otherwise,
