@@ -19,6 +19,7 @@ OBJS = \
 	src/worker.o \
 	src/engine_uring.o \
 	src/engine_sync.o \
+	src/io.o \
 	src/blocks.o \
 	src/iobuf.o \
 	src/figures.o \

@@ -10,7 +10,9 @@
  * ranread_run is one group).  Processes (streams) are numbered across the
  * whole batch, group after group; each group has its own block size,
  * pattern, region, rate, distribution and target.  Who writes what:
- *	 BatchParams		the leader, before any worker starts; read-only after
+ *	 BatchParams		the leader, before it lets the workers go (nworkers
+ *						and engine once the streams are divided, before
+ *						"assigned"); read-only after
  *	 WorkerSlot[i]		worker i (the leader reads progress and flags)
  *	 StreamStats[s]		the worker driving stream s, until it is done
  *	 IntervalSlot		the worker, for its own streams, per group and second
@@ -36,16 +38,13 @@
 #define RANREAD_FS_LEN			32
 #define RANREAD_POINT_LEN		1024
 
+/* The I/O engines (engine.h); AUTO only as ranread.engine, never a batch's */
 typedef enum RanreadEngine
 {
 	ENGINE_AUTO = 0,
 	ENGINE_URING,
 	ENGINE_SYNC
 } RanreadEngine;
-
-/* What the workers actually ran (WorkerSlot.engines, a bit set) */
-#define RAN_URING	0x01
-#define RAN_SYNC	0x02
 
 /* What an I/O buffer is made of (iobuf.c); recorded as batches.buffer_pages */
 typedef enum RanreadPages
@@ -136,7 +135,7 @@ typedef struct GroupParams
 								 * (commit test: 2 x 8 kB, 16 x 1 kB); 1 */
 } GroupParams;
 
-/* What a batch does: filled by the leader, read-only afterwards */
+/* What a batch does: filled by the leader, read-only once assigned */
 typedef struct BatchParams
 {
 	int64		batch;
@@ -162,7 +161,8 @@ typedef struct BatchParams
 	Interval	warmup;
 	int64		seed;
 	int			nworkers;
-	RanreadEngine engine;
+	RanreadEngine engine;		/* what every worker runs: settled by the
+								 * leader once the streams are divided */
 	bool		timing;			/* ranread.timing: per-I/O latency */
 	bool		huge_pages;		/* ranread.huge_pages: buffers in huge pages */
 	int			nintervals;		/* per-second slots per worker and group */
@@ -185,7 +185,6 @@ typedef struct WorkerSlot
 	bool		done;			/* finished its I/O, stats final */
 	bool		exited;			/* detached from the batch */
 	bool		failed;
-	int			engines;		/* RAN_URING | RAN_SYNC: what it used */
 	RanreadPages pages;			/* its I/O buffers */
 	volatile uint64 ios;		/* progress: completed measured I/Os */
 	char		message[RANREAD_MSG_LEN];

@@ -1,10 +1,13 @@
 /*
  * engine_sync.c
  *		The synchronous engine: one stream per worker, one pread or pwrite at
- *		a time.  Used where io_uring is not allowed (kernel.io_uring_disabled,
- *		seccomp, old kernels) or when ranread.engine = sync, and by any worker
- *		that keeps a single I/O in flight (one process at queue depth 1),
- *		where a plain syscall costs less than a ring.
+ *		a time.  The leader chooses it where io_uring is not allowed
+ *		(kernel.io_uring_disabled, seccomp, old kernels) or when
+ *		ranread.engine = sync, and for a batch whose every worker keeps a
+ *		single I/O in flight (one process at queue depth 1 each), where a
+ *		plain syscall costs less than a ring; setup's fill uses it wherever
+ *		io_uring is not to be used.  It needs no state of its own: no prepare,
+ *		no release.
  */
 #include "postgres.h"
 
@@ -14,7 +17,8 @@
 
 #include "miscadmin.h"
 
-#include "worker.h"
+#include "engine.h"
+#include "io.h"
 
 #define SLEEP_SLICE_NS	((uint64) 100 * 1000000)
 
@@ -36,7 +40,7 @@ sleep_until(Worker *w, uint64 due)
 		ts.tv_nsec = until % 1000000000;
 		(void) clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		if (now >= w->next_report_ns)
-			worker_progress(w, now);
+			io_report(w, now);
 	}
 }
 
@@ -74,30 +78,20 @@ write_durably(int fd, Slot *s, const GroupParams *g)
 }
 
 /*
- * Run the worker's single stream to its end.  Each I/O's latency starts when
- * the previous one completed (worker.h), or when it was due under a rate
- * limit.
+ * Run the worker's single stream to its end, or until it is stopped.  Each
+ * I/O's latency starts when the previous one completed (io.h), or when it
+ * was due under a rate limit.
  */
-void
-engine_sync_run(Worker *w)
+static void
+sync_run(Worker *w)
 {
-	Slot	   *s;
-	int			len;
-	const GroupParams *g;
-	bool		durable;
+	Slot	   *s = &w->slots[0];
+	int			len = (int) s->len;
+	const GroupParams *g = w->streams[s->stream].g;
+	bool		durable = g->sync != SYNC_NONE || g->writes_per_op > 1;
 	uint64		now = ranread_now_ns();
 
-	/* a worker without a stream has nothing to do */
-	if (w->nslots == 0)
-	{
-		worker_progress(w, now);
-		return;
-	}
-	s = &w->slots[0];
-	len = (int) s->len;
-	g = w->streams[s->stream].g;
-	durable = g->sync != SYNC_NONE || g->writes_per_op > 1;
-
+	Assert(w->nslots == 1);
 	for (;;)
 	{
 		ssize_t		rc;
@@ -125,14 +119,29 @@ engine_sync_run(Worker *w)
 		if (unlikely(rc != len))
 		{
 			if (rc == SYNC_FAILED)
-				worker_sync_error(w, s, errno);
+				io_sync_error(w, s, errno);
 			else
-				worker_io_error(w, s, rc < 0 ? errno : 0, (int) rc);
+				io_error(w, s, rc < 0 ? errno : 0, (int) rc);
 			break;
 		}
 		io_complete(w, s, now);
 		if (unlikely(now >= w->next_report_ns))
-			worker_progress(w, now);
+			io_report(w, now);
 	}
-	worker_progress(w, now);
+	io_report(w, now);
 }
+
+/* Always there: pread and pwrite */
+static bool
+sync_available(char *why, int whylen)
+{
+	return true;
+}
+
+const EngineOps engine_sync_ops = {
+	.name = "sync",
+	.max_queue_depth = 1,
+	.one_stream_per_worker = true,
+	.available = sync_available,
+	.run = sync_run,
+};

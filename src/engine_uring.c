@@ -1,13 +1,16 @@
 /*
  * engine_uring.c
  *		The io_uring engine: one worker keeps every slot of its streams in
- *		flight through a single ring.
+ *		flight through a single ring.  It runs in a batch's background
+ *		workers and, for setup's fill, in the calling backend; prepare makes
+ *		the ring before the worker counts itself ready, run is the hot loop,
+ *		release closes the ring (engine.h).
  *
  * The loop: wait for a completion (at most 0.1 s, so that a stop is noticed
  * even when the device hangs), reap every completion that is ready, stamped
  * with one clock read when they were seen, and re-arm each freed slot at
  * once: next block, one io_uring_enter.  Each re-armed I/O's latency starts
- * at that same clock read, when its slot became free (worker.h says why):
+ * at that same clock read, when its slot became free (io.h says why):
  * if a submit blocks because the storage takes only so many requests in
  * flight, the slots re-armed after it count the wait.  Files are registered
  * with the ring, and buffers too when they are in huge pages, so the kernel
@@ -26,7 +29,8 @@
 
 #include <liburing.h>
 
-#include "worker.h"
+#include "engine.h"
+#include "io.h"
 
 #define WAIT_CAP_NS		((uint64) 100 * 1000000)	/* notice a stop within 0.1 s */
 #define HUNG_GRACE_NS	((uint64) 5 * 1000000000)	/* in flight after a stop */
@@ -41,6 +45,7 @@ typedef struct UringEngine
 	bool		fixed_files;
 	bool		fixed_bufs;
 	int			inflight;
+	bool		hung;			/* the run gave up on I/O in flight */
 } UringEngine;
 
 /*
@@ -48,8 +53,8 @@ typedef struct UringEngine
  * chosen completion queue size, timeouts on the wait (IORING_FEAT_EXT_ARG,
  * Linux 5.11) and the read/write opcodes.  why gets the reason if not.
  */
-bool
-engine_uring_available(char *why, int whylen)
+static bool
+uring_available(char *why, int whylen)
 {
 	struct io_uring ring;
 	struct io_uring_params params;
@@ -102,8 +107,8 @@ pow2_at_least(unsigned n)
  * the files and buffers.  Runs before the worker counts itself ready, so
  * none of it lands in the measured time.
  */
-void
-engine_uring_prepare(Worker *w)
+static void
+uring_prepare(Worker *w)
 {
 	UringEngine *e = palloc0(sizeof(UringEngine));
 	struct io_uring_params params;
@@ -112,10 +117,17 @@ engine_uring_prepare(Worker *w)
 	unsigned	cq;
 	int			rc;
 
-	/* a write with an fsync linked behind it takes two entries */
+	/*
+	 * A write with an fsync linked behind it takes two entries.  An I/O of
+	 * several writes (the commit test's) is the synchronous engine's only:
+	 * the leader gives those batches to it (leader.c, settle_engine).
+	 */
 	for (int i = 0; i < w->nstreams; i++)
+	{
+		Assert(w->streams[i].g->writes_per_op == 1);
 		if (w->streams[i].g->sync == SYNC_FDATASYNC || w->streams[i].g->sync == SYNC_FSYNC)
 			linked = true;
+	}
 	sq = pow2_at_least(linked ? Min(w->nslots * 2, 8192) : Min(w->nslots, 4096));
 	/* the kernel takes at most 65536; beyond, completions wait in its overflow list */
 	cq = Min(pow2_at_least(Max(w->nslots * (linked ? 2 : 1), 2 * sq)), 65536);
@@ -145,7 +157,7 @@ engine_uring_prepare(Worker *w)
 	 * is pinned per I/O and neighbouring physical pages merge into one
 	 * segment, which in 4 kB pages is worth more than the saved pinning.
 	 */
-	if (w->me->pages == PAGES_HUGE && w->nslots <= 16384)
+	if (w->pages == PAGES_HUGE && w->nslots <= 16384)
 	{
 		struct iovec *iov = palloc(sizeof(struct iovec) * w->nslots);
 
@@ -250,7 +262,7 @@ arm(UringEngine *e, Worker *w, int idx, uint64 now)
 	io_stamp(w, s, now);
 	if (unlikely(!queue_io(e, w, idx)))
 	{
-		worker_engine_error(w, "the io_uring submission queue is stuck");
+		io_engine_error(w, "the io_uring submission queue is stuck");
 		return;
 	}
 	e->inflight++;
@@ -313,7 +325,7 @@ submit_and_wait(UringEngine *e, Worker *w, uint64 now, uint64 next_due, int *fai
 	/* -EAGAIN, -EBUSY: the kernel is short of something; retry a while */
 	if ((rc == -EAGAIN || rc == -EBUSY) && ++*failures <= MAX_SUBMIT_RETRIES)
 		return true;
-	worker_engine_error(w, psprintf("io_uring_enter failed: %s", strerror(-rc)));
+	io_engine_error(w, psprintf("io_uring_enter failed: %s", strerror(-rc)));
 	return false;
 }
 
@@ -340,7 +352,7 @@ reap(UringEngine *e, Worker *w)
 				/* the fsync behind it completes the slot; a failure ends the batch */
 				s = &w->slots[(int) (cqes[k]->user_data & ~LINKED_WRITE)];
 				if (cqes[k]->res != (int) s->len)
-					worker_io_error(w, s, cqes[k]->res < 0 ? -cqes[k]->res : 0, cqes[k]->res);
+					io_error(w, s, cqes[k]->res < 0 ? -cqes[k]->res : 0, cqes[k]->res);
 				continue;
 			}
 			idx = (int) cqes[k]->user_data;
@@ -352,10 +364,10 @@ reap(UringEngine *e, Worker *w)
 				{
 					/* -ECANCELED: its write failed, and said so */
 					if (cqes[k]->res != -ECANCELED)
-						worker_sync_error(w, s, -cqes[k]->res);
+						io_sync_error(w, s, -cqes[k]->res);
 					continue;
 				}
-				worker_io_error(w, s, cqes[k]->res < 0 ? -cqes[k]->res : 0, cqes[k]->res);
+				io_error(w, s, cqes[k]->res < 0 ? -cqes[k]->res : 0, cqes[k]->res);
 				continue;
 			}
 			io_complete(w, s, now);
@@ -368,9 +380,13 @@ reap(UringEngine *e, Worker *w)
 	return now;
 }
 
-/* Run the worker's streams to their end */
-void
-engine_uring_run(Worker *w)
+/*
+ * Run the worker's streams to their end, or until they are stopped.  The
+ * ring stays until uring_release, so a run stopped by an interrupt that was
+ * not a cancel (the fill's) can go on.
+ */
+static void
+uring_run(Worker *w)
 {
 	UringEngine *e = (UringEngine *) w->engine;
 	uint64		now = ranread_now_ns();
@@ -397,7 +413,7 @@ engine_uring_run(Worker *w)
 		(void) reap(e, w);
 		now = ranread_now_ns();
 		if (unlikely(now >= w->next_report_ns))
-			worker_progress(w, now);
+			io_report(w, now);
 
 		/* stopped: parked slots rest; a device that never answers is given up */
 		if (unlikely(io_stopping(w)))
@@ -407,13 +423,53 @@ engine_uring_run(Worker *w)
 				stopped_at = now;
 			else if (e->inflight > 0 && now - stopped_at > HUNG_GRACE_NS)
 			{
-				worker_engine_error(w, psprintf("%d I/Os were still in flight %.0f s after the batch stopped; the device may hang",
-												e->inflight, HUNG_GRACE_NS / 1e9));
+				io_engine_error(w, psprintf("%d I/Os were still in flight %.0f s after the batch stopped; the device may hang",
+											e->inflight, HUNG_GRACE_NS / 1e9));
+				e->hung = true;
 				break;
 			}
 		}
 	}
-
-	io_uring_queue_exit(&e->ring);
-	worker_progress(w, now);
+	io_report(w, now);
 }
+
+/*
+ * Close the ring.  An ERROR thrown out of a run (by the owner's progress)
+ * may have left I/O in flight: wait for it a while first, so that no buffer
+ * is unmapped while the device still fills or reads it (unless the run has
+ * waited as long already, and given up).
+ */
+static void
+uring_release(Worker *w)
+{
+	UringEngine *e = (UringEngine *) w->engine;
+	uint64		deadline = ranread_now_ns() + HUNG_GRACE_NS;
+
+	if (e == NULL)
+		return;
+	while (e->inflight > 0 && !e->hung && ranread_now_ns() < deadline)
+	{
+		struct __kernel_timespec ts = {0, (long long) WAIT_CAP_NS};
+		struct io_uring_cqe *cqe;
+
+		if (io_uring_wait_cqe_timeout(&e->ring, &cqe, &ts) != 0)
+			continue;
+		/* a linked write's own completion frees no slot: its fsync's does */
+		if (cqe->user_data != LIBURING_UDATA_TIMEOUT && !(cqe->user_data & LINKED_WRITE))
+			e->inflight--;
+		io_uring_cqe_seen(&e->ring, cqe);
+	}
+	io_uring_queue_exit(&e->ring);
+	pfree(e);
+	w->engine = NULL;
+}
+
+const EngineOps engine_uring_ops = {
+	.name = "io_uring",
+	.max_queue_depth = RANREAD_MAX_QUEUE_DEPTH,
+	.one_stream_per_worker = false,
+	.available = uring_available,
+	.prepare = uring_prepare,
+	.run = uring_run,
+	.release = uring_release,
+};

@@ -3,65 +3,68 @@
  *		Writing every block of a new target: valid, empty heap pages whose
  *		free space holds pseudo-random bytes, each page different.
  *
- * The segment files are opened with O_DIRECT and written in 1 MiB chunks,
- * eight in flight through io_uring (synchronous pwrite where io_uring is not
- * allowed), then fdatasync'd and dropped from the page cache.  Nothing is
- * sparse or fallocated: reads of unwritten extents return zeros without
- * touching the device, and compressing or deduplicating storage flatters
- * repeated patterns.  The buffers are the huge-page I/O buffers of iobuf.c.
- * The caller created the relation in its transaction, so an error here
- * (a full disk, a cancel) rolls it back and the server unlinks every
- * segment written so far.
+ * The fill runs in the backend that calls ranread_setup, through the same
+ * engine loop as a batch's workers (engine.h, io.h).  It describes itself
+ * as a small batch with no claim: one target and one process that writes
+ * it from the first block to the last, in 1 MiB writes eight in flight
+ * through io_uring, or one at a time with pwrite where a batch would not
+ * use io_uring (ranread.engine = sync, or not allowed here); a tail shorter
+ * than 1 MiB is a second such process of 8 kB writes, run after it.
+ * io_prepare makes each write's pages (io_fill_page, with the block's
+ * checksum) just before it goes out.  The segment files are opened with
+ * O_DIRECT and, once written, fdatasync'd and dropped from the page cache.
+ * Nothing is sparse or fallocated: reads of unwritten extents return zeros
+ * without touching the device, and compressing or deduplicating storage
+ * flatters repeated patterns.  The buffers are the huge-page I/O buffers of
+ * iobuf.c.
+ *
+ * The engine's loop never throws: any interrupt (InterruptPending), a dead
+ * postmaster or a failed write stops it, with nothing in flight, and the
+ * fill acts outside it.  A dead postmaster: leave at once.  A failed write:
+ * a disk-full or I/O error.  An interrupt: CHECK_FOR_INTERRUPTS, which
+ * errors out on a cancel or a terminate, and after anything else the loop
+ * goes on where it stopped.  The loop's progress call, once a second,
+ * brings a NOTICE every 5 s.  The caller created the relation in its
+ * transaction, so an error here (a full disk, a cancel) rolls it back and
+ * the server unlinks every segment written so far.
  */
 #include "postgres.h"
 
 #include <fcntl.h>
 #include <unistd.h>
-#include <liburing.h>
 
 #include "common/file_perm.h"
 #include "miscadmin.h"
-#include "storage/bufpage.h"
-#include "storage/checksum.h"
 #include "storage/pmsignal.h"
 
 #include "engine.h"
-#include "iobuf.h"
-#include "target.h"
+#include "fill.h"
+#include "io.h"
 
 #define FILL_CHUNK			(1024 * 1024)
 #define FILL_DEPTH			8
 #define FILL_PROGRESS_NS	((uint64) 5 * 1000000000)
 
-/*
- * Make one valid, empty heap page whose free space is pseudo-random, with a
- * data checksum for blkno when the cluster has them.
- */
-void
-target_fill_page(char *page, BlockNumber blkno, uint64 *rng)
-{
-	uint64	   *p;
-	uint64	   *end = (uint64 *) (page + BLCKSZ);
-
-	PageInit((Page) page, BLCKSZ, 0);
-	for (p = (uint64 *) (page + MAXALIGN(SizeOfPageHeaderData)); p < end; p++)
-		*p = rng_next(rng);
-	PageSetChecksumInplace((Page) page, blkno);
-}
-
-/* The fill: what it writes to and how far it got */
+/* The fill: the loop's state first, so that fill_progress finds the rest */
 typedef struct Filler
 {
+	Worker		w;				/* of the pass that runs */
+	Stream		stream;
+	const EngineOps *ops;		/* the engine that writes */
+	BatchParams *p;				/* the fill as a batch: a group per pass */
+	StreamStats *stats;
 	int		   *fds;
 	int			nsegs;
-	char	   *bufs;
-	bool		uring;
-	struct io_uring ring;
-	int			inflight;
-	uint64		rng[4];
 	const char *target;
+	int64		size;
+	uint64		done_blocks;	/* by the passes before this one */
+	uint64		start_ns;
+	uint64		last_note_ns;
 } Filler;
 
+/* A fill stops no batch and is stopped by none */
+static volatile uint32 fill_stop = STOP_NONE;
+static volatile sig_atomic_t fill_no_interrupt = false;
 
 /* A write came back short or with ENOSPC: the filesystem is full */
 static pg_attribute_noreturn() void
@@ -73,6 +76,22 @@ fill_disk_full(Filler *f)
 			 errdetail("The target was removed; nothing was kept."),
 			 errhint("Free space in the tablespace or choose a smaller size.")));
 }
+
+/* The loop stopped on a failure: say which */
+static pg_attribute_noreturn() void
+fill_failed(Filler *f)
+{
+	Worker	   *w = &f->w;
+
+	if (w->failure == IO_SHORT || (w->failure == IO_FAILED && w->failure_errno == ENOSPC))
+		fill_disk_full(f);
+	ereport(ERROR,
+			(errcode(ERRCODE_IO_ERROR),
+			 w->failure == IO_FAILED ? errmsg("%s", w->error) :
+			 errmsg("could not write target \"%s\": %s", f->target, w->error),
+			 errdetail("The target was removed; nothing was kept.")));
+}
+
 /*
  * The postmaster died during the fill: leave at once, so that the server
  * can be started again (pg_ctl start waits for every child of the old one).
@@ -93,122 +112,119 @@ fill_postmaster_died(Filler *f)
 	_exit(1);
 }
 
-/* Wait for in-flight writes; with check, error on a failed or short one */
+/* The loop's progress: a NOTICE every FILL_PROGRESS_NS */
 static void
-fill_reap(Filler *f, bool wait_all, bool check, uint32 *free_stack, int *nfree)
+fill_progress(Worker *w, uint64 now)
 {
-	struct io_uring_cqe *cqe;
+	Filler	   *f = (Filler *) w;
+	uint64		next = f->done_blocks + w->ios * (w->streams[0].g->block_size / BLCKSZ);
+	double		secs = (now - f->start_ns) / 1e9;
 
-	while (f->inflight > 0)
-	{
-		int			rc;
-
-		if (wait_all || *nfree == 0)
-			rc = io_uring_wait_cqe(&f->ring, &cqe);
-		else
-			rc = io_uring_peek_cqe(&f->ring, &cqe);
-		if (rc == -EINTR)
-			continue;
-		if (rc == -EAGAIN)
-			break;
-		if (rc < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_IO_ERROR),
-					 errmsg("io_uring wait failed while filling target \"%s\": %s",
-							f->target, strerror(-rc))));
-		{
-			int			res = cqe->res;
-			uint32		slot = (uint32) (cqe->user_data & 0xffffffff);
-			uint32		want = (uint32) (cqe->user_data >> 32);
-
-			io_uring_cqe_seen(&f->ring, cqe);
-			f->inflight--;
-			free_stack[(*nfree)++] = slot;
-			if (check && res != (int) want)
-			{
-				if (res == -ENOSPC || (res >= 0 && res < (int) want))
-					fill_disk_full(f);
-				ereport(ERROR,
-						(errcode(ERRCODE_IO_ERROR),
-						 errmsg("could not write target \"%s\": %s", f->target, strerror(-res))));
-			}
-		}
-	}
+	if (now - f->last_note_ns < FILL_PROGRESS_NS)
+		return;
+	f->last_note_ns = now;
+	ereport(NOTICE,
+			(errmsg("ranread_setup: %.1f of %.1f GB written (%.0f%%), %.0f MB/s",
+					next * (double) BLCKSZ / 1e9, f->size / 1e9,
+					100.0 * next * BLCKSZ / f->size,
+					next * (double) BLCKSZ / 1048576.0 / secs)));
 }
 
-/* Write every block of the target; returns bytes written */
+/* A pass: a process writing blocks [first, first + nblocks) in order */
 static void
-fill_target(Filler *f, const char *relpath, int64 size)
+fill_group(BatchParams *p, uint64 first, uint64 nblocks, int block_size, int depth)
 {
-	uint64		total_blocks = size / BLCKSZ;
-	uint64		next = 0;
-	uint64		start_ns = ranread_now_ns();
-	uint64		last_note = start_ns;
-	uint32		free_stack[FILL_DEPTH];
-	int			nfree = FILL_DEPTH;
+	GroupParams *g = &p->groups[p->ngroups];
+	uint64		per = block_size / BLCKSZ;
 
-	for (int i = 0; i < FILL_DEPTH; i++)
-		free_stack[i] = i;
+	g->first_stream = p->processes++;
+	g->processes = 1;
+	g->iterations = nblocks / per;
+	g->block_size = block_size;
+	g->write_pct = 100;
+	g->queue_depth = depth;
+	g->pattern = PATTERN_SEQUENTIAL;
+	g->units_per_seg = RELSEG_SIZE / per;
+	g->unit_lo = first / per;
+	g->unit_hi = g->unit_lo + nblocks / per;
+	g->writes_per_op = 1;
+	p->ngroups++;
+}
 
-	while (next < total_blocks)
+/* The fill as a batch: its target, and a pass of 1 MiB writes, then one of 8 kB */
+static BatchParams *
+fill_describe(Filler *f, const char *relpath)
+{
+	BatchParams *p = palloc0(sizeof(BatchParams));
+	BatchTarget *t = &p->targets[0];
+	uint64		blocks = f->size / BLCKSZ;
+	uint64		whole = blocks - blocks % (FILL_CHUNK / BLCKSZ);
+	int			depth = Min(FILL_DEPTH, f->ops->max_queue_depth);
+
+	p->seed = (int64) (ranread_now_ns() ^ ((uint64) MyProcPid << 32));
+	p->ntargets = 1;
+	strlcpy(t->name, f->target, NAMEDATALEN);
+	strlcpy(t->relpath, relpath, MAXPGPATH);
+	t->size_bytes = f->size;
+	t->nsegs = f->nsegs;
+	t->written = true;
+	if (whole > 0)
+		fill_group(p, 0, whole, FILL_CHUNK, depth);
+	if (blocks > whole)
+		fill_group(p, whole, blocks - whole, BLCKSZ, depth);
+	return p;
+}
+
+/* Let the engine go, then the buffers it used (again: nothing happens) */
+static void
+fill_end_pass(Filler *f)
+{
+	if (f->ops->release)
+		f->ops->release(&f->w);
+	io_free_slots(&f->w);
+}
+
+/* Run pass (group) g of the fill to its end */
+static void
+fill_pass(Filler *f, int g)
+{
+	Worker	   *w = &f->w;
+	Stream	   *st = &f->stream;
+
+	memset(w, 0, sizeof(*w));
+	w->p = f->p;
+	w->stop = &fill_stop;
+	/* any interrupt that can be served stops the loop, to be served outside */
+	w->interrupt = INTERRUPTS_CAN_BE_PROCESSED() ? &InterruptPending : &fill_no_interrupt;
+	w->progress = fill_progress;
+	w->nstreams = 1;
+	w->streams = st;
+	w->nfds = f->nsegs;
+	w->fds = f->fds;
+	/* every write counts (no warm-up), no end but the last block, no timing */
+	w->end_ns = PG_UINT64_MAX;
+	w->last_second = PG_UINT64_MAX;
+	io_stream_init(st, f->p, f->p->groups[g].first_stream);
+	st->stats = f->stats;
+	st->fill = true;
+	io_alloc_slots(w, ranread_huge_pages_guc);
+	if (f->ops->prepare)
+		f->ops->prepare(w);
+	w->next_report_ns = ranread_now_ns() + IO_REPORT_NS;
+
+	for (;;)
 	{
-		int			seg = (int) (next / RELSEG_SIZE);
-		uint64		in_seg = next % RELSEG_SIZE;
-		uint32		nblk = (uint32) Min(Min((uint64) (FILL_CHUNK / BLCKSZ), total_blocks - next),
-										(uint64) RELSEG_SIZE - in_seg);
-		uint32		slot;
-		char	   *buf;
-
-		CHECK_FOR_INTERRUPTS();
-		/* a chunk takes milliseconds: a dead postmaster is noticed at once */
+		f->ops->run(w);
 		if (!PostmasterIsAlive())
 			fill_postmaster_died(f);
-		if (nfree == 0)
-			fill_reap(f, false, true, free_stack, &nfree);
-		slot = free_stack[--nfree];
-		buf = f->bufs + (Size) slot * FILL_CHUNK;
-		for (uint32 b = 0; b < nblk; b++)
-			target_fill_page(buf + (Size) b * BLCKSZ, (BlockNumber) (next + b), f->rng);
-
-		if (f->uring)
-		{
-			struct io_uring_sqe *sqe = io_uring_get_sqe(&f->ring);
-
-			io_uring_prep_write(sqe, f->fds[seg], buf, nblk * BLCKSZ, in_seg * BLCKSZ);
-			io_uring_sqe_set_data64(sqe, ((uint64) (nblk * BLCKSZ) << 32) | slot);
-			f->inflight++;
-			io_uring_submit(&f->ring);
-		}
-		else
-		{
-			ssize_t		rc = pwrite(f->fds[seg], buf, nblk * BLCKSZ, in_seg * BLCKSZ);
-
-			free_stack[nfree++] = slot;
-			if (rc != (ssize_t) (nblk * BLCKSZ))
-			{
-				if ((rc < 0 && errno == ENOSPC) || rc >= 0)
-					fill_disk_full(f);
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not write target \"%s\": %m", f->target)));
-			}
-		}
-		next += nblk;
-
-		if (ranread_now_ns() - last_note >= FILL_PROGRESS_NS)
-		{
-			double		secs = (ranread_now_ns() - start_ns) / 1e9;
-
-			last_note = ranread_now_ns();
-			ereport(NOTICE,
-					(errmsg("ranread_setup: %.1f of %.1f GB written (%.0f%%), %.0f MB/s",
-							next * (double) BLCKSZ / 1e9, size / 1e9,
-							100.0 * next / total_blocks,
-							next * (double) BLCKSZ / 1048576.0 / secs)));
-		}
+		if (w->error[0])
+			fill_failed(f);
+		if (st->remaining == 0)
+			break;
+		CHECK_FOR_INTERRUPTS();
 	}
-	if (f->uring)
-		fill_reap(f, true, true, free_stack, &nfree);
+	fill_end_pass(f);
+	f->done_blocks += (uint64) f->p->groups[g].iterations * (f->p->groups[g].block_size / BLCKSZ);
 }
 
 /* Open (creating all but the first) segment files of a new target */
@@ -255,7 +271,6 @@ close_segments(Filler *f, bool sync)
 	}
 }
 
-
 /*
  * Write every block of a new target whose (empty) relation has its first
  * segment at relpath; returns the seconds the fill took.
@@ -264,49 +279,37 @@ double
 target_fill(const char *target, const char *relpath, const char *spcname, int64 size)
 {
 	Filler		f;
-	bool		huge = ranread_huge_pages_guc;
-	uint64		start_ns;
+	char		why[128];
+	bool		uring;
 
 	memset(&f, 0, sizeof(f));
 	f.target = target;
+	f.size = size;
 	f.nsegs = (int) ((size / BLCKSZ + RELSEG_SIZE - 1) / RELSEG_SIZE);
 	f.fds = palloc(sizeof(int) * f.nsegs);
 	for (int s = 0; s < f.nsegs; s++)
 		f.fds[s] = -1;
-	rng_seed(f.rng, ranread_now_ns() ^ ((uint64) MyProcPid << 32));
-	f.bufs = ranread_iobuf_alloc((Size) FILL_CHUNK * FILL_DEPTH, huge, NULL);
-	if (f.bufs == NULL)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	{
-		char		why[128];
-
-		/* the fill uses io_uring only where a batch could */
-		f.uring = ranread_engine_guc != ENGINE_SYNC && engine_uring_available(why, sizeof(why)) &&
-			io_uring_queue_init(FILL_DEPTH, &f.ring, 0) == 0;
-	}
+	/* io_uring only where a batch would use it */
+	uring = ranread_engine_guc != ENGINE_SYNC && engine_uring_ops.available(why, sizeof(why));
+	f.ops = engine_ops(uring ? ENGINE_URING : ENGINE_SYNC);
+	f.p = fill_describe(&f, relpath);
+	f.stats = palloc0(stream_stats_size(true));
 	ranread_raise_fd_limit();
 
-	start_ns = ranread_now_ns();
+	f.start_ns = f.last_note_ns = ranread_now_ns();
 	PG_TRY();
 	{
 		open_segments(&f, relpath, spcname);
-		fill_target(&f, relpath, size);
+		for (int g = 0; g < f.p->ngroups; g++)
+			fill_pass(&f, g);
 		close_segments(&f, true);
 	}
 	PG_FINALLY();
 	{
-		/* never free a buffer the kernel may still read */
-		if (f.uring)
-		{
-			uint32		dummy[FILL_DEPTH];
-			int			nfree = 0;
-
-			fill_reap(&f, true, false, dummy, &nfree);
-			io_uring_queue_exit(&f.ring);
-		}
+		/* never unmap a buffer the kernel may still use: the engine lets go first */
+		fill_end_pass(&f);
 		close_segments(&f, false);
-		ranread_iobuf_free(f.bufs, (Size) FILL_CHUNK * FILL_DEPTH, huge);
 	}
 	PG_END_TRY();
-	return (ranread_now_ns() - start_ns) / 1e9;
+	return (ranread_now_ns() - f.start_ns) / 1e9;
 }

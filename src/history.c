@@ -34,6 +34,7 @@
 #include "utils/jsonb.h"
 #include "utils/snapmgr.h"
 
+#include "engine.h"
 #include "figures.h"
 #include "history.h"
 #include "iobuf.h"
@@ -234,7 +235,7 @@ history_insert_running(BatchShared *bs)
 	col(&r, "rate_iops", INT4OID, Int32GetDatum(g->rate_iops), g->rate_iops == 0 || many, 10);
 	col(&r, "seed", INT8OID, Int64GetDatum(p->seed), false, 10);
 	col(&r, "workers", INT4OID, Int32GetDatum(p->nworkers), false, 10);
-	col_text(&r, "engine", p->engine == ENGINE_SYNC ? "sync" : "io_uring", 10);
+	col_text(&r, "engine", engine_ops(p->engine)->name, 10);
 	col(&r, "sweep", INT8OID, Int64GetDatum(p->sweep), p->sweep == 0, 10);
 	col_name(&r, "started_by", p->started_by, 10);
 	col_text(&r, "status", "running", 10);
@@ -257,21 +258,6 @@ history_insert_running(BatchShared *bs)
 	history_repair_orphans(p);
 	execute(insert_sql(&r, p->schema, "ranread_batches"), &r, SPI_OK_INSERT);
 	ranread_restore_user(&owner);
-}
-
-/* What the workers actually ran: io_uring, sync, or both */
-static const char *
-engines_used(BatchShared *bs)
-{
-	int			used = 0;
-
-	for (int i = 0; i < bs->p.nworkers; i++)
-		used |= bs->workers[i].engines;
-	if (used == (RAN_URING | RAN_SYNC))
-		return "io_uring+sync";
-	if (used == RAN_SYNC)
-		return "sync";
-	return "io_uring";
 }
 
 /* What the I/O buffers of the batch's started workers were made of */
@@ -512,7 +498,7 @@ history_finish(BatchShared *bs)
 	col_text(&r, "status", status, 10);
 	col_text(&r, "message", bs->message, 10);
 	col_text(&r, "buffer_pages", pages, 10);
-	col_text(&r, "engine", engines_used(bs), 10);
+	col_text(&r, "engine", engine_ops(bs->p.engine)->name, 10);
 	col_float(&r, "busy", f->busy, false, 11);
 	col_text(&r, "notes", history_notes(bs), 11);
 	col(&r, "first_io_at", TIMESTAMPTZOID, TimestampTzGetDatum(wall_time(bs, f->first_ns)),

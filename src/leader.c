@@ -1,7 +1,8 @@
 /*
  * leader.c
- *		The leader of a batch: claim the cluster, create the batch's shared
- *		memory, launch the workers, divide the streams among them, start the
+ *		The leader of a batch: choose the engine and the workers, claim the
+ *		cluster, create the batch's shared memory, launch the workers,
+ *		divide the streams among them and settle the engine, start the
  *		clock, wait (progress, steady state, a recording that waits for a
  *		lock), collect, and tell the caller how it went.  The calling
  *		backend of ranread_run, ranread_mix, ranread_run_step (run.c) and
@@ -48,23 +49,28 @@
 #include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
+#include "engine.h"
 #include "figures.h"
 #include "history.h"
 #include "iobuf.h"
 #include "leader.h"
 #include "params.h"
-#include "worker.h"
 
 #define NOTICE_EVERY_NS		((uint64) 5 * 1000000000)
 #define START_TIMEOUT_NS	((uint64) 60 * 1000000000)
 #define OWN_LOCK_PATIENCE_NS ((uint64) 1000000000)
 #define CANCEL_WAIT_MS		5000
 
+/*
+ * The engine the batch asks for: ranread.engine, and where it says auto,
+ * io_uring if this server allows it (engine.h).  Once the streams are
+ * divided, settle_engine may still choose the synchronous one.
+ */
 static RanreadEngine
 choose_engine(void)
 {
 	char		why[128];
-	bool		ok = engine_uring_available(why, sizeof(why));
+	bool		ok = engine_uring_ops.available(why, sizeof(why));
 
 	if (ranread_engine_guc == ENGINE_SYNC)
 		return ENGINE_SYNC;
@@ -80,29 +86,33 @@ choose_engine(void)
 	return ok ? ENGINE_URING : ENGINE_SYNC;
 }
 
-/* How many workers the batch wants, within what the engine and server allow */
+/*
+ * How many workers the batch wants, within the limits of its engine and
+ * what the server allows
+ */
 static int
 choose_workers(BatchParams *p, RunContext *rc)
 {
+	const EngineOps *engine = engine_ops(p->engine);
 	int			want;
 	int			max_qd = 0;
 
 	for (int i = 0; i < p->ngroups; i++)
 		max_qd = Max(max_qd, p->groups[i].queue_depth);
-	if (p->engine == ENGINE_SYNC && max_qd > 1)
+	if (max_qd > engine->max_queue_depth)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("queue_depth %d needs the io_uring engine", max_qd),
 				 errdetail("The synchronous engine keeps one I/O in flight per process."),
 				 errhint("Use queue_depth 1, or SET ranread.engine = 'io_uring' where io_uring is available.")));
-	if (p->engine == ENGINE_SYNC && p->processes > max_worker_processes)
+	if (engine->one_stream_per_worker && p->processes > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("processes %d is more than max_worker_processes (%d) allows with the synchronous engine",
 						p->processes, max_worker_processes),
 				 errhint("The synchronous engine needs one background worker per process; use io_uring or fewer processes.")));
 
-	if (p->engine == ENGINE_SYNC)
+	if (engine->one_stream_per_worker)
 		want = p->processes;
 	else if (rc->workers > 0)
 		want = rc->workers;
@@ -140,6 +150,30 @@ divide_streams(BatchShared *bs, int nworkers)
 		w->first_stream = (int) ((int64) bs->p.processes * i / n);
 		w->nstreams = (int) ((int64) bs->p.processes * (i + 1) / n) - w->first_stream;
 	}
+}
+
+/*
+ * The engine the batch runs, once the streams are divided: where every
+ * worker keeps a single I/O in flight (one stream at queue depth 1), a
+ * plain pread or pwrite costs less than a ring, and the whole batch runs
+ * the synchronous engine (so do the commit test's batches, one process at
+ * queue depth 1 whose I/O may be several writes, which only it does).
+ * Otherwise the engine chosen stays, for every worker alike: the history
+ * and the NOTICE name one engine, the one that ran.
+ */
+static RanreadEngine
+settle_engine(const BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+
+	for (int i = 0; i < p->nworkers; i++)
+	{
+		const WorkerSlot *w = &bs->workers[i];
+
+		if (w->nstreams != 1 || p->groups[batch_group_of(p, w->first_stream)].queue_depth != 1)
+			return p->engine;
+	}
+	return ENGINE_SYNC;
 }
 
 /* Claim the cluster for a batch, or say who has it; returns the claim */
@@ -793,7 +827,7 @@ run_batch(BatchParams *p, RunContext *rc)
 	bs = rc->bs = create_segment(p, rc);
 	rc->handles = palloc0(sizeof(BackgroundWorkerHandle *) * want);
 	rc->nworkers = launch_workers(bs, rc->seg, want, rc->handles);
-	if (rc->nworkers == 0 || (p->engine == ENGINE_SYNC && rc->nworkers < p->processes))
+	if (rc->nworkers == 0 || (engine_ops(p->engine)->one_stream_per_worker && rc->nworkers < p->processes))
 	{
 		/* let the ones that did start go, and give their slots back */
 		bs->abort_start = true;
@@ -802,7 +836,7 @@ run_batch(BatchParams *p, RunContext *rc)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("only %d of the %d background workers %s needs could be started",
-						rc->nworkers, p->engine == ENGINE_SYNC ? p->processes : 1, rc->fn),
+						rc->nworkers, engine_ops(p->engine)->one_stream_per_worker ? p->processes : 1, rc->fn),
 				 errdetail("max_worker_processes is %d, and other work (parallel queries, replication, extensions) uses some.",
 						   max_worker_processes),
 				 errhint("Raise max_worker_processes (needs a restart), or wait for other work to finish.")));
@@ -812,15 +846,16 @@ run_batch(BatchParams *p, RunContext *rc)
 				(errmsg("only %d of %d background workers were free; %d processes share them",
 						rc->nworkers, want, p->processes)));
 
-	/* Divide the streams, then let the workers go */
+	/* Divide the streams, settle the engine, then let the workers go */
 	divide_streams(bs, rc->nworkers);
+	p->engine = bs->p.engine = settle_engine(bs);
 	pg_write_barrier();
 	bs->assigned = true;
 	ConditionVariableBroadcast(&bs->cv);
 
 	ereport(NOTICE,
 			(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, queue depth %d",
-					p->batch, p->engine == ENGINE_URING ? "io_uring" : "synchronous",
+					p->batch, engine_ops(p->engine)->name,
 					rc->nworkers, rc->nworkers == 1 ? "" : "s", p->processes,
 					p->processes == 1 ? "" : "es", p->groups[0].queue_depth),
 			 errdetail("Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",

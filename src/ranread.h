@@ -12,7 +12,7 @@
  *	 target.c		 targets: ranread_setup, ranread_purge, state, lookup
  *	 target_am.c	 the table access method that keeps targets out of
  *					 VACUUM's and VACUUM FULL's way
- *	 fill.c			 writing every block of a new target
+ *	 fill.c			 writing every block of a new target, through an engine
  *	 fsinfo.c		 facts about a filesystem: type, device, free space, the
  *					 reserve setup leaves
  *	 workload.c		 the one definition of a workload: the option table, the
@@ -27,8 +27,10 @@
  *	 leader.c		 a batch's leader: claim, launch, wait, collect, report
  *	 commit.c		 ranread_commit_test: the commit path, as batches
  *	 worker.c		 the background worker: streams, the recorder
+ *	 engine.h		 the engines' interface, chosen once per batch
  *	 engine_uring.c	 the io_uring hot loop
  *	 engine_sync.c	 the synchronous (pread/pwrite) hot loop
+ *	 io.c			 the steps of one I/O and the state the loops drive
  *	 blocks.c		 random numbers, distributions, where each I/O goes
  *	 iobuf.c		 memory for O_DIRECT buffers (huge pages)
  *	 figures.c		 figures from counts and histograms, computed once per batch

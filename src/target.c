@@ -71,6 +71,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
+#include "fill.h"
 #include "target.h"
 
 PG_FUNCTION_INFO_V1(ranread_setup);

@@ -1,7 +1,7 @@
 /*
  * target.h
- *		Targets (target.c), their access method (target_am.c), their fill
- *		(fill.c) and the facts about the filesystem under them (fsinfo.c).
+ *		Targets (target.c), their access method (target_am.c) and the facts
+ *		about the filesystem under them (fsinfo.c); their fill is fill.h.
  */
 #ifndef RANREAD_TARGET_H
 #define RANREAD_TARGET_H
@@ -62,11 +62,6 @@ extern char *target_relname(const char *target);
 /* target_am.c */
 extern void target_am_allow_create(const char *relname, Oid nsp);
 extern void target_am_end_create(void);
-
-/* fill.c */
-extern void target_fill_page(char *page, BlockNumber blkno, uint64 *rng);
-extern double target_fill(const char *target, const char *relpath, const char *spcname,
-						  int64 size);
 
 /* fsinfo.c */
 extern void fsinfo_read(const char *path, FsInfo *fi);

@@ -1,16 +1,21 @@
 /*
  * worker.c
  *		The background worker of a batch: joins the batch, opens the
- *		targets, waits for the start, hands its streams to an engine, and
- *		(worker 0, the recorder) records the batch in the history.
+ *		targets, waits for the start, hands its streams to the batch's
+ *		engine, and (worker 0, the recorder) records the batch in the
+ *		history.
  *
  * Lifecycle of worker i, all state in the batch's DSM segment (BatchShared):
  *	 attach, join the control block's claim, connect to the database;
- *	 wait until the leader has divided the streams ("assigned");
+ *	 wait until the leader has divided the streams and settled the engine
+ *	 ("assigned");
  *	 worker 0 inserts the batch's 'running' row in its own transaction;
- *	 open the targets' segment files (O_DIRECT), allocate aligned buffers,
- *	 seed the streams; count itself ready and wait for "go";
- *	 run the engine until iterations, duration or a stop end it;
+ *	 open the targets' segment files (O_DIRECT), seed the streams, give
+ *	 them slots and aligned buffers (io.c), prepare the engine (engine.h:
+ *	 the one BatchParams.engine names); count itself ready and wait for "go";
+ *	 run the engine until iterations, duration or a stop end it, hearing
+ *	 from it once a second (worker_progress) and when an I/O failed
+ *	 (Worker.error);
  *	 mark itself done.  Worker 0 then waits until every other worker is done
  *	 or gone, computes the figures once (figures.c), writes the rows, and
  *	 says how the recording ended.  Whatever happens, detaching from the
@@ -55,18 +60,31 @@
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
+#include "engine.h"
 #include "figures.h"
 #include "history.h"
-#include "iobuf.h"
+#include "io.h"
 #include "worker.h"
 
-#define PROGRESS_NS			((uint64) 1000000000)
 #define STOP_GRACE_MS		5000	/* others to stop counting, once stopped */
 #define RECORD_LOCK_TIMEOUT "250ms"
 #define RECORD_RETRY_MS		100
 
-volatile sig_atomic_t ranread_worker_terminate = false;
+/*
+ * A background worker of a batch: the I/O state its engine drives (first,
+ * so that worker_progress gets from the one to the other) and its place in
+ * the batch
+ */
+typedef struct BatchWorker
+{
+	Worker		io;
+	BatchShared *bs;
+	WorkerSlot *me;
+	int			index;
+	const EngineOps *ops;		/* the batch's engine */
+} BatchWorker;
 
+static volatile sig_atomic_t ranread_worker_terminate = false;
 static int	my_index = -1;
 static volatile sig_atomic_t cancel_requested = false;
 static volatile sig_atomic_t recording = false;	/* in a history transaction */
@@ -154,138 +172,24 @@ wait_for_flag(BatchShared *bs, volatile bool *flag)
 	return *flag && !bs->abort_start && !ranread_worker_terminate;
 }
 
-/* Progress for pg_stat_activity and the leader's notices, once a second */
-void
+/*
+ * Progress for pg_stat_activity and the leader's notices, once a second
+ * while the engine runs; a signal received stops the batch from here
+ */
+static void
 worker_progress(Worker *w, uint64 now)
 {
+	BatchWorker *bw = (BatchWorker *) w;
 	char		activity[128];
 
-	w->me->ios = w->ios;
-	w->next_report_ns = now + PROGRESS_NS;
+	bw->me->ios = w->ios;
 	snprintf(activity, sizeof(activity),
 			 "ranread batch " INT64_FORMAT ": worker %d, %d processes, " UINT64_FORMAT " I/Os, %.0f s",
-			 w->p->batch, w->index + 1, w->nstreams, w->ios,
+			 w->p->batch, bw->index + 1, w->nstreams, w->ios,
 			 now > w->measure_ns ? (now - w->measure_ns) / 1e9 : 0.0);
 	pgstat_report_activity(STATE_RUNNING, activity);
 	if (ranread_worker_terminate || cancel_requested)
 		ranread_request_stop(w->p->claim, STOP_CANCELLED);
-}
-
-/* An I/O failed or came back short: stop this worker and fail the batch */
-void
-worker_io_error(Worker *w, Slot *s, int err, int got)
-{
-	const BatchTarget *t = &w->p->targets[w->streams[s->stream].g->target];
-	int			seg = s->file - w->streams[s->stream].fd_base;
-
-	if (w->error[0])
-		return;
-	if (err)
-		ranread_strlcpy(w->error,
-						psprintf("could not %s %u bytes at offset " UINT64_FORMAT " of segment %d of target \"%s\": %s",
-								 s->is_write ? "write" : "read", s->len, s->offset, seg, t->name, strerror(err)),
-						sizeof(w->error));
-	else
-		ranread_strlcpy(w->error,
-						psprintf("short %s at offset " UINT64_FORMAT " of segment %d of target \"%s\": %d of %u bytes (was the file truncated?)",
-								 s->is_write ? "write" : "read", s->offset, seg, t->name, got, s->len),
-						sizeof(w->error));
-	ranread_request_stop(w->p->claim, STOP_FAILED);
-}
-
-/* The fdatasync or fsync after a write failed: the write is not durable */
-void
-worker_sync_error(Worker *w, Slot *s, int err)
-{
-	const GroupParams *g = w->streams[s->stream].g;
-	const BatchTarget *t = &w->p->targets[g->target];
-
-	if (w->error[0])
-		return;
-	ranread_strlcpy(w->error,
-					psprintf("could not %s segment %d of target \"%s\" after a write at offset " UINT64_FORMAT ": %s",
-							 g->sync == SYNC_FSYNC ? "fsync" : "fdatasync", s->file - w->streams[s->stream].fd_base,
-							 t->name, s->offset, strerror(err)),
-					sizeof(w->error));
-	ranread_request_stop(w->p->claim, STOP_FAILED);
-}
-
-/* The engine itself failed: stop this worker and fail the batch */
-void
-worker_engine_error(Worker *w, const char *msg)
-{
-	if (w->error[0])
-		return;
-	ranread_strlcpy(w->error, msg, sizeof(w->error));
-	ranread_request_stop(w->p->claim, STOP_FAILED);
-}
-
-/* Paced slots: a binary min-heap of slot indexes on due_ns */
-void
-parked_push(Worker *w, int slot)
-{
-	int			i = w->nparked++;
-
-	while (i > 0)
-	{
-		int			up = (i - 1) / 2;
-
-		if (w->slots[w->parked[up]].due_ns <= w->slots[slot].due_ns)
-			break;
-		w->parked[i] = w->parked[up];
-		i = up;
-	}
-	w->parked[i] = slot;
-}
-
-/* Take the paced slot due first off the heap */
-int
-parked_pop(Worker *w)
-{
-	int			top = w->parked[0];
-	int			last = w->parked[--w->nparked];
-	int			i = 0;
-
-	for (;;)
-	{
-		int			c = 2 * i + 1;
-
-		if (c >= w->nparked)
-			break;
-		if (c + 1 < w->nparked &&
-			w->slots[w->parked[c + 1]].due_ns < w->slots[w->parked[c]].due_ns)
-			c++;
-		if (w->slots[last].due_ns <= w->slots[w->parked[c]].due_ns)
-			break;
-		w->parked[i] = w->parked[c];
-		i = c;
-	}
-	if (w->nparked > 0)
-		w->parked[i] = last;
-	return top;
-}
-
-/*
- * Seed stream s.  Its block sequence depends only on the seed, s, its
- * group's pattern, region and distribution, so the same seed repeats a
- * process's blocks.
- */
-static void
-stream_init(Stream *st, const BatchParams *p, int s, StreamStats *stats)
-{
-	const GroupParams *g = &p->groups[batch_group_of(p, s)];
-	uint64		n = g->unit_hi - g->unit_lo;
-	uint64		k = (uint64) (s - g->first_stream);
-
-	st->g = g;
-	st->group = batch_group_of(p, s);
-	rng_seed(st->rng, (uint64) p->seed * UINT64CONST(0x9E3779B97F4A7C15) + s);
-	rng_seed(st->data_rng, ~((uint64) p->seed * UINT64CONST(0xD1B54A32D192ED03) + s));
-	st->remaining = g->iterations > 0 ? (uint64) g->iterations : PG_UINT64_MAX;
-	st->seq_lo = g->unit_lo + k * n / g->processes;
-	st->seq_hi = Max(g->unit_lo + (k + 1) * n / g->processes, st->seq_lo + 1);
-	st->seq_pos = st->seq_lo;
-	st->stats = stats;
 }
 
 /*
@@ -298,22 +202,19 @@ worker_plan(const BatchParams *p, int s, int n, int64 *offsets)
 	Worker		w;
 	Stream		st;
 	Slot		slot;
-	const GroupParams *g = &p->groups[batch_group_of(p, s)];
 	uint64		seg_bytes = (uint64) RELSEG_SIZE * BLCKSZ;
 
 	memset(&w, 0, sizeof(w));
 	memset(&slot, 0, sizeof(slot));
-	memset(&st, 0, sizeof(st));
 	w.p = p;
 	w.streams = &st;
-	stream_init(&st, p, s, NULL);
+	io_stream_init(&st, p, s);
 	st.remaining = PG_UINT64_MAX;
 	for (int i = 0; i < n; i++)
 	{
 		io_prepare(&w, &slot, 0);
 		offsets[i] = (int64) ((uint64) slot.file * seg_bytes + slot.offset);
 	}
-	(void) g;
 }
 
 /*
@@ -353,81 +254,63 @@ open_targets(Worker *w, int *fd_base)
 	}
 }
 
-/* Open the targets, allocate buffers, seed the streams */
+/*
+ * Open the targets, seed the streams, give them slots and buffers, and
+ * prepare the batch's engine
+ */
 static void
-worker_prepare(Worker *w, BatchShared *bs, int index)
+worker_prepare(BatchWorker *bw, BatchShared *bs, int index)
 {
+	Worker	   *w = &bw->io;
 	const BatchParams *p = &bs->p;
 	WorkerSlot *me = &bs->workers[index];
 	int			fd_base[RANREAD_MAX_TARGETS];
-	Size		buf_bytes = 0;
-	char	   *bufs;
-	int			slot = 0;
 
-	memset(w, 0, sizeof(*w));
-	w->bs = bs;
+	memset(bw, 0, sizeof(*bw));
+	bw->bs = bs;
+	bw->me = me;
+	bw->index = index;
+	bw->ops = engine_ops(p->engine);
 	w->p = p;
-	w->me = me;
-	w->index = index;
 	w->stop = &ranread_control()->stop;
+	w->interrupt = &ranread_worker_terminate;
+	w->progress = worker_progress;
 	w->nstreams = me->nstreams;
 	open_targets(w, fd_base);
 
-	w->streams = palloc0(sizeof(Stream) * w->nstreams);
+	w->streams = palloc0(sizeof(Stream) * Max(w->nstreams, 1));
 	for (int i = 0; i < w->nstreams; i++)
 	{
 		Stream	   *st = &w->streams[i];
 		int			s = me->first_stream + i;
 
-		stream_init(st, p, s, batch_stream(bs, s));
+		io_stream_init(st, p, s);
+		st->stats = batch_stream(bs, s);
 		st->fd_base = fd_base[st->g->target];
 		st->fill = !p->targets[st->g->target].scratch;
 		st->intervals = batch_intervals(bs, index, st->group);
-		w->nslots += st->g->queue_depth;
-		buf_bytes += (Size) st->g->queue_depth * IOBUF_STRIDE(st->g->block_size);
 	}
+	io_alloc_slots(w, p->huge_pages);
+	me->pages = w->pages;
+	/* no stream (never divided so): no slots, nothing to prepare or run */
+	if (w->nslots > 0 && bw->ops->prepare)
+		bw->ops->prepare(w);
+}
 
-	w->slots = palloc0(sizeof(Slot) * Max(w->nslots, 1));
-	w->parked = palloc(sizeof(int) * Max(w->nslots, 1));
-	if (w->nslots == 0)
-	{
-		/* no stream: no buffers, no engine (engine_sync_run returns at once) */
-		me->engines = 0;
-		return;
-	}
-	bufs = ranread_iobuf_alloc(buf_bytes, p->huge_pages, &me->pages);
-	if (bufs == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory for %d I/O buffers (%zu bytes)", w->nslots, buf_bytes)));
-	for (int i = 0; i < w->nstreams; i++)
-	{
-		const GroupParams *g = w->streams[i].g;
+/* Run the engine over the streams to their end, then let it go */
+static void
+worker_run(BatchWorker *bw)
+{
+	Worker	   *w = &bw->io;
 
-		for (int q = 0; q < g->queue_depth; q++, slot++)
-		{
-			w->slots[slot].stream = i;
-			w->slots[slot].buf = bufs;
-			w->slots[slot].len = (unsigned) g->block_size;
-			/* scratch writes: the same incompressible bytes every time */
-			if (!w->streams[i].fill)
-				for (int b = 0; b + 8 <= g->block_size; b += 8)
-				{
-					uint64		r = rng_next(w->streams[i].data_rng);
-
-					memcpy(bufs + b, &r, 8);
-				}
-			bufs += IOBUF_STRIDE(g->block_size);
-		}
-	}
-	/* one I/O in flight: a plain pread is the cheaper way */
-	if (p->engine == ENGINE_URING && w->nslots > 1)
+	if (w->nslots > 0)
 	{
-		engine_uring_prepare(w);
-		me->engines = RAN_URING;
+		bw->ops->run(w);
+		if (bw->ops->release)
+			bw->ops->release(w);
 	}
 	else
-		me->engines = RAN_SYNC;
+		io_report(w, ranread_now_ns());
 }
 
 /*
@@ -436,20 +319,21 @@ worker_prepare(Worker *w, BatchShared *bs, int index)
  * over the first interval.
  */
 static void
-worker_start_clock(Worker *w)
+worker_start_clock(BatchWorker *bw)
 {
+	Worker	   *w = &bw->io;
 	const BatchParams *p = w->p;
 	int			slot = 0;
 
-	w->measure_ns = w->bs->measure_ns;
+	w->measure_ns = bw->bs->measure_ns;
 	w->end_ns = p->duration_ns > 0 ? w->measure_ns + p->duration_ns : PG_UINT64_MAX;
 	w->last_second = p->duration_ns > 0 ? (p->duration_ns - 1) / 1000000000 : PG_UINT64_MAX;
-	w->next_report_ns = ranread_now_ns() + PROGRESS_NS;
+	w->next_report_ns = ranread_now_ns() + IO_REPORT_NS;
 	w->timing = p->timing;
 	for (int i = 0; i < w->nstreams; i++)
 	{
 		const GroupParams *g = w->streams[i].g;
-		int			s = w->me->first_stream + i;
+		int			s = bw->me->first_stream + i;
 
 		for (int q = 0; q < g->queue_depth; q++, slot++)
 		{
@@ -459,7 +343,7 @@ worker_start_clock(Worker *w)
 			if (g->rate_iops <= 0)
 				continue;
 			w->slots[slot].rate_interval_ns = group_slots * 1000000000 / g->rate_iops;
-			w->slots[slot].due_ns = w->bs->go_ns + k * 1000000000 / g->rate_iops;
+			w->slots[slot].due_ns = bw->bs->go_ns + k * 1000000000 / g->rate_iops;
 		}
 	}
 }
@@ -651,7 +535,7 @@ ranread_worker_main(Datum arg)
 	dsm_segment *seg;
 	BatchShared *bs;
 	WorkerSlot *me;
-	Worker		w;
+	BatchWorker bw;
 
 	memcpy(&handle, MyBgworkerEntry->bgw_extra, sizeof(dsm_handle));
 	pqsignal(SIGTERM, worker_sigterm);
@@ -684,22 +568,19 @@ ranread_worker_main(Datum arg)
 				bs->running_row = true;
 			if (index != 0 || bs->running_row)
 			{
-				worker_prepare(&w, bs, index);
+				worker_prepare(&bw, bs, index);
 				pg_atomic_fetch_add_u32(&bs->ready, 1);
 				wake_leader(bs);
 				if (wait_for_flag(bs, &bs->go))
 				{
-					worker_start_clock(&w);
-					if (w.engine != NULL)
-						engine_uring_run(&w);
-					else
-						engine_sync_run(&w);
+					worker_start_clock(&bw);
+					worker_run(&bw);
 					/* the server is going: leave now, so that it can restart */
 					if (!PostmasterIsAlive())
 						proc_exit(1);
-					if (w.error[0])
+					if (bw.io.error[0])
 					{
-						ranread_strlcpy(me->message, w.error, sizeof(me->message));
+						ranread_strlcpy(me->message, bw.io.error, sizeof(me->message));
 						me->failed = true;
 					}
 				}

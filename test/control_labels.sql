@@ -1,8 +1,8 @@
--- Labels are facts (DESIGN.md, measurement rule 8; issue 12, item 10): what
+-- Labels are facts (docs/design.md, measurement rule 8): what
 -- a batch records is what ran, and nothing claims what was not measured.
---  - the engine: 'sync' when every worker had a single I/O in flight (a
---    plain pread is the cheaper way), 'io_uring+sync' when some did,
---    'io_uring' otherwise
+--  - the engine, one per batch: 'sync' when every worker had a single I/O
+--    in flight (a plain pread is the cheaper way), 'io_uring' otherwise,
+--    also for a worker of such a batch that drives a single process
 --  - ranread.timing = off: no latency in the batch, its seconds or the
 --    sweep's verdict; the sweep says latency was not measured
 --  - ranread_reset(before) takes a sweep whole (its verdict and all its
@@ -27,8 +27,8 @@ SELECT is((SELECT engine FROM pg_temp.summary('one')), 'sync',
     'one process at queue depth 1 ran with pread: the batch records sync');
 -- setup: three processes on two workers
 SELECT pg_temp.setup_run('three', $$3, 200, target => 'tap_labels', workers => 2$$);
-SELECT is((SELECT engine FROM pg_temp.summary('three')), 'io_uring+sync',
-    'three processes on two workers: one worker had two (io_uring), the other one (pread): io_uring+sync');
+SELECT is((SELECT engine FROM pg_temp.summary('three')), 'io_uring',
+    'three processes on two workers: one worker had two, so both ran io_uring: the batch records io_uring');
 -- setup: one process at queue depth 4
 SELECT pg_temp.setup_run('qd', $$1, 200, target => 'tap_labels', queue_depth => 4$$);
 SELECT is((SELECT engine FROM pg_temp.summary('qd')), 'io_uring', 'one process at queue depth 4 ran on io_uring');

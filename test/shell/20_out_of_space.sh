@@ -6,7 +6,8 @@
 #    replacing a target says to purge the old one first, and keeps it
 #  - running out of space in the middle of the fill (another file takes the
 #    space after the free-space check) fails with a clear disk-full error and
-#    leaves no partial target: no row in ranread_targets, no bytes on disk
+#    leaves no partial target: no row in ranread_targets, no bytes on disk;
+#    through either engine's write path (ranread.engine auto and sync)
 #  - afterwards the tablespace works as before
 # The fill is made to run out deterministically: a second session holds a
 # lock on the target catalog, so setup waits after its free-space check
@@ -88,47 +89,51 @@ is "$(q "SELECT size_bytes || ' ' || state FROM ranread_targets WHERE target = '
   "... and the old target is still there, ready"
 is "$(q "SELECT ranread_purge('small')")" t "purge it"
 
-# --- out of space in the middle of the fill
-PGAPPNAME=rr_space_holder psql -qX -d "$DB" -c "BEGIN" \
-  -c "LOCK TABLE ranread_target_catalog IN EXCLUSIVE MODE" -c "SELECT pg_sleep(120)" >/dev/null 2>&1 &
-BG+=($!)
-wait_for 30 "SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-                             WHERE application_name = 'rr_space_holder' AND state = 'active'
-                               AND query LIKE '%pg_sleep%')"
-ok $? "a second session holds a lock on the target catalog"
+# --- out of space in the middle of the fill, through either engine (auto:
+# io_uring where the server allows it; sync: pwrite)
+for engine in auto sync; do
+  PGAPPNAME=rr_space_holder psql -qX -d "$DB" -c "BEGIN" \
+    -c "LOCK TABLE ranread_target_catalog IN EXCLUSIVE MODE" -c "SELECT pg_sleep(120)" >/dev/null 2>&1 &
+  BG+=($!)
+  wait_for 30 "SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+                               WHERE application_name = 'rr_space_holder' AND state = 'active'
+                                 AND query LIKE '%pg_sleep%')"
+  ok $? "ranread.engine = $engine: a second session holds a lock on the target catalog"
 
-PGAPPNAME=rr_space_setup psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET client_min_messages = error" \
-  -c "SELECT * FROM ranread_setup('40MB', 'rr_space_ts', 'mid_fill')" > "$WORK/setup.out" 2>&1 &
-SETUP=$!
-BG+=($SETUP)
-wait_for 30 "SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-                             WHERE application_name = 'rr_space_setup' AND wait_event_type = 'Lock')"
-ok $? "ranread_setup('40MB') passed its free-space check and waits for the lock"
-cat "$WORK/setup.out" | sed 's/^/# early: /'
+  PGAPPNAME=rr_space_setup psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET client_min_messages = error" -c "SET ranread.engine = $engine" \
+    -c "SELECT * FROM ranread_setup('40MB', 'rr_space_ts', 'mid_fill')" > "$WORK/setup.out" 2>&1 &
+  SETUP=$!
+  BG+=($SETUP)
+  wait_for 30 "SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+                               WHERE application_name = 'rr_space_setup' AND wait_event_type = 'Lock')"
+  ok $? "ranread_setup('40MB') passed its free-space check and waits for the lock"
+  cat "$WORK/setup.out" | sed 's/^/# early: /'
 
-fallocate -l $(( $(avail) - 4 * 1048576 )) "$MNT/filler"
-cmp_ok "$(avail)" '<' $((5 * 1048576)) "another file takes all but 4 MB of the filesystem ($(avail) bytes left)"
+  fallocate -l $(( $(avail) - 4 * 1048576 )) "$MNT/filler"
+  cmp_ok "$(avail)" '<' $((5 * 1048576)) "another file takes all but 4 MB of the filesystem ($(avail) bytes left)"
 
-psql -qX -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                          WHERE application_name = 'rr_space_holder'" >/dev/null
-deadline=$((SECONDS + 60))
-while kill -0 "$SETUP" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
-! kill -0 "$SETUP" 2>/dev/null
-ok $? "once the lock is gone, setup runs to its end"
-msg=$(cat "$WORK/setup.out")
-echo "$msg" | sed 's/^/# /'
-echo "$msg" | grep -Eq '^ERROR: +53100: could not write target "mid_fill": no space left on device'
-ok $? "running out of space mid-fill is a disk-full error (53100) naming the target"
-echo "$msg" | grep -Eq '^HINT: '
-ok $? "... with a hint"
-is "$(q "SELECT count(*) FROM ranread_targets WHERE target = 'mid_fill'")" 0 "no partial target is recorded"
-is "$(ts_bytes)" 0 "no partial target is left on disk: the tablespace holds no bytes"
-cmp_ok "$(avail)" '>' $((3 * 1048576)) "the space the fill took is free again ($(avail) bytes)"
-q "CHECKPOINT" >/dev/null
-is "$(find "$TS" -type f | wc -l)" 0 "after a checkpoint no file of it remains"
+  psql -qX -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                            WHERE application_name = 'rr_space_holder'" >/dev/null
+  deadline=$((SECONDS + 60))
+  while kill -0 "$SETUP" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
+  ! kill -0 "$SETUP" 2>/dev/null
+  ok $? "once the lock is gone, setup runs to its end"
+  msg=$(cat "$WORK/setup.out")
+  echo "$msg" | sed 's/^/# /'
+  echo "$msg" | grep -Eq '^ERROR: +53100: could not write target "mid_fill": no space left on device'
+  ok $? "running out of space mid-fill ($engine) is a disk-full error (53100) naming the target"
+  echo "$msg" | grep -Eq '^HINT: '
+  ok $? "... with a hint"
+  is "$(q "SELECT count(*) FROM ranread_targets WHERE target = 'mid_fill'")" 0 "no partial target is recorded"
+  is "$(ts_bytes)" 0 "no partial target is left on disk: the tablespace holds no bytes"
+  cmp_ok "$(avail)" '>' $((3 * 1048576)) "the space the fill took is free again ($(avail) bytes)"
+  q "CHECKPOINT" >/dev/null
+  is "$(find "$TS" -type f | wc -l)" 0 "after a checkpoint no file of it remains"
+
+  rm -f "$MNT/filler"
+done
 
 # --- the tablespace works afterwards
-rm -f "$MNT/filler"
 is "$(q "SELECT size_bytes FROM ranread_setup('16MB', 'rr_space_ts', 'after')")" 16777216 \
   "with the filler gone, a 16MB target is made in the same tablespace"
 is "$(q "SELECT state FROM ranread_targets WHERE target = 'after'")" ready "it is ready"

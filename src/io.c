@@ -1,0 +1,232 @@
+/*
+ * io.c
+ *		What the engines' loops share besides the inline steps of io.h:
+ *		seeding a stream, the slots and their O_DIRECT buffers, the heap of
+ *		paced slots, the reporters of a failed I/O, and the target pages that
+ *		writes to a target carry.
+ *
+ * Runs in whichever process drives the streams: a batch's background
+ * worker, or the backend that calls ranread_setup (the fill).  Nothing here
+ * allocates once the run has started but the error reporters, which end it.
+ */
+#include "postgres.h"
+
+#include "storage/bufpage.h"
+#include "storage/checksum.h"
+
+#include "io.h"
+#include "iobuf.h"
+
+/*
+ * Seed stream s.  Its block sequence depends only on the seed, s, its
+ * group's pattern, region and distribution, so the same seed repeats a
+ * process's blocks.  A sequential group's processes each get an equal part
+ * of the region.  The caller sets stats, intervals, fd_base and fill.
+ */
+void
+io_stream_init(Stream *st, const BatchParams *p, int s)
+{
+	const GroupParams *g = &p->groups[batch_group_of(p, s)];
+	uint64		n = g->unit_hi - g->unit_lo;
+	uint64		k = (uint64) (s - g->first_stream);
+
+	memset(st, 0, sizeof(*st));
+	st->g = g;
+	st->group = batch_group_of(p, s);
+	rng_seed(st->rng, (uint64) p->seed * UINT64CONST(0x9E3779B97F4A7C15) + s);
+	rng_seed(st->data_rng, ~((uint64) p->seed * UINT64CONST(0xD1B54A32D192ED03) + s));
+	st->remaining = g->iterations > 0 ? (uint64) g->iterations : PG_UINT64_MAX;
+	st->seq_lo = g->unit_lo + k * n / g->processes;
+	st->seq_hi = Max(g->unit_lo + (k + 1) * n / g->processes, st->seq_lo + 1);
+	st->seq_pos = st->seq_lo;
+}
+
+/*
+ * Every stream's queue_depth slots, each with an aligned buffer of its
+ * group's block size, all in one mapping (huge pages if asked and given:
+ * w->pages says); the paced-slot heap.  Buffers of scratch writes get
+ * incompressible bytes once; target writes get fresh pages per I/O
+ * (io_prepare).  A worker without streams gets no slots.
+ */
+void
+io_alloc_slots(Worker *w, bool huge)
+{
+	char	   *buf;
+	int			slot = 0;
+
+	w->nslots = 0;
+	w->buf_bytes = 0;
+	for (int i = 0; i < w->nstreams; i++)
+	{
+		const GroupParams *g = w->streams[i].g;
+
+		w->nslots += g->queue_depth;
+		w->buf_bytes += (Size) g->queue_depth * IOBUF_STRIDE(g->block_size);
+	}
+	if (w->nslots == 0)
+		return;
+	w->slots = palloc0(sizeof(Slot) * w->nslots);
+	w->parked = palloc(sizeof(int) * w->nslots);
+	w->huge = huge;
+	w->bufs = buf = ranread_iobuf_alloc(w->buf_bytes, huge, &w->pages);
+	if (buf == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory for %d I/O buffers (%zu bytes)", w->nslots, w->buf_bytes)));
+	for (int i = 0; i < w->nstreams; i++)
+	{
+		Stream	   *st = &w->streams[i];
+		const GroupParams *g = st->g;
+
+		for (int q = 0; q < g->queue_depth; q++, slot++)
+		{
+			w->slots[slot].stream = i;
+			w->slots[slot].buf = buf;
+			w->slots[slot].len = (unsigned) g->block_size;
+			/* scratch writes: the same incompressible bytes every time */
+			if (!st->fill)
+				for (int b = 0; b + 8 <= g->block_size; b += 8)
+				{
+					uint64		r = rng_next(st->data_rng);
+
+					memcpy(buf + b, &r, 8);
+				}
+			buf += IOBUF_STRIDE(g->block_size);
+		}
+	}
+}
+
+/* Give back what io_alloc_slots took (once the engine has let go of it) */
+void
+io_free_slots(Worker *w)
+{
+	ranread_iobuf_free(w->bufs, w->buf_bytes, w->huge);
+	w->bufs = NULL;
+	if (w->slots)
+		pfree(w->slots);
+	if (w->parked)
+		pfree(w->parked);
+	w->slots = NULL;
+	w->parked = NULL;
+	w->nslots = 0;
+}
+
+/* Paced slots: a binary min-heap of slot indexes on due_ns */
+void
+parked_push(Worker *w, int slot)
+{
+	int			i = w->nparked++;
+
+	while (i > 0)
+	{
+		int			up = (i - 1) / 2;
+
+		if (w->slots[w->parked[up]].due_ns <= w->slots[slot].due_ns)
+			break;
+		w->parked[i] = w->parked[up];
+		i = up;
+	}
+	w->parked[i] = slot;
+}
+
+/* Take the paced slot due first off the heap */
+int
+parked_pop(Worker *w)
+{
+	int			top = w->parked[0];
+	int			last = w->parked[--w->nparked];
+	int			i = 0;
+
+	for (;;)
+	{
+		int			c = 2 * i + 1;
+
+		if (c >= w->nparked)
+			break;
+		if (c + 1 < w->nparked &&
+			w->slots[w->parked[c + 1]].due_ns < w->slots[w->parked[c]].due_ns)
+			c++;
+		if (w->slots[last].due_ns <= w->slots[w->parked[c]].due_ns)
+			break;
+		w->parked[i] = w->parked[c];
+		i = c;
+	}
+	if (w->nparked > 0)
+		w->parked[i] = last;
+	return top;
+}
+
+/*
+ * The run failed: say why (the first failure only), which makes io_stopping
+ * true, and stop the batch (a fill has no claim, and stops alone).
+ */
+static void
+io_fail(Worker *w, IoFailure failure, int err, const char *msg)
+{
+	w->failure = failure;
+	w->failure_errno = err;
+	ranread_strlcpy(w->error, msg, sizeof(w->error));
+	if (w->p->claim != 0)
+		ranread_request_stop(w->p->claim, STOP_FAILED);
+}
+
+/* An I/O failed (err) or came back short (err 0, got bytes) */
+void
+io_error(Worker *w, Slot *s, int err, int got)
+{
+	const Stream *st = &w->streams[s->stream];
+	const BatchTarget *t = &w->p->targets[st->g->target];
+	int			seg = s->file - st->fd_base;
+
+	if (w->error[0])
+		return;
+	if (err)
+		io_fail(w, IO_FAILED, err,
+				psprintf("could not %s %u bytes at offset " UINT64_FORMAT " of segment %d of target \"%s\": %s",
+						 s->is_write ? "write" : "read", s->len, s->offset, seg, t->name, strerror(err)));
+	else
+		io_fail(w, IO_SHORT, 0,
+				psprintf("short %s at offset " UINT64_FORMAT " of segment %d of target \"%s\": %d of %u bytes (was the file truncated?)",
+						 s->is_write ? "write" : "read", s->offset, seg, t->name, got, s->len));
+}
+
+/* The fdatasync or fsync after a write failed: the write is not durable */
+void
+io_sync_error(Worker *w, Slot *s, int err)
+{
+	const Stream *st = &w->streams[s->stream];
+	const BatchTarget *t = &w->p->targets[st->g->target];
+
+	if (w->error[0])
+		return;
+	io_fail(w, IO_SYNC_FAILED, err,
+			psprintf("could not %s segment %d of target \"%s\" after a write at offset " UINT64_FORMAT ": %s",
+					 st->g->sync == SYNC_FSYNC ? "fsync" : "fdatasync", s->file - st->fd_base,
+					 t->name, s->offset, strerror(err)));
+}
+
+/* The engine itself failed */
+void
+io_engine_error(Worker *w, const char *msg)
+{
+	if (w->error[0])
+		return;
+	io_fail(w, IO_ENGINE_FAILED, 0, msg);
+}
+
+/*
+ * A target page: a valid, empty heap page whose free space is pseudo-random
+ * (so that no two pages are alike and none compresses), with a data
+ * checksum for blkno when the cluster has them.
+ */
+void
+io_fill_page(char *page, BlockNumber blkno, uint64 *rng)
+{
+	uint64	   *p;
+	uint64	   *end = (uint64 *) (page + BLCKSZ);
+
+	PageInit((Page) page, BLCKSZ, 0);
+	for (p = (uint64 *) (page + MAXALIGN(SizeOfPageHeaderData)); p < end; p++)
+		*p = rng_next(rng);
+	PageSetChecksumInplace((Page) page, blkno);
+}
