@@ -124,8 +124,69 @@ figures_stream(BatchShared *bs, int stream, RanreadFigures *f, RanreadHist *all)
 }
 
 /*
+ * Does a paced group's schedule put any I/O due in the measured part?  Its
+ * slots together are due every 1 / rate_iops from the start of the
+ * warm-up (worker_start_clock), so the first one at or after the warm-up
+ * must come before the end of the duration.
+ */
+static bool
+rate_due_in_window(const BatchParams *p, const GroupParams *g)
+{
+	double		step = 1e9 / g->rate_iops;
+	double		first = ceil(p->warmup_ns / step) * step;
+
+	return first < (double) p->warmup_ns + (double) p->duration_ns;
+}
+
+/*
+ * A batch that ended on its own but started no I/O in its measured part
+ * has no figures: 0 IOPS would be a number the storage never showed.  It
+ * records 'failed' and says why.  Either the rate limit left no I/O due in
+ * a duration that short, or the storage or the workers stalled through all
+ * of it: the warm-up's I/Os, not counted, were still in flight at its end
+ * (a duration run starts no I/O after its end).
+ */
+static void
+conclude_nothing_measured(BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	bool		none_due = p->duration_ns > 0;
+	int			rate = 0;
+	char	   *window;
+
+	for (int s = 0; s < p->processes; s++)
+	{
+		StreamStats *st = batch_stream(bs, s);
+
+		if (st->reads + st->writes > 0)
+			return;
+	}
+	for (int g = 0; g < p->ngroups && none_due; g++)
+	{
+		if (p->groups[g].rate_iops == 0 || rate_due_in_window(p, &p->groups[g]))
+			none_due = false;
+		rate = Max(rate, p->groups[g].rate_iops);
+	}
+
+	bs->status = STOP_FAILED;
+	window = p->duration_ns > 0 ? psprintf("in the %.0f ms after the warm-up", p->duration_ns / 1e6) :
+		"after the warm-up";
+	if (none_due)
+		ranread_strlcpy(bs->message,
+						psprintf("no I/O was measured: at rate_iops %d no I/O falls due %s; a duration of at least %.0f ms has one",
+								 rate, window, ceil(1e3 / rate)),
+						sizeof(bs->message));
+	else
+		ranread_strlcpy(bs->message,
+						psprintf("no I/O was measured: none started %s, as the storage or the workers stalled through all of it",
+								 window),
+						sizeof(bs->message));
+}
+
+/*
  * The status a batch records: how the control block says it ended, or
- * failed when a worker failed or vanished.  Sets bs->status and message.
+ * failed when a worker failed or vanished or nothing was measured.  Sets
+ * bs->status and message.
  */
 static void
 conclude_status(BatchShared *bs, RanreadStop ended)
@@ -149,6 +210,8 @@ conclude_status(BatchShared *bs, RanreadStop ended)
 	}
 	if (bs->status == STOP_FAILED && bs->message[0] == '\0')
 		strlcpy(bs->message, "the batch failed", sizeof(bs->message));
+	if (bs->status == STOP_NONE || bs->status == STOP_STEADY)
+		conclude_nothing_measured(bs);
 }
 
 /*

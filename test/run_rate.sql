@@ -3,7 +3,7 @@
 -- went out (docs/design.md, rule 4: no coordinated omission).
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(11);
+SELECT plan(14);
 
 \ir lib/runs.psql
 
@@ -52,6 +52,22 @@ SELECT cmp_ok((SELECT max_ms FROM runs WHERE label = 'overload'), '>', 300::floa
     'and by the end of its second the I/Os were hundreds of milliseconds late');
 SELECT ok((SELECT iops < 200000 * 0.9 FROM runs WHERE label = 'overload'),
     'it reports what the storage did, not the rate asked for');
+
+-- A rate so low that no I/O falls due in the measured part: the slots are
+-- due every 1 / rate_iops from the start of the warm-up, here at 0 and
+-- 500 ms, and the measured part runs from 100 to 300 ms.  Nothing was
+-- measured, so there are no figures to report as 'completed'.
+-- ranread_run(1, duration => '200ms', warmup => '100ms', rate_iops => 2) runs a batch
+SELECT pg_temp.setup_run('nothing due', $$1, target => 'tap_run_rate', duration => '200ms', warmup => '100ms', rate_iops => 2$$);
+SELECT is((SELECT status || ' ' || reads FROM runs WHERE label = 'nothing due'), 'failed 0',
+    'a batch whose rate leaves no I/O due in its measured part records failed, not completed with 0 IOPS');
+SELECT is((SELECT message FROM pg_temp.summary('nothing due')),
+    'no I/O was measured: at rate_iops 2 no I/O falls due in the 200 ms after the warm-up; a duration of at least 500 ms has one',
+    'and its message says why, and what duration has an I/O due');
+-- without the warm-up the first I/O is due at the start of the measured part
+SELECT pg_temp.setup_run('one due', $$1, target => 'tap_run_rate', duration => '200ms', rate_iops => 2$$);
+SELECT is((SELECT status || ' ' || reads FROM runs WHERE label = 'one due'), 'completed 1',
+    'the same rate without a warm-up completes with its one I/O');
 
 -- The figures of every batch above, for the log
 SELECT pg_temp.run_log();
