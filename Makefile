@@ -11,6 +11,7 @@ OBJS = \
 	src/fill.o \
 	src/fsinfo.o \
 	src/params.o \
+	src/options.o \
 	src/workload.o \
 	src/forward.o \
 	src/run.o \

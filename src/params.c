@@ -25,7 +25,7 @@
 #include "utils/timestamp.h"
 
 #include "params.h"
-#include "workload.h"
+#include "options.h"
 
 #define MAX_DURATION_US		((int64) 86400 * 1000000)
 #define MIN_DURATION_US		((int64) 10000)

@@ -15,8 +15,10 @@
  *	 fill.c			 writing every block of a new target, through an engine
  *	 fsinfo.c		 facts about a filesystem: type, device, free space, the
  *					 reserve setup leaves
- *	 workload.c		 the one definition of a workload: the option table, the
- *					 spec every function that runs batches hands on, its parser
+ *	 options.c		 the table of a workload's options: types, defaults, bounds,
+ *					 help (read by the parser and the checks alike)
+ *	 workload.c		 the one definition of a workload: the spec every function
+ *					 that runs batches hands on, its parser
  *	 params.c		 a batch's options checked, its targets found
  *	 forward.c		 the functions that take a workload, read by name: their
  *					 arguments packed into a spec, the null and privilege
