@@ -5,7 +5,7 @@ MODULE_big = ranread
 OBJS = \
 	src/ranread.o \
 	src/extension.o \
-	src/hist.o \
+	src/histogram.o \
 	src/target.o \
 	src/target_am.o \
 	src/fill.o \

@@ -30,7 +30,7 @@
 #include "utils/timestamp.h"
 
 #include "blocks.h"
-#include "hist.h"
+#include "histogram.h"
 
 #define RANREAD_MAX_GROUPS		16
 #define RANREAD_MAX_TARGETS		8

@@ -14,7 +14,7 @@
  *	 - IOPS of a group or batch is the sum of its processes' IOPS (RanRead's
  *	   SUM(IOPS)); MB/s is IOPS times block size, summed over groups.
  *	 - percentiles come from the merged histograms, never from averaging
- *	   percentiles; hist.c clamps them to the observed minimum and maximum.
+ *	   percentiles; histogram.c clamps them to the observed minimum and maximum.
  *	 - a process measured from the end of the warm-up to its last
  *	   completion, or for the whole duration if it ran that long.
  *	 - busy: in an unpaced, timed group every process keeps queue_depth I/Os

@@ -33,7 +33,7 @@
 #include "access/xlog.h"
 #include "utils/builtins.h"
 
-#include "target.h"
+#include "fsinfo.h"
 
 #define TMPFS_MAGIC_NUMBER	0x01021994
 #define RAMFS_MAGIC_NUMBER	0x858458f6

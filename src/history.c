@@ -37,6 +37,7 @@
 #include "engine.h"
 #include "figures.h"
 #include "history.h"
+#include "repair.h"
 #include "iobuf.h"
 #include "params.h"
 

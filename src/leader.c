@@ -52,6 +52,7 @@
 #include "engine.h"
 #include "figures.h"
 #include "history.h"
+#include "repair.h"
 #include "iobuf.h"
 #include "leader.h"
 #include "params.h"

@@ -38,7 +38,7 @@
  *	 figures.c		 figures from counts and histograms, computed once per batch
  *	 history.c		 history rows (SPI)
  *	 repair.c		 orphan repair, who blocks a recording, ranread_reset
- *	 hist.c			 the latency histogram and its SQL functions
+ *	 histogram.c	 the latency histogram and its SQL functions
  *	 report/		 the report module: the chart renderer and its jsonb
  *				 spec reader, the charts, export, server info
  *	 remote.c		 the fleet's connections to other servers (libpq, every

@@ -20,6 +20,7 @@
 
 #include "calls.h"
 #include "history.h"
+#include "repair.h"
 
 PG_FUNCTION_INFO_V1(ranread_reset);
 

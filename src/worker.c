@@ -63,6 +63,7 @@
 #include "engine.h"
 #include "figures.h"
 #include "history.h"
+#include "repair.h"
 #include "io.h"
 #include "worker.h"
 

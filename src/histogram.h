@@ -1,5 +1,5 @@
 /*
- * hist.h
+ * histogram.h
  *		Fixed-size log-linear latency histogram.
  *
  * Values are nanoseconds.  Below 2^HIST_SUB_BITS ns every value has its own
@@ -12,8 +12,8 @@
  * Recording is one branch, a count-leading-zeros and an increment: cheap
  * enough for the hot loop.
  */
-#ifndef RANREAD_HIST_H
-#define RANREAD_HIST_H
+#ifndef RANREAD_HISTOGRAM_H
+#define RANREAD_HISTOGRAM_H
 
 #include "c.h"
 
@@ -71,4 +71,4 @@ extern double hist_avg_ms(const RanreadHist *h);
 extern bytea *hist_to_bytea(const RanreadHist *h);
 extern void hist_from_bytea(RanreadHist *h, const bytea *b, const char *fn);
 
-#endif							/* RANREAD_HIST_H */
+#endif							/* RANREAD_HISTOGRAM_H */

@@ -1,5 +1,5 @@
 /*
- * hist.c
+ * histogram.c
  *		Latency histograms: merging, percentiles, the stored form, and the
  *		SQL functions that read stored histograms.
  *
@@ -20,7 +20,7 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
-#include "hist.h"
+#include "histogram.h"
 #include "sqlfunc.h"
 
 #define HIST_FORMAT_VERSION 1

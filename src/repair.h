@@ -1,0 +1,17 @@
+/*
+ * repair.h
+ *		Upkeep of the history (repair.c): batches a crash left running, who
+ *		holds a lock a recording waits for, and what a batch's row says of
+ *		its buffers and notes.
+ */
+#ifndef RANREAD_REPAIR_H
+#define RANREAD_REPAIR_H
+
+#include "ranread.h"
+
+extern void history_repair_orphans(const BatchParams *p);
+extern void history_describe_blockers(BatchShared *bs);
+extern RanreadPages history_pages(BatchShared *bs);
+extern char *history_notes(BatchShared *bs);
+
+#endif							/* RANREAD_REPAIR_H */
