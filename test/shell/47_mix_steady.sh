@@ -66,11 +66,19 @@ t1=$(now_ms)
 cmp_ok "$(secs "$t0" "$t1")" '<' 15 "steady_state '10%/3s' ends a 30 s run on steady storage early ($(secs "$t0" "$t1") s)"
 is "$(q "SELECT status || '|' || ended_steady || '|' || steady_state FROM ranread_summary WHERE batch = $B")" "completed|true|10%/3s" \
   "... recorded 'completed', ended_steady, with the option"
-B=$(q "SELECT batch FROM ranread_run(8, duration => '6s', target => 'slow')")
-is "$(q "SELECT steady FROM ranread_summary WHERE batch = $B")" t \
-  "a 6 s run on steady storage gets SNIA's verdict: steady ($(q "SELECT 'excursion ' || round(steady_excursion::numeric, 3) || ', slope ' || round(steady_slope::numeric, 3) FROM ranread_summary WHERE batch = $B"))"
-q "SELECT ranread_timeline($B)" | grep -q 'Steady'
-ok $? "... and its timeline says so"
+# A duration run gets SNIA's verdict, whatever it is: FUSE storage on a
+# machine whose CPUs other work shares is steady only when that work is, so
+# the test asserts that the verdict is there, follows SNIA's rule from the
+# recorded figures, and is what the timeline says (the rule itself is
+# checked above on known rounds, and a steady run ending early just before).
+B=$(q "SELECT batch FROM ranread_run(4, duration => '10s', target => 'slow')")
+V=$(q "SELECT steady || '|' || (steady_excursion <= 0.2 AND abs(steady_slope) <= 0.1) FROM ranread_summary WHERE batch = $B")
+diag "a 10 s run on FUSE storage: $(q "SELECT 'steady ' || steady || ', excursion ' || round(steady_excursion::numeric, 3) || ', slope ' || round(steady_slope::numeric, 3) FROM ranread_summary WHERE batch = $B")"
+ok "$( [ "$V" = "true|true" ] || [ "$V" = "false|false" ]; echo $?)" \
+  "a 10 s run gets SNIA's verdict, and it follows from its excursion and slope ($V)"
+if [ "${V%%|*}" = true ]; then want='>Steady by SNIA'; else want='>Not steady by SNIA'; fi
+q "SELECT ranread_timeline($B)" | grep -q "$want"
+ok $? "... and its timeline says so ($want)"
 B=$(q "SELECT batch FROM ranread_run(2, 2000, target => 'slow')")
 is "$(q "SELECT steady IS NULL FROM ranread_summary WHERE batch = $B")" t \
   "a run by iterations gets no verdict (its length is not the user's)"
