@@ -46,6 +46,16 @@ parse_number(const char *s, char **end, double *v)
 	return *end != s && !isnan(*v) && !isinf(*v);
 }
 
+/* A distribution of one parameter, a, spelled KIND:A; true */
+static bool
+one_parameter(BlockChoice *b, RanreadDist dist, const char *kind, double a)
+{
+	b->dist = dist;
+	b->param[0] = a;
+	snprintf(b->text, sizeof(b->text), "%s:%g", kind, a);
+	return true;
+}
+
 /*
  * Read a distribution: 'uniform', 'zipf:THETA', 'pareto:H' or
  * 'hotset:IO/DATA'.  On failure says why (for an errdetail) and returns
@@ -80,10 +90,7 @@ blocks_parse(const char *text, BlockChoice *b, char *why, int whylen)
 			snprintf(why, whylen, "The zipf exponent THETA must be greater than 0 and at most 100; it was %g.", a);
 			return false;
 		}
-		b->dist = DIST_ZIPF;
-		b->param[0] = a;
-		snprintf(b->text, sizeof(b->text), "zipf:%g", a);
-		return true;
+		return one_parameter(b, DIST_ZIPF, "zipf", a);
 	}
 	if (kind_len == 6 && pg_strncasecmp(text, "pareto", 6) == 0)
 	{
@@ -97,10 +104,7 @@ blocks_parse(const char *text, BlockChoice *b, char *why, int whylen)
 			snprintf(why, whylen, "The pareto parameter H must be between 0 and 1 (exclusive); it was %g.", a);
 			return false;
 		}
-		b->dist = DIST_PARETO;
-		b->param[0] = a;
-		snprintf(b->text, sizeof(b->text), "pareto:%g", a);
-		return true;
+		return one_parameter(b, DIST_PARETO, "pareto", a);
 	}
 	if (kind_len == 6 && pg_strncasecmp(text, "hotset", 6) == 0)
 	{

@@ -80,18 +80,9 @@ ranread_call_kind_name(RanreadCallKind kind)
 static RanreadCalls *
 registry(void)
 {
-	bool		found;
-
-	if (calls)
-		return calls;
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	calls = ShmemInitStruct("ranread calls", sizeof(RanreadCalls), &found);
-	if (!found)
-	{
-		memset(calls, 0, sizeof(RanreadCalls));
-		SpinLockInit(&calls->mutex);
-	}
-	LWLockRelease(AddinShmemInitLock);
+	if (calls == NULL)
+		calls = ranread_shmem_struct("ranread calls", sizeof(RanreadCalls),
+									 offsetof(RanreadCalls, mutex));
 	return calls;
 }
 

@@ -24,6 +24,7 @@
 #include "access/xlog.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_extension.h"
+#include "executor/spi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -193,4 +194,14 @@ ranread_without_locks(void (*fn) (void *), void *arg)
 	RollbackAndReleaseCurrentSubTransaction();
 	MemoryContextSwitchTo(oldcontext);
 	CurrentResourceOwner = oldowner;
+}
+
+/* Run a read-only query under SPI, failing on anything but SELECT */
+void
+ranread_spi_select(const char *sql)
+{
+	int			rc = SPI_execute(sql, true, 0);
+
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
 }

@@ -119,6 +119,20 @@ col_figures(HistoryRow *r, const RanreadFigures *f)
 	col_float(r, "write_p99_ms", f->write_p99_ms, !f->write_latency, 10);
 }
 
+/*
+ * A group's own settings, from iterations to pattern, shared by process and
+ * group rows (the batch row leaves them NULL for a mix); since as for col
+ */
+static void
+col_group(HistoryRow *r, const GroupParams *g, int since)
+{
+	col(r, "iterations", INT8OID, Int64GetDatum(g->iterations), g->iterations == 0, since);
+	col(r, "block_size", INT4OID, Int32GetDatum(g->block_size), false, since);
+	col(r, "queue_depth", INT4OID, Int32GetDatum(g->queue_depth), false, since);
+	col(r, "write_pct", INT4OID, Int32GetDatum(g->write_pct), false, since);
+	col_text(r, "pattern", pattern_names[g->pattern], since);
+}
+
 /* INSERT INTO schema.table (columns) VALUES ($1, ...) */
 static char *
 insert_sql(const HistoryRow *r, const char *schema, const char *table)
@@ -332,11 +346,7 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr *plan)
 	col(&r, "run_at", TIMESTAMPTZOID, TimestampTzGetDatum(bs->run_at), false, 10);
 	col_name(&r, "target", p->targets[g->target].name, 10);
 	col(&r, "processes", INT4OID, Int32GetDatum(p->processes), false, 10);
-	col(&r, "iterations", INT8OID, Int64GetDatum(g->iterations), g->iterations == 0, 10);
-	col(&r, "block_size", INT4OID, Int32GetDatum(g->block_size), false, 10);
-	col(&r, "queue_depth", INT4OID, Int32GetDatum(g->queue_depth), false, 10);
-	col(&r, "write_pct", INT4OID, Int32GetDatum(g->write_pct), false, 10);
-	col_text(&r, "pattern", pattern_names[g->pattern], 10);
+	col_group(&r, g, 10);
 	col_figures(&r, &f);
 	col(&r, "histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(all)), false, 10);
 	col(&r, "write_histogram", BYTEAOID, PointerGetDatum(hist_to_bytea(wh)), wh->count == 0, 10);
@@ -446,11 +456,7 @@ insert_group_row(BatchShared *bs, int g)
 	col_name(&r, "target", t->name, 11);
 	col_name(&r, "tablespace", t->tablespace, 11);
 	col(&r, "processes", INT4OID, Int32GetDatum(gp->processes), false, 11);
-	col(&r, "iterations", INT8OID, Int64GetDatum(gp->iterations), gp->iterations == 0, 11);
-	col(&r, "block_size", INT4OID, Int32GetDatum(gp->block_size), false, 11);
-	col(&r, "queue_depth", INT4OID, Int32GetDatum(gp->queue_depth), false, 11);
-	col(&r, "write_pct", INT4OID, Int32GetDatum(gp->write_pct), false, 11);
-	col_text(&r, "pattern", pattern_names[gp->pattern], 11);
+	col_group(&r, gp, 11);
 	col_float(&r, "region_start", gp->region_start, false, 11);
 	col_float(&r, "region_end", gp->region_end, false, 11);
 	col(&r, "rate_iops", INT4OID, Int32GetDatum(gp->rate_iops), gp->rate_iops == 0, 11);

@@ -126,19 +126,32 @@ params_interval_hint(const Interval *iv, const char *name, bool allow_zero, cons
 	return us * 1000;
 }
 
+/*
+ * The position of text among the n names of option (in any case), or an
+ * error naming the option, the value and, in hint, what is allowed
+ */
+static int
+params_word(const char *option, const char *const *names, int n, const char *text,
+			const char *hint)
+{
+	for (int i = 0; i < n; i++)
+		if (pg_strcasecmp(text, names[i]) == 0)
+			return i;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown %s \"%s\" for %s", option, params_shown(text), owner_name),
+			 errhint("%s", hint)));
+	return 0;					/* keep compiler quiet */
+}
+
 /* 'random' or 'sequential' */
 RanreadPattern
 params_pattern(const char *pat)
 {
-	if (pg_strcasecmp(pat, "random") == 0)
-		return PATTERN_RANDOM;
-	if (pg_strcasecmp(pat, "sequential") == 0)
-		return PATTERN_SEQUENTIAL;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown pattern \"%s\" for %s", params_shown(pat), owner_name),
-			 errhint("pattern is 'random' or 'sequential'.")));
-	return PATTERN_RANDOM;		/* keep compiler quiet */
+	static const char *const names[] = {"random", "sequential"};	/* by RanreadPattern */
+
+	return (RanreadPattern) params_word("pattern", names, lengthof(names), pat,
+										"pattern is 'random' or 'sequential'.");
 }
 
 /* A distribution: 'uniform', 'zipf:THETA', 'pareto:H', 'hotset:IO/DATA' */
@@ -162,14 +175,8 @@ const char *const ranread_sync_names[RANREAD_NSYNC] = {"none", "fdatasync", "fsy
 RanreadSync
 params_sync(const char *text)
 {
-	for (int i = 0; i < lengthof(ranread_sync_names); i++)
-		if (pg_strcasecmp(text, ranread_sync_names[i]) == 0)
-			return (RanreadSync) i;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown sync \"%s\" for %s", params_shown(text), owner_name),
-			 errhint("sync is 'none', 'fdatasync', 'fsync', 'open_datasync' or 'open_sync', as wal_sync_method names them; fsync_writethrough does not exist on Linux.")));
-	return SYNC_NONE;			/* keep compiler quiet */
+	return (RanreadSync) params_word("sync", ranread_sync_names, lengthof(ranread_sync_names), text,
+									 "sync is 'none', 'fdatasync', 'fsync', 'open_datasync' or 'open_sync', as wal_sync_method names them; fsync_writethrough does not exist on Linux.");
 }
 
 /*

@@ -106,23 +106,35 @@ _PG_init(void)
 	MarkGUCPrefixReserved("ranread");
 }
 
+/*
+ * Attach to (creating on first use) a struct of the main shared memory
+ * segment: zeroed, with its spinlock (at mutex_offset) initialized, by the
+ * first backend that asks for it
+ */
+void *
+ranread_shmem_struct(const char *name, Size size, Size mutex_offset)
+{
+	bool		found;
+	void	   *p;
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	p = ShmemInitStruct(name, size, &found);
+	if (!found)
+	{
+		memset(p, 0, size);
+		SpinLockInit((slock_t *) ((char *) p + mutex_offset));
+	}
+	LWLockRelease(AddinShmemInitLock);
+	return p;
+}
+
 /* Attach to (creating on first use) the control block */
 RanreadControl *
 ranread_control(void)
 {
-	bool		found;
-
-	if (control)
-		return control;
-
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	control = ShmemInitStruct("ranread control", sizeof(RanreadControl), &found);
-	if (!found)
-	{
-		memset(control, 0, sizeof(RanreadControl));
-		SpinLockInit(&control->mutex);
-	}
-	LWLockRelease(AddinShmemInitLock);
+	if (control == NULL)
+		control = ranread_shmem_struct("ranread control", sizeof(RanreadControl),
+									   offsetof(RanreadControl, mutex));
 	return control;
 }
 

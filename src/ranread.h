@@ -8,7 +8,8 @@
  *	 ranread.c		 module init, settings, the control block, ranread_stop,
  *					 the live-batch functions the views use
  *	 extension.c	 the extension's schema, owner and installed version;
- *					 acting as its owner; refusing to write on a standby
+ *					 acting as its owner; refusing to write on a standby; a
+ *					 read-only SPI query
  *	 target.c		 targets: ranread_setup, ranread_purge, state, lookup
  *	 target_am.c	 the table access method that keeps targets out of
  *					 VACUUM's and VACUUM FULL's way
@@ -102,6 +103,7 @@ extern int	ranread_engine_guc;
 extern bool ranread_timing_guc;
 extern bool ranread_huge_pages_guc;
 extern int	ranread_reserve_guc;
+extern void *ranread_shmem_struct(const char *name, Size size, Size mutex_offset);
 extern RanreadControl *ranread_control(void);
 extern const char *ranread_status_name(RanreadStop s);
 extern uint64 ranread_now_ns(void);
@@ -132,5 +134,6 @@ extern void ranread_become_owner(RanreadOwnerState *st);
 extern void ranread_restore_user(RanreadOwnerState *st);
 extern void ranread_refuse_on_standby(const char *fn);
 extern void ranread_without_locks(void (*fn) (void *), void *arg);
+extern void ranread_spi_select(const char *sql);
 
 #endif							/* RANREAD_H */

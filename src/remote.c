@@ -730,6 +730,20 @@ parse_or_error(const char *s)
 }
 
 /*
+ * The text that fn makes of the options libpq reads from the first argument
+ * (a connection string); an error when libpq cannot read it.
+ */
+static Datum
+conninfo_as_text(FunctionCallInfo fcinfo, char *(*fn) (PQconninfoOption *opts))
+{
+	PQconninfoOption *opts = parse_or_error(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	char	   *r = fn(opts);
+
+	PQconninfoFree(opts);
+	PG_RETURN_TEXT_P(cstring_to_text(r));
+}
+
+/*
  * ranread_conninfo_has_password(conninfo text) RETURNS boolean
  *
  * Whether libpq would take a password (or another secret) from it; an
@@ -754,11 +768,7 @@ ranread_conninfo_has_password(PG_FUNCTION_ARGS)
 Datum
 ranread_conninfo_strip(PG_FUNCTION_ARGS)
 {
-	PQconninfoOption *opts = parse_or_error(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	char	   *r = rebuild(opts);
-
-	PQconninfoFree(opts);
-	PG_RETURN_TEXT_P(cstring_to_text(r));
+	return conninfo_as_text(fcinfo, rebuild);
 }
 
 /*
@@ -770,11 +780,7 @@ ranread_conninfo_strip(PG_FUNCTION_ARGS)
 Datum
 ranread_conninfo_name(PG_FUNCTION_ARGS)
 {
-	PQconninfoOption *opts = parse_or_error(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	char	   *r = conninfo_name(opts);
-
-	PQconninfoFree(opts);
-	PG_RETURN_TEXT_P(cstring_to_text(r));
+	return conninfo_as_text(fcinfo, conninfo_name);
 }
 
 /*
@@ -1311,6 +1317,22 @@ clear_outcome(Remote *r)
 	r->sqlstate[0] = '\0';
 }
 
+/* Close the remote's connection, if any, and give back its file descriptor */
+static void
+close_connection(Remote *r)
+{
+	if (r->conn)
+	{
+		PQfinish(r->conn);
+		r->conn = NULL;
+	}
+	if (r->have_fd)
+	{
+		ReleaseExternalFD();
+		r->have_fd = false;
+	}
+}
+
 /* The remote broke: keep why, close its connection */
 static void
 set_broken(Remote *r, const char *why)
@@ -1324,16 +1346,7 @@ set_broken(Remote *r, const char *why)
 	r->state = RS_BROKEN;
 	lookups_abandon(r);
 	free_options(r);
-	if (r->conn)
-	{
-		PQfinish(r->conn);
-		r->conn = NULL;
-	}
-	if (r->have_fd)
-	{
-		ReleaseExternalFD();
-		r->have_fd = false;
-	}
+	close_connection(r);
 }
 
 static void
@@ -1350,10 +1363,7 @@ free_remote(Remote *r)
 	free(r->host);
 	free(r->port);
 	free(r->hostaddr);
-	if (r->conn)
-		PQfinish(r->conn);
-	if (r->have_fd)
-		ReleaseExternalFD();
+	close_connection(r);
 	clear_outcome(r);
 	if (r->conninfo)
 	{
@@ -1870,13 +1880,7 @@ remote_step(Remote *r, bool ready)
 	if (r->state == RS_DONE && PQstatus(r->conn) == CONNECTION_BAD)
 	{
 		/* keep the outcome (the error that ended it), drop the connection */
-		PQfinish(r->conn);
-		r->conn = NULL;
-		if (r->have_fd)
-		{
-			ReleaseExternalFD();
-			r->have_fd = false;
-		}
+		close_connection(r);
 	}
 }
 
@@ -2060,6 +2064,21 @@ timeout_arg(FunctionCallInfo fcinfo, int argno)
  * SQL functions
  * --------------------------------------------------------------------- */
 
+/* A one-dimensional array of n elements of type (text or boolean) */
+static ArrayType *
+result_array(Datum *out, bool *outnull, int n, Oid type)
+{
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+
+	Assert(type == TEXTOID || type == BOOLOID);
+	if (type == BOOLOID)
+		return construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
+								  BOOLOID, 1, true, TYPALIGN_CHAR);
+	return construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
+							  TEXTOID, -1, false, TYPALIGN_INT);
+}
+
 /*
  * ranread_remote_connect(names text[], conninfos text[], timeout_ms integer,
  *						  wait boolean) RETURNS text[]
@@ -2084,8 +2103,6 @@ ranread_remote_connect(PG_FUNCTION_ARGS)
 	Remote	  **rs;
 	Datum	   *out;
 	bool	   *outnull;
-	int			dims[1];
-	int			lbs[1] = {1};
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -2124,9 +2141,7 @@ ranread_remote_connect(PG_FUNCTION_ARGS)
 		out[i] = outnull[i] ? (Datum) 0 :
 			PointerGetDatum(cstring_to_text(rs[i]->message ? rs[i]->message : "the connection failed"));
 	}
-	dims[0] = n;
-	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
-											 TEXTOID, -1, false, TYPALIGN_INT));
+	PG_RETURN_ARRAYTYPE_P(result_array(out, outnull, n, TEXTOID));
 }
 
 /* Send a query on an idle remote; false (and broken) when it cannot */
@@ -2449,6 +2464,34 @@ side_queries(char **names, int n, char **sqls, int timeout, Remote **side)
 }
 
 /*
+ * side_queries, then each answer (the first column of the first row, in
+ * this memory context), or NULL where there is none: no query, no answer in
+ * time, or a failure.  The side connections are closed whatever happens.
+ */
+static char **
+side_answers(char **names, int n, char **sqls, int timeout)
+{
+	Remote	  **side = palloc0(sizeof(Remote *) * (n + 1));
+	char	  **answers = palloc0(sizeof(char *) * (n + 1));
+
+	PG_TRY();
+	{
+		side_queries(names, n, sqls, timeout, side);
+		for (int i = 0; i < n; i++)
+			if (side[i] && side[i]->state == RS_DONE && !side[i]->failed && side[i]->value)
+				answers[i] = pstrdup(side[i]->value);
+	}
+	PG_FINALLY();
+	{
+		for (int i = 0; i < n; i++)
+			if (side[i])
+				free_remote(side[i]);
+	}
+	PG_END_TRY();
+	return answers;
+}
+
+/*
  * ranread_remote_cancel(names text[], timeout_ms integer) RETURNS boolean[]
  *
  * Cancel the query in flight on each named connection: a fresh connection
@@ -2463,12 +2506,10 @@ ranread_remote_cancel(PG_FUNCTION_ARGS)
 	int			n;
 	char	  **names = text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
 	int			timeout = timeout_arg(fcinfo, 1);
-	Remote	  **side = palloc0(sizeof(Remote *) * (n + 1));
 	char	  **sqls = palloc0(sizeof(char *) * (n + 1));
+	char	  **answers;
 	Datum	   *out = palloc0(sizeof(Datum) * (n + 1));
 	bool	   *outnull = palloc0(sizeof(bool) * (n + 1));
-	int			dims[1];
-	int			lbs[1] = {1};
 
 	for (int i = 0; i < n; i++)
 	{
@@ -2480,23 +2521,10 @@ ranread_remote_cancel(PG_FUNCTION_ARGS)
 							   " WHERE a.pid = %d AND (%d < 0 OR a.client_port = %d)",
 							   r->pid, r->local_port, r->local_port);
 	}
-	PG_TRY();
-	{
-		side_queries(names, n, sqls, timeout, side);
-		for (int i = 0; i < n; i++)
-			out[i] = BoolGetDatum(side[i] && side[i]->state == RS_DONE && !side[i]->failed &&
-								  side[i]->value && strcmp(side[i]->value, "t") == 0);
-	}
-	PG_FINALLY();
-	{
-		for (int i = 0; i < n; i++)
-			if (side[i])
-				free_remote(side[i]);
-	}
-	PG_END_TRY();
-	dims[0] = n;
-	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
-											 BOOLOID, 1, true, TYPALIGN_CHAR));
+	answers = side_answers(names, n, sqls, timeout);
+	for (int i = 0; i < n; i++)
+		out[i] = BoolGetDatum(answers[i] && strcmp(answers[i], "t") == 0);
+	PG_RETURN_ARRAYTYPE_P(result_array(out, outnull, n, BOOLOID));
 }
 
 /*
@@ -2516,12 +2544,10 @@ ranread_remote_probe(PG_FUNCTION_ARGS)
 	char	  **names;
 	char	   *sql;
 	int			timeout = timeout_arg(fcinfo, 2);
-	Remote	  **side;
 	char	  **sqls;
+	char	  **answers;
 	Datum	   *out;
 	bool	   *outnull;
-	int			dims[1];
-	int			lbs[1] = {1};
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -2529,32 +2555,19 @@ ranread_remote_probe(PG_FUNCTION_ARGS)
 				 errmsg("names and sql of ranread_remote_probe must not be null")));
 	names = text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
 	sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	side = palloc0(sizeof(Remote *) * (n + 1));
 	sqls = palloc0(sizeof(char *) * (n + 1));
 	out = palloc0(sizeof(Datum) * (n + 1));
 	outnull = palloc0(sizeof(bool) * (n + 1));
 	for (int i = 0; i < n; i++)
 		sqls[i] = sql;
-	PG_TRY();
+	answers = side_answers(names, n, sqls, timeout);
+	for (int i = 0; i < n; i++)
 	{
-		side_queries(names, n, sqls, timeout, side);
-		for (int i = 0; i < n; i++)
-		{
-			outnull[i] = !(side[i] && side[i]->state == RS_DONE && !side[i]->failed && side[i]->value);
-			if (!outnull[i])
-				out[i] = PointerGetDatum(cstring_to_text(side[i]->value));
-		}
+		outnull[i] = answers[i] == NULL;
+		if (!outnull[i])
+			out[i] = PointerGetDatum(cstring_to_text(answers[i]));
 	}
-	PG_FINALLY();
-	{
-		for (int i = 0; i < n; i++)
-			if (side[i])
-				free_remote(side[i]);
-	}
-	PG_END_TRY();
-	dims[0] = n;
-	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, outnull, n == 0 ? 0 : 1, dims, lbs,
-											 TEXTOID, -1, false, TYPALIGN_INT));
+	PG_RETURN_ARRAYTYPE_P(result_array(out, outnull, n, TEXTOID));
 }
 
 /*

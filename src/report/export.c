@@ -78,17 +78,6 @@ typedef enum ExportFormat
 } ExportFormat;
 
 
-/* Run a read-only query under SPI, failing on anything but SELECT */
-static void
-export_query(const char *sql)
-{
-	int			rc = SPI_execute(sql, true, 0);
-
-	if (rc != SPI_OK_SELECT)
-		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
-}
-
-
 /* ---------------------------------------------------------------------
  * ranread_export
  * ---------------------------------------------------------------------
@@ -186,7 +175,7 @@ export_summary(StringInfo out, ExportFormat format, const char *schema)
 	(void) set_config_option("extra_float_digits", "3", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
 
-	export_query(psprintf("SELECT * FROM %s.ranread_summary ORDER BY batch", schema));
+	ranread_spi_select(psprintf("SELECT * FROM %s.ranread_summary ORDER BY batch", schema));
 	desc = SPI_tuptable->tupdesc;
 
 	if (format == EXPORT_JSON)
@@ -261,7 +250,7 @@ export_text(StringInfo out, const char *sql)
 	bool		isnull;
 	Datum		d;
 
-	export_query(sql);
+	ranread_spi_select(sql);
 	if (SPI_processed == 0)
 		return;
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
@@ -281,17 +270,24 @@ export_check_privileges(void)
 				 errhint("Read ranread_summary or call ranread_chart() from the client instead, or ask for pg_write_server_files.")));
 }
 
+/* An error naming argument what of fn when arg is null, with hint */
+static void
+export_not_null(const text *arg, const char *what, const char *fn, const char *hint)
+{
+	if (arg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s for %s must not be null", what, fn),
+				 errhint("%s", hint)));
+}
+
 /* Parse the format argument */
 static ExportFormat
 export_parse_format(text *arg)
 {
 	char	   *format;
 
-	if (arg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("format for ranread_export must not be null"),
-				 errhint("Allowed formats are tsv, csv, json, svg and html.")));
+	export_not_null(arg, "format", "ranread_export", "Allowed formats are tsv, csv, json, svg and html.");
 
 	format = text_to_cstring(arg);
 	if (pg_strcasecmp(format, "tsv") == 0)
@@ -335,11 +331,8 @@ export_check_directory(text *arg)
 	char	   *dir;
 	struct stat st;
 
-	if (arg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("directory for ranread_export must not be null"),
-				 errhint("Pass the absolute path of an existing directory on the database server.")));
+	export_not_null(arg, "directory", "ranread_export",
+					"Pass the absolute path of an existing directory on the database server.");
 
 	dir = text_to_cstring(arg);
 	if (strlen(dir) > MAXPGPATH - 64)
@@ -585,11 +578,7 @@ ranread_export_study(PG_FUNCTION_ARGS)
 
 	export_check_privileges();
 	study = export_id_arg(fcinfo, 1, "study", fn);
-	if (fmtarg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("format for %s must not be null", fn),
-				 errhint("Allowed formats are html, csv and json.")));
+	export_not_null(fmtarg, "format", fn, "Allowed formats are html, csv and json.");
 	format = text_to_cstring(fmtarg);
 	if (pg_strcasecmp(format, "html") != 0 && pg_strcasecmp(format, "csv") != 0 &&
 		pg_strcasecmp(format, "json") != 0)
@@ -605,8 +594,8 @@ ranread_export_study(PG_FUNCTION_ARGS)
 	for (i = 0; i < lengthof(bufs); i++)
 		initStringInfo(&bufs[i]);
 	SPI_connect();
-	export_query(psprintf("SELECT ranread_internal.ranread_study_check(" INT64_FORMAT ", 'ranread_export_study')",
-						  study));
+	ranread_spi_select(psprintf("SELECT ranread_internal.ranread_study_check(" INT64_FORMAT ", 'ranread_export_study')",
+								study));
 	if (pg_strcasecmp(format, "html") == 0)
 		export_text(&bufs[0], psprintf("SELECT %s.ranread_report(" INT64_FORMAT ", NULL::pg_catalog.int8)",
 									   schema, study));
@@ -673,8 +662,8 @@ ranread_export_sweep(PG_FUNCTION_ARGS)
 
 	initStringInfo(&buf);
 	SPI_connect();
-	export_query(psprintf("SELECT 1 FROM %s.ranread_batches b WHERE b.sweep OPERATOR(pg_catalog.=) " INT64_FORMAT
-						  " LIMIT 1", schema, sweep));
+	ranread_spi_select(psprintf("SELECT 1 FROM %s.ranread_batches b WHERE b.sweep OPERATOR(pg_catalog.=) " INT64_FORMAT
+								" LIMIT 1", schema, sweep));
 	if (SPI_processed == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -34,16 +34,6 @@
 
 PG_FUNCTION_INFO_V1(ranread_server_info);
 
-/* Run a read-only query under SPI, failing on anything but SELECT */
-static void
-info_query(const char *sql)
-{
-	int			rc = SPI_execute(sql, true, 0);
-
-	if (rc != SPI_OK_SELECT)
-		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
-}
-
 /* Read the first line of a small sysfs file into buf; false if none */
 static bool
 info_read_line(const char *path, char *buf, int size)
@@ -167,19 +157,19 @@ ranread_server_info(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	/* pg_monitor reads the targets but not the catalog of their relations */
-	info_query(psprintf("SELECT pg_catalog.has_table_privilege('%s.ranread_target_catalog', 'SELECT')",
-						  schema));
+	ranread_spi_select(psprintf("SELECT pg_catalog.has_table_privilege('%s.ranread_target_catalog', 'SELECT')",
+								schema));
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
 	{
 		info_put(rsinfo, "targets", "their files are not shown: that needs SELECT on ranread_target_catalog");
 		SPI_finish();
 		return (Datum) 0;
 	}
-	info_query(psprintf("SELECT c.target::pg_catalog.text, t.tablespace::pg_catalog.text,"
-						  " pg_catalog.pg_size_pretty(c.size_bytes),"
-						  " pg_catalog.pg_relation_filepath(c.relid)"
-						  " FROM %s.ranread_target_catalog c JOIN %s.ranread_targets t USING (target)"
-						  " ORDER BY 1", schema, schema));
+	ranread_spi_select(psprintf("SELECT c.target::pg_catalog.text, t.tablespace::pg_catalog.text,"
+								" pg_catalog.pg_size_pretty(c.size_bytes),"
+								" pg_catalog.pg_relation_filepath(c.relid)"
+								" FROM %s.ranread_target_catalog c JOIN %s.ranread_targets t USING (target)"
+								" ORDER BY 1", schema, schema));
 	for (row = 0; row < SPI_processed; row++)
 	{
 		HeapTuple	tuple = SPI_tuptable->vals[row];

@@ -1640,23 +1640,6 @@ draw_line_chart(SvgCanvas *cv)
  * ---------------------------------------------------------------------
  */
 
-/* Whether a bar chart has any value to draw */
-static bool
-bar_has_data(const RanreadSvgChart *c)
-{
-	int			i;
-	int			j;
-
-	for (i = 0; i < c->nseries; i++)
-		for (j = 0; j < Min(c->series[i].n, c->ncategories); j++)
-		{
-			CHECK_FOR_INTERRUPTS();
-			if (VALUE_OK(c->series[i].y[j]))
-				return true;
-		}
-	return false;
-}
-
 /* The text printed on bar j of series i */
 static const char *
 bar_text(const RanreadSvgSeries *s, int j)
@@ -1664,6 +1647,46 @@ bar_text(const RanreadSvgSeries *s, int j)
 	if (s->texts && s->texts[j])
 		return s->texts[j];
 	return fmt_value(s->y[j], s->format);
+}
+
+/*
+ * Whether a bar chart has any value to draw; with widest, also the width of
+ * the widest value label that does not fit across a bar bw wide (0 when
+ * every one fits)
+ */
+static bool
+bar_values(const RanreadSvgChart *c, double bw, double *widest)
+{
+	bool		any = false;
+	int			i;
+	int			j;
+
+	if (widest)
+		*widest = 0.0;
+	for (i = 0; i < c->nseries; i++)
+		for (j = 0; j < Min(c->series[i].n, c->ncategories); j++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (VALUE_OK(c->series[i].y[j]))
+			{
+				double		w;
+
+				any = true;
+				if (widest == NULL)
+					return true;
+				w = text_width(bar_text(&c->series[i], j), false);
+				if (w * 0.92 > bw + 2.0)
+					*widest = Max(*widest, w);
+			}
+		}
+	return any;
+}
+
+/* Whether a bar chart has any value to draw */
+static bool
+bar_has_data(const RanreadSvgChart *c)
+{
+	return bar_values(c, 0.0, NULL);
 }
 
 /* How far below the plot the category labels reach */
@@ -1767,22 +1790,9 @@ static double
 bar_label_room(const RanreadSvgChart *c, double plot_width)
 {
 	double		bw = plot_width / Max(c->ncategories, 1) * 0.78 / Max(c->nseries, 1);
-	double		widest = 0.0;
-	int			i;
-	int			j;
+	double		widest;
 
-	for (i = 0; i < c->nseries; i++)
-		for (j = 0; j < Min(c->series[i].n, c->ncategories); j++)
-		{
-			CHECK_FOR_INTERRUPTS();
-			if (VALUE_OK(c->series[i].y[j]))
-			{
-				double		w = text_width(bar_text(&c->series[i], j), false);
-
-				if (w * 0.92 > bw + 2.0)
-					widest = Max(widest, w);
-			}
-		}
+	(void) bar_values(c, bw, &widest);
 	/* a long text takes room up to the plot's height, not more */
 	return widest > 0.0 ? 1.0 + Min(widest + 10.0, PLOT_HEIGHT) / PLOT_HEIGHT : 1.0;
 }
