@@ -290,53 +290,96 @@ AS $$
            CASE WHEN $1->>'state' <> 'ok' THEN coalesce($1->>'sqlstate', '08006') END
 $$;
 
+-- The coordinator's own view of one node, kept as one record per node in
+-- an array (a plpgsql variable: what the coordinator knows of its nodes
+-- survives the rollback of the block a cancel interrupts, where a
+-- temporary table's rows would not).  node is its place in the fleet
+-- (1, 2, ...); cname the name of its connection (src/remote.c); schema and
+-- system what the probe found there; state ready, skipped, running, done,
+-- cancelled, failed or lost, with message, code (SQLSTATE) and hint;
+-- offset_ms and rtt_ms its clock; alive_at when it was last seen at work.
+CREATE TYPE ranread_internal.ranread_fleet_node_state AS (
+    node      integer,
+    name      text,
+    conninfo  text,
+    cname     text,
+    schema    text,
+    system    text,
+    state     text,
+    message   text,
+    code      text,
+    hint      text,
+    offset_ms float8,
+    rtt_ms    float8,
+    alive_at  timestamptz
+);
+
+-- The nodes of fleet fleet_id, as resolved, before any is reached
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_nodes_init(fleet_id bigint, names text[], conninfos text[])
+RETURNS ranread_internal.ranread_fleet_node_state[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(array_agg(ROW(k, $2[k], $3[k], format('ranread_fleet_%s_%s', $1, k),
+                                  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                              )::ranread_internal.ranread_fleet_node_state ORDER BY k), '{}')
+      FROM generate_subscripts($2, 1) k
+$$;
+
+-- The nodes in a state, by the names of their connections
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_cnames(nodes ranread_internal.ranread_fleet_node_state[], state text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY(SELECT x.cname FROM unnest($1) x WHERE x.state = $2 ORDER BY x.node)
+$$;
+
 -- Stop the nodes still running: a cancel of each (a fresh connection asks
 -- pg_cancel_backend() of its session, all within 1 s), then their answers
 -- until until (no longer than some node that took its cancel has still to
 -- answer).  A node that has not answered by then is given up: lost.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_stop_nodes(cnames text[], conninfos text[],
-    INOUT states text[], INOUT messages text[], until timestamptz)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_stop_nodes(
+    nodes ranread_internal.ranread_fleet_node_state[], until timestamptz)
+RETURNS ranread_internal.ranread_fleet_node_state[]
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    run   text[];
-    run0  text[];
-    took  boolean[];
-    ready text[];
-    c     text;
-    k     integer;
-    oc    record;
+    run  text[] := ranread_internal.ranread_fleet_cnames(nodes, 'running');
+    run0 text[] := run;
+    took boolean[];
+    c    text;
+    k    integer;
+    oc   record;
 BEGIN
-    run := ARRAY(SELECT cnames[i] FROM generate_subscripts(states, 1) i WHERE states[i] = 'running');
     IF cardinality(run) = 0 THEN
-        RETURN;
+        RETURN nodes;
     END IF;
-    run0 := run;
     took := @extschema@.ranread_remote_cancel(run, least(1000, @extschema@.ranread_fleet_ms(until)));
     LOOP
-        run := ARRAY(SELECT cnames[i] FROM generate_subscripts(states, 1) i WHERE states[i] = 'running');
+        run := ranread_internal.ranread_fleet_cnames(nodes, 'running');
         -- wait on while a node that took its cancel has not answered yet
         EXIT WHEN cardinality(run) = 0 OR @extschema@.ranread_fleet_ms(until) = 0
             OR NOT EXISTS (SELECT FROM unnest(run) r WHERE took[array_position(run0, r)]);
-        ready := @extschema@.ranread_remote_wait(run, @extschema@.ranread_fleet_ms(until));
-        FOREACH c IN ARRAY ready LOOP
-            k := array_position(cnames, c);
+        FOREACH c IN ARRAY @extschema@.ranread_remote_wait(run, @extschema@.ranread_fleet_ms(until)) LOOP
+            k := (SELECT x.node FROM unnest(nodes) x WHERE x.cname = c);
             SELECT * INTO oc FROM @extschema@.ranread_fleet_outcome(
-                @extschema@.ranread_remote_result(c, 0), conninfos[k]);
-            states[k] := oc.state;
+                @extschema@.ranread_remote_result(c, 0), nodes[k].conninfo);
+            nodes[k].state := oc.state;
             IF oc.state = 'failed' THEN
-                messages[k] := coalesce(messages[k], oc.message);
+                nodes[k].message := coalesce(nodes[k].message, oc.message);
             END IF;
         END LOOP;
     END LOOP;
-    FOR i IN 1..cardinality(states) LOOP
-        IF states[i] = 'running' THEN
-            states[i] := 'lost';
-            messages[i] := coalesce(messages[i] || '; ', '')
+    FOR i IN 1..cardinality(nodes) LOOP
+        IF nodes[i].state = 'running' THEN
+            nodes[i].state := 'lost';
+            nodes[i].message := coalesce(nodes[i].message || '; ', '')
                 || 'given up: it did not answer its cancel in time (frozen, or its network is gone)';
         END IF;
     END LOOP;
+    RETURN nodes;
 END
 $$;
 
@@ -346,86 +389,138 @@ $$;
 -- at work.  A node not seen so for 30 s (frozen, its network gone, or its
 -- session stuck after its workers ended) is stopped, and lost if it does
 -- not answer that either.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_watch(fleet_id bigint, names text[],
-    cnames text[], conninfos text[], INOUT states text[], INOUT messages text[],
-    INOUT alive_at timestamptz[])
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_watch(fleet_id bigint,
+    nodes ranread_internal.ranread_fleet_node_state[])
+RETURNS ranread_internal.ranread_fleet_node_state[]
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    run    text[] := ARRAY(SELECT cnames[k] FROM generate_subscripts(states, 1) k WHERE states[k] = 'running');
+    run    text[] := ranread_internal.ranread_fleet_cnames(nodes, 'running');
     seen   text[];
-    masked text[];
     stall  boolean := false;
     why    constant text := 'it showed no sign of work for 30 s (no answer to ranread''s probe, or no ranread worker running, while its batch by iterations went unanswered)';
     k      integer;
 BEGIN
     IF cardinality(run) = 0 THEN
-        RETURN;
+        RETURN nodes;
     END IF;
     seen := @extschema@.ranread_remote_probe(run,
         'SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type = ''ranread worker''', 5000);
     FOR j IN 1..cardinality(run) LOOP
-        k := array_position(cnames, run[j]);
+        k := (SELECT x.node FROM unnest(nodes) x WHERE x.cname = run[j]);
         IF coalesce(seen[j] ~ '^[1-9][0-9]*$', false) THEN
-            alive_at[k] := clock_timestamp();
+            nodes[k].alive_at := clock_timestamp();
         END IF;
     END LOOP;
     -- only the nodes not seen at work are stopped: the others are hidden
-    masked := states;
-    FOR k IN 1..cardinality(states) LOOP
-        CONTINUE WHEN states[k] <> 'running';
-        IF clock_timestamp() - alive_at[k] > interval '30 s' THEN
+    FOR k IN 1..cardinality(nodes) LOOP
+        CONTINUE WHEN nodes[k].state <> 'running';
+        IF clock_timestamp() - nodes[k].alive_at > interval '30 s' THEN
             RAISE WARNING 'fleet %: node "%" showed no sign of work for 30 s (a run by iterations has no due end): stopping it',
-                fleet_id, names[k];
-            messages[k] := why;
+                fleet_id, nodes[k].name;
+            nodes[k].message := why;
             stall := true;
         ELSE
-            masked[k] := 'running, at work';
+            nodes[k].state := 'running, at work';
         END IF;
     END LOOP;
-    IF NOT stall THEN
+    IF stall THEN
+        nodes := ranread_internal.ranread_fleet_stop_nodes(nodes, clock_timestamp() + interval '3 s');
+    END IF;
+    FOR k IN 1..cardinality(nodes) LOOP
+        IF nodes[k].state = 'running, at work' THEN
+            nodes[k].state := 'running';
+        ELSIF nodes[k].message IS NOT DISTINCT FROM why AND nodes[k].state = 'cancelled' THEN
+            nodes[k].state := 'failed';
+        ELSIF nodes[k].message IS NOT DISTINCT FROM why AND nodes[k].state = 'done' THEN
+            nodes[k].message := NULL;   -- it answered just then
+        END IF;
+    END LOOP;
+    RETURN nodes;
+END
+$$;
+
+-- The query that reads a node's batch of this fleet (found by the fleet id
+-- and start_at the batch carries) with its seconds, as one json text
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_batch_sql(sch text, fleet bigint, start_at timestamptz)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format($q$
+        SELECT pg_catalog.json_build_object(
+            'batch', b.batch, 'status', s.status, 'message', s.message,
+            'reads', b.reads, 'writes', b.writes, 'seconds', b.seconds, 'iops', b.iops,
+            'mbps', b.mbps, 'avg_ms', b.avg_ms, 'p50_ms', b.p50_ms, 'p95_ms', b.p95_ms,
+            'p99_ms', b.p99_ms, 'p999_ms', b.p999_ms, 'max_ms', b.max_ms,
+            'histogram', b.histogram, 'first_io_at', b.first_io_at,
+            'intervals', (SELECT pg_catalog.json_agg(i ORDER BY i.second) FROM (
+                SELECT v.second, pg_catalog.sum(v.reads) AS reads, pg_catalog.sum(v.writes) AS writes,
+                       pg_catalog.sum(v.iops) AS iops,
+                       pg_catalog.sum(v.avg_ms * (v.reads + v.writes))
+                           / NULLIF(pg_catalog.sum(v.reads + v.writes), 0) AS avg_ms,
+                       pg_catalog.max(v.max_ms) AS max_ms
+                  FROM %1$s.ranread_intervals v
+                 WHERE v.batch = b.batch GROUP BY v.second) i))::text
+          FROM %1$s.ranread_batches b, %1$s.ranread_summary s
+         WHERE s.batch = b.batch AND b.fleet = %2$s AND b.start_at = %3$L::timestamptz
+         ORDER BY b.batch DESC LIMIT 1 $q$, $1, $2, to_jsonb($3)#>>'{}')
+$$;
+
+-- Fresh connections (the nodes' own names with _r) to the nodes ks, all at
+-- once, within timeout_ms: use[k] is the connection of each reached, and
+-- errors[k] why each other could not be
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_reconnect(
+    nodes ranread_internal.ranread_fleet_node_state[], ks integer[], timeout_ms integer,
+    INOUT use text[], INOUT errors text[])
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    cs   text[] := ARRAY(SELECT nodes[u.m].cname || '_r' FROM unnest(ks) WITH ORDINALITY u(m, o) ORDER BY u.o);
+    errs text[];
+    k    integer;
+BEGIN
+    IF cardinality(ks) = 0 THEN
         RETURN;
     END IF;
-    SELECT * INTO masked, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
-        masked, messages, clock_timestamp() + interval '3 s');
-    FOR k IN 1..cardinality(states) LOOP
-        IF masked[k] = 'running, at work' THEN
-            masked[k] := 'running';
-        ELSIF messages[k] IS NOT DISTINCT FROM why AND masked[k] = 'cancelled' THEN
-            masked[k] := 'failed';
-        ELSIF messages[k] IS NOT DISTINCT FROM why AND masked[k] = 'done' THEN
-            messages[k] := NULL;   -- it answered just then
+    -- connecting all at once; each one's query waits for its connection
+    PERFORM @extschema@.ranread_remote_close(cs);
+    errs := @extschema@.ranread_remote_connect(cs,
+        ARRAY(SELECT nodes[u.m].conninfo FROM unnest(ks) WITH ORDINALITY u(m, o) ORDER BY u.o), timeout_ms, false);
+    FOR j IN 1..cardinality(ks) LOOP
+        k := ks[j];
+        IF errs[j] IS NULL THEN
+            use[k] := cs[j];
+        ELSE
+            errors[k] := 'it could not be reached to read its batch: '
+                || @extschema@.ranread_conninfo_scrub(errs[j], nodes[k].conninfo);
         END IF;
     END LOOP;
-    states := masked;
 END
 $$;
 
 -- The nodes' batches of this fleet, as each recorded it, with its seconds:
 -- found by the fleet id and start_at the batch carries, from every node
--- wanted that can be reached before until, all at once (over the node's own
--- connection, or a fresh one where that is gone or still busy; a node quick
--- gets 2 s for that fresh connection: it did not answer before).  A batch
--- still recording is asked again.  Returns per node the batch (jsonb) or
--- NULL, and why not.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_collect(cnames text[], conninfos text[],
-    schemas text[], want boolean[], quick boolean[], fleet bigint, start_at timestamptz, until timestamptz,
+-- not skipped that can be reached before until, all at once (over the
+-- node's own connection, or a fresh one where that is gone or still busy;
+-- a lost node gets 2 s for that fresh connection: it did not answer
+-- before).  A batch still recording is asked again.  Returns per node the
+-- batch (jsonb) or NULL, and why not.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_collect(
+    nodes ranread_internal.ranread_fleet_node_state[], fleet bigint, start_at timestamptz, until timestamptz,
     OUT batches jsonb[], OUT errors text[])
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    n      integer := cardinality(cnames);
-    use    text[] := '{}';
-    fresh  text[] := '{}';
-    fcis   text[] := '{}';
-    fast   text[] := '{}';
-    fastci text[] := '{}';
-    errs   text[];
-    wait   text[];
-    ready  text[];
-    sql    text[] := '{}';
+    n      integer := cardinality(nodes);
+    use    text[] := array_fill(NULL::text, ARRAY[n]);
+    sql    text[] := array_fill(NULL::text, ARRAY[n]);
+    fresh  integer[] := '{}';
+    fast   integer[] := '{}';
+    mine   text[];
     c      text;
     k      integer;
     r      jsonb;
@@ -435,75 +530,33 @@ BEGIN
     batches := array_fill(NULL::jsonb, ARRAY[n]);
     errors := array_fill(NULL::text, ARRAY[n]);
     FOR i IN 1..n LOOP
-        use := use || NULL::text;
-        sql := sql || NULL::text;
-        CONTINUE WHEN NOT coalesce(want[i], false) OR schemas[i] IS NULL;
-        sql[i] := format($q$
-            SELECT pg_catalog.json_build_object(
-                'batch', b.batch, 'status', s.status, 'message', s.message,
-                'reads', b.reads, 'writes', b.writes, 'seconds', b.seconds, 'iops', b.iops,
-                'mbps', b.mbps, 'avg_ms', b.avg_ms, 'p50_ms', b.p50_ms, 'p95_ms', b.p95_ms,
-                'p99_ms', b.p99_ms, 'p999_ms', b.p999_ms, 'max_ms', b.max_ms,
-                'histogram', b.histogram, 'first_io_at', b.first_io_at,
-                'intervals', (SELECT pg_catalog.json_agg(i ORDER BY i.second) FROM (
-                    SELECT v.second, pg_catalog.sum(v.reads) AS reads, pg_catalog.sum(v.writes) AS writes,
-                           pg_catalog.sum(v.iops) AS iops,
-                           pg_catalog.sum(v.avg_ms * (v.reads + v.writes))
-                               / NULLIF(pg_catalog.sum(v.reads + v.writes), 0) AS avg_ms,
-                           pg_catalog.max(v.max_ms) AS max_ms
-                      FROM %1$s.ranread_intervals v
-                     WHERE v.batch = b.batch GROUP BY v.second) i))::text
-              FROM %1$s.ranread_batches b, %1$s.ranread_summary s
-             WHERE s.batch = b.batch AND b.fleet = %2$s AND b.start_at = %3$L::timestamptz
-             ORDER BY b.batch DESC LIMIT 1 $q$, schemas[i], fleet, to_jsonb(start_at)#>>'{}');
-        IF @extschema@.ranread_remote_state(cnames[i]) IN ('idle', 'done') THEN
+        CONTINUE WHEN nodes[i].state IS NULL OR nodes[i].state = 'skipped' OR nodes[i].schema IS NULL;
+        sql[i] := ranread_internal.ranread_fleet_batch_sql(nodes[i].schema, fleet, start_at);
+        IF @extschema@.ranread_remote_state(nodes[i].cname) IN ('idle', 'done') THEN
             -- an answer not taken (an earlier attempt was interrupted) goes
-            PERFORM @extschema@.ranread_remote_result(cnames[i], 0);
-            use[i] := cnames[i];
-        ELSIF coalesce(quick[i], false) THEN
-            fast := fast || (cnames[i] || '_r');
-            fastci := fastci || conninfos[i];
+            PERFORM @extschema@.ranread_remote_result(nodes[i].cname, 0);
+            use[i] := nodes[i].cname;
+        ELSIF nodes[i].state = 'lost' THEN
+            fast := fast || i;
         ELSE
-            fresh := fresh || (cnames[i] || '_r');
-            fcis := fcis || conninfos[i];
+            fresh := fresh || i;
         END IF;
     END LOOP;
-    IF cardinality(fast) > 0 THEN
-        PERFORM @extschema@.ranread_remote_close(fast);
-        errs := @extschema@.ranread_remote_connect(fast, fastci, least(2000, @extschema@.ranread_fleet_ms(until)), false);
-        FOR j IN 1..cardinality(fast) LOOP
-            k := array_position(cnames, left(fast[j], -2));
-            IF errs[j] IS NULL THEN
-                use[k] := fast[j];
-            ELSE
-                errors[k] := 'it could not be reached to read its batch: ' || @extschema@.ranread_conninfo_scrub(errs[j], conninfos[k]);
-            END IF;
-        END LOOP;
-    END IF;
-    IF cardinality(fresh) > 0 THEN
-        -- connecting all at once; each one's query waits for its connection
-        PERFORM @extschema@.ranread_remote_close(fresh);
-        errs := @extschema@.ranread_remote_connect(fresh, fcis, @extschema@.ranread_fleet_ms(until), false);
-        FOR j IN 1..cardinality(fresh) LOOP
-            k := array_position(cnames, left(fresh[j], -2));
-            IF errs[j] IS NULL THEN
-                use[k] := fresh[j];
-            ELSE
-                errors[k] := 'it could not be reached to read its batch: ' || @extschema@.ranread_conninfo_scrub(errs[j], conninfos[k]);
-            END IF;
-        END LOOP;
-    END IF;
+    SELECT * INTO use, errors FROM ranread_internal.ranread_fleet_reconnect(nodes, fast,
+        least(2000, @extschema@.ranread_fleet_ms(until)), use, errors);
+    SELECT * INTO use, errors FROM ranread_internal.ranread_fleet_reconnect(nodes, fresh,
+        @extschema@.ranread_fleet_ms(until), use, errors);
+    mine := ARRAY(SELECT nodes[q.m].cname || '_r' FROM unnest(fast || fresh) q(m));
     FOR i IN 1..n LOOP
         CONTINUE WHEN use[i] IS NULL;
         c := @extschema@.ranread_remote_send(use[i], sql[i]);
         IF c IS NOT NULL THEN
-            errors[i] := 'its batch could not be read: ' || @extschema@.ranread_conninfo_scrub(c, conninfos[i]);
+            errors[i] := 'its batch could not be read: ' || @extschema@.ranread_conninfo_scrub(c, nodes[i].conninfo);
             use[i] := NULL;
         END IF;
     END LOOP;
     LOOP
-        wait := ARRAY(SELECT u FROM unnest(use) u WHERE u IS NOT NULL);
-        EXIT WHEN cardinality(wait) = 0;
+        EXIT WHEN NOT EXISTS (SELECT FROM unnest(use) u WHERE u IS NOT NULL);
         IF @extschema@.ranread_fleet_ms(until) = 0 THEN
             FOR i IN 1..n LOOP
                 IF use[i] IS NOT NULL AND batches[i] IS NULL THEN
@@ -514,9 +567,9 @@ BEGIN
             END LOOP;
             EXIT;
         END IF;
-        ready := @extschema@.ranread_remote_wait(wait, @extschema@.ranread_fleet_ms(until));
         again := false;
-        FOREACH c IN ARRAY ready LOOP
+        FOREACH c IN ARRAY @extschema@.ranread_remote_wait(ARRAY(SELECT u FROM unnest(use) u WHERE u IS NOT NULL),
+                                                          @extschema@.ranread_fleet_ms(until)) LOOP
             k := array_position(use, c);
             r := @extschema@.ranread_remote_result(c, 0);
             IF r->>'state' = 'ok' THEN
@@ -533,10 +586,10 @@ BEGIN
                     use[k] := NULL;
                 END IF;
             ELSE
-                errors[k] := CASE WHEN c = ANY (fresh || fast) AND batches[k] IS NULL AND r->>'state' = 'broken'
+                errors[k] := CASE WHEN c = ANY (mine) AND batches[k] IS NULL AND r->>'state' = 'broken'
                                   THEN 'it could not be reached to read its batch: '
                                   ELSE 'its batch could not be read: ' END
-                    || @extschema@.ranread_conninfo_scrub(coalesce(r->>'message', r->>'state'), conninfos[k]);
+                    || @extschema@.ranread_conninfo_scrub(coalesce(r->>'message', r->>'state'), nodes[k].conninfo);
                 use[k] := NULL;
             END IF;
         END LOOP;
@@ -544,57 +597,44 @@ BEGIN
             PERFORM pg_sleep(0.05);
         END IF;
     END LOOP;
-    PERFORM @extschema@.ranread_remote_close(fresh || fast);
+    PERFORM @extschema@.ranread_remote_close(mine);
 END
 $$;
 
--- The end of a fleet: every node's batch collected (until collect_until),
--- the fleet's figures computed, everything recorded through the recorder
--- (until record_until).  Returns the rows of ranread_fleet's result as jsonb
--- (the nodes, then the fleet as node 0), and the fleet's row as recorded.
--- A node's status: skipped; lost (given up, or its batch could not be read
--- in time); failed (its error, or its session lost: with its batch's
--- figures when it can be read); else as its batch recorded it, cancelled
--- when it was stopped and no batch is found.
--- Every node with a batch counts in the fleet's totals.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_finish(recorder text, rec_conn text,
-    fleet bigint, o @extschema@.ranread_fleet_options, start_at timestamptz,
-    names text[], conninfos text[], cnames text[], schemas text[], states text[],
-    messages text[], offsets float8[], rtts float8[], coordinator text,
-    collect_until timestamptz, record_until timestamptz,
-    OUT rows jsonb, OUT fleet_row jsonb)
+-- The nodes' rows of a fleet's end (as ranread_fleet_nodes holds them, in
+-- jsonb) and their seconds, from what each node's batch recorded (batches)
+-- or why it could not be read (errors).  A node's status: skipped; lost
+-- (given up, or its batch could not be read in time); failed (its error,
+-- or its session lost: with its batch's figures when it can be read); else
+-- as its batch recorded it, cancelled when it was stopped and no batch is
+-- found.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_node_rows(fleet bigint,
+    o @extschema@.ranread_fleet_options, start_at timestamptz,
+    nodes ranread_internal.ranread_fleet_node_state[], batches jsonb[], errors text[],
+    OUT rows jsonb, OUT secs jsonb)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    n        integer := cardinality(names);
     r        jsonb;
-    got      record;
-    nodes    jsonb := '[]';
-    secs     jsonb := '[]';
     node_row jsonb;
     st       text;
     msg      text;
-    outl     boolean[];
-    t        record;
-    fstatus  text;
-    fmsg     text;
     due      timestamptz := start_at + coalesce(o.warmup, interval '0');
 BEGIN
-    SELECT * INTO got FROM @extschema@.ranread_fleet_collect(cnames, conninfos, schemas,
-        ARRAY(SELECT s <> 'skipped' FROM unnest(states) s), ARRAY(SELECT s = 'lost' FROM unnest(states) s),
-        fleet, start_at, collect_until);
-    FOR i IN 1..n LOOP
-        r := got.batches[i];
-        msg := messages[i];
-        IF r IS NULL AND states[i] NOT IN ('skipped') AND got.errors[i] IS NOT NULL THEN
-            msg := coalesce(msg || '; ', '') || got.errors[i];
+    rows := '[]';
+    secs := '[]';
+    FOR i IN 1..cardinality(nodes) LOOP
+        r := batches[i];
+        msg := nodes[i].message;
+        IF r IS NULL AND nodes[i].state NOT IN ('skipped') AND errors[i] IS NOT NULL THEN
+            msg := coalesce(msg || '; ', '') || errors[i];
         END IF;
-        st := CASE WHEN states[i] IN ('skipped', 'lost', 'failed') THEN states[i]
+        st := CASE WHEN nodes[i].state IN ('skipped', 'lost', 'failed') THEN nodes[i].state
                    WHEN r IS NOT NULL THEN r->>'status'
-                   WHEN states[i] IN ('cancelled', 'stopped') THEN states[i]
+                   WHEN nodes[i].state IN ('cancelled', 'stopped') THEN nodes[i].state
                    -- it ran and answered, but what it did cannot be read now
-                   WHEN states[i] = 'done' AND got.errors[i] IS NOT NULL THEN 'lost'
+                   WHEN nodes[i].state = 'done' AND errors[i] IS NOT NULL THEN 'lost'
                    ELSE 'failed' END;
         IF st = 'failed' AND msg IS NULL AND r IS NULL THEN
             msg := 'the node ran no batch of this fleet';
@@ -603,11 +643,11 @@ BEGIN
             msg := coalesce(msg || '; ', '') || format('its batch, if it ran one, is in its own history (ranread_batches.fleet = %s there)', fleet);
         END IF;
         node_row := jsonb_build_object(
-            'fleet', fleet, 'node', i, 'name', names[i],
-            'conninfo', @extschema@.ranread_conninfo_strip(conninfos[i]),
+            'fleet', fleet, 'node', i, 'name', nodes[i].name,
+            'conninfo', @extschema@.ranread_conninfo_strip(nodes[i].conninfo),
             'status', st,
             'message', CASE WHEN st IN ('failed', 'lost') THEN coalesce(msg, r->>'message') ELSE coalesce(r->>'message', msg) END,
-            'offset_ms', offsets[i], 'rtt_ms', rtts[i]);
+            'offset_ms', nodes[i].offset_ms, 'rtt_ms', nodes[i].rtt_ms);
         IF r IS NOT NULL THEN
             node_row := node_row || (r - 'intervals' - 'status' - 'message')
                 || jsonb_build_object('late_ms',
@@ -627,8 +667,94 @@ BEGIN
                       FROM jsonb_array_elements(coalesce(r->'intervals', '[]')) x) m
              WHERE r->>'first_io_at' IS NOT NULL;
         END IF;
-        nodes := nodes || node_row;
+        rows := rows || node_row;
     END LOOP;
+END
+$$;
+
+-- A fleet's end recorded through the recorder (before until): its nodes'
+-- rows and seconds, and the fleet's row
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_record(recorder text, rec_conn text,
+    fleet bigint, nodes jsonb, secs jsonb, fleet_row jsonb, until timestamptz)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT @extschema@.ranread_fleet_recorder_ready(recorder, rec_conn, until) THEN
+        RAISE EXCEPTION USING ERRCODE = 'connection_failure',
+            MESSAGE = format('the recorder of fleet %s could not be reached in time', fleet);
+    END IF;
+    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+        DELETE FROM @extschema@.ranread_fleet_nodes WHERE fleet = %1$s;
+        INSERT INTO @extschema@.ranread_fleet_nodes
+            SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_nodes, %2$L);
+        INSERT INTO @extschema@.ranread_fleet_seconds
+            SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_seconds, %3$L);
+        UPDATE @extschema@.ranread_fleets f
+           SET finished_at = j.finished_at, status = j.status, message = j.message,
+               window_start = j.window_start, window_end = j.window_end,
+               window_seconds = j.window_seconds, reads = j.reads, writes = j.writes,
+               iops = j.iops, mbps = j.mbps, avg_ms = j.avg_ms, p50_ms = j.p50_ms,
+               p95_ms = j.p95_ms, p99_ms = j.p99_ms, p999_ms = j.p999_ms, max_ms = j.max_ms,
+               histogram = j.histogram, start_spread_ms = j.start_spread_ms
+          FROM jsonb_populate_record(NULL::@extschema@.ranread_fleets, %4$L) j
+         WHERE f.fleet = %1$s $q$, fleet, nodes, secs, fleet_row), @extschema@.ranread_fleet_ms(until));
+END
+$$;
+
+-- The rows of ranread_fleet's result (as jsonb): the nodes, then the
+-- fleet as node 0, from the nodes' rows and the fleet's row as recorded
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_result_rows(fleet bigint, nodes jsonb,
+    fleet_row jsonb, states ranread_internal.ranread_fleet_node_state[])
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT (SELECT jsonb_agg(jsonb_build_object(
+               'fleet', $1, 'node', (x->>'node')::integer, 'name', x->'name', 'batch', x->'batch',
+               'status', x->'status', 'reads', x->'reads', 'writes', x->'writes',
+               'seconds', x->'seconds', 'iops', x->'iops', 'mbps', x->'mbps', 'avg_ms', x->'avg_ms',
+               'p50_ms', x->'p50_ms', 'p99_ms', x->'p99_ms', 'p999_ms', x->'p999_ms',
+               'max_ms', x->'max_ms', 'offset_ms', x->'offset_ms', 'rtt_ms', x->'rtt_ms',
+               'first_io_ms', x->'late_ms', 'outlier', x->'outlier', 'message', x->'message')
+             ORDER BY (x->>'node')::integer)
+              FROM jsonb_array_elements($2) x)
+        || jsonb_build_object(
+            'fleet', $1, 'node', 0, 'name', 'fleet', 'status', $3->'status',
+            'reads', $3->'reads', 'writes', $3->'writes', 'seconds', $3->'window_seconds', 'iops', $3->'iops',
+            'mbps', $3->'mbps', 'avg_ms', $3->'avg_ms', 'p50_ms', $3->'p50_ms', 'p99_ms', $3->'p99_ms',
+            'p999_ms', $3->'p999_ms', 'max_ms', $3->'max_ms',
+            'offset_ms', (SELECT max(s.offset_ms) - min(s.offset_ms) FROM unnest($4) s),
+            'rtt_ms', (SELECT max(s.rtt_ms) FROM unnest($4) s),
+            'first_io_ms', $3->'start_spread_ms', 'message', $3->'message')
+$$;
+
+-- The end of a fleet: every node's batch collected (until collect_until),
+-- the fleet's figures computed, everything recorded through the recorder
+-- (until record_until).  Returns the rows of ranread_fleet's result as jsonb
+-- (the nodes, then the fleet as node 0), and the fleet's row as recorded.
+-- Every node with a batch counts in the fleet's totals.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_finish(recorder text, rec_conn text,
+    fleet bigint, o @extschema@.ranread_fleet_options, start_at timestamptz,
+    states ranread_internal.ranread_fleet_node_state[], coordinator text,
+    collect_until timestamptz, record_until timestamptz,
+    OUT rows jsonb, OUT fleet_row jsonb)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    got      record;
+    nr       record;
+    nodes    jsonb;
+    outl     boolean[];
+    t        record;
+    fstatus  text;
+    fmsg     text;
+BEGIN
+    SELECT * INTO got FROM ranread_internal.ranread_fleet_collect(states, fleet, start_at, collect_until);
+    SELECT * INTO nr FROM ranread_internal.ranread_fleet_node_rows(fleet, o, start_at, states, got.batches, got.errors);
+    nodes := nr.rows;
 
     -- outliers among the nodes that did their I/O
     outl := @extschema@.ranread_fleet_outliers(ARRAY(
@@ -637,7 +763,7 @@ BEGIN
     SELECT jsonb_agg(x || jsonb_build_object('outlier', outl[k]) ORDER BY k) INTO nodes
       FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(x, k);
 
-    SELECT * INTO t FROM @extschema@.ranread_fleet_totals(nodes, secs, o.block_size);
+    SELECT * INTO t FROM @extschema@.ranread_fleet_totals(nodes, nr.secs, o.block_size);
     fstatus := @extschema@.ranread_fleet_status(ARRAY(SELECT x->>'status' FROM jsonb_array_elements(nodes) x),
                                                 coordinator);
     SELECT string_agg(format('node "%s" %s%s', x->>'name', x->>'status',
@@ -656,45 +782,8 @@ BEGIN
         'reads', t.reads, 'writes', t.writes, 'iops', t.iops, 'mbps', t.mbps, 'avg_ms', t.avg_ms,
         'p50_ms', t.p50_ms, 'p95_ms', t.p95_ms, 'p99_ms', t.p99_ms, 'p999_ms', t.p999_ms,
         'max_ms', t.max_ms, 'histogram', t.histogram, 'start_spread_ms', t.start_spread_ms);
-
-    IF NOT @extschema@.ranread_fleet_recorder_ready(recorder, rec_conn, record_until) THEN
-        RAISE EXCEPTION USING ERRCODE = 'connection_failure',
-            MESSAGE = format('the recorder of fleet %s could not be reached in time', fleet);
-    END IF;
-    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
-        DELETE FROM @extschema@.ranread_fleet_nodes WHERE fleet = %1$s;
-        INSERT INTO @extschema@.ranread_fleet_nodes
-            SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_nodes, %2$L);
-        INSERT INTO @extschema@.ranread_fleet_seconds
-            SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_seconds, %3$L);
-        UPDATE @extschema@.ranread_fleets f
-           SET finished_at = j.finished_at, status = j.status, message = j.message,
-               window_start = j.window_start, window_end = j.window_end,
-               window_seconds = j.window_seconds, reads = j.reads, writes = j.writes,
-               iops = j.iops, mbps = j.mbps, avg_ms = j.avg_ms, p50_ms = j.p50_ms,
-               p95_ms = j.p95_ms, p99_ms = j.p99_ms, p999_ms = j.p999_ms, max_ms = j.max_ms,
-               histogram = j.histogram, start_spread_ms = j.start_spread_ms
-          FROM jsonb_populate_record(NULL::@extschema@.ranread_fleets, %4$L) j
-         WHERE f.fleet = %1$s $q$, fleet, nodes, secs, fleet_row), @extschema@.ranread_fleet_ms(record_until));
-
-    SELECT jsonb_agg(jsonb_build_object(
-               'fleet', fleet, 'node', (x->>'node')::integer, 'name', x->'name', 'batch', x->'batch',
-               'status', x->'status', 'reads', x->'reads', 'writes', x->'writes',
-               'seconds', x->'seconds', 'iops', x->'iops', 'mbps', x->'mbps', 'avg_ms', x->'avg_ms',
-               'p50_ms', x->'p50_ms', 'p99_ms', x->'p99_ms', 'p999_ms', x->'p999_ms',
-               'max_ms', x->'max_ms', 'offset_ms', x->'offset_ms', 'rtt_ms', x->'rtt_ms',
-               'first_io_ms', x->'late_ms', 'outlier', x->'outlier', 'message', x->'message')
-             ORDER BY (x->>'node')::integer)
-      INTO rows
-      FROM jsonb_array_elements(nodes) x;
-    rows := rows || jsonb_build_object(
-        'fleet', fleet, 'node', 0, 'name', 'fleet', 'status', fstatus,
-        'reads', t.reads, 'writes', t.writes, 'seconds', t.window_seconds, 'iops', t.iops,
-        'mbps', t.mbps, 'avg_ms', t.avg_ms, 'p50_ms', t.p50_ms, 'p99_ms', t.p99_ms,
-        'p999_ms', t.p999_ms, 'max_ms', t.max_ms,
-        'offset_ms', (SELECT max(v) - min(v) FROM unnest(offsets) v),
-        'rtt_ms', (SELECT max(v) FROM unnest(rtts) v),
-        'first_io_ms', t.start_spread_ms, 'message', fmsg);
+    PERFORM ranread_internal.ranread_fleet_record(recorder, rec_conn, fleet, nodes, nr.secs, fleet_row, record_until);
+    rows := ranread_internal.ranread_fleet_result_rows(fleet, nodes, fleet_row, states);
 END
 $$;
 
@@ -749,7 +838,348 @@ BEGIN
 END
 $$;
 
--- The fleet itself: see the top of this file.
+-- Step 1 of a fleet: every node reached (all at once) and probed.  Each
+-- node's schema and system as found, and for a node that cannot run its
+-- share: state skipped, with why (message), its SQLSTATE (code) and hint.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_probe_nodes(fleet_id bigint,
+    o @extschema@.ranread_fleet_options, nodes ranread_internal.ranread_fleet_node_state[])
+RETURNS ranread_internal.ranread_fleet_node_state[]
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    errs  text[];
+    probe jsonb;
+    other integer;
+BEGIN
+    errs := @extschema@.ranread_remote_connect(ARRAY(SELECT x.cname FROM unnest(nodes) x ORDER BY x.node),
+                                               ARRAY(SELECT x.conninfo FROM unnest(nodes) x ORDER BY x.node));
+    FOR k IN 1..cardinality(nodes) LOOP
+        IF errs[k] IS NULL THEN
+            -- the node's session ends its batch within a second of
+            -- seeing this one gone (terminated)
+            BEGIN
+                PERFORM @extschema@.ranread_remote_query(nodes[k].cname, format(
+                    'SET application_name = %L; SET client_connection_check_interval = ''1s''',
+                    'ranread_fleet ' || fleet_id), 10000);
+            EXCEPTION WHEN OTHERS THEN
+                errs[k] := SQLERRM;
+            END;
+        END IF;
+        IF errs[k] IS NOT NULL THEN
+            probe := jsonb_build_object('problem', 'it cannot be reached: ' || @extschema@.ranread_conninfo_scrub(
+                         regexp_replace(errs[k], '\s+', ' ', 'g'), nodes[k].conninfo),
+                     'sqlstate', '08001',
+                     'hint', 'Check the connection string, that the server runs and that pg_hba.conf lets this server in.');
+        ELSE
+            BEGIN
+                probe := @extschema@.ranread_fleet_probe(nodes[k].cname, o);
+            EXCEPTION WHEN OTHERS THEN
+                probe := jsonb_build_object('problem', 'it could not be probed: '
+                    || @extschema@.ranread_conninfo_scrub(SQLERRM, nodes[k].conninfo),
+                    'sqlstate', CASE WHEN SQLSTATE LIKE '08%' THEN '08001' ELSE SQLSTATE END);
+            END;
+        END IF;
+        nodes[k].schema := probe->>'schema';
+        nodes[k].system := probe->>'system';
+        nodes[k].message := probe->>'problem';
+        nodes[k].code := probe->>'sqlstate';
+        nodes[k].hint := probe->>'hint';
+        other := (SELECT min(x.node) FROM unnest(nodes[1:k - 1]) x WHERE x.system = nodes[k].system);
+        IF nodes[k].message IS NULL AND other IS NOT NULL THEN
+            nodes[k].message := format('it is the same server as node "%s"', nodes[other].name);
+            nodes[k].code := '22023';
+            nodes[k].hint := 'One batch runs at a time in a cluster: name each server once.';
+        END IF;
+        nodes[k].state := CASE WHEN nodes[k].message IS NULL THEN 'ready' ELSE 'skipped' END;
+    END LOOP;
+    RETURN nodes;
+END
+$$;
+
+-- After step 1: the nodes that cannot run named in one error before any
+-- node starts, or in a warning when skip_unavailable lets the others run
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_unavailable(fleet_id bigint,
+    o @extschema@.ranread_fleet_options, fn text, nodes ranread_internal.ranread_fleet_node_state[])
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad    ranread_internal.ranread_fleet_node_state[] :=
+               ARRAY(SELECT x FROM unnest(nodes) x WHERE x.state = 'skipped' ORDER BY x.node);
+    detail text;
+BEGIN
+    IF cardinality(bad) = 0 THEN
+        RETURN;
+    END IF;
+    SELECT string_agg(format('node "%s": %s', x.name, x.message), E'\n' ORDER BY x.node)
+      INTO detail FROM unnest(bad) x;
+    IF NOT o.skip_unavailable OR cardinality(bad) = cardinality(nodes) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = coalesce(bad[1].code, '55000'),
+            MESSAGE = CASE WHEN cardinality(bad) = 1
+                           THEN format('node "%s" of %s is unavailable: %s', bad[1].name, fn, bad[1].message)
+                           ELSE format('%s nodes of %s are unavailable', cardinality(bad), fn) END,
+            DETAIL = CASE WHEN cardinality(bad) = 1 THEN '' ELSE detail || E'\n' END || 'No node was started.',
+            HINT = coalesce(bad[1].hint || ' ', '') || CASE WHEN o.skip_unavailable
+                THEN 'No node is left to run.'
+                ELSE 'Or run on the others with skip_unavailable => true.' END;
+    END IF;
+    RAISE WARNING USING
+        MESSAGE = format('fleet %s runs without %s unavailable node%s',
+                         fleet_id, cardinality(bad), CASE WHEN cardinality(bad) > 1 THEN 's' ELSE '' END),
+        DETAIL = detail;
+END
+$$;
+
+-- Step 2 of a fleet: the clock of every node that is ready, refused or
+-- warned of when their offsets spread more than max_offset_ms
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_clocks(fleet_id bigint,
+    o @extschema@.ranread_fleet_options, fn text, INOUT nodes ranread_internal.ranread_fleet_node_state[],
+    OUT spread float8)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    clk record;
+BEGIN
+    FOR k IN 1..cardinality(nodes) LOOP
+        CONTINUE WHEN nodes[k].state <> 'ready';
+        SELECT * INTO clk FROM @extschema@.ranread_fleet_clock(nodes[k].cname);
+        nodes[k].offset_ms := clk.offset_ms;
+        nodes[k].rtt_ms := clk.rtt_ms;
+        RAISE NOTICE 'node "%": clock offset % ms, round trip % ms', nodes[k].name,
+            round(clk.offset_ms::numeric, 3), round(clk.rtt_ms::numeric, 3);
+    END LOOP;
+    spread := (SELECT max(x.offset_ms) - min(x.offset_ms) FROM unnest(nodes) x);
+    IF spread > o.max_offset_ms THEN
+        IF o.on_clock_skew = 'error' THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'object_not_in_prerequisite_state',
+                MESSAGE = format('the clocks of the nodes of %s differ by %s ms, more than max_offset_ms %s',
+                                 fn, round(spread::numeric, 3), o.max_offset_ms),
+                DETAIL = (SELECT string_agg(format('node "%s": %s ms', x.name, round(x.offset_ms::numeric, 3)), ', ' ORDER BY x.node)
+                            FROM unnest(nodes) x WHERE x.offset_ms IS NOT NULL) || '. No node was started.',
+                HINT = 'Synchronize the servers'' clocks (NTP, chrony), raise max_offset_ms, or run anyway with on_clock_skew => ''warn''.';
+        END IF;
+        RAISE WARNING 'the clocks of the nodes of fleet % differ by % ms, more than max_offset_ms %: their starts will differ as much',
+            fleet_id, round(spread::numeric, 3), o.max_offset_ms;
+    END IF;
+END
+$$;
+
+-- Step 3 of a fleet, first half: the fleet and its nodes recorded as
+-- running through the recorder (the nodes skipped as skipped)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_record_start(recorder text, fleet_id bigint,
+    o @extschema@.ranread_fleet_options, sweep bigint, spec jsonb, start_ts timestamptz, spread float8,
+    nodes ranread_internal.ranread_fleet_node_state[])
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+        INSERT INTO @extschema@.ranread_fleets
+            (fleet, started_at, started_by, coordinator_pid, coordinator_start, definition,
+             nodes, processes, start_at, offset_spread_ms, max_rtt_ms, status, sweep)
+        VALUES (%s, %L, %L, %s, %L, %L, %s, %s, %L, %L, %L, 'running', %L);
+        INSERT INTO @extschema@.ranread_fleet_nodes (fleet, node, name, conninfo, status, message, offset_ms, rtt_ms)
+        SELECT %1$s, k, x.names[k], x.conns[k], x.states[k], x.messages[k], x.offsets[k], x.rtts[k]
+          FROM (SELECT %13$L::text[] AS names, %14$L::text[] AS conns, %15$L::text[] AS states,
+                       %16$L::text[] AS messages, %17$L::float8[] AS offsets, %18$L::float8[] AS rtts) x,
+               generate_subscripts(x.names, 1) k $q$,
+        fleet_id, to_jsonb(clock_timestamp())#>>'{}', current_user, pg_backend_pid(),
+        to_jsonb((SELECT a.backend_start FROM pg_stat_activity a WHERE a.pid = pg_backend_pid()))#>>'{}',
+        jsonb_build_object('nodes', to_jsonb(ARRAY(SELECT x.name FROM unnest(nodes) x ORDER BY x.node)), 'options',
+            to_jsonb(o) - 'nodes' - 'loopback', 'spec', spec),
+        (SELECT count(*) FROM unnest(nodes) x WHERE x.state <> 'skipped'), o.processes,
+        to_jsonb(start_ts)#>>'{}',
+        spread, (SELECT max(x.rtt_ms) FROM unnest(nodes) x), sweep,
+        ARRAY(SELECT x.name FROM unnest(nodes) x ORDER BY x.node),
+        ARRAY(SELECT @extschema@.ranread_conninfo_strip(x.conninfo) FROM unnest(nodes) x ORDER BY x.node),
+        ARRAY(SELECT CASE WHEN x.state = 'ready' THEN 'running' ELSE x.state END FROM unnest(nodes) x ORDER BY x.node),
+        ARRAY(SELECT x.message FROM unnest(nodes) x ORDER BY x.node),
+        ARRAY(SELECT x.offset_ms FROM unnest(nodes) x ORDER BY x.node),
+        ARRAY(SELECT x.rtt_ms FROM unnest(nodes) x ORDER BY x.node)), 10000);
+END
+$$;
+
+-- Step 3 of a fleet, second half, for one node that is ready: its batch
+-- sent (ranread_run_step with the fleet's spec).  The node, running, or
+-- failed when it could not be sent.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_send(node ranread_internal.ranread_fleet_node_state,
+    spec jsonb)
+RETURNS ranread_internal.ranread_fleet_node_state
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    err text;
+BEGIN
+    IF node.state <> 'ready' THEN
+        RETURN node;
+    END IF;
+    err := @extschema@.ranread_remote_send(node.cname, format(
+        'SELECT pg_catalog.json_build_object(''batch'', r.batch, ''status'', r.status)::text FROM %s.ranread_run_step(%L::jsonb) r WHERE r.grp = 0',
+        node.schema, spec));
+    IF err IS NULL THEN
+        node.state := 'running';
+    ELSE
+        node.state := 'failed';
+        node.message := 'the batch could not be sent: ' || @extschema@.ranread_conninfo_scrub(err, node.conninfo);
+    END IF;
+    RETURN node;
+END
+$$;
+
+-- Step 4 of a fleet, one round: the nodes' answers awaited for up to a
+-- second, each taken as it comes (a node that fails is warned of, and
+-- with on_node_failure => 'stop' the others are stopped); or, when it is
+-- time, a run by iterations watched (ranread_fleet_watch, every 10 s:
+-- probe_at), or a run by duration's nodes that have not answered 30 s
+-- after the batch was due to end (due_end) stopped, and lost if they do
+-- not answer that.  A round never holds an answer taken while it waits:
+-- a cancel lands in the wait, before any node's state changes.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_wait(fleet_id bigint,
+    o @extschema@.ranread_fleet_options, INOUT nodes ranread_internal.ranread_fleet_node_state[],
+    due_end timestamptz, INOUT probe_at timestamptz)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    run text[] := ranread_internal.ranread_fleet_cnames(nodes, 'running');
+    c   text;
+    i   integer;
+    oc  record;
+BEGIN
+    IF o.duration IS NULL AND clock_timestamp() >= probe_at THEN
+        nodes := ranread_internal.ranread_fleet_watch(fleet_id, nodes);
+        probe_at := clock_timestamp() + interval '10 s';
+        RETURN;
+    END IF;
+    IF clock_timestamp() > due_end THEN
+        RAISE WARNING 'fleet %: % of its nodes did not answer 30 s after the batch was due to end: stopping them',
+            fleet_id, cardinality(run);
+        FOR k IN 1..cardinality(nodes) LOOP
+            IF nodes[k].state = 'running' THEN
+                nodes[k].message := 'it did not answer 30 s after its batch was due to end';
+            END IF;
+        END LOOP;
+        nodes := ranread_internal.ranread_fleet_stop_nodes(nodes, clock_timestamp() + interval '3 s');
+        FOR k IN 1..cardinality(nodes) LOOP
+            IF nodes[k].state = 'cancelled' AND nodes[k].message LIKE 'it did not answer 30 s%' THEN
+                nodes[k].state := 'failed';
+            ELSIF nodes[k].state = 'done' AND nodes[k].message LIKE 'it did not answer 30 s%' THEN
+                nodes[k].message := NULL;   -- it answered just then
+            END IF;
+        END LOOP;
+        RETURN;
+    END IF;
+    FOREACH c IN ARRAY @extschema@.ranread_remote_wait(run, 1000) LOOP
+        i := (SELECT x.node FROM unnest(nodes) x WHERE x.cname = c);
+        SELECT * INTO oc FROM @extschema@.ranread_fleet_outcome(
+            @extschema@.ranread_remote_result(c, 0), nodes[i].conninfo);
+        nodes[i].state := oc.state;
+        CONTINUE WHEN oc.state = 'done';
+        nodes[i].message := oc.message;
+        nodes[i].code := oc.code;
+        RAISE WARNING 'node "%" of fleet % %: %', nodes[i].name, fleet_id, oc.state, oc.message;
+        IF o.on_node_failure = 'stop' THEN
+            RAISE WARNING 'fleet %: stopping the other nodes (on_node_failure => ''stop'')', fleet_id;
+            nodes := ranread_internal.ranread_fleet_stop_nodes(nodes, clock_timestamp() + interval '3 s');
+        END IF;
+    END LOOP;
+END
+$$;
+
+-- A fleet interrupted (a cancel, statement_timeout, an error): the nodes
+-- still running stopped (within 2 s) when stop, what they did collected
+-- (within 2.5 s) and recorded (within 4 s), said in a warning.  Raises
+-- nothing: when its end cannot be recorded, a warning says so.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_salvage(recorder text, rec_conn text,
+    fleet_id bigint, o @extschema@.ranread_fleet_options, start_ts timestamptz,
+    nodes ranread_internal.ranread_fleet_node_state[], e_state text, stop boolean)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t0  timestamptz := clock_timestamp();
+    how text := CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
+    res record;
+BEGIN
+    IF stop THEN
+        nodes := ranread_internal.ranread_fleet_stop_nodes(nodes, t0 + interval '2 s');
+    END IF;
+    SELECT * INTO res FROM ranread_internal.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
+        nodes, how, CASE WHEN stop THEN greatest(clock_timestamp() + interval '0.5 s', t0 + interval '2.5 s')
+                         ELSE t0 + interval '2.5 s' END, t0 + interval '4 s');
+    PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+    IF stop THEN
+        RAISE WARNING 'fleet % %: %; what they did is recorded (ranread_fleet_summary)', fleet_id, how,
+            CASE WHEN EXISTS (SELECT FROM unnest(nodes) x WHERE x.state = 'lost')
+                 THEN format('%s of its nodes lost (no answer to their cancel), the others stopped',
+                             (SELECT count(*) FROM unnest(nodes) x WHERE x.state = 'lost'))
+                 ELSE 'every node was stopped' END;
+    ELSE
+        RAISE WARNING 'fleet % %: what the nodes did is recorded (ranread_fleet_summary)', fleet_id, how;
+    END IF;
+EXCEPTION WHEN query_canceled OR others THEN
+    RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
+END
+$$;
+
+-- After a fleet's end is recorded: an error when every node refused its
+-- batch before any I/O, warnings for late starts and outliers, and the
+-- fleet's figures in a notice
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_tell(fleet_id bigint,
+    o @extschema@.ranread_fleet_options, fn text, nodes ranread_internal.ranread_fleet_node_state[],
+    rows jsonb, fleet_row jsonb)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad ranread_internal.ranread_fleet_node_state;
+    el  text;
+BEGIN
+    IF NOT EXISTS (SELECT FROM jsonb_array_elements(rows) x WHERE x->>'batch' IS NOT NULL) THEN
+        SELECT * INTO bad FROM unnest(nodes) x WHERE x.state IN ('failed', 'cancelled', 'lost') ORDER BY x.node LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION USING
+                ERRCODE = coalesce(nullif(bad.code, ''), '55000'),
+                MESSAGE = format('node "%s" of %s refused the batch: %s', bad.name, fn, bad.message),
+                DETAIL = format('Fleet %s ran no batch on any node.', fleet_id);
+        END IF;
+    END IF;
+    FOR el IN SELECT format('node "%s" started %s ms after start_at: its workers were ready only then', x->>'name',
+                            round((x->>'first_io_ms')::numeric, 1))
+                FROM jsonb_array_elements(rows) x
+               WHERE (x->>'node')::integer > 0 AND (x->>'first_io_ms')::float8 > 10 LOOP
+        RAISE WARNING USING MESSAGE = format('fleet %s: %s', fleet_id, el),
+            HINT = 'Give the fleet more time ahead with start_delay.';
+    END LOOP;
+    FOR el IN SELECT format('node "%s" is an outlier: %s IOPS, below 0.8x the median of the nodes',
+                            x->>'name', round((x->>'iops')::numeric))
+                FROM jsonb_array_elements(rows) x WHERE (x->>'outlier')::boolean LOOP
+        RAISE WARNING '%', format('fleet %s: %s', fleet_id, el);
+    END LOOP;
+    RAISE NOTICE '%', format('fleet %s %s: %s nodes x %s processes, %s IOPS over the common window of %s s, average %s ms, p99 %s ms (merged histograms), first I/Os within %s ms',
+        fleet_id, fleet_row->>'status',
+        (SELECT count(*) FROM unnest(nodes) x WHERE x.state <> 'skipped'), o.processes,
+        coalesce(round((fleet_row->>'iops')::numeric)::text, 'no'),
+        coalesce(round((fleet_row->>'window_seconds')::numeric, 2)::text, '0'),
+        coalesce(round((fleet_row->>'avg_ms')::numeric, 3)::text, 'n/a'),
+        coalesce(round((fleet_row->>'p99_ms')::numeric, 3)::text, 'n/a'),
+        coalesce(round((fleet_row->>'start_spread_ms')::numeric, 1)::text, 'n/a'));
+END
+$$;
+
+-- The fleet itself: see the top of this file.  Each step is a function of
+-- its own (ranread_internal.ranread_fleet_probe_nodes, _clocks,
+-- _record_start and _send, _wait, _finish with _collect and _record); what
+-- the coordinator knows of each node is one ranread_fleet_node_state.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_run(o @extschema@.ranread_fleet_options,
     sweep bigint DEFAULT NULL, fn text DEFAULT 'ranread_fleet')
 RETURNS SETOF @extschema@.ranread_fleet_result
@@ -757,42 +1187,20 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    fleet_id   bigint;
-    n          integer;
-    names      text[];
-    conninfos  text[];
-    cnames     text[] := '{}';
-    schemas    text[] := '{}';
-    systems    text[] := '{}';
-    states     text[] := '{}';
-    messages   text[] := '{}';
-    offsets    float8[] := '{}';
-    rtts       float8[] := '{}';
-    problems   text[] := '{}';
-    codes      text[] := '{}';
-    hints      text[] := '{}';
-    errs       text[];
-    recorder   text;
-    rec_conn   text;
-    el         text;
-    probe      jsonb;
-    clk        record;
-    oc         record;
-    spread     float8;
-    spec       jsonb;
-    start_ts   timestamptz;
-    due_end    timestamptz;
-    alive_at   timestamptz[];
-    probe_at   timestamptz;
-    run        text[];
-    ready      text[];
-    started    boolean := false;
-    res        record;
-    e_state    text;
-    e_detail   text;
-    t0         timestamptz;
-    sql        text;
-    i          integer;
+    fleet_id bigint;
+    given    record;
+    nodes    ranread_internal.ranread_fleet_node_state[];
+    cnames   text[];
+    recorder text;
+    rec_conn text;
+    spread   float8;
+    spec     jsonb;
+    start_ts timestamptz;
+    due_end  timestamptz;
+    probe_at timestamptz;
+    started  boolean := false;
+    res      record;
+    e_state  text;
 BEGIN
     -- first, before anything can fail: the call's text without its passwords
     PERFORM @extschema@.ranread_conninfo_hide(o.nodes);
@@ -801,14 +1209,11 @@ BEGIN
     PERFORM ranread_internal.ranread_primary_only(fn);
 
     -- the nodes: names of ranread_nodes, or connection strings
-    SELECT * INTO names, conninfos FROM @extschema@.ranread_fleet_resolve(o.nodes, fn);
-    n := cardinality(names);
+    SELECT * INTO given FROM @extschema@.ranread_fleet_resolve(o.nodes, fn);
     rec_conn := @extschema@.ranread_fleet_loopback(o.loopback);
-
     fleet_id := nextval('@extschema@.ranread_fleet_seq'::regclass);
-    FOR k IN 1..n LOOP
-        cnames := cnames || format('ranread_fleet_%s_%s', fleet_id, k);
-    END LOOP;
+    nodes := ranread_internal.ranread_fleet_nodes_init(fleet_id, given.names, given.conninfos);
+    cnames := ARRAY(SELECT x.cname FROM unnest(nodes) x ORDER BY x.node);
     recorder := format('ranread_fleet_%s_recorder', fleet_id);
     -- among the running calls ranread_reset keeps whole, until this
     -- transaction ends
@@ -821,227 +1226,47 @@ BEGIN
         PERFORM @extschema@.ranread_remote_query(recorder,
             'SELECT @extschema@.ranread_fleet_abandon()::text', 10000);
 
-        -- 1. every node reached (all at once) and probed
-        errs := @extschema@.ranread_remote_connect(cnames, conninfos);
-        FOR k IN 1..n LOOP
-            schemas := schemas || NULL::text;
-            systems := systems || NULL::text;
-            problems := problems || NULL::text;
-            codes := codes || NULL::text;
-            hints := hints || NULL::text;
-            IF errs[k] IS NULL THEN
-                -- the node's session ends its batch within a second of
-                -- seeing this one gone (terminated)
-                BEGIN
-                    PERFORM @extschema@.ranread_remote_query(cnames[k], format(
-                        'SET application_name = %L; SET client_connection_check_interval = ''1s''',
-                        'ranread_fleet ' || fleet_id), 10000);
-                EXCEPTION WHEN OTHERS THEN
-                    errs[k] := SQLERRM;
-                END;
-            END IF;
-            IF errs[k] IS NOT NULL THEN
-                problems[k] := 'it cannot be reached: ' || @extschema@.ranread_conninfo_scrub(
-                    regexp_replace(errs[k], '\s+', ' ', 'g'), conninfos[k]);
-                codes[k] := '08001';
-                hints[k] := 'Check the connection string, that the server runs and that pg_hba.conf lets this server in.';
-                CONTINUE;
-            END IF;
-            BEGIN
-                probe := @extschema@.ranread_fleet_probe(cnames[k], o);
-            EXCEPTION WHEN OTHERS THEN
-                probe := jsonb_build_object('problem', 'it could not be probed: '
-                    || @extschema@.ranread_conninfo_scrub(SQLERRM, conninfos[k]),
-                    'sqlstate', CASE WHEN SQLSTATE LIKE '08%' THEN '08001' ELSE SQLSTATE END);
-            END;
-            schemas[k] := probe->>'schema';
-            systems[k] := probe->>'system';
-            problems[k] := probe->>'problem';
-            codes[k] := probe->>'sqlstate';
-            hints[k] := probe->>'hint';
-            IF problems[k] IS NULL AND systems[k] = ANY (systems[1:k - 1]) THEN
-                problems[k] := format('it is the same server as node "%s"',
-                    names[array_position(systems, systems[k])]);
-                codes[k] := '22023';
-                hints[k] := 'One batch runs at a time in a cluster: name each server once.';
-            END IF;
-        END LOOP;
-
-        IF EXISTS (SELECT FROM unnest(problems) p WHERE p IS NOT NULL) THEN
-            SELECT string_agg(format('node "%s": %s', names[k], problems[k]), E'\n' ORDER BY k)
-              INTO e_detail
-              FROM generate_subscripts(problems, 1) k WHERE problems[k] IS NOT NULL;
-            i := (SELECT min(k) FROM generate_subscripts(problems, 1) k WHERE problems[k] IS NOT NULL);
-            IF NOT o.skip_unavailable
-               OR NOT EXISTS (SELECT FROM unnest(problems) p WHERE p IS NULL) THEN
-                RAISE EXCEPTION USING
-                    ERRCODE = coalesce(codes[i], '55000'),
-                    MESSAGE = CASE WHEN (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL) = 1
-                                   THEN format('node "%s" of %s is unavailable: %s', names[i], fn, problems[i])
-                                   ELSE format('%s nodes of %s are unavailable', (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL), fn) END,
-                    DETAIL = CASE WHEN (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL) = 1
-                                  THEN '' ELSE e_detail || E'\n' END || 'No node was started.',
-                    HINT = coalesce(hints[i] || ' ', '') || CASE WHEN o.skip_unavailable
-                        THEN 'No node is left to run.'
-                        ELSE 'Or run on the others with skip_unavailable => true.' END;
-            END IF;
-            RAISE WARNING USING
-                MESSAGE = format('fleet %s runs without %s unavailable node%s',
-                                 fleet_id, (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL),
-                                 CASE WHEN (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL) > 1 THEN 's' ELSE '' END),
-                DETAIL = e_detail;
-        END IF;
-
-        -- 2. the clocks
-        FOR k IN 1..n LOOP
-            states := states || CASE WHEN problems[k] IS NULL THEN 'ready' ELSE 'skipped' END;
-            messages := messages || problems[k];
-            offsets := offsets || NULL::float8;
-            rtts := rtts || NULL::float8;
-            CONTINUE WHEN problems[k] IS NOT NULL;
-            SELECT * INTO clk FROM @extschema@.ranread_fleet_clock(cnames[k]);
-            offsets[k] := clk.offset_ms;
-            rtts[k] := clk.rtt_ms;
-            RAISE NOTICE 'node "%": clock offset % ms, round trip % ms', names[k],
-                round(clk.offset_ms::numeric, 3), round(clk.rtt_ms::numeric, 3);
-        END LOOP;
-        spread := (SELECT max(v) - min(v) FROM unnest(offsets) v);
-        IF spread > o.max_offset_ms THEN
-            IF o.on_clock_skew = 'error' THEN
-                RAISE EXCEPTION USING
-                    ERRCODE = 'object_not_in_prerequisite_state',
-                    MESSAGE = format('the clocks of the nodes of %s differ by %s ms, more than max_offset_ms %s',
-                                     fn, round(spread::numeric, 3), o.max_offset_ms),
-                    DETAIL = (SELECT string_agg(format('node "%s": %s ms', names[k], round(offsets[k]::numeric, 3)), ', ' ORDER BY k)
-                                FROM generate_subscripts(offsets, 1) k WHERE offsets[k] IS NOT NULL) || '. No node was started.',
-                    HINT = 'Synchronize the servers'' clocks (NTP, chrony), raise max_offset_ms, or run anyway with on_clock_skew => ''warn''.';
-            END IF;
-            RAISE WARNING 'the clocks of the nodes of fleet % differ by % ms, more than max_offset_ms %: their starts will differ as much',
-                fleet_id, round(spread::numeric, 3), o.max_offset_ms;
-        END IF;
+        -- 1. every node reached and probed; 2. the clocks
+        nodes := ranread_internal.ranread_fleet_probe_nodes(fleet_id, o, nodes);
+        PERFORM ranread_internal.ranread_fleet_unavailable(fleet_id, o, fn, nodes);
+        SELECT * INTO nodes, spread FROM ranread_internal.ranread_fleet_clocks(fleet_id, o, fn, nodes);
 
         -- 3. recorded, then started together
         start_ts := to_timestamp(ceil(extract(epoch FROM clock_timestamp()
-                        + greatest(0, coalesce((SELECT max(v) FROM unnest(offsets) v), 0)) * interval '1 ms'
+                        + greatest(0, coalesce((SELECT max(x.offset_ms) FROM unnest(nodes) x), 0)) * interval '1 ms'
                         + o.start_delay)));
         -- the workload as a spec: o's options by name (src/workload.c)
         spec := ranread_internal.ranread_spec(to_jsonb(o) || jsonb_build_object(
             'caller', fn, 'fleet', fleet_id, 'start_at', start_ts));
-        PERFORM @extschema@.ranread_remote_query(recorder, format($q$
-            INSERT INTO @extschema@.ranread_fleets
-                (fleet, started_at, started_by, coordinator_pid, coordinator_start, definition,
-                 nodes, processes, start_at, offset_spread_ms, max_rtt_ms, status, sweep)
-            VALUES (%s, %L, %L, %s, %L, %L, %s, %s, %L, %L, %L, 'running', %L);
-            INSERT INTO @extschema@.ranread_fleet_nodes (fleet, node, name, conninfo, status, message, offset_ms, rtt_ms)
-            SELECT %1$s, k, x.names[k], x.conns[k], x.states[k], x.messages[k], x.offsets[k], x.rtts[k]
-              FROM (SELECT %13$L::text[] AS names, %14$L::text[] AS conns, %15$L::text[] AS states,
-                           %16$L::text[] AS messages, %17$L::float8[] AS offsets, %18$L::float8[] AS rtts) x,
-                   generate_subscripts(x.names, 1) k $q$,
-            fleet_id, to_jsonb(clock_timestamp())#>>'{}', current_user, pg_backend_pid(),
-            to_jsonb((SELECT a.backend_start FROM pg_stat_activity a WHERE a.pid = pg_backend_pid()))#>>'{}',
-            jsonb_build_object('nodes', to_jsonb(names), 'options',
-                to_jsonb(o) - 'nodes' - 'loopback', 'spec', spec),
-            n - (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL), o.processes,
-            to_jsonb(start_ts)#>>'{}',
-            spread, (SELECT max(v) FROM unnest(rtts) v), sweep,
-            names, ARRAY(SELECT @extschema@.ranread_conninfo_strip(c) FROM unnest(conninfos) c),
-            ARRAY(SELECT CASE WHEN s = 'ready' THEN 'running' ELSE s END FROM unnest(states) s),
-            messages, offsets, rtts), 10000);
+        PERFORM ranread_internal.ranread_fleet_record_start(recorder, fleet_id, o, sweep, spec, start_ts, spread, nodes);
         started := true;
         -- should this backend end before the fleet's end is recorded
         PERFORM @extschema@.ranread_remote_last_words(recorder,
             format('SELECT @extschema@.ranread_fleet_abandon(%s)', fleet_id));
-
         RAISE NOTICE 'fleet %: % nodes x % processes start at % (clock offsets within % ms, longest round trip % ms)',
-            fleet_id, n - (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL), o.processes,
+            fleet_id, (SELECT count(*) FROM unnest(nodes) x WHERE x.state <> 'skipped'), o.processes,
             start_ts, round(coalesce(spread, 0)::numeric, 3),
-            round((SELECT max(v) FROM unnest(rtts) v)::numeric, 3);
-        FOR k IN 1..n LOOP
-            CONTINUE WHEN states[k] <> 'ready';
-            sql := format('SELECT pg_catalog.json_build_object(''batch'', r.batch, ''status'', r.status)::text FROM %s.ranread_run_step(%L::jsonb) r WHERE r.grp = 0',
-                          schemas[k], spec);
-            el := @extschema@.ranread_remote_send(cnames[k], sql);
-            IF el IS NULL THEN
-                states[k] := 'running';
-            ELSE
-                states[k] := 'failed';
-                messages[k] := 'the batch could not be sent: ' || @extschema@.ranread_conninfo_scrub(el, conninfos[k]);
-            END IF;
+            round((SELECT max(x.rtt_ms) FROM unnest(nodes) x)::numeric, 3);
+        FOR k IN 1..cardinality(nodes) LOOP
+            nodes[k] := ranread_internal.ranread_fleet_send(nodes[k], spec);
         END LOOP;
 
         -- 4. wait, taking each node's result as it comes; a run by duration
         -- has its bound: a node that has not answered 30 s after its batch
-        -- was due to end is stopped, and lost if it does not answer that
+        -- was due to end is stopped; by iterations: ranread_fleet_watch
         due_end := start_ts + coalesce(o.warmup, interval '0') + o.duration + interval '30 s';
-        -- by iterations: ranread_fleet_watch every 10 s is the bound
-        alive_at := array_fill(greatest(start_ts, clock_timestamp()), ARRAY[n]);
-        probe_at := greatest(start_ts, clock_timestamp()) + interval '10 s';
-        LOOP
-            run := ARRAY(SELECT cnames[k] FROM generate_subscripts(states, 1) k WHERE states[k] = 'running');
-            EXIT WHEN cardinality(run) = 0;
-            IF o.duration IS NULL AND clock_timestamp() >= probe_at THEN
-                SELECT * INTO states, messages, alive_at FROM @extschema@.ranread_fleet_watch(fleet_id, names,
-                    cnames, conninfos, states, messages, alive_at);
-                probe_at := clock_timestamp() + interval '10 s';
-                CONTINUE;
-            END IF;
-            IF clock_timestamp() > due_end THEN
-                RAISE WARNING 'fleet %: % of its nodes did not answer 30 s after the batch was due to end: stopping them',
-                    fleet_id, cardinality(run);
-                FOR k IN 1..n LOOP
-                    IF states[k] = 'running' THEN
-                        messages[k] := 'it did not answer 30 s after its batch was due to end';
-                    END IF;
-                END LOOP;
-                SELECT * INTO states, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
-                    states, messages, clock_timestamp() + interval '3 s');
-                FOR k IN 1..n LOOP
-                    IF states[k] = 'cancelled' AND messages[k] LIKE 'it did not answer 30 s%' THEN
-                        states[k] := 'failed';
-                    ELSIF states[k] = 'done' AND messages[k] LIKE 'it did not answer 30 s%' THEN
-                        messages[k] := NULL;   -- it answered just then
-                    END IF;
-                END LOOP;
-                CONTINUE;
-            END IF;
-            ready := @extschema@.ranread_remote_wait(run, 1000);
-            FOREACH el IN ARRAY ready LOOP
-                i := array_position(cnames, el);
-                SELECT * INTO oc FROM @extschema@.ranread_fleet_outcome(
-                    @extschema@.ranread_remote_result(el, 0), conninfos[i]);
-                states[i] := oc.state;
-                CONTINUE WHEN oc.state = 'done';
-                messages[i] := oc.message;
-                codes[i] := oc.code;
-                RAISE WARNING 'node "%" of fleet % %: %', names[i], fleet_id, oc.state, oc.message;
-                IF o.on_node_failure = 'stop' THEN
-                    RAISE WARNING 'fleet %: stopping the other nodes (on_node_failure => ''stop'')', fleet_id;
-                    SELECT * INTO states, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
-                        states, messages, clock_timestamp() + interval '3 s');
-                END IF;
-            END LOOP;
+        probe_at := greatest(start_ts, clock_timestamp());
+        FOR k IN 1..cardinality(nodes) LOOP
+            nodes[k].alive_at := probe_at;
+        END LOOP;
+        probe_at := probe_at + interval '10 s';
+        WHILE EXISTS (SELECT FROM unnest(nodes) x WHERE x.state = 'running') LOOP
+            SELECT * INTO nodes, probe_at FROM ranread_internal.ranread_fleet_wait(fleet_id, o, nodes, due_end, probe_at);
         END LOOP;
     EXCEPTION WHEN query_canceled OR others THEN
         GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE;
-        t0 := clock_timestamp();
         IF started THEN
-            BEGIN
-                SELECT * INTO states, messages FROM @extschema@.ranread_fleet_stop_nodes(cnames, conninfos,
-                    states, messages, t0 + interval '2 s');
-                SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
-                    names, conninfos, cnames, schemas, states, messages, offsets, rtts,
-                    CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
-                    greatest(clock_timestamp() + interval '0.5 s', t0 + interval '2.5 s'), t0 + interval '4 s');
-                PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
-                RAISE WARNING 'fleet % %: %; what they did is recorded (ranread_fleet_summary)',
-                    fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
-                    CASE WHEN 'lost' = ANY (states)
-                         THEN format('%s of its nodes lost (no answer to their cancel), the others stopped',
-                                     (SELECT count(*) FROM unnest(states) s WHERE s = 'lost'))
-                         ELSE 'every node was stopped' END;
-            EXCEPTION WHEN query_canceled OR others THEN
-                RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
-            END;
+            PERFORM ranread_internal.ranread_fleet_salvage(recorder, rec_conn, fleet_id, o, start_ts, nodes, e_state, true);
         END IF;
         -- the last words, if the end could not be recorded, go with the recorder
         PERFORM @extschema@.ranread_remote_close(cnames || recorder);
@@ -1051,61 +1276,17 @@ BEGIN
     -- 5. every node's batch, the fleet's figures, recorded; interrupted,
     -- once more within the bounds of a cancel
     BEGIN
-        SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
-            names, conninfos, cnames, schemas, states, messages, offsets, rtts, NULL,
-            clock_timestamp() + interval '10 s', clock_timestamp() + interval '20 s');
+        SELECT * INTO res FROM ranread_internal.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
+            nodes, NULL, clock_timestamp() + interval '10 s', clock_timestamp() + interval '20 s');
         PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
     EXCEPTION WHEN query_canceled OR others THEN
         GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE;
-        t0 := clock_timestamp();
-        BEGIN
-            SELECT * INTO res FROM @extschema@.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
-                names, conninfos, cnames, schemas, states, messages, offsets, rtts,
-                CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END,
-                t0 + interval '2.5 s', t0 + interval '4 s');
-            PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
-            RAISE WARNING 'fleet % %: what the nodes did is recorded (ranread_fleet_summary)',
-                fleet_id, CASE WHEN e_state = '57014' THEN 'cancelled' ELSE 'failed' END;
-        EXCEPTION WHEN query_canceled OR others THEN
-            RAISE WARNING 'fleet % could not record its end: %', fleet_id, SQLERRM;
-        END;
+        PERFORM ranread_internal.ranread_fleet_salvage(recorder, rec_conn, fleet_id, o, start_ts, nodes, e_state, false);
         PERFORM @extschema@.ranread_remote_close(cnames || recorder);
         RAISE;
     END;
     PERFORM @extschema@.ranread_remote_close(cnames || recorder);
-
-    -- every node refused the batch before any I/O: that is an error
-    IF NOT EXISTS (SELECT FROM jsonb_array_elements(res.rows) x WHERE x->>'batch' IS NOT NULL) THEN
-        i := (SELECT min(k) FROM generate_subscripts(states, 1) k WHERE states[k] IN ('failed', 'cancelled', 'lost'));
-        IF i IS NOT NULL THEN
-            RAISE EXCEPTION USING
-                ERRCODE = coalesce(nullif(codes[i], ''), '55000'),
-                MESSAGE = format('node "%s" of %s refused the batch: %s', names[i], fn, messages[i]),
-                DETAIL = format('Fleet %s ran no batch on any node.', fleet_id);
-        END IF;
-    END IF;
-
-    FOR el IN SELECT format('node "%s" started %s ms after start_at: its workers were ready only then', x->>'name',
-                            round((x->>'first_io_ms')::numeric, 1))
-                FROM jsonb_array_elements(res.rows) x
-               WHERE (x->>'node')::integer > 0 AND (x->>'first_io_ms')::float8 > 10 LOOP
-        RAISE WARNING USING MESSAGE = format('fleet %s: %s', fleet_id, el),
-            HINT = 'Give the fleet more time ahead with start_delay.';
-    END LOOP;
-    FOR el IN SELECT format('node "%s" is an outlier: %s IOPS, below 0.8x the median of the nodes',
-                            x->>'name', round((x->>'iops')::numeric))
-                FROM jsonb_array_elements(res.rows) x WHERE (x->>'outlier')::boolean LOOP
-        RAISE WARNING '%', format('fleet %s: %s', fleet_id, el);
-    END LOOP;
-    RAISE NOTICE '%', format('fleet %s %s: %s nodes x %s processes, %s IOPS over the common window of %s s, average %s ms, p99 %s ms (merged histograms), first I/Os within %s ms',
-        fleet_id, res.fleet_row->>'status',
-        n - (SELECT count(*) FROM unnest(problems) p WHERE p IS NOT NULL), o.processes,
-        coalesce(round((res.fleet_row->>'iops')::numeric)::text, 'no'),
-        coalesce(round((res.fleet_row->>'window_seconds')::numeric, 2)::text, '0'),
-        coalesce(round((res.fleet_row->>'avg_ms')::numeric, 3)::text, 'n/a'),
-        coalesce(round((res.fleet_row->>'p99_ms')::numeric, 3)::text, 'n/a'),
-        coalesce(round((res.fleet_row->>'start_spread_ms')::numeric, 1)::text, 'n/a'));
-
+    PERFORM ranread_internal.ranread_fleet_tell(fleet_id, o, fn, nodes, res.rows, res.fleet_row);
     RETURN QUERY SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_result, res.rows);
 END
 $$;

@@ -27,56 +27,18 @@ AS $$
      ORDER BY r.node = 0, r.node
 $$;
 
--- ranread_fleet_sweep, behind the C function users call: its own
--- arguments bound by name, and all of them by name (args), from which its
--- steps' fleets take their options (src/forward.c).
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep(
-    nodes            text[],
-    start            integer,
-    max_processes    integer,
-    iterations       bigint,
-    duration         interval,
-    max_avg_ms       float8,
-    loopback         text,
-    args             jsonb)
-RETURNS TABLE (
-    step            integer,
-    processes       integer,
-    fleet           bigint,
-    nodes_completed integer,
-    iops            float8,
-    avg_ms          float8,
-    p99_ms          float8,
-    max_ms          float8,
-    within_bound    boolean,
-    stop_reason     text)
-LANGUAGE plpgsql VOLATILE
+-- The arguments of ranread_fleet_sweep that its steps' fleets do not
+-- check: start, max_processes, max_avg_ms, iterations or duration, and
+-- the isolation level its recorded steps need
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep_check(start integer, max_processes integer,
+    iterations bigint, duration interval, max_avg_ms float8, fn text)
+RETURNS void
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    fn       text := 'ranread_fleet_sweep';
-    o        @extschema@.ranread_fleet_options;
-    lim      record;
-    nxt      record;
-    verdict  record;
-    r        @extschema@.ranread_fleet_result;
-    done     integer;
-    s        @extschema@.ranread_sweep_step;
-    steps    @extschema@.ranread_sweep_step[] := '{}';
-    counts   integer[] := '{}';
-    sweep_id bigint;
-    recorder text;
-    rec_conn text;
-    names    text[];
-    reason   text;
-    e_msg    text;
+    lim record;
 BEGIN
-    -- first, before anything can fail: the call's text without its passwords
-    PERFORM @extschema@.ranread_conninfo_hide(nodes);
-    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[loopback]);
-    -- the fleet's options, by name: every step one fleet of start ... processes
-    o := jsonb_populate_record(NULL::@extschema@.ranread_fleet_options,
-             args || jsonb_build_object('processes', start, 'skip_unavailable', false));
     SELECT * INTO lim FROM @extschema@.ranread_limits();
     IF start IS NULL OR start < 1 OR start > lim.max_processes THEN
         RAISE EXCEPTION USING
@@ -108,6 +70,120 @@ BEGIN
             MESSAGE = format('%s needs iterations or duration', fn),
             HINT = 'Each step runs for duration (such as ''30s'') or iterations I/Os per process.';
     END IF;
+END
+$$;
+
+-- A fleet sweep's start recorded through its recorder, and its last words
+-- should its coordinator end before the sweep's end is recorded
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep_begin(recorder text, sweep_id bigint,
+    names text[], o @extschema@.ranread_fleet_options, start integer, max_processes integer, max_avg_ms float8)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+        INSERT INTO @extschema@.ranread_fleet_sweeps
+            (sweep, started_at, started_by, nodes, definition, start, max_processes, max_avg_ms)
+        VALUES (%s, %L, %L, %L, %L, %s, %s, %s) $q$,
+        sweep_id, to_jsonb(clock_timestamp())#>>'{}', current_user, names,
+        to_jsonb(o) - 'nodes' - 'loopback' - 'processes' || jsonb_build_object('start', start),
+        start, max_processes, max_avg_ms), 10000);
+    PERFORM @extschema@.ranread_remote_last_words(recorder, format(
+        'UPDATE @extschema@.ranread_fleet_sweeps SET finished_at = clock_timestamp(), stop_reason = %L WHERE sweep = %s AND finished_at IS NULL',
+        'ended with its coordinator (its session was terminated, or its server stopped)', sweep_id));
+END
+$$;
+
+-- A fleet sweep's end: the verdict on its steps (ranread_sweep_judge)
+-- recorded through its recorder, which is closed, and said in notices
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep_end(recorder text, sweep_id bigint,
+    steps @extschema@.ranread_sweep_step[], reason text, max_avg_ms float8)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    verdict record;
+BEGIN
+    SELECT * INTO verdict FROM ranread_internal.ranread_sweep_judge(steps, max_avg_ms);
+    BEGIN
+        PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+            UPDATE @extschema@.ranread_fleet_sweeps
+               SET finished_at = %L, steps = %s, stop_reason = %L, max_iops = %L,
+                   actual_latency_ms = %L, max_iops_processes = %L, max_iops_fleet = %L,
+                   meets_flash_guidance = %L
+             WHERE sweep = %s $q$,
+            to_jsonb(clock_timestamp())#>>'{}', cardinality(steps), reason, verdict.max_iops,
+            verdict.actual_latency_ms, verdict.processes, verdict.batch, verdict.meets_flash_guidance,
+            sweep_id), 10000);
+        PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+    EXCEPTION WHEN query_canceled OR others THEN
+        PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+        RAISE;
+    END;
+    PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+
+    IF verdict.max_iops IS NULL THEN
+        RAISE NOTICE 'fleet sweep %: no step stayed within the % ms average latency bound', sweep_id, max_avg_ms;
+    ELSE
+        RAISE NOTICE 'fleet sweep %: max % IOPS for the fleet within % ms average latency, at % processes per node (average % ms, fleet %); all-flash guidance %',
+            sweep_id, round(verdict.max_iops::numeric), max_avg_ms, verdict.processes,
+            round(verdict.actual_latency_ms::numeric, 3), verdict.batch,
+            CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
+    END IF;
+    RAISE NOTICE 'fleet sweep % stopped on %', sweep_id, reason;
+END
+$$;
+
+-- ranread_fleet_sweep, behind the C function users call: its own
+-- arguments bound by name, and all of them by name (args), from which its
+-- steps' fleets take their options (src/forward.c).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep(
+    nodes            text[],
+    start            integer,
+    max_processes    integer,
+    iterations       bigint,
+    duration         interval,
+    max_avg_ms       float8,
+    loopback         text,
+    args             jsonb)
+RETURNS TABLE (
+    step            integer,
+    processes       integer,
+    fleet           bigint,
+    nodes_completed integer,
+    iops            float8,
+    avg_ms          float8,
+    p99_ms          float8,
+    max_ms          float8,
+    within_bound    boolean,
+    stop_reason     text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn       text := 'ranread_fleet_sweep';
+    o        @extschema@.ranread_fleet_options;
+    nxt      record;
+    r        @extschema@.ranread_fleet_result;
+    done     integer;
+    steps    @extschema@.ranread_sweep_step[] := '{}';
+    counts   integer[] := '{}';
+    sweep_id bigint;
+    recorder text;
+    rec_conn text;
+    names    text[];
+    reason   text;
+    e_msg    text;
+BEGIN
+    -- first, before anything can fail: the call's text without its passwords
+    PERFORM @extschema@.ranread_conninfo_hide(nodes);
+    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[loopback]);
+    -- the fleet's options, by name: every step one fleet of start ... processes
+    o := jsonb_populate_record(NULL::@extschema@.ranread_fleet_options,
+             args || jsonb_build_object('processes', start, 'skip_unavailable', false));
+    PERFORM ranread_internal.ranread_fleet_sweep_check(start, max_processes, iterations, duration, max_avg_ms, fn);
     PERFORM @extschema@.ranread_fleet_check(o, fn);
     PERFORM ranread_internal.ranread_primary_only(fn);
     SELECT x.names INTO names FROM @extschema@.ranread_fleet_resolve(nodes, fn) x;
@@ -120,16 +196,7 @@ BEGIN
     PERFORM ranread_internal.ranread_call_register('sweep', sweep_id);
     PERFORM @extschema@.ranread_fleet_recorder(recorder, rec_conn, fn, 'sweep');
 
-    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
-        INSERT INTO @extschema@.ranread_fleet_sweeps
-            (sweep, started_at, started_by, nodes, definition, start, max_processes, max_avg_ms)
-        VALUES (%s, %L, %L, %L, %L, %s, %s, %s) $q$,
-        sweep_id, to_jsonb(clock_timestamp())#>>'{}', current_user, names,
-        to_jsonb(o) - 'nodes' - 'loopback' - 'processes' || jsonb_build_object('start', start),
-        start, max_processes, max_avg_ms), 10000);
-    PERFORM @extschema@.ranread_remote_last_words(recorder, format(
-        'UPDATE @extschema@.ranread_fleet_sweeps SET finished_at = clock_timestamp(), stop_reason = %L WHERE sweep = %s AND finished_at IS NULL',
-        'ended with its coordinator (its session was terminated, or its server stopped)', sweep_id));
+    PERFORM ranread_internal.ranread_fleet_sweep_begin(recorder, sweep_id, names, o, start, max_processes, max_avg_ms);
 
     BEGIN
         LOOP
@@ -164,48 +231,13 @@ BEGIN
         RAISE;
     END;
 
-    SELECT * INTO verdict FROM ranread_internal.ranread_sweep_judge(steps, max_avg_ms);
-    BEGIN
-        PERFORM @extschema@.ranread_remote_query(recorder, format($q$
-            UPDATE @extschema@.ranread_fleet_sweeps
-               SET finished_at = %L, steps = %s, stop_reason = %L, max_iops = %L,
-                   actual_latency_ms = %L, max_iops_processes = %L, max_iops_fleet = %L,
-                   meets_flash_guidance = %L
-             WHERE sweep = %s $q$,
-            to_jsonb(clock_timestamp())#>>'{}', cardinality(steps), reason, verdict.max_iops,
-            verdict.actual_latency_ms, verdict.processes, verdict.batch, verdict.meets_flash_guidance,
-            sweep_id), 10000);
-        PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
-    EXCEPTION WHEN query_canceled OR others THEN
-        PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
-        RAISE;
-    END;
-    PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+    PERFORM ranread_internal.ranread_fleet_sweep_end(recorder, sweep_id, steps, reason, max_avg_ms);
 
-    IF verdict.max_iops IS NULL THEN
-        RAISE NOTICE 'fleet sweep %: no step stayed within the % ms average latency bound', sweep_id, max_avg_ms;
-    ELSE
-        RAISE NOTICE 'fleet sweep %: max % IOPS for the fleet within % ms average latency, at % processes per node (average % ms, fleet %); all-flash guidance %',
-            sweep_id, round(verdict.max_iops::numeric), max_avg_ms, verdict.processes,
-            round(verdict.actual_latency_ms::numeric, 3), verdict.batch,
-            CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
-    END IF;
-    RAISE NOTICE 'fleet sweep % stopped on %', sweep_id, reason;
-
-    FOR k IN 1..cardinality(steps) LOOP
-        s := steps[k];
-        step := s.step;
-        processes := s.processes;
-        fleet := s.batch;
-        nodes_completed := counts[k];
-        iops := s.iops;
-        avg_ms := s.avg_ms;
-        p99_ms := s.p99_ms;
-        max_ms := s.max_ms;
-        within_bound := coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false);
-        stop_reason := CASE WHEN k = cardinality(steps) THEN reason END;
-        RETURN NEXT;
-    END LOOP;
+    RETURN QUERY
+        SELECT s.step, s.processes, s.batch, counts[s.k::integer], s.iops, s.avg_ms, s.p99_ms, s.max_ms,
+               coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false),
+               CASE WHEN s.k = cardinality(steps) THEN reason END
+          FROM unnest(steps) WITH ORDINALITY AS s(step, processes, batch, iops, avg_ms, p99_ms, max_ms, status, k);
 END
 $$;
 
