@@ -3,13 +3,14 @@
 -- engines' own block choice (ranread_blocks draws through it without I/O).
 --  - hotset:95/5: 95% +- 1% of 100,000 draws land in 5% of the blocks, and
 --    the hot blocks are spread over the whole target, not its first 5%
---  - zipf: the k-th most drawn block is drawn in proportion to 1/k^THETA
+--  - zipf: the k-th most drawn block is drawn in proportion to 1/k^THETA,
+--    THETA = 1 (the classic Zipf) included
 --  - pareto:0.2: the 80/20 rule, 80% of the draws on 20% of the blocks
 --  - the same seed draws the same blocks; another seed, another hot set
 --  - uniform draws what 1.0 drew
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(17);
+SELECT plan(18);
 
 \ir lib/util.psql
 
@@ -54,6 +55,9 @@ SELECT ok((SELECT bool_and(ratio BETWEEN 0.9 AND 1.1) FROM pg_temp.zipf_ok(1.2, 
 SELECT ok((SELECT bool_and(ratio BETWEEN 0.85 AND 1.15) FROM pg_temp.zipf_ok(0.8, 200000)),
     format('zipf:0.8 too, within 15%% (%s)',
            (SELECT string_agg(round(ratio::numeric, 3)::text, ' ' ORDER BY k) FROM pg_temp.zipf_ok(0.8, 200000))));
+SELECT ok((SELECT bool_and(ratio BETWEEN 0.88 AND 1.12) FROM pg_temp.zipf_ok(1, 200000)),
+    format('zipf:1, the classic Zipf (README: 0 < THETA <= 100), follows 1/k within 12%% (%s)',
+           (SELECT string_agg(round(ratio::numeric, 3)::text, ' ' ORDER BY k) FROM pg_temp.zipf_ok(1, 200000))));
 SELECT ok((SELECT count(DISTINCT block * 10 / 8192) FROM pg_temp.freq('zipf:1.2', 50000) WHERE rank <= 100) >= 8,
     'zipf''s hottest blocks are spread over the target too');
 

@@ -12,6 +12,7 @@
 #  - privileges, as for pg_cancel_backend: a role granted EXECUTE can run and
 #    stop its own batch but not another role's; members of pg_signal_backend
 #    can stop any batch but a superuser's, which only superusers can stop
+#  - while it runs, pg_stat_activity shows each worker's batch, I/Os and seconds
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults.bash"
 
@@ -35,6 +36,11 @@ ok $? "a 60 s batch started in a background session is running and doing I/O"
 BATCH=$(q "SELECT max(batch) FROM ranread_batches WHERE status = 'running'")
 LEADER=$(session_pid rr_leader)
 diag "running batch $BATCH, leader backend PID $LEADER"
+# README, "While it runs": the workers' live line in pg_stat_activity
+sleep 1.2
+is "$(q "SELECT count(*) FILTER (WHERE query ~ ('^ranread batch ' || $BATCH || ': worker [12], 1 processes, [1-9][0-9]* I/Os, [0-9]+ s$'))
+             || '/' || count(*) FROM pg_stat_activity WHERE backend_type = 'ranread worker'")" "2/2" \
+  "any session sees each worker's batch, I/Os and seconds in pg_stat_activity while it runs"
 
 t0=$(now_ms)
 err=$(q_state "SELECT * FROM ranread_run(1, 100)")
