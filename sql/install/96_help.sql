@@ -197,7 +197,8 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH w AS (
-        SELECT pg_catalog.regexp_replace(pg_catalog.lower(wanted), '^ranread_', '') AS s
+        -- a name is at most 63 bytes: more says nothing more, and costs
+        SELECT pg_catalog.regexp_replace(pg_catalog.lower(pg_catalog.left(wanted, 64)), '^ranread_', '') AS s
     ), scored AS (
         SELECT e.name,
                (SELECT pg_catalog.count(*) FROM (
@@ -241,7 +242,10 @@ BEGIN
     END IF;
     IF NOT EXISTS (SELECT FROM ranread_internal.ranread_help_entries() e WHERE e.name OPERATOR(pg_catalog.=) wanted) THEN
         RAISE EXCEPTION USING ERRCODE = 'undefined_function',
-            MESSAGE = format('invalid name for ranread_help: %s', pg_catalog.quote_literal(name)),
+            MESSAGE = format('invalid name for ranread_help: %s',
+                             CASE WHEN pg_catalog.length(name) > 100
+                                  THEN pg_catalog.quote_literal(pg_catalog.left(name, 100)) || format('... (%s characters)', pg_catalog.length(name))
+                                  ELSE pg_catalog.quote_literal(name) END),
             DETAIL = 'It is none of the functions and views ranread_help() lists.',
             HINT = format('The closest are %s.', array_to_string(ranread_internal.ranread_help_closest(name), ', '));
     END IF;
