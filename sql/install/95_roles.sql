@@ -93,10 +93,7 @@ AS $$
                            WHEN 'schema' THEN x.object
                            ELSE x.object::pg_catalog.regclass::pg_catalog.text END AS object
           FROM ranread_internal.ranread_needs_expand(ARRAY(
-                   SELECT pg_catalog.replace(n.need, '@extschema@',
-                                             (SELECT pg_catalog.quote_ident(ns.nspname) FROM ext, pg_catalog.pg_namespace ns
-                                               WHERE ns.oid OPERATOR(pg_catalog.=) ext.extnamespace))
-                     FROM needs n WHERE n.what OPERATOR(pg_catalog.=) $1)) x
+                   SELECT n.need FROM needs n WHERE n.what OPERATOR(pg_catalog.=) $1)) x
     )
     SELECT DISTINCT * FROM (
         SELECT * FROM monitor WHERE $1 OPERATOR(pg_catalog.=) ANY (ARRAY['report', 'run', 'export'])
