@@ -7,7 +7,7 @@
 -- again.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(27);
+SELECT plan(28);
 \ir lib/util.psql
 
 CREATE ROLE tap_roles_runner;
@@ -84,6 +84,13 @@ SELECT is(pg_temp.error_of($$SELECT ranread_reset()$$), '42501: permission denie
 RESET ROLE;
 
 -- 'export'
+CREATE ROLE tap_roles_half_exporter;
+GRANT EXECUTE ON FUNCTION ranread_export(text, text) TO tap_roles_half_exporter;
+SET LOCAL ROLE tap_roles_half_exporter;
+SELECT alike(pg_temp.hint_of(format('SELECT ranread_export(%L, %L)', (SELECT d FROM dir), 'csv')),
+             'SELECT ranread_grant(''tap_roles_half_exporter'', ''export'') grants it%',
+    'a role given EXECUTE on ranread_export alone is refused with a hint naming the grant it lacks');
+RESET ROLE;
 SELECT ok((SELECT count(*) > 0 FROM ranread_grant('tap_roles_exporter', 'export')), 'export granted');
 SET LOCAL ROLE tap_roles_exporter;
 SELECT alike(ranread_export((SELECT d FROM dir), 'csv'), (SELECT d FROM dir) || '/ranread_%.csv',
