@@ -244,7 +244,7 @@ BEGIN
         (NULL, 'buffer_pages', 'What the I/O buffers got: huge (2 MB pages), small (4 kB) or mixed'),
         (NULL, 'filesystem', 'The filesystem the target''s files were on'),
         (NULL, 'timing', 'Whether every I/O was timed (ranread.timing); false: latency columns are empty'),
-        (NULL, 'busy', 'Little''s law check: IOPS x average latency / I/Os kept in flight; near 1 when the processes kept the device busy, well below 1 when they waited elsewhere'),
+        (NULL, 'busy', 'Little''s law check, a fraction: the I/Os'' latencies summed over seconds x queue depth; 1 when no latency went missing, below 0.98 a WARNING (latency lost, or workers starved of CPU)'),
         (NULL, 'notes', 'Notes for the reader of the figures (cache, throttling, small target ...)'),
         (NULL, 'groups', 'Groups of a mix; NULL for a plain batch'),
         (NULL, 'mix', 'A mix''s groups and their options, as given'),
