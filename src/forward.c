@@ -67,6 +67,8 @@
 
 PG_FUNCTION_INFO_V1(ranread_forward);
 PG_FUNCTION_INFO_V1(ranread_check_privileges);
+PG_FUNCTION_INFO_V1(ranread_needs);
+PG_FUNCTION_INFO_V1(ranread_needs_expand);
 
 #define INTERNAL_SCHEMA "ranread_internal"
 
@@ -544,17 +546,34 @@ with_schema(const char *text)
 	return s.data;
 }
 
-/* One privilege missing: what the role lacks, and the GRANT that gives it */
+/*
+ * One privilege missing: what the role lacks, and the GRANT that gives it;
+ * with every set (ranread_needs_expand), each privilege of the list is
+ * "missing", and kept in rows as (privilege, kind, object)
+ */
 typedef struct Missing
 {
 	StringInfoData lacks;
 	StringInfoData grants;
 	const char *role;
+	bool		every;
+	ReturnSetInfo *rows;
 } Missing;
 
 static void
 missing(Missing *m, const char *priv, const char *kind, const char *object)
 {
+	if (m->rows)
+	{
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+
+		values[0] = CStringGetTextDatum(priv);
+		values[1] = CStringGetTextDatum(kind);
+		values[2] = CStringGetTextDatum(object);
+		tuplestore_putvalues(m->rows->setResult, m->rows->setDesc, values, nulls);
+		return;
+	}
 	appendStringInfo(&m->lacks, "%s%s on %s %s", m->lacks.len ? ", " : "", priv, kind, object);
 	appendStringInfo(&m->grants, "%sGRANT %s ON %s %s TO %s;", m->grants.len ? " " : "", priv,
 					 strcmp(kind, "function") == 0 ? "FUNCTION" : strcmp(kind, "sequence") == 0 ? "SEQUENCE" :
@@ -590,7 +609,7 @@ check_functions(Missing *m, Oid nsp, const char *prefix, Oid role)
 	/* in the order of their names, so that the error reads the same each time */
 	list_sort(oids, proc_name_cmp);
 	foreach(lc, oids)
-		if (pg_proc_aclcheck(lfirst_oid(lc), role, ACL_EXECUTE) != ACLCHECK_OK)
+		if (m->every || pg_proc_aclcheck(lfirst_oid(lc), role, ACL_EXECUTE) != ACLCHECK_OK)
 			missing(m, "EXECUTE", "function", format_procedure_qualified(lfirst_oid(lc)));
 }
 
@@ -635,14 +654,14 @@ check_need(Missing *m, const char *need, Oid role)
 			invalid_need(need);
 		fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein, CStringGetDatum(object)));
 
-		if (pg_proc_aclcheck(fn, role, ACL_EXECUTE) != ACLCHECK_OK)
+		if (m->every || pg_proc_aclcheck(fn, role, ACL_EXECUTE) != ACLCHECK_OK)
 			missing(m, "EXECUTE", "function", format_procedure_qualified(fn));
 	}
 	else if (strcmp(kind, "schema") == 0)
 	{
 		if (strcmp(priv, "USAGE") != 0)
 			invalid_need(need);
-		if (pg_namespace_aclcheck(get_namespace_oid(object, false), role, ACL_USAGE) != ACLCHECK_OK)
+		if (m->every || pg_namespace_aclcheck(get_namespace_oid(object, false), role, ACL_USAGE) != ACLCHECK_OK)
 			missing(m, "USAGE", "schema", quote_identifier(object));
 	}
 	else
@@ -653,7 +672,7 @@ check_need(Missing *m, const char *need, Oid role)
 
 		if (mode == 0 || (strcmp(kind, "table") != 0 && strcmp(kind, "sequence") != 0))
 			invalid_need(need);
-		if (pg_class_aclcheck(rel, role, mode) != ACLCHECK_OK)
+		if (m->every || pg_class_aclcheck(rel, role, mode) != ACLCHECK_OK)
 			missing(m, priv, kind, quote_qualified_identifier(get_namespace_name(get_rel_namespace(rel)),
 															  get_rel_name(rel)));
 	}
@@ -671,6 +690,7 @@ forward_check_privileges(const char *doing, const char *fn, const char *const *n
 	RanreadOwnerState owner;
 	Missing		m;
 
+	memset(&m, 0, sizeof(m));
 	initStringInfo(&m.lacks);
 	initStringInfo(&m.grants);
 	m.role = quote_identifier(GetUserNameFromId(role, false));
@@ -684,7 +704,82 @@ forward_check_privileges(const char *doing, const char *fn, const char *const *n
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to %s", doing),
 				 errdetail("The role %s lacks %s.", m.role, m.lacks.data),
-				 errhint("Grant these along with EXECUTE on %s, or run it as a superuser: %s", fn, m.grants.data)));
+				 errhint("SELECT ranread_grant(%s, 'run') grants what running ranread needs; or grant these along with EXECUTE on %s, or run it as a superuser: %s",
+						 quote_literal_cstr(GetUserNameFromId(role, false)), fn, m.grants.data)));
+}
+
+/* The needs list of a forwarded function; NULL when fn is none */
+static const Forwarded *
+forwarded_entry(const char *fn)
+{
+	for (int i = 0; i < lengthof(forwarded); i++)
+		if (strcmp(forwarded[i].fn, fn) == 0)
+			return &forwarded[i];
+	return NULL;
+}
+
+/*
+ * ranread_internal.ranread_needs(fn text) RETURNS text[]: what the
+ * implementation of a forwarded function uses besides EXECUTE on fn, as
+ * forward_check_privileges checks it (ranread_grant grants these)
+ */
+Datum
+ranread_needs(PG_FUNCTION_ARGS)
+{
+	const Forwarded *f;
+	Datum	   *elems;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	f = forwarded_entry(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	if (f == NULL)
+		PG_RETURN_NULL();
+	elems = palloc(sizeof(Datum) * f->nneeds);
+	for (int i = 0; i < f->nneeds; i++)
+		elems[i] = CStringGetTextDatum(f->needs[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(elems, f->nneeds, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/*
+ * ranread_internal.ranread_needs_expand(needs text[]) RETURNS TABLE
+ * (privilege text, kind text, object text): every privilege of a needs list
+ * (as forward.c writes them), "functions S.P*" made one row per function,
+ * objects qualified; what forward_check_privileges would list for a role
+ * that has none of them
+ */
+Datum
+ranread_needs_expand(PG_FUNCTION_ARGS)
+{
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	Missing		m;
+	RanreadOwnerState owner;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (PG_ARGISNULL(0))
+		return (Datum) 0;
+	arr = PG_GETARG_ARRAYTYPE_P(0);
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	memset(&m, 0, sizeof(m));
+	initStringInfo(&m.lacks);
+	initStringInfo(&m.grants);
+	m.role = "";
+	m.every = true;
+	m.rows = (ReturnSetInfo *) fcinfo->resultinfo;
+	ranread_become_owner(&owner);
+	for (int i = 0; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("needs of ranread_needs_expand must not hold a null")));
+		check_need(&m, TextDatumGetCString(elems[i]), GetUserId());
+	}
+	ranread_restore_user(&owner);
+	return (Datum) 0;
 }
 
 /*
@@ -738,9 +833,7 @@ forward_impl(ForwardInfo *fi, MemoryContext cxt)
 		return fi->impl;
 	old = MemoryContextSwitchTo(cxt);
 	im = palloc0(sizeof(ForwardImpl));
-	for (int i = 0; i < lengthof(forwarded); i++)
-		if (strcmp(forwarded[i].fn, fi->fn) == 0)
-			im->entry = &forwarded[i];
+	im->entry = forwarded_entry(fi->fn);
 	if (im->entry == NULL)
 		elog(ERROR, "%s is not a function ranread_forward implements", fi->fn);
 

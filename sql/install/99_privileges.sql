@@ -44,8 +44,13 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
 -- the functions it may call use (each still needs its own EXECUTE).
 GRANT USAGE ON SCHEMA ranread_internal TO pg_monitor;
 
--- The option table, for everyone who may read the history
-GRANT EXECUTE ON FUNCTION @extschema@.ranread_options() TO pg_monitor;
+-- The option table and the help, for everyone who may read the history
+GRANT EXECUTE ON FUNCTION @extschema@.ranread_options(),
+                          @extschema@.ranread_help(),
+                          @extschema@.ranread_help(text),
+                          ranread_internal.ranread_help_entries(),
+                          ranread_internal.ranread_help_arguments(),
+                          ranread_internal.ranread_help_closest(text) TO pg_monitor;
 
 -- Functions the views and reports call on the reader's behalf.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),

@@ -172,6 +172,11 @@ $$;
 -- @include sql/install/50_fleet.sql
 -- @include sql/install/51_fleet_run.sql
 -- @include sql/install/52_fleet_report.sql
+
+-- Roles, the help and the comments of every user-facing object
+-- @include sql/install/95_roles.sql
+-- @include sql/install/96_help.sql
+-- @include sql/install/97_comments.sql
 -- @include sql/install/99_privileges.sql
 
 -- The grants of the functions made again

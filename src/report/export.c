@@ -267,7 +267,8 @@ export_check_privileges(void)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to write ranread_export files"),
 				 errdetail("Only superusers and roles with privileges of the \"pg_write_server_files\" role may write files on the database server."),
-				 errhint("Read ranread_summary or call ranread_chart() from the client instead, or ask for pg_write_server_files.")));
+				 errhint("SELECT ranread_grant(%s, 'export') grants it, with EXECUTE on the export functions; or read ranread_summary or call ranread_chart() from the client instead.",
+						 quote_literal_cstr(GetUserNameFromId(GetUserId(), false)))));
 }
 
 /* An error naming argument what of fn when arg is null, with hint */

@@ -1,5 +1,5 @@
 -- A canonical listing of everything the ranread extension owns, one line per
--- fact, free of OIDs: run in two databases and compare the output.  Used by
+-- fact (comments too), free of OIDs: run in two databases and compare the output.  Used by
 -- test/shell/15_upgrade.sh to check that ALTER EXTENSION ranread UPDATE gives
 -- what CREATE EXTENSION gives.
 WITH ext AS (
@@ -72,6 +72,12 @@ SELECT line FROM (
     -- what pg_dump keeps (pg_extension_config_dump)
     SELECT format('config dump: %s %s', c::regclass, coalesce(ext.extcondition[i], ''))
       FROM ext, unnest(ext.extconfig) WITH ORDINALITY AS u(c, i)
+    UNION ALL
+    -- comments: of every member, of its columns, and of the extension
+    SELECT format('comment: %s %s', pg_describe_object(ds.classoid, ds.objoid, ds.objsubid), ds.description)
+      FROM members m JOIN pg_description ds ON ds.classoid = m.classid AND ds.objoid = m.objid
+    UNION ALL
+    SELECT format('comment: extension %s', obj_description(ext.oid, 'pg_extension')) FROM ext
     UNION ALL
     SELECT 'version: ' || extversion FROM ext
 ) facts

@@ -1,0 +1,112 @@
+-- ranread_help(): the entry points by task, each with an example that
+-- names it and parses against the installed functions; ranread_help(name):
+-- one function's arguments, the workload options' defaults, units and
+-- ranges taken from ranread_options() (the option table of src/options.c),
+-- the others' defaults from the function's own signature.  Every function
+-- a user calls is listed (a new one that is not fails here), every listed
+-- one exists, and an unknown name is an error that names the closest.
+BEGIN;
+SET LOCAL client_min_messages = warning;
+SELECT plan(19);
+\ir lib/util.psql
+
+CREATE TEMP TABLE help AS SELECT * FROM ranread_help();
+
+SELECT is(ARRAY(SELECT attname::text FROM pg_attribute
+                 WHERE attrelid = 'help'::regclass AND attnum > 0 ORDER BY attnum),
+          ARRAY['task', 'name', 'example', 'description'],
+    'ranread_help() gives task, name, example and description');
+SELECT is(ARRAY(SELECT DISTINCT task FROM help ORDER BY task),
+          ARRAY['advice', 'commit path', 'compare', 'export', 'fleet', 'housekeeping', 'report', 'run', 'setup', 'study'],
+    'its tasks: setup, run, report, compare, study, fleet, commit path, advice, export, housekeeping');
+SELECT is((SELECT count(*)::integer FROM help WHERE coalesce(description, '') = '' OR coalesce(example, '') = ''), 0,
+    'every entry has an example and a description');
+SELECT is((SELECT count(*)::integer FROM (SELECT name FROM help GROUP BY name HAVING count(*) > 1) d), 0,
+    'each name is listed once');
+
+-- Every listed name exists in the extension's schema, and belongs to it
+CREATE TEMP TABLE ext_names AS
+SELECT p.proname::text AS name, 'function' AS kind, obj_description(p.oid, 'pg_proc') AS description
+  FROM pg_proc p
+  JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ranread'
+ WHERE p.pronamespace = e.extnamespace
+UNION
+SELECT c.relname::text, 'relation', obj_description(c.oid, 'pg_class')
+  FROM pg_class c
+  JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ranread'
+ WHERE c.relnamespace = e.extnamespace AND c.relkind IN ('r', 'v');
+
+SELECT is(ARRAY(SELECT name FROM help EXCEPT SELECT name FROM ext_names ORDER BY 1), '{}'::text[],
+    'every function and view the help lists is one of the extension''s, in its schema');
+SELECT is(ARRAY(SELECT name FROM ext_names WHERE kind = 'function' AND description NOT LIKE 'Internal:%'
+                EXCEPT SELECT name FROM help ORDER BY 1), '{}'::text[],
+    'every function of the extension''s schema a user calls (its comment does not begin "Internal:") is in the help');
+SELECT is(ARRAY(SELECT name FROM ext_names WHERE kind = 'relation' EXCEPT SELECT name FROM help ORDER BY 1), '{}'::text[],
+    'every table and view of the extension''s schema is in the help');
+SELECT is(ARRAY(SELECT name FROM help WHERE position(name IN example) = 0 ORDER BY 1), '{}'::text[],
+    'each example uses the function or view it stands for');
+
+-- Every example is a statement the server accepts against the installed
+-- functions (parsed and planned, not run); the role examples name alice
+DO $$
+BEGIN
+    IF to_regrole('alice') IS NULL THEN
+        CREATE ROLE alice;
+    END IF;
+END
+$$;
+CREATE FUNCTION pg_temp.example_errors() RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+    bad text[] := '{}';
+BEGIN
+    FOR r IN SELECT name, example FROM pg_temp.help LOOP
+        BEGIN
+            EXECUTE format('PREPARE help_example AS %s', rtrim(r.example, ';'));
+            DEALLOCATE help_example;
+        EXCEPTION WHEN OTHERS THEN
+            bad := bad || (r.name || ': ' || SQLERRM);
+        END;
+    END LOOP;
+    RETURN bad;
+END
+$$;
+SELECT is(pg_temp.example_errors(), '{}'::text[], 'every example parses against the installed functions');
+
+-- One function's arguments
+CREATE TEMP TABLE run_help AS SELECT * FROM ranread_help('ranread_run');
+SELECT is(ARRAY(SELECT argument FROM run_help),
+          (SELECT proargnames[1:pronargs]::text[] FROM pg_proc
+            WHERE oid = 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz)'::regprocedure),
+    'ranread_help(''ranread_run'') gives every argument of ranread_run, in order');
+SELECT is((SELECT count(*)::integer FROM run_help h JOIN ranread_options() o ON o.name = h.argument
+            WHERE h.unit IS NOT DISTINCT FROM o.unit AND h.allowed IS NOT DISTINCT FROM o.allowed AND h.description = o.help),
+          (SELECT count(*)::integer FROM run_help),
+    '... each with the unit, range and help of ranread_options()');
+SELECT is((SELECT default_value || ' ' || unit FROM run_help WHERE argument = 'block_size'), '8192 bytes',
+    '... and its default: block_size 8192 bytes');
+SELECT is((SELECT default_value FROM run_help WHERE argument = 'processes'), '(required)',
+    '... processes has no default');
+SELECT is((SELECT default_value FROM run_help WHERE argument = 'rate_iops'),
+          'NULL: ' || (SELECT null_means FROM ranread_options() WHERE name = 'rate_iops'),
+    '... a NULL default says what NULL means');
+SELECT is((SELECT default_value || ' ' || unit FROM ranread_help('sweep') WHERE argument = 'max_avg_ms'), '10 ms',
+    'a function''s own arguments: the default from its signature and their unit (ranread_help(''sweep'') finds ranread_sweep)');
+
+-- Names it does not know
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_help('ranread_rn')$$),
+          '42883: invalid name for ranread_help: ''ranread_rn''',
+    'an unknown name is an error naming the argument and the value');
+SELECT alike(pg_temp.hint_of($$SELECT * FROM ranread_help('ranread_rn')$$), 'The closest are ranread_run,%',
+    '... whose hint names the closest, ranread_run first');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_help('ranread_summary')$$),
+          '42809: ranread_summary is a table or view, not a function: ranread_help shows a function''s arguments',
+    'a view''s name says where its columns are explained');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_help(NULL)$$),
+          '22004: name of ranread_help must not be null',
+    'a NULL name is refused');
+
+SELECT * FROM finish();
+ROLLBACK;
