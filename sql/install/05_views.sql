@@ -84,13 +84,14 @@ $$;
 -- A figure rounded as a person reads it (README, "Reading the results"):
 -- NULL when it is not a finite number.  The views cast the result to the
 -- column's numeric(p,s), so that the scale is in the catalog too; the
--- tables keep every figure whole, and ranread_export writes those.
+-- tables keep every figure whole, and ranread_export writes those.  No SET
+-- clause, every name qualified: the planner inlines it into the views.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_round(v float8, places integer)
 RETURNS numeric
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN abs(v) < 'Infinity'::float8 THEN round(v::numeric, places) END
+    SELECT CASE WHEN pg_catalog.abs(v) OPERATOR(pg_catalog.<) 'Infinity'::pg_catalog.float8
+                THEN pg_catalog.round(v::pg_catalog.numeric, places) END
 $$;
 
 -- Every column of a batch, its figures whole: what ranread_export writes
