@@ -159,7 +159,7 @@ CREATE TEMP TABLE r6 AS SELECT * FROM ranread_sweep(start => 10);
 SELECT results_eq(
     $$SELECT max_iops, actual_latency_ms, processes, batch, meets_flash_guidance
         FROM ranread_sweep_verdict WHERE sweep = (SELECT max(sweep) FROM calls)$$,
-    $$VALUES (NULL::float8, NULL::float8, NULL::integer, NULL::bigint, false)$$,
+    $$VALUES (NULL::bigint, NULL::numeric, NULL::integer, NULL::bigint, false)$$,
     'with no step within the bound the verdict is empty and the flash guidance not met');
 
 -- 7. Each sweep gets its own id from ranread_sweep_seq.
