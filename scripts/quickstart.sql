@@ -23,10 +23,7 @@ SELECT * FROM ranread_sweep(start => 1, max_processes => 64, duration => '3s');
 
 \echo
 \echo == ranread_summary: every batch so far
-SELECT batch, processes, reads, round(iops) AS iops,
-       round(avg_ms::numeric, 3) AS avg_ms, round(p99_ms::numeric, 3) AS p99_ms,
-       round(max_ms::numeric, 3) AS max_ms, status, sweep
-  FROM ranread_summary ORDER BY batch;
+SELECT * FROM ranread_summary ORDER BY batch;
 
 \echo
 SELECT ranread_export(:'out', 'svg') AS chart;

@@ -53,6 +53,7 @@
 
 #include "params.h"
 #include "leader.h"
+#include "figures.h"
 #include "sqlfunc.h"
 
 PG_FUNCTION_INFO_V1(ranread_commit_test);
@@ -409,14 +410,14 @@ put_row(ReturnSetInfo *rsinfo, int64 commit_test, const CommitTest *t, BatchShar
 	values[5] = Int32GetDatum(t->bytes / 1024);
 	if (f)
 	{
-		values[6] = Float8GetDatum(f->iops);
-		values[7] = Float8GetDatum(f->avg_ms);
-		values[8] = Float8GetDatum(f->p50_ms);
-		values[9] = Float8GetDatum(f->p99_ms);
-		values[10] = Float8GetDatum(f->p999_ms);
-		values[11] = Float8GetDatum(f->max_ms);
+		const double fig[6] = {f->iops, f->avg_ms, f->p50_ms, f->p99_ms, f->p999_ms, f->max_ms};
+
+		/* rounded as the columns are declared (figures_datum) */
+		for (int i = 0; i < 6; i++)
+			values[6 + i] = figures_datum(rsinfo->setDesc, 6 + i, fig[i], &nulls[6 + i]);
 		for (int i = 7; i <= 11; i++)
-			nulls[i] = !f->latency;
+			if (!f->latency)
+				nulls[i] = true;
 	}
 	else
 		for (int i = 6; i <= 11; i++)

@@ -34,6 +34,7 @@
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/float.h"
+#include "utils/fmgrprotos.h"
 
 #include "figures.h"
 #include "ranread.h"
@@ -438,4 +439,55 @@ figures_busy_low(const RanreadFigures *f, int slots)
 	if (isnan(f->busy) || f->busy >= FIGURES_BUSY_MIN || slots <= 0)
 		return false;
 	return (double) (f->reads + f->writes) / slots >= 100;
+}
+
+/*
+ * A figure as the result column attno (0-based) of desc is declared: a
+ * float8 column gets it whole, a bigint one rounded to the nearest integer,
+ * a numeric one rounded to the column's scale (README, "Reading the
+ * results": IOPS whole, MiB/s to 0.1, ms to 0.001).  A numeric column
+ * without a typmod (a function's RETURNS TABLE keeps none) takes its scale
+ * from its name: 3 for *_ms and seconds, 1 for *_pct and mbps, else 0.
+ * What is not a finite number is NULL: no figure was measured.
+ */
+Datum
+figures_datum(TupleDesc desc, int attno, double v, bool *isnull)
+{
+	Form_pg_attribute att = TupleDescAttr(desc, attno);
+	const char *name = NameStr(att->attname);
+	size_t		len = strlen(name);
+	int32		typmod = att->atttypmod;
+
+	*isnull = isnan(v) || isinf(v);
+	if (*isnull)
+		return (Datum) 0;
+	if (att->atttypid == INT8OID)
+	{
+		if (!(fabs(v) < 9.2e18))
+		{
+			*isnull = true;
+			return (Datum) 0;
+		}
+		return Int64GetDatum((int64) llround(v));
+	}
+	if (att->atttypid != NUMERICOID)
+		return Float8GetDatum(v);
+	if (typmod < 0)
+	{
+		int			scale = 0;
+
+		if (len > 3 && strcmp(name + len - 3, "_ms") == 0)
+			scale = 3;
+		else if (strcmp(name, "seconds") == 0)
+			scale = 3;
+		else if ((len > 4 && strcmp(name + len - 4, "_pct") == 0) || strcmp(name, "mbps") == 0 ||
+				 strcmp(name, "mib_s") == 0)
+			scale = 1;
+		return DirectFunctionCall2(numeric_round,
+								   DirectFunctionCall1(float8_numeric, Float8GetDatum(v)),
+								   Int32GetDatum(scale));
+	}
+	return DirectFunctionCall2(numeric,
+							   DirectFunctionCall1(float8_numeric, Float8GetDatum(v)),
+							   Int32GetDatum(typmod));
 }

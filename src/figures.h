@@ -5,6 +5,8 @@
 #ifndef RANREAD_FIGURES_H
 #define RANREAD_FIGURES_H
 
+#include "access/tupdesc.h"
+
 #include "batch.h"
 
 /* Below this share of busy streams a batch warns (Little's law) */
@@ -22,5 +24,6 @@ extern bool figures_busy_low(const RanreadFigures *f, int slots);
 extern uint64 figures_second_ios(BatchShared *bs, int second);
 extern bool figures_snia(const double *rounds, double *excursion, double *slope);
 extern bool figures_steady_now(BatchShared *bs, int complete);
+extern Datum figures_datum(TupleDesc desc, int attno, double v, bool *isnull);
 
 #endif							/* RANREAD_FIGURES_H */

@@ -25,6 +25,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
+#include "figures.h"
 #include "forward.h"
 #include "leader.h"
 #include "params.h"
@@ -45,25 +46,24 @@ typedef enum RanreadApi
 
 /*
  * The eleven figure columns of ranread_run's and ranread_mix's rows, from
- * values[0] on: reads, writes, seconds, iops, mbps, avg_ms, p50_ms, p95_ms,
- * p99_ms, p999_ms, max_ms; the latencies NULL when the batch was not timed
+ * values[first] on: reads, writes, seconds, iops, mbps, avg_ms, p50_ms,
+ * p95_ms, p99_ms, p999_ms, max_ms, each as desc declares it (rounded for a
+ * person, whole for ranread_run_step: figures_datum); the latencies NULL
+ * when the batch was not timed
  */
 static void
-figures_datums(const RanreadFigures *f, Datum *values, bool *nulls)
+figures_datums(const RanreadFigures *f, TupleDesc desc, int first, Datum *values, bool *nulls)
 {
-	values[0] = Int64GetDatum((int64) f->reads);
-	values[1] = Int64GetDatum((int64) f->writes);
-	values[2] = Float8GetDatum(f->seconds);
-	values[3] = Float8GetDatum(f->iops);
-	values[4] = Float8GetDatum(f->mbps);
-	values[5] = Float8GetDatum(f->avg_ms);
-	values[6] = Float8GetDatum(f->p50_ms);
-	values[7] = Float8GetDatum(f->p95_ms);
-	values[8] = Float8GetDatum(f->p99_ms);
-	values[9] = Float8GetDatum(f->p999_ms);
-	values[10] = Float8GetDatum(f->max_ms);
+	const double fig[9] = {f->seconds, f->iops, f->mbps, f->avg_ms, f->p50_ms,
+	f->p95_ms, f->p99_ms, f->p999_ms, f->max_ms};
+
+	values[first] = Int64GetDatum((int64) f->reads);
+	values[first + 1] = Int64GetDatum((int64) f->writes);
+	for (int i = 0; i < 9; i++)
+		values[first + 2 + i] = figures_datum(desc, first + 2 + i, fig[i], &nulls[first + 2 + i]);
 	for (int i = 5; i <= 10; i++)
-		nulls[i] = !f->latency;
+		if (!f->latency)
+			nulls[first + i] = true;
 }
 
 /* Build the result row from the batch's figures */
@@ -84,7 +84,7 @@ result_row(FunctionCallInfo fcinfo, BatchShared *bs)
 	values[0] = Int64GetDatum(bs->p.batch);
 	values[1] = NameGetDatum(tn);
 	values[2] = Int32GetDatum(bs->p.processes);
-	figures_datums(f, values + 3, nulls + 3);
+	figures_datums(f, tupdesc, 3, values, nulls);
 	values[14] = CStringGetTextDatum(ranread_status_name(bs->status));
 	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
 }
@@ -108,7 +108,7 @@ group_rows(FunctionCallInfo fcinfo, BatchShared *bs)
 		values[1] = Int32GetDatum(g < bs->p.ngroups ? g + 1 : 0);
 		values[2] = CStringGetTextDatum(g < bs->p.ngroups ? bs->p.groups[g].label : "total");
 		values[3] = Int32GetDatum(g < bs->p.ngroups ? bs->p.groups[g].processes : bs->p.processes);
-		figures_datums(f, values + 4, nulls + 4);
+		figures_datums(f, rsinfo->setDesc, 4, values, nulls);
 		values[15] = CStringGetTextDatum(status);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}

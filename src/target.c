@@ -71,6 +71,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
+#include "figures.h"
 #include "fill.h"
 #include "target.h"
 
@@ -874,8 +875,8 @@ ranread_setup(PG_FUNCTION_ARGS)
 		values[1] = NameGetDatum(sn);
 	}
 	values[2] = Int64GetDatum(size);
-	values[3] = Float8GetDatum(secs);
-	values[4] = Float8GetDatum(secs > 0 ? size / 1048576.0 / secs : 0);
+	values[3] = figures_datum(tupdesc, 3, secs, &nulls[3]);
+	values[4] = figures_datum(tupdesc, 4, secs > 0 ? size / 1048576.0 / secs : 0, &nulls[4]);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

@@ -23,7 +23,7 @@ ROLLBACK TO SAVEPOINT before_run;
 
 SELECT is(:'rr_status1'::text, 'completed', 'a batch of 2 processes x 300 reads completes');
 SELECT is(:rr_reads1::bigint, 600::bigint, '... and reports 600 reads');
-SELECT is((SELECT status || '|' || reads FROM ranread_summary WHERE batch = :rr_batch1), 'completed|600',
+SELECT is((SELECT status || '|' || reads FROM ranread_summary_full WHERE batch = :rr_batch1), 'completed|600',
     'after its transaction rolled back, the batch is still in ranread_summary with its reads');
 SELECT is((SELECT count(*) || '|' || sum(reads) || '|' || min(status) FROM ranread_results WHERE batch = :rr_batch1),
     '2|600|completed', '... and in ranread_results, one row per process');

@@ -16,7 +16,7 @@ INSERT INTO device VALUES (21, NULL, NULL);
 CREATE TEMP TABLE calls (batch bigint, spec jsonb);
 
 CREATE OR REPLACE FUNCTION ranread_run_step(spec jsonb)
-RETURNS SETOF ranread_group_result LANGUAGE plpgsql
+RETURNS SETOF ranread_internal.ranread_step_result LANGUAGE plpgsql
 SET search_path FROM CURRENT    -- ranread_latency_target calls it with search_path = pg_catalog
 AS $$
 DECLARE
@@ -43,7 +43,7 @@ BEGIN
         (iops * 5)::bigint, 0, 5, iops, iops * 8192 / 1048576, 0.5, 1, 2, st,
         convert_to(within::text, 'UTF8'), spec -> 'point');
     RETURN NEXT ROW(b, 0, 'total', p, (iops * 5)::bigint, 0, 5, iops, iops * 8192 / 1048576,
-                    0.5, 0.4, 0.8, 1, 1.5, 2, st)::ranread_group_result;
+                    0.5, 0.4, 0.8, 1, 1.5, 2, st)::ranread_internal.ranread_step_result;
 END
 $$;
 
@@ -68,10 +68,10 @@ SELECT matches((SELECT stop_reason FROM r1 WHERE step = 11),
 SELECT is((SELECT count(*) FROM r1 WHERE stop_reason IS NOT NULL), 1::bigint,
     'only the last row has a stop reason');
 SELECT results_eq('SELECT step, within_pct, latency_ms FROM r1 WHERE step IN (1, 6) ORDER BY step',
-    $$VALUES (1, 99.95::float8, 0.5::float8), (6, 90::float8, 2::float8)$$,
+    $$VALUES (1, 99.95::numeric, 0.5::numeric), (6, 90::numeric, 2::numeric)$$,
     'each row has the share of I/Os within target_ms and the latency at the percentile');
 SELECT results_eq('SELECT r1.batch, r1.iops FROM r1 ORDER BY step',
-    'SELECT c.batch, 1000.0::float8 * (c.spec -> ''groups'' -> 0 ->> ''queue_depth'')::integer FROM calls c ORDER BY c.batch',
+    'SELECT c.batch, 1000::bigint * (c.spec -> ''groups'' -> 0 ->> ''queue_depth'')::integer FROM calls c ORDER BY c.batch',
     'each row carries its batch and that batch''s IOPS');
 SELECT is((SELECT count(*) FROM calls WHERE (spec -> 'groups' -> 0 ->> 'processes')::integer = 1
                                         AND (spec -> 'groups' -> 0 ->> 'queue_depth')::integer = (spec -> 'point' ->> 'load')::integer),
@@ -96,7 +96,7 @@ SELECT results_eq(
     $$SELECT v.dimension, v.target_ms, v.percentile, v.max_load, v.windows, v.load, v.iops, v.within_pct
         FROM ranread_latency_target_verdict v
        WHERE v.latency_target = (SELECT min(spec -> 'point' ->> 'latency_target')::bigint FROM calls)$$,
-    $$VALUES ('queue_depth', 1::float8, 99::float8, 128, 11::bigint, 21, 21000::float8, 99.95::float8)$$,
+    $$VALUES ('queue_depth', 1::float8, 99::float8, 128, 11::bigint, 21, 21000::bigint, 99.95::numeric(5,2))$$,
     'ranread_latency_target_verdict gives the search''s settings and the load found, from its batches');
 SELECT is((SELECT v.batch FROM ranread_latency_target_verdict v
             WHERE v.latency_target = (SELECT min(spec -> 'point' ->> 'latency_target')::bigint FROM calls)),

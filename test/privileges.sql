@@ -90,8 +90,9 @@ SELECT table_privs_are('ranread_targets', 'pg_monitor', ARRAY['SELECT'],
 
 CREATE ROLE tap_ranread_monitor IN ROLE pg_monitor;
 SET ROLE tap_ranread_monitor;
-SELECT is((SELECT reads FROM ranread_summary WHERE batch = (SELECT batch FROM runs WHERE label = 'superuser')),
-    100::bigint, 'a member of pg_monitor reads a batch in ranread_summary');
+SELECT is((SELECT s.status || '|' || f.reads FROM ranread_summary s JOIN ranread_summary_full f USING (batch)
+            WHERE batch = (SELECT batch FROM runs WHERE label = 'superuser')),
+    'completed|100', 'a member of pg_monitor reads a batch in ranread_summary and in ranread_summary_full');
 SELECT is((SELECT count(*) FROM ranread_results WHERE batch = (SELECT batch FROM runs WHERE label = 'superuser')),
     2::bigint, 'a member of pg_monitor reads its processes in ranread_results');
 SELECT is(pg_temp.error_of($$SELECT count(*) FROM ranread_intervals$$), NULL,

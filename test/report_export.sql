@@ -32,11 +32,12 @@ VALUES
     (3, '2024-05-02 14:02:00+00', 'ranread', 40, 10000, 8192, 1, 0, 'random', 0, 100, 1, 2,
      'sync', 0, 0, 0, 'NaN', 0, NULL, NULL, NULL, 'failed', '');
 
--- The summary's columns, in order.
+-- The full summary's columns, in order (the export has every column of a
+-- batch, its figures whole: ranread_summary_full rounds them for a person).
 CREATE TEMP TABLE cols AS
 SELECT array_agg(a.attname::text ORDER BY a.attnum) AS names
   FROM pg_attribute a
- WHERE a.attrelid = 'ranread_summary'::regclass AND a.attnum > 0 AND NOT a.attisdropped;
+ WHERE a.attrelid = 'ranread_summary_full'::regclass AND a.attnum > 0 AND NOT a.attisdropped;
 
 -- Exports under a session that prints dates its own way.
 SET LOCAL DateStyle = 'SQL, DMY';
@@ -56,7 +57,7 @@ SELECT is(current_setting('DateStyle'), 'SQL, DMY', 'the session''s DateStyle is
 CREATE TEMP TABLE tsv AS
 SELECT string_to_array(rtrim((SELECT body FROM out WHERE format = 'tsv'), E'\n'), E'\n') AS lines;
 SELECT is((SELECT lines[1] FROM tsv), (SELECT array_to_string(names, E'\t') FROM cols),
-    'TSV: the first line names every column of ranread_summary, tab-separated');
+    'TSV: the first line names every column of ranread_summary_full, tab-separated');
 SELECT is((SELECT array_length(lines, 1) FROM tsv), 4, 'TSV: then one line per batch, in batch order');
 SELECT ok((SELECT bool_and(array_length(string_to_array(l, E'\t'), 1) = (SELECT array_length(names, 1) FROM cols))
              FROM tsv, unnest(lines) l),
@@ -75,7 +76,7 @@ SELECT ok((SELECT body FROM out WHERE format = 'tsv') NOT LIKE E'%\r%', 'TSV: li
 -- CSV (RFC 4180)
 CREATE TEMP TABLE csv AS SELECT (SELECT body FROM out WHERE format = 'csv') AS body;
 SELECT is((SELECT split_part(body, E'\r\n', 1) FROM csv), (SELECT array_to_string(names, ',') FROM cols),
-    'CSV: the header names every column of ranread_summary');
+    'CSV: the header names every column of ranread_summary_full');
 SELECT ok((SELECT body LIKE E'%\r\n' AND body NOT LIKE E'%[^\r]\n%' FROM csv),
     'CSV: records end in CRLF');
 SELECT ok(strpos((SELECT body FROM csv), E',"disk\tfull, ""really""\nline2 \\ end",') > 0,
@@ -92,7 +93,7 @@ CREATE TEMP TABLE js AS SELECT (SELECT body FROM out WHERE format = 'json')::jso
 SELECT is((SELECT json_typeof(j) FROM js), 'array', 'JSON: a JSON array');
 SELECT is((SELECT json_array_length(j) FROM js), 3, 'JSON: one object per batch');
 SELECT is((SELECT array_agg(k) FROM js, json_object_keys(j -> 0) k), (SELECT names FROM cols),
-    'JSON: each object has every column of ranread_summary, in order');
+    'JSON: each object has every column of ranread_summary_full, in order');
 SELECT is((SELECT json_typeof(j -> 0 -> 'iops') FROM js), 'number', 'JSON: figures are numbers');
 SELECT is((SELECT (j -> 0 ->> 'iops')::float8 FROM js), 4210.5::float8, 'JSON: with their exact value');
 SELECT is((SELECT json_typeof(j -> 0 -> 'batch') FROM js), 'number', 'JSON: ids are numbers');

@@ -22,9 +22,9 @@ SELECT is(pg_get_function_arguments('ranread_sweep(integer, integer, bigint, int
     'distribution text DEFAULT ''uniform''::text, steady_state text DEFAULT NULL::text',
     'ranread_sweep takes the methodology''s arguments and every ranread_run option, with their defaults');
 SELECT is(pg_get_function_result('ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'::regprocedure),
-    'TABLE(step integer, processes integer, batch bigint, iops double precision, avg_ms double precision, '
-    'p99_ms double precision, max_ms double precision, within_bound boolean, stop_reason text)',
-    'ranread_sweep returns one row per step');
+    'TABLE(step integer, processes integer, batch bigint, iops bigint, avg_ms numeric, '
+    'p99_ms numeric, max_ms numeric, within_bound boolean, stop_reason text)',
+    'ranread_sweep returns one row per step, its figures rounded (IOPS whole, ms to 0.001)');
 SELECT has_function('ranread_internal', 'ranread_sweep_next', ARRAY['ranread_sweep_step[]', 'integer', 'integer', 'double precision'],
     'the stop rules are a function of their own');
 SELECT has_function('ranread_internal', 'ranread_sweep_judge', ARRAY['ranread_sweep_step[]', 'double precision'],

@@ -16,7 +16,7 @@ CREATE TEMP TABLE calls (processes integer, iterations bigint, target name, dura
                          rate_iops integer, seed bigint, workers integer, sweep bigint);
 
 CREATE OR REPLACE FUNCTION ranread_run_step(spec jsonb)
-RETURNS SETOF ranread_group_result LANGUAGE plpgsql
+RETURNS SETOF ranread_internal.ranread_step_result LANGUAGE plpgsql
 SET search_path FROM CURRENT    -- ranread_sweep calls it with search_path = pg_catalog
 AS $$
 DECLARE
@@ -42,10 +42,10 @@ BEGIN
         s.max_ms, s.status, c.sweep);
     RETURN NEXT ROW(b, 1, 'main', c.processes, (s.iops * 30)::bigint, 0, 30, s.iops,
                s.iops * c.block_size / 1e6, s.avg_ms, s.avg_ms, s.p99_ms, s.p99_ms, s.p99_ms,
-               s.max_ms, s.status)::ranread_group_result;
+               s.max_ms, s.status)::ranread_internal.ranread_step_result;
     RETURN NEXT ROW(b, 0, 'total', c.processes, (s.iops * 30)::bigint, 0, 30, s.iops,
                s.iops * c.block_size / 1e6, s.avg_ms, s.avg_ms, s.p99_ms, s.p99_ms, s.p99_ms,
-               s.max_ms, s.status)::ranread_group_result;
+               s.max_ms, s.status)::ranread_internal.ranread_step_result;
 END
 $$;
 
@@ -69,9 +69,10 @@ SELECT results_eq('SELECT within_bound FROM r1 ORDER BY step',
     $$VALUES (true), (true), (true), (true), (true), (true), (false)$$,
     'within_bound says which steps kept the average latency within max_avg_ms');
 SELECT results_eq('SELECT batch, iops, avg_ms, p99_ms, max_ms FROM r1 WHERE step = 6',
-    $$SELECT b.batch, b.iops, b.avg_ms, b.p99_ms, b.max_ms FROM ranread_batches b
+    $$SELECT b.batch, round(b.iops)::bigint, round(b.avg_ms::numeric, 3), round(b.p99_ms::numeric, 3),
+             round(b.max_ms::numeric, 3) FROM ranread_batches b
        WHERE b.processes = 320 AND b.sweep = (SELECT max(sweep) FROM ranread_sweeps)$$,
-    'each row carries its batch and that batch''s figures');
+    'each row carries its batch and that batch''s figures, rounded (IOPS whole, ms to 0.001)');
 SELECT is((SELECT count(DISTINCT sweep) FROM calls), 1::bigint,
     'every step gets the same sweep id');
 SELECT is((SELECT count(*) FROM ranread_batches WHERE sweep = (SELECT max(sweep) FROM calls)), 7::bigint,
@@ -79,7 +80,7 @@ SELECT is((SELECT count(*) FROM ranread_batches WHERE sweep = (SELECT max(sweep)
 SELECT results_eq(
     $$SELECT max_iops, actual_latency_ms, processes, batch, meets_flash_guidance, steps, max_avg_ms
         FROM ranread_sweep_verdict WHERE sweep = (SELECT max(sweep) FROM calls)$$,
-    $$SELECT 35200::float8, 9.1::float8, 320, (SELECT batch FROM r1 WHERE step = 6), false, 7, 10::float8$$,
+    $$SELECT 35200::bigint, 9.1::numeric, 320, (SELECT batch FROM r1 WHERE step = 6), false, 7, 10::float8$$,
     'ranread_sweep_verdict has the verdict: max IOPS within the bound, its latency, processes and batch');
 SELECT is((SELECT stop_reason FROM ranread_sweeps WHERE sweep = (SELECT max(sweep) FROM calls)),
     (SELECT stop_reason FROM r1 WHERE step = 7),
@@ -135,7 +136,7 @@ SELECT matches((SELECT stop_reason FROM r4 WHERE step = 2), '^status: batch [0-9
     'the stop reason names the batch and its status');
 SELECT is((SELECT within_bound FROM r4 WHERE step = 2), false,
     'a step that did not complete is not within the bound');
-SELECT is((SELECT max_iops FROM ranread_sweep_verdict WHERE sweep = (SELECT max(sweep) FROM calls)), 5000::float8,
+SELECT is((SELECT max_iops FROM ranread_sweep_verdict WHERE sweep = (SELECT max(sweep) FROM calls)), 5000::bigint,
     'the verdict ignores the step that did not complete');
 
 -- 5. Average latency above the bound on two steps in a row.
@@ -158,7 +159,7 @@ CREATE TEMP TABLE r6 AS SELECT * FROM ranread_sweep(start => 10);
 SELECT results_eq(
     $$SELECT max_iops, actual_latency_ms, processes, batch, meets_flash_guidance
         FROM ranread_sweep_verdict WHERE sweep = (SELECT max(sweep) FROM calls)$$,
-    $$VALUES (NULL::float8, NULL::float8, NULL::integer, NULL::bigint, false)$$,
+    $$VALUES (NULL::bigint, NULL::numeric, NULL::integer, NULL::bigint, false)$$,
     'with no step within the bound the verdict is empty and the flash guidance not met');
 
 -- 7. Each sweep gets its own id from ranread_sweep_seq.

@@ -75,7 +75,7 @@ SELECT set_eq($$SELECT seq, byte_offset FROM ranread_blocks(2, 50, target => 'ta
 
 -- the batch records it
 CREATE TEMP TABLE run AS SELECT * FROM ranread_run(2, 500, target => 'tap_dist', distribution => 'zipf:1.2');
-SELECT is((SELECT distribution FROM ranread_summary WHERE batch = (SELECT batch FROM run)), 'zipf:1.2',
+SELECT is((SELECT distribution FROM ranread_summary_full WHERE batch = (SELECT batch FROM run)), 'zipf:1.2',
     'a batch records its distribution');
 SELECT is((SELECT distribution FROM ranread_groups WHERE batch = (SELECT batch FROM run)), 'zipf:1.2',
     '... and so does its group');

@@ -12,7 +12,7 @@
 --  - bad input names the group and the field, before anything runs
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(35);
+SELECT plan(36);
 
 \ir lib/util.psql
 
@@ -29,20 +29,21 @@ SELECT results_eq($$SELECT grp, label, processes, status FROM mix ORDER BY grp$$
 SELECT ok((SELECT bool_and(reads > 0) FROM mix), 'every group read');
 SELECT is((SELECT reads + writes FROM mix WHERE grp = 0), (SELECT sum(reads + writes) FROM mix WHERE grp > 0)::bigint,
     'the batch''s I/Os are the sum of its groups''');
-SELECT ok((SELECT abs(iops - (SELECT sum(iops) FROM mix WHERE grp > 0)) < 1e-6 FROM mix WHERE grp = 0),
-    'the batch''s IOPS are the sum of its groups''');
+SELECT ok((SELECT abs(b.iops - (SELECT sum(g.iops) FROM ranread_groups g WHERE g.batch = b.batch)) < 1e-6
+             FROM ranread_batches b WHERE b.batch = (SELECT max(batch) FROM mix)),
+    'the batch''s IOPS are the sum of its groups'', as recorded');
 SELECT ok((SELECT abs(mbps - (SELECT sum(mbps) FROM mix WHERE grp > 0)) < 1e-6 FROM mix WHERE grp = 0),
     '... and so are its MB/s (block sizes differ)');
 SELECT is((SELECT writes FROM mix WHERE label = 'scan'), 0::bigint, 'the scan group only read');
 SELECT ok((SELECT writes > 0 FROM mix WHERE label = 'oltp'), 'the oltp group wrote 30%');
 
 CREATE TEMP TABLE b AS SELECT batch FROM mix LIMIT 1;
-SELECT results_eq($$SELECT groups, block_size, pattern, queue_depth, status FROM ranread_summary WHERE batch = (SELECT batch FROM b)$$,
+SELECT results_eq($$SELECT groups, block_size, pattern, queue_depth, status FROM ranread_summary_full WHERE batch = (SELECT batch FROM b)$$,
     $$VALUES (2, NULL::integer, NULL::text, NULL::integer, 'completed'::text)$$,
     'one summary row for the mix: 2 groups, the per-group options NULL');
-SELECT is((SELECT jsonb_path_query_array(mix, '$[*].label') FROM ranread_summary WHERE batch = (SELECT batch FROM b)),
+SELECT is((SELECT jsonb_path_query_array(mix, '$[*].label') FROM ranread_summary_full WHERE batch = (SELECT batch FROM b)),
     '["oltp", "scan"]'::jsonb, '... and the definition kept in mix');
-SELECT is((SELECT mix -> 1 ->> 'block_size' FROM ranread_summary WHERE batch = (SELECT batch FROM b)), '65536',
+SELECT is((SELECT mix -> 1 ->> 'block_size' FROM ranread_summary_full WHERE batch = (SELECT batch FROM b)), '65536',
     '... with every option written out');
 SELECT results_eq($$SELECT grp, label, processes, block_size, pattern, queue_depth, distribution FROM ranread_group_summary
                      WHERE batch = (SELECT batch FROM b) ORDER BY grp$$,
@@ -62,14 +63,17 @@ SELECT is((SELECT sum(ranread_hist_count(histogram)) FROM ranread_groups WHERE b
     (SELECT ranread_hist_count(histogram) FROM ranread_batches WHERE batch = (SELECT batch FROM b)),
     'the groups'' histograms add up to the batch''s');
 SELECT ok((SELECT abs(p99_ms - (SELECT ranread_hist_percentile(histogram, 99) FROM ranread_groups g WHERE g.batch = s.batch AND g.grp = s.grp)) < 1e-9
-             FROM ranread_group_summary s WHERE batch = (SELECT batch FROM b) AND grp = 1),
+             FROM ranread_groups s WHERE batch = (SELECT batch FROM b) AND grp = 1),
     'a group''s p99 comes from its merged histogram');
+SELECT ok((SELECT s.p99_ms = round(g.p99_ms::numeric, 3) FROM ranread_group_summary s JOIN ranread_groups g USING (batch, grp)
+            WHERE batch = (SELECT batch FROM b) AND grp = 1),
+    '... and ranread_group_summary shows it in ms to 0.001');
 SELECT results_eq($$SELECT grp, sum(reads)::bigint FROM ranread_intervals WHERE batch = (SELECT batch FROM b) GROUP BY grp ORDER BY grp$$,
     $$SELECT grp, reads FROM mix WHERE grp > 0 ORDER BY grp$$,
     'ranread_intervals has each group''s seconds, adding up to the group');
 SELECT ok((SELECT max(first_io_at) - min(first_io_at) < interval '10 ms' FROM ranread_groups WHERE batch = (SELECT batch FROM b)),
     'the groups started together: their first I/Os within 10 ms');
-SELECT is((SELECT first_io_at FROM ranread_summary WHERE batch = (SELECT batch FROM b)),
+SELECT is((SELECT first_io_at FROM ranread_summary_full WHERE batch = (SELECT batch FROM b)),
     (SELECT min(first_io_at) FROM ranread_groups WHERE batch = (SELECT batch FROM b)),
     'the batch''s first I/O is its earliest group''s');
 
@@ -77,7 +81,7 @@ SELECT is((SELECT first_io_at FROM ranread_summary WHERE batch = (SELECT batch F
 CREATE TEMP TABLE one AS SELECT * FROM ranread_mix('[{"label": "solo", "processes": 2}]', iterations => 300, target => 'tap_mix');
 SELECT results_eq($$SELECT grp, label, reads FROM one ORDER BY grp$$,
     $$VALUES (0, 'total'::text, 600::bigint), (1, 'solo', 600)$$, 'a one-group mix runs its iterations');
-SELECT results_eq($$SELECT groups, block_size, pattern FROM ranread_summary WHERE batch = (SELECT batch FROM one LIMIT 1)$$,
+SELECT results_eq($$SELECT groups, block_size, pattern FROM ranread_summary_full WHERE batch = (SELECT batch FROM one LIMIT 1)$$,
     $$VALUES (1, 8192, 'random'::text)$$, '... and its summary row has the options, as a plain batch''s');
 
 -- a plain batch has one group too

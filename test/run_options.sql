@@ -115,19 +115,19 @@ SELECT is((SELECT reads FROM runs WHERE label = 'qd > iterations'), 15::bigint,
 -- block_size: mbps follows
 -- block_size => 65536 runs a batch
 SELECT pg_temp.setup_run('64k', $$2, 500, target => 'tap_run_options', block_size => 65536$$);
-SELECT ok((SELECT reads = 1000 AND abs(mbps - iops * 65536 / 1048576.0) <= 1e-9 * mbps FROM runs WHERE label = '64k'),
+SELECT ok((SELECT reads = 1000 AND abs(mbps - iops * 65536 / 1048576.0) <= 1e-9 * mbps FROM pg_temp.summary('64k')),
     'mbps is iops times the 64 KiB block size');
 SELECT is((SELECT block_size FROM pg_temp.summary('64k')), 65536, 'the summary records the block size');
 -- block_size => 4096 runs a batch
 SELECT pg_temp.setup_run('4k', $$2, 500, target => 'tap_run_options', block_size => 4096$$);
-SELECT ok((SELECT reads = 1000 AND abs(mbps - iops * 4096 / 1048576.0) <= 1e-9 * mbps FROM runs WHERE label = '4k'),
+SELECT ok((SELECT reads = 1000 AND abs(mbps - iops * 4096 / 1048576.0) <= 1e-9 * mbps FROM pg_temp.summary('4k')),
     'mbps is iops times the 4 KiB block size');
 
 -- Large sequential reads
 -- sequential 1 MiB reads at queue depth 8 run a batch
 SELECT pg_temp.setup_run('sequential', $$1, 200, target => 'tap_run_options', block_size => 1048576,
                                      pattern => 'sequential', queue_depth => 8$$, steady => true);
-SELECT ok((SELECT reads = 200 AND abs(mbps - iops) <= 1e-9 * mbps FROM runs WHERE label = 'sequential'),
+SELECT ok((SELECT reads = 200 AND abs(mbps - iops) <= 1e-9 * mbps FROM pg_temp.summary('sequential')),
     'with 1 MiB blocks mbps equals iops');
 SELECT results_eq($$SELECT pattern, block_size FROM pg_temp.summary('sequential')$$,
     $$VALUES ('sequential'::text, 1048576)$$, 'the summary records the pattern and block size');

@@ -30,7 +30,7 @@ CREATE TEMP TABLE mix AS
 SELECT * FROM ranread_mix('[{"label": "a", "processes": 1}, {"label": "b", "processes": 1, "block_size": 65536}]',
                           duration => '0.5 s', target => 'tap_start_at',
                           start_at => clock_timestamp() + interval '1 s');
-SELECT is((SELECT count(*) FROM ranread_group_summary g JOIN ranread_summary s USING (batch)
+SELECT is((SELECT count(*) FROM ranread_group_summary g JOIN ranread_summary_full s USING (batch)
             WHERE g.batch = (SELECT max(batch) FROM mix) AND g.first_io_at >= s.start_at), 2::bigint,
     'a mix with start_at: no group starts before it');
 SELECT cmp_ok((SELECT extract(epoch FROM max(g.first_io_at) - min(g.first_io_at))

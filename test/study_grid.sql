@@ -79,7 +79,7 @@ SELECT * FROM ranread_study(region => '{0-100.0}', distribution => '{ZIPF:1.20}'
                             duration => '0.1s', target => 'tap_grid');
 SELECT is((SELECT point - 'n' FROM st), '{"region": "0-100", "pattern": "random", "processes": 1, "distribution": "zipf:1.2"}'::jsonb,
     'a study runs its point with every value in one spelling');
-SELECT is((SELECT distribution FROM ranread_summary WHERE batch = (SELECT batch FROM st)), 'zipf:1.2',
+SELECT is((SELECT distribution FROM ranread_summary_full WHERE batch = (SELECT batch FROM st)), 'zipf:1.2',
     '... and the batch ran that distribution');
 
 SELECT * FROM finish();

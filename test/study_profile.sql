@@ -34,8 +34,8 @@ SELECT is((SELECT count(*)::integer FROM cdm
             WHERE result ~ '^  (SEQ|RND) +[0-9]+[KM]iB \(Q= *[0-9]+, T= *[0-9]+\): +[0-9]+\.[0-9]{3} MB/s \[ +[0-9]+\.[0-9] IOPS\] < +[0-9]+\.[0-9]{2} us>$'),
     6, 'each line reads as CrystalDiskMark''s: MB/s, [IOPS], <latency us>');
 SELECT is((SELECT result FROM cdm WHERE test = 'RND4K Q32T1'),
-    ranread_internal.ranread_cdm_line('RND4K Q32T1', 4096, 32, 1, (SELECT iops FROM cdm WHERE test = 'RND4K Q32T1'),
-                     (SELECT avg_us FROM cdm WHERE test = 'RND4K Q32T1')),
+    (SELECT ranread_internal.ranread_cdm_line('RND4K Q32T1', 4096, 32, 1, r.iops, r.avg_us)
+       FROM ranread_internal.ranread_profile_report_raw((SELECT min(study) FROM cdm)) r WHERE r.test = 'RND4K Q32T1'),
     'RND4K Q32T1 is one process at queue depth 32, in decimal MB/s');
 SELECT is((SELECT kind FROM ranread_studies WHERE study = (SELECT min(study) FROM cdm)), 'crystaldiskmark',
     'a profile is a study of its kind');

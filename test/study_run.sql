@@ -36,12 +36,12 @@ SELECT is((SELECT row(status, points, completed)::text FROM ranread_study_overvi
 
 -- Pivots
 SELECT results_eq($$SELECT row_label, column_labels, cells FROM ranread_study_grid((SELECT id FROM id1))$$,
-    $$SELECT s1.row_label, array_agg(s1.column_label ORDER BY s1.n), array_agg(b.iops ORDER BY s1.n)
+    $$SELECT s1.row_label, array_agg(s1.column_label ORDER BY s1.n), array_agg(round(b.iops::numeric) ORDER BY s1.n)
         FROM s1 JOIN ranread_batches b USING (batch) GROUP BY s1.row_label ORDER BY min(s1.n)$$,
-    'the IOPS grid has the batches'' IOPS in their cells');
+    'the IOPS grid has the batches'' IOPS in their cells, whole');
 SELECT results_eq($$SELECT cells FROM ranread_study_grid((SELECT id FROM id1), 'p99_ms')$$,
-    $$SELECT array_agg(b.p99_ms ORDER BY s1.n) FROM s1 JOIN ranread_batches b USING (batch) GROUP BY s1.row_label ORDER BY min(s1.n)$$,
-    'so does the p99 grid');
+    $$SELECT array_agg(round(b.p99_ms::numeric, 3) ORDER BY s1.n) FROM s1 JOIN ranread_batches b USING (batch) GROUP BY s1.row_label ORDER BY min(s1.n)$$,
+    'so does the p99 grid, in ms to 0.001');
 SELECT results_eq($$SELECT row_label, column_labels FROM ranread_study_grid((SELECT id FROM id1), 'iops', 'write_pct')$$,
     $$VALUES ('1 process', '{0,50}'::text[]), ('2 processes', '{0,50}'), ('3 processes', '{0,50}')$$,
     'the grid pivots on the dimension asked for');
@@ -75,11 +75,11 @@ SELECT results_eq($$SELECT g.label, g.processes, g.block_size, g.pattern FROM ra
 SELECT results_eq($$SELECT row_label, column_labels FROM ranread_study_grid((SELECT min(study) FROM s3))$$,
     $$VALUES ('large 0', '{0,1,2}'::text[]), ('large 1', '{0,1,2}')$$, 'rows are large loads, columns small loads');
 SELECT is((SELECT cells[2] FROM ranread_study_grid((SELECT min(study) FROM s3)) WHERE row_label = 'large 1'),
-    (SELECT g.iops FROM ranread_groups g WHERE g.batch = (SELECT batch FROM s3 WHERE n = 4) AND g.label = 'small'),
+    (SELECT round(g.iops::numeric) FROM ranread_groups g WHERE g.batch = (SELECT batch FROM s3 WHERE n = 4) AND g.label = 'small'),
     'the IOPS of a matrix are the small I/O''s');
 SELECT is((SELECT cells[1] FROM ranread_study_grid((SELECT min(study) FROM s3), 'mbps') WHERE row_label = 'large 1'),
-    (SELECT g.mbps FROM ranread_groups g WHERE g.batch = (SELECT batch FROM s3 WHERE n = 3) AND g.label = 'large'),
-    'its MB/s the large I/O''s');
+    (SELECT round(g.mbps::numeric, 1) FROM ranread_groups g WHERE g.batch = (SELECT batch FROM s3 WHERE n = 3) AND g.label = 'large'),
+    'its MiB/s the large I/O''s');
 SELECT results_eq($$SELECT item FROM ranread_study_summary((SELECT min(study) FROM s3))$$,
     $$VALUES ('Maximum Large MBPS'), ('Maximum Small IOPS'), ('Minimum Small Latency')$$, 'the summary of a matrix is ORION''s');
 

@@ -171,8 +171,8 @@ CREATE TYPE @extschema@.ranread_setup_result AS (
     target      name,
     tablespace  name,
     size_bytes  bigint,
-    seconds     float8,
-    mbps        float8
+    seconds     numeric(12,3),
+    mbps        numeric(14,1)
 );
 
 CREATE TYPE @extschema@.ranread_run_result AS (
@@ -181,15 +181,15 @@ CREATE TYPE @extschema@.ranread_run_result AS (
     processes   integer,
     reads       bigint,
     writes      bigint,
-    seconds     float8,
-    iops        float8,
-    mbps        float8,
-    avg_ms      float8,
-    p50_ms      float8,
-    p95_ms      float8,
-    p99_ms      float8,
-    p999_ms     float8,
-    max_ms      float8,
+    seconds     numeric(12,3),
+    iops        bigint,
+    mbps        numeric(14,1),
+    avg_ms      numeric(15,3),
+    p50_ms      numeric(15,3),
+    p95_ms      numeric(15,3),
+    p99_ms      numeric(15,3),
+    p999_ms     numeric(15,3),
+    max_ms      numeric(15,3),
     status      text
 );
 

@@ -55,6 +55,28 @@ CREATE TYPE @extschema@.ranread_group_result AS (
     processes   integer,
     reads       bigint,
     writes      bigint,
+    seconds     numeric(12,3),
+    iops        bigint,
+    mbps        numeric(14,1),
+    avg_ms      numeric(15,3),
+    p50_ms      numeric(15,3),
+    p95_ms      numeric(15,3),
+    p99_ms      numeric(15,3),
+    p999_ms     numeric(15,3),
+    max_ms      numeric(15,3),
+    status      text
+);
+
+-- The same row with the figures whole, as ranread_run_step returns them to
+-- the sweeps, studies and searches that decide on them (the rounding is for
+-- a person: ranread_group_result).
+CREATE TYPE ranread_internal.ranread_step_result AS (
+    batch       bigint,
+    grp         integer,
+    label       text,
+    processes   integer,
+    reads       bigint,
+    writes      bigint,
     seconds     float8,
     iops        float8,
     mbps        float8,

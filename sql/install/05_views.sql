@@ -81,8 +81,22 @@ AS $$
       FROM (SELECT $1 = 'running' AND NOT coalesce(@extschema@.ranread_batch_live($2), true) AS gone) g
 $$;
 
--- The seed's GROUP BY batch, precomputed: one row per batch.
-CREATE OR REPLACE VIEW @extschema@.ranread_summary AS
+-- A figure rounded as a person reads it (README, "Reading the results"):
+-- NULL when it is not a finite number.  The views cast the result to the
+-- column's numeric(p,s), so that the scale is in the catalog too; the
+-- tables keep every figure whole, and ranread_export writes those.  No SET
+-- clause, every name qualified: the planner inlines it into the views.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_round(v float8, places integer)
+RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN pg_catalog.abs(v) OPERATOR(pg_catalog.<) 'Infinity'::pg_catalog.float8
+                THEN pg_catalog.round(v::pg_catalog.numeric, places) END
+$$;
+
+-- Every column of a batch, its figures whole: what ranread_export writes
+-- and what the report and the charts read.
+CREATE OR REPLACE VIEW ranread_internal.ranread_summary_raw AS
 SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.write_pct, b.reads, b.writes, b.iops, b.mbps, b.avg_ms, b.p99_ms,
        b.max_ms, n.status, b.sweep,
@@ -96,31 +110,145 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
   FROM @extschema@.ranread_batches b,
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
 
+-- Every column of a batch as a person reads it: IOPS whole, MiB/s (mbps)
+-- to 0.1, seconds to 0.001, latencies in ms to 0.001; the columns of 1.0's
+-- ranread_summary first, in their order.
+CREATE OR REPLACE VIEW @extschema@.ranread_summary_full AS
+SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
+       b.write_pct, b.reads, b.writes,
+       ranread_internal.ranread_round(b.iops, 0)::bigint AS iops,
+       ranread_internal.ranread_round(b.mbps, 1)::numeric(14,1) AS mbps,
+       ranread_internal.ranread_round(b.avg_ms, 3)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(b.p99_ms, 3)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(b.max_ms, 3)::numeric(15,3) AS max_ms,
+       b.status, b.sweep,
+       b.queue_depth, b.pattern, b.duration,
+       ranread_internal.ranread_round(b.seconds, 3)::numeric(12,3) AS seconds,
+       ranread_internal.ranread_round(b.min_ms, 3)::numeric(15,3) AS min_ms,
+       ranread_internal.ranread_round(b.p50_ms, 3)::numeric(15,3) AS p50_ms,
+       ranread_internal.ranread_round(b.p95_ms, 3)::numeric(15,3) AS p95_ms,
+       ranread_internal.ranread_round(b.p999_ms, 3)::numeric(15,3) AS p999_ms,
+       ranread_internal.ranread_round(b.read_avg_ms, 3)::numeric(15,3) AS read_avg_ms,
+       ranread_internal.ranread_round(b.read_p99_ms, 3)::numeric(15,3) AS read_p99_ms,
+       ranread_internal.ranread_round(b.write_avg_ms, 3)::numeric(15,3) AS write_avg_ms,
+       ranread_internal.ranread_round(b.write_p99_ms, 3)::numeric(15,3) AS write_p99_ms,
+       b.engine, b.workers, b.seed, b.buffer_pages, b.message,
+       b.tablespace, b.filesystem, b.timing,
+       ranread_internal.ranread_round(b.busy, 2)::numeric(6,2) AS busy,
+       b.notes, b.groups, b.distribution, b.first_io_at, b.steady_state, b.ended_steady,
+       b.steady,
+       ranread_internal.ranread_round(b.steady_excursion, 3)::numeric(12,3) AS steady_excursion,
+       ranread_internal.ranread_round(b.steady_slope, 3)::numeric(12,3) AS steady_slope,
+       b.mix, b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test
+  FROM ranread_internal.ranread_summary_raw b;
+
+-- What a batch ran, in a few words: "random 8K reads", "sequential 1M
+-- 30% writes", "mix of 2 groups"; with the sync method of a commit test's.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_workload_words(
+    groups integer, pattern text, block_size integer, write_pct integer, sync text)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN coalesce(groups, 1) > 1 OR block_size IS NULL THEN format('mix of %s groups', groups)
+                ELSE format('%s %s %s', pattern,
+                            CASE WHEN block_size % 1048576 = 0 THEN (block_size / 1048576) || 'M'
+                                 WHEN block_size % 1024 = 0 THEN (block_size / 1024) || 'K'
+                                 ELSE block_size || 'B' END,
+                            CASE write_pct WHEN 0 THEN 'reads' WHEN 100 THEN 'writes'
+                                 ELSE write_pct || '% writes' END)
+                     || coalesce(' + ' || sync, '') END
+$$;
+
+-- One row per batch that fits a screen: when, where, what ran at which
+-- load, and its figures as a person reads them (IOPS whole, MiB/s in mbps
+-- to 0.1, ms to 0.001).  ranread_summary_full has every column.
+CREATE OR REPLACE VIEW @extschema@.ranread_summary AS
+SELECT f.batch, date_trunc('second', f.run_at) AS run_at, f.tablespace, f.target,
+       ranread_internal.ranread_workload_words(f.groups, f.pattern, f.block_size, f.write_pct, f.sync) AS workload,
+       f.processes, f.queue_depth, f.seconds, f.iops, f.mbps, f.avg_ms, f.p99_ms,
+       f.max_ms, f.status
+  FROM @extschema@.ranread_summary_full f;
+
 -- One row per group of every batch (a plain batch has one group), with the
--- batch's time and status: the mixed workloads' per-group figures.
+-- batch's time and status: the mixed workloads' per-group figures, rounded
+-- as in ranread_summary_full.
 CREATE OR REPLACE VIEW @extschema@.ranread_group_summary AS
 SELECT g.batch, g.grp, g.label, b.run_at, n.status, g.target, g.tablespace,
        g.processes, g.iterations, g.block_size, g.queue_depth, g.write_pct,
        g.pattern, g.region_start, g.region_end, g.rate_iops, g.distribution,
-       g.reads, g.writes, g.seconds, g.iops, g.mbps, g.avg_ms, g.min_ms,
-       g.p50_ms, g.p95_ms, g.p99_ms, g.p999_ms, g.max_ms, g.read_avg_ms,
-       g.read_p99_ms, g.write_avg_ms, g.write_p99_ms, g.busy, g.first_io_at,
+       g.reads, g.writes,
+       ranread_internal.ranread_round(g.seconds, 3)::numeric(12,3) AS seconds,
+       ranread_internal.ranread_round(g.iops, 0)::bigint AS iops,
+       ranread_internal.ranread_round(g.mbps, 1)::numeric(14,1) AS mbps,
+       ranread_internal.ranread_round(g.avg_ms, 3)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(g.min_ms, 3)::numeric(15,3) AS min_ms,
+       ranread_internal.ranread_round(g.p50_ms, 3)::numeric(15,3) AS p50_ms,
+       ranread_internal.ranread_round(g.p95_ms, 3)::numeric(15,3) AS p95_ms,
+       ranread_internal.ranread_round(g.p99_ms, 3)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(g.p999_ms, 3)::numeric(15,3) AS p999_ms,
+       ranread_internal.ranread_round(g.max_ms, 3)::numeric(15,3) AS max_ms,
+       ranread_internal.ranread_round(g.read_avg_ms, 3)::numeric(15,3) AS read_avg_ms,
+       ranread_internal.ranread_round(g.read_p99_ms, 3)::numeric(15,3) AS read_p99_ms,
+       ranread_internal.ranread_round(g.write_avg_ms, 3)::numeric(15,3) AS write_avg_ms,
+       ranread_internal.ranread_round(g.write_p99_ms, 3)::numeric(15,3) AS write_p99_ms,
+       ranread_internal.ranread_round(g.busy, 2)::numeric(6,2) AS busy,
+       g.first_io_at,
        b.sweep, g.sync, g.writes_per_op, b.study, b.point, b.fleet, b.commit_test
   FROM @extschema@.ranread_groups g
   JOIN @extschema@.ranread_batches b USING (batch),
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
 
--- 1.1: every commit test's rows from the history, one per test that ran
-CREATE OR REPLACE VIEW @extschema@.ranread_commit_summary AS
+-- One row per process of every batch, as a person reads it: ranread_results
+-- without its histograms (kilobytes of bytea each), their sizes instead.
+CREATE OR REPLACE VIEW @extschema@.ranread_process_summary AS
+SELECT r.batch, r.process, r.grp, r.run_at, r.target, r.processes, r.iterations,
+       r.block_size, r.queue_depth, r.write_pct, r.pattern, r.reads, r.writes,
+       ranread_internal.ranread_round(r.seconds, 3)::numeric(12,3) AS seconds,
+       ranread_internal.ranread_round(r.iops, 0)::bigint AS iops,
+       ranread_internal.ranread_round(r.avg_ms, 3)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(r.min_ms, 3)::numeric(15,3) AS min_ms,
+       ranread_internal.ranread_round(r.p50_ms, 3)::numeric(15,3) AS p50_ms,
+       ranread_internal.ranread_round(r.p95_ms, 3)::numeric(15,3) AS p95_ms,
+       ranread_internal.ranread_round(r.p99_ms, 3)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(r.p999_ms, 3)::numeric(15,3) AS p999_ms,
+       ranread_internal.ranread_round(r.max_ms, 3)::numeric(15,3) AS max_ms,
+       ranread_internal.ranread_round(r.read_avg_ms, 3)::numeric(15,3) AS read_avg_ms,
+       ranread_internal.ranread_round(r.read_p99_ms, 3)::numeric(15,3) AS read_p99_ms,
+       ranread_internal.ranread_round(r.write_avg_ms, 3)::numeric(15,3) AS write_avg_ms,
+       ranread_internal.ranread_round(r.write_p99_ms, 3)::numeric(15,3) AS write_p99_ms,
+       ranread_internal.ranread_round(r.busy, 2)::numeric(6,2) AS busy,
+       r.status,
+       octet_length(r.histogram) AS histogram_bytes,
+       octet_length(r.write_histogram) AS write_histogram_bytes
+  FROM @extschema@.ranread_results r;
+
+-- 1.1: every commit test's rows from the history, one per test that ran,
+-- the figures whole (what the advisor decides on)
+CREATE OR REPLACE VIEW ranread_internal.ranread_commit_summary_raw AS
 SELECT b.commit_test, b.batch, b.run_at,
        pg_catalog.split_part(g.label, ': ', 1) AS test,
        coalesce(g.sync, 'none') AS method,
        g.writes_per_op AS writes,
        g.block_size / g.writes_per_op / 1024 AS write_kb,
        g.iops AS ops_per_s, g.avg_ms, g.p50_ms, g.p95_ms, g.p99_ms, g.p999_ms,
-       g.max_ms, g.sync IS NOT NULL AS durable, n.status, n.message,
+       g.max_ms,
+       g.sync IS NOT NULL AS durable, n.status, n.message,
        b.tablespace, b.filesystem
   FROM @extschema@.ranread_batches b
   JOIN @extschema@.ranread_groups g USING (batch),
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n
  WHERE b.commit_test IS NOT NULL;
+
+-- The same as a person reads it: ops/s whole, ms to 0.001
+CREATE OR REPLACE VIEW @extschema@.ranread_commit_summary AS
+SELECT c.commit_test, c.batch, c.run_at, c.test, c.method, c.writes, c.write_kb,
+       ranread_internal.ranread_round(c.ops_per_s, 0)::bigint AS ops_per_s,
+       ranread_internal.ranread_round(c.avg_ms, 3)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(c.p50_ms, 3)::numeric(15,3) AS p50_ms,
+       ranread_internal.ranread_round(c.p95_ms, 3)::numeric(15,3) AS p95_ms,
+       ranread_internal.ranread_round(c.p99_ms, 3)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(c.p999_ms, 3)::numeric(15,3) AS p999_ms,
+       ranread_internal.ranread_round(c.max_ms, 3)::numeric(15,3) AS max_ms,
+       c.durable, c.status, c.message, c.tablespace, c.filesystem
+  FROM ranread_internal.ranread_commit_summary_raw c;

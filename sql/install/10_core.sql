@@ -120,9 +120,10 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 3;
 -- hands on (ranread_options lists its keys): {"groups": [...], "duration":
 -- ..., "warmup": ..., "seed": ..., "workers": ..., "steady_state": ...,
 -- "iterations": ..., "start_at": ..., "target": ..., "sweep": ..., "study":
--- ..., "point": {...}, "fleet": ..., "caller": "ranread_sweep"}.
+-- ..., "point": {...}, "fleet": ..., "caller": "ranread_sweep"}.  Its
+-- figures are whole (float8): the callers decide on them.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_run_step(spec jsonb)
-RETURNS SETOF @extschema@.ranread_group_result
+RETURNS SETOF ranread_internal.ranread_step_result
 AS 'MODULE_PATHNAME', 'ranread_run_step'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 2;
 

@@ -8,7 +8,8 @@
 -- ranread_internal: ranread_sweep is C (src/forward.c) that hands its
 -- workload, as one spec, to ranread_internal.ranread_sweep.
 
--- Each sweep's verdict, one query away.
+-- Each sweep's verdict, one query away, its figures as a person reads
+-- them (ranread_sweeps keeps them whole).
 CREATE OR REPLACE VIEW @extschema@.ranread_sweep_verdict AS
 SELECT s.sweep,
        s.started_at,
@@ -19,8 +20,8 @@ SELECT s.sweep,
        s.pattern,
        s.max_avg_ms,
        s.steps,
-       s.max_iops,
-       s.actual_latency_ms,
+       ranread_internal.ranread_round(s.max_iops, 0)::bigint AS max_iops,
+       ranread_internal.ranread_round(s.actual_latency_ms, 3)::numeric(15,3) AS actual_latency_ms,
        s.max_iops_processes AS processes,
        s.max_iops_batch AS batch,
        s.meets_flash_guidance,
@@ -218,7 +219,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     nxt  record;
-    r    @extschema@.ranread_group_result;
+    r    ranread_internal.ranread_step_result;
 BEGIN
     steps := '{}';
     LOOP
@@ -312,7 +313,10 @@ BEGIN
     PERFORM ranread_internal.ranread_sweep_record(sweep_id, started, start, max_processes, max_avg_ms,
                                                   spec, run.steps, run.reason);
     RETURN QUERY
-    SELECT s.step, s.processes, s.batch, s.iops, s.avg_ms, s.p99_ms, s.max_ms,
+    SELECT s.step, s.processes, s.batch,
+           ranread_internal.ranread_round(s.iops, 0)::bigint,
+           ranread_internal.ranread_round(s.avg_ms, 3), ranread_internal.ranread_round(s.p99_ms, 3),
+           ranread_internal.ranread_round(s.max_ms, 3),
            CASE WHEN s.avg_ms IS NULL AND s.status = 'completed' THEN NULL
                 ELSE coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false) END,
            CASE WHEN s.step = cardinality(run.steps) THEN run.reason END
@@ -350,10 +354,10 @@ RETURNS TABLE (
     step           integer,
     processes      integer,
     batch          bigint,
-    iops           float8,
-    avg_ms         float8,
-    p99_ms         float8,
-    max_ms         float8,
+    iops           bigint,
+    avg_ms         numeric,
+    p99_ms         numeric,
+    max_ms         numeric,
     within_bound   boolean,
     stop_reason    text)
 AS 'MODULE_PATHNAME', 'ranread_forward'

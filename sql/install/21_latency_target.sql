@@ -178,7 +178,9 @@ $$;
 -- windows, and the rule's verdict over them (the load it found and that
 -- window's figures), or why it found none.  A search whose windows stop
 -- before its rule did is 'running' while it runs, 'interrupted' once it
--- was cancelled between windows.
+-- was cancelled between windows.  IOPS whole, latency in ms to 0.001, the
+-- share within the bound cut (not rounded up) to 0.01%, so that it is at
+-- least the percentile exactly when the bound holds.
 CREATE OR REPLACE VIEW @extschema@.ranread_latency_target_verdict AS
 WITH w AS (
     SELECT (b.point ->> 'latency_target')::bigint AS latency_target,
@@ -205,7 +207,9 @@ WITH w AS (
 )
 SELECT s.latency_target, s.started_at, s.target, s.tablespace, s.dimension,
        s.target_ms, s.percentile, s.max_load, s.windows,
-       v.found_load AS load, f.iops, f.latency_ms, f.within_pct, f.batch,
+       v.found_load AS load, ranread_internal.ranread_round(f.iops, 0)::bigint AS iops,
+       ranread_internal.ranread_round(f.latency_ms, 3)::numeric(15,3) AS latency_ms,
+       trunc(f.within_pct::numeric, 2)::numeric(5,2) AS within_pct, f.batch,
        coalesce(v.stop_reason,
                 CASE WHEN ranread_internal.ranread_call_running('latency_target', s.latency_target)
                      THEN format('running: %s windows so far; the next at load %s', s.windows, v.next_load)
@@ -342,7 +346,7 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    r     @extschema@.ranread_group_result;
+    r     ranread_internal.ranread_step_result;
     hist  bytea;
     win   record;
     s     @extschema@.ranread_latency_step;
@@ -439,7 +443,8 @@ BEGIN
                                                            target_ms, percentile, max_load);
 
     RETURN QUERY
-    SELECT s.step, phases[s.step], s.load, s.batch, s.iops, s.latency_ms, s.within_pct,
+    SELECT s.step, phases[s.step], s.load, s.batch, ranread_internal.ranread_round(s.iops, 0)::bigint,
+           ranread_internal.ranread_round(s.latency_ms, 3), trunc(s.within_pct::numeric, 2),
            CASE WHEN s.status = 'completed' THEN s.within_pct >= percentile ELSE false END,
            CASE WHEN s.step = cardinality(steps) THEN nxt.stop_reason END
       FROM unnest(steps) s
@@ -478,9 +483,9 @@ RETURNS TABLE (
     phase          text,
     load           integer,
     batch          bigint,
-    iops           float8,
-    latency_ms     float8,
-    within_pct     float8,
+    iops           bigint,
+    latency_ms     numeric,
+    within_pct     numeric,
     holds          boolean,
     stop_reason    text)
 AS 'MODULE_PATHNAME', 'ranread_forward'

@@ -562,7 +562,7 @@ BEGIN
                array_agg(c.method ORDER BY c.ops_per_s DESC, c.method) AS methods,
                array_agg(c.ops_per_s ORDER BY c.ops_per_s DESC, c.method) AS ops,
                array_agg(c.batch ORDER BY c.ops_per_s DESC, c.method) AS batches
-          FROM @extschema@.ranread_commit_summary c
+          FROM ranread_internal.ranread_commit_summary_raw c
          WHERE c.tablespace = 'pg_wal' AND c.test = 'one 8 kB write' AND c.durable AND c.status = 'completed'
          GROUP BY c.commit_test
     ), w AS (

@@ -42,11 +42,11 @@ CREATE TYPE @extschema@.ranread_study_result AS (
     row_label      text,
     column_label   text,
     point          jsonb,
-    iops           float8,
-    mbps           float8,
-    avg_ms         float8,
-    p99_ms         float8,
-    max_ms         float8,
+    iops           bigint,
+    mbps           numeric(14,1),
+    avg_ms         numeric(15,3),
+    p99_ms         numeric(15,3),
+    max_ms         numeric(15,3),
     status         text
 );
 
@@ -523,7 +523,7 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    r        @extschema@.ranread_group_result;
+    r        ranread_internal.ranread_step_result;
     overhead float8;
     left_s   float8;
 BEGIN

@@ -9,8 +9,9 @@
 -- Every point of every study, one row each, with the row and column of the
 -- study's default axes (see ranread_study_axes), the batch's figures, and
 -- for a matrix of small and large loads the groups' own figures (ORION's
--- small IOPS and latency, large MB/s).
-CREATE OR REPLACE VIEW @extschema@.ranread_study_points AS
+-- small IOPS and latency, large MiB/s), whole: what the exports, the
+-- charts and the grids read.  ranread_study_points rounds them.
+CREATE OR REPLACE VIEW ranread_internal.ranread_study_points_raw AS
 WITH axes AS (
     SELECT s.study, a.column_dim, a.row_dims
       FROM (SELECT b.study, array_agg(b.point) AS points
@@ -56,11 +57,33 @@ SELECT b.study,
         AND b.point ? 'large',
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
 
+-- Every point of every study as a person reads it: IOPS whole, MiB/s
+-- (mbps) to 0.1, ms to 0.001.
+CREATE OR REPLACE VIEW @extschema@.ranread_study_points AS
+SELECT p.study, p.n, p.batch, p.run_at, p.row_label, p.column_dim, p.column_label,
+       p.point, p.status, p.target, p.tablespace, p.processes,
+       ranread_internal.ranread_round(p.seconds, 3)::numeric(12,3) AS seconds,
+       ranread_internal.ranread_round(p.iops, 0)::bigint AS iops,
+       ranread_internal.ranread_round(p.mbps, 1)::numeric(14,1) AS mbps,
+       ranread_internal.ranread_round(p.avg_ms, 3)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(p.p50_ms, 3)::numeric(15,3) AS p50_ms,
+       ranread_internal.ranread_round(p.p95_ms, 3)::numeric(15,3) AS p95_ms,
+       ranread_internal.ranread_round(p.p99_ms, 3)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(p.p999_ms, 3)::numeric(15,3) AS p999_ms,
+       ranread_internal.ranread_round(p.max_ms, 3)::numeric(15,3) AS max_ms,
+       ranread_internal.ranread_round(p.small_iops, 0)::bigint AS small_iops,
+       ranread_internal.ranread_round(p.small_avg_ms, 3)::numeric(15,3) AS small_avg_ms,
+       ranread_internal.ranread_round(p.small_p99_ms, 3)::numeric(15,3) AS small_p99_ms,
+       ranread_internal.ranread_round(p.large_iops, 0)::bigint AS large_iops,
+       ranread_internal.ranread_round(p.large_mbps, 1)::numeric(14,1) AS large_mbps,
+       ranread_internal.ranread_round(p.large_avg_ms, 3)::numeric(15,3) AS large_avg_ms
+  FROM ranread_internal.ranread_study_points_raw p;
+
 -- One row per study, recorded or not: a study cancelled half-way has no
 -- row in ranread_studies, and shows here from its batches, with status
 -- 'cancelled' and no definition; so does one that runs now, as 'running'
 -- ('cancelled or running' on a standby, which cannot tell).
-CREATE OR REPLACE VIEW @extschema@.ranread_study_overview AS
+CREATE OR REPLACE VIEW ranread_internal.ranread_study_overview_raw AS
 SELECT p.study,
        coalesce(s.kind, 'study') AS kind,
        coalesce(s.started_at, p.first_run) AS started_at,
@@ -90,6 +113,17 @@ SELECT p.study,
          WHERE b.study IS NOT NULL
          GROUP BY b.study) p
   LEFT JOIN @extschema@.ranread_studies s ON s.study OPERATOR(pg_catalog.=) p.study;
+
+-- One row per study as a person reads it (ranread_internal's
+-- ranread_study_overview_raw has the maxima whole).
+CREATE OR REPLACE VIEW @extschema@.ranread_study_overview AS
+SELECT o.study, o.kind, o.started_at, o.finished_at, o.target, o.tablespace, o.status,
+       o.planned, o.points, o.completed, o.skipped,
+       ranread_internal.ranread_round(o.max_iops, 0)::bigint AS max_iops,
+       ranread_internal.ranread_round(o.max_mbps, 1)::numeric(14,1) AS max_mbps,
+       ranread_internal.ranread_round(o.min_avg_ms, 3)::numeric(15,3) AS min_avg_ms,
+       o.max_avg_ms, o.stop_reason, o.call, o.definition
+  FROM ranread_internal.ranread_study_overview_raw o;
 
 -- The metrics a grid, heat table or summary can show, and what they are for
 -- a study of single batches and for a matrix of small and large loads.
@@ -189,7 +223,7 @@ BEGIN
                                             WHEN 'p95_ms' THEN p.p95_ms WHEN 'p99_ms' THEN p.p99_ms
                                             WHEN 'p999_ms' THEN p.p999_ms WHEN 'max_ms' THEN p.max_ms END
                END AS v
-          FROM @extschema@.ranread_study_points p
+          FROM ranread_internal.ranread_study_points_raw p
          WHERE p.study OPERATOR(pg_catalog.=) ranread_study_cells.study),
     numeric_cols AS (
         SELECT bool_and(jsonb_typeof(cv) = 'number') AS yes FROM pts),
@@ -213,13 +247,15 @@ BEGIN
 END
 $$;
 
--- ORION's grid of a metric: one row per row of the study (a matrix's large
--- load), the column labels (a matrix's small loads) and the cells under
--- them, NULL where no completed point is.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_grid(
+-- ORION's grid of a metric, whole: one row per row of the study (a
+-- matrix's large load), the column labels (a matrix's small loads) and the
+-- cells under them, NULL where no completed point is.  What the exports
+-- and charts read; ranread_study_grid rounds it.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_grid_raw(
     study    bigint,
     metric   text DEFAULT 'iops',
-    columns  text DEFAULT NULL)
+    columns  text DEFAULT NULL,
+    fn       text DEFAULT 'ranread_study_grid')
 RETURNS TABLE (row_label text, column_labels text[], cells float8[])
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -227,9 +263,29 @@ AS $$
     SELECT c.row_label,
            array_agg(c.column_label ORDER BY c.column_ord),
            array_agg(c.value ORDER BY c.column_ord)
-      FROM ranread_internal.ranread_study_cells(study, metric, columns, 'ranread_study_grid') c
+      FROM ranread_internal.ranread_study_cells(study, metric, columns, fn) c
      GROUP BY c.row_label, c.row_ord
      ORDER BY c.row_ord
+$$;
+
+-- The grid as a person reads it: IOPS whole, MiB/s to 0.1, ms to 0.001
+-- (ranread_internal.ranread_study_grid_raw has the cells whole).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_grid(
+    study    bigint,
+    metric   text DEFAULT 'iops',
+    columns  text DEFAULT NULL)
+RETURNS TABLE (row_label text, column_labels text[], cells numeric[])
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH m AS (SELECT CASE x.column_name WHEN 'iops' THEN 0 WHEN 'mbps' THEN 1 ELSE 3 END AS places
+                 FROM ranread_internal.ranread_study_metric(metric, 'ranread_study_grid') x)
+    SELECT g.row_label, g.column_labels,
+           ARRAY(SELECT ranread_internal.ranread_round(u.v, (SELECT m.places FROM m))
+                   FROM unnest(g.cells) WITH ORDINALITY u(v, i) ORDER BY u.i)
+      FROM ranread_internal.ranread_study_grid_raw(study, metric, columns, 'ranread_study_grid')
+           WITH ORDINALITY g(row_label, column_labels, cells, ord)
+     ORDER BY g.ord
 $$;
 
 -- Where a point is, as a summary line says it: "Small=4 and Large=0" for a
@@ -253,7 +309,8 @@ $$;
 -- IOPS, Minimum Small Latency (in usecs, as ORION 11.2 prints it); else
 -- Maximum IOPS, Maximum MBPS, Minimum Latency, and the Maximum IOPS whose
 -- average latency is within the bound (max_avg_ms; the study's, else 10).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_study_summary(
+-- The values whole; ranread_study_summary rounds them.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_summary_raw(
     study       bigint,
     max_avg_ms  float8 DEFAULT NULL)
 RETURNS TABLE (item text, value float8, unit text, point jsonb, batch bigint, line text)
@@ -274,14 +331,14 @@ BEGIN
     END IF;
     bound := coalesce(max_avg_ms,
                       (SELECT s.max_avg_ms FROM @extschema@.ranread_studies s
-                        WHERE s.study OPERATOR(pg_catalog.=) ranread_study_summary.study), 10);
+                        WHERE s.study OPERATOR(pg_catalog.=) ranread_study_summary_raw.study), 10);
     is_mix := EXISTS (SELECT FROM @extschema@.ranread_batches b
-                       WHERE b.study OPERATOR(pg_catalog.=) ranread_study_summary.study AND b.point ? 'small');
+                       WHERE b.study OPERATOR(pg_catalog.=) ranread_study_summary_raw.study AND b.point ? 'small');
 
     RETURN QUERY
     WITH p AS (
-        SELECT * FROM @extschema@.ranread_study_points x
-         WHERE x.study OPERATOR(pg_catalog.=) ranread_study_summary.study AND x.status = 'completed'),
+        SELECT * FROM ranread_internal.ranread_study_points_raw x
+         WHERE x.study OPERATOR(pg_catalog.=) ranread_study_summary_raw.study AND x.status = 'completed'),
     items AS (
         SELECT 1 AS ord, 'Maximum Large MBPS' AS it, 'MiB/s' AS u, x.*
           FROM (SELECT) d LEFT JOIN LATERAL (
@@ -332,4 +389,19 @@ BEGIN
       FROM items i
      ORDER BY i.ord;
 END
+$$;
+
+-- A study's summary as a person reads it: IOPS whole, MiB/s to 0.1, usecs
+-- to 0.01 (as the line prints them).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_study_summary(
+    study       bigint,
+    max_avg_ms  float8 DEFAULT NULL)
+RETURNS TABLE (item text, value numeric, unit text, point jsonb, batch bigint, line text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.item,
+           ranread_internal.ranread_round(s.value, CASE s.unit WHEN 'IOPS' THEN 0 WHEN 'MiB/s' THEN 1 ELSE 2 END),
+           s.unit, s.point, s.batch, s.line
+      FROM ranread_internal.ranread_study_summary_raw(study, max_avg_ms) s
 $$;

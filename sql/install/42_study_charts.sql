@@ -319,7 +319,7 @@ BEGIN
                    'x', jsonb_agg(p.iops ORDER BY p.n),
                    'y', jsonb_agg(CASE lat.metric WHEN 'avg_ms' THEN p.avg_ms ELSE p.p99_ms END ORDER BY p.n))
           INTO c
-          FROM @extschema@.ranread_study_points p
+          FROM ranread_internal.ranread_study_points_raw p
          WHERE p.study OPERATOR(pg_catalog.=) id AND p.status = 'completed';
         curves := curves || c;
         what := what || ('study ' || id);
@@ -333,7 +333,7 @@ BEGIN
                    'y', coalesce(jsonb_agg(CASE lat.metric WHEN 'avg_ms' THEN s.avg_ms ELSE s.p99_ms END
                                            ORDER BY s.processes, s.batch) FILTER (WHERE s.status = 'completed'), '[]'))
           INTO c
-          FROM @extschema@.ranread_summary s
+          FROM ranread_internal.ranread_summary_raw s
          WHERE s.sweep OPERATOR(pg_catalog.=) id;
         curves := curves || c;
         what := what || ('sweep ' || id);
@@ -368,11 +368,11 @@ BEGIN
     SELECT * INTO m FROM ranread_internal.ranread_study_metric(metric, fn);
     SELECT * INTO ax FROM ranread_internal.ranread_study_points_axes(study, columns, fn);
     SELECT jsonb_agg(to_jsonb(r.row_label) ORDER BY r.ord) AS rows,
-           (SELECT to_jsonb(x.column_labels) FROM @extschema@.ranread_study_grid(study, metric, columns) x LIMIT 1) AS cols,
+           (SELECT to_jsonb(x.column_labels) FROM ranread_internal.ranread_study_grid_raw(study, metric, columns) x LIMIT 1) AS cols,
            jsonb_agg(to_jsonb(r.cells) ORDER BY r.ord) AS vals
       INTO g
       FROM (SELECT x.row_label, x.cells, row_number() OVER () AS ord
-              FROM @extschema@.ranread_study_grid(study, metric, columns) x) r;
+              FROM ranread_internal.ranread_study_grid_raw(study, metric, columns) x) r;
     RETURN @extschema@.ranread_svg(jsonb_build_object(
         'kind', 'heat',
         'title', format('%s by %s and %s', m.label,

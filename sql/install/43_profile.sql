@@ -299,7 +299,7 @@ BEGIN
       FROM (SELECT '[' || initcap(rp.mode) || E']\n' || string_agg(rp.result, E'\n' ORDER BY rp.ord) AS block,
                    min(rp.ord) AS ord
               FROM (SELECT x.mode, x.result, row_number() OVER () AS ord
-                      FROM @extschema@.ranread_profile_report(study_id) x) rp
+                      FROM ranread_internal.ranread_profile_report_raw(study_id) x) rp
              GROUP BY rp.mode) q;
     txt := format('ranread 1.1, profile %s (study %s)', name, study_id) || E'\n' || txt;
     RAISE NOTICE E'%\n  Test: target %, % per pass, % passes after a preparing pass', txt, target, duration, passes;
@@ -323,8 +323,8 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_profile(
     writes     boolean  DEFAULT true,
     seed       bigint   DEFAULT NULL,
     workers    integer  DEFAULT NULL)
-RETURNS TABLE (study bigint, test text, mode text, mbps float8, iops float8,
-               avg_us float8, p99_us float8, p99999_us float8, max_us float8, result text)
+RETURNS TABLE (study bigint, test text, mode text, mbps numeric, iops bigint,
+               avg_us numeric, p99_us numeric, p99999_us numeric, max_us numeric, result text)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -362,8 +362,9 @@ $$;
 
 -- A profile's figures as the tool it imitates reports them, from the
 -- history (so it reads a stopped or cancelled profile's finished runs too):
--- see ranread_profile.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_report(study_id bigint)
+-- see ranread_profile.  The figures whole; ranread_profile_report rounds
+-- them.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_profile_report_raw(study_id bigint)
 RETURNS TABLE (study bigint, test text, mode text, mbps float8, iops float8,
                avg_us float8, p99_us float8, p99999_us float8, max_us float8, result text)
 LANGUAGE plpgsql STABLE
@@ -415,7 +416,7 @@ BEGIN
                       coalesce(to_char(p.large_mbps, 'FM999990.00'), '0.00'),
                       coalesce(to_char(p.small_avg_ms * 1000, 'FM99999990.00'), 'n/a'),
                       CASE WHEN p.status <> 'completed' THEN ' (' || p.status || ')' ELSE '' END)
-          FROM @extschema@.ranread_study_points p
+          FROM ranread_internal.ranread_study_points_raw p
           LEFT JOIN @extschema@.ranread_groups sg ON sg.batch OPERATOR(pg_catalog.=) p.batch
                                                  AND sg.label OPERATOR(pg_catalog.=) 'small'
          WHERE p.study OPERATOR(pg_catalog.=) id
@@ -424,7 +425,7 @@ BEGIN
         SELECT id, s.item, 'summary', CASE WHEN s.unit = 'MiB/s' THEN s.value END,
                CASE WHEN s.unit = 'IOPS' THEN s.value END,
                CASE WHEN s.unit = 'usecs' THEN s.value END, NULL::float8, NULL::float8, NULL::float8, s.line
-          FROM @extschema@.ranread_study_summary(id) s
+          FROM ranread_internal.ranread_study_summary_raw(id) s
          WHERE s.value IS NOT NULL;
     ELSE
         RETURN QUERY
@@ -452,6 +453,23 @@ BEGIN
 END
 $$;
 
+-- A profile's figures as a person reads them: MiB/s (mbps) to 0.1, IOPS
+-- whole, latencies in us to 0.01, as the result lines print them.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_report(study_id bigint)
+RETURNS TABLE (study bigint, test text, mode text, mbps numeric, iops bigint,
+               avg_us numeric, p99_us numeric, p99999_us numeric, max_us numeric, result text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT r.study, r.test, r.mode, ranread_internal.ranread_round(r.mbps, 1),
+           ranread_internal.ranread_round(r.iops, 0)::bigint,
+           ranread_internal.ranread_round(r.avg_us, 2), ranread_internal.ranread_round(r.p99_us, 2),
+           ranread_internal.ranread_round(r.p99999_us, 2), ranread_internal.ranread_round(r.max_us, 2),
+           r.result
+      FROM ranread_internal.ranread_profile_report_raw(study_id) WITH ORDINALITY r
+     ORDER BY r.ordinality
+$$;
+
 -- SVG: a profile as its tool would picture it: CrystalDiskMark's read and
 -- write MB/s as bars per test (IOPS and latency in the table under them),
 -- SNIA's average latency as bars per block size and mix (99.999% and
@@ -476,7 +494,7 @@ BEGIN
     END IF;
 
     IF kind LIKE 'crystaldiskmark%' THEN
-        WITH r AS (SELECT x.*, row_number() OVER () AS ord FROM @extschema@.ranread_profile_report(id) x),
+        WITH r AS (SELECT x.*, row_number() OVER () AS ord FROM ranread_internal.ranread_profile_report_raw(id) x),
              t AS (SELECT r.test, min(r.ord) AS ord FROM r GROUP BY r.test)
         SELECT jsonb_build_object(
                    'kind', 'bar',
@@ -506,7 +524,7 @@ BEGIN
           INTO spec;
         RETURN @extschema@.ranread_svg(spec);
     ELSIF kind = 'snia-latency' THEN
-        WITH r AS (SELECT x.*, row_number() OVER () AS ord FROM @extschema@.ranread_profile_report(id) x),
+        WITH r AS (SELECT x.*, row_number() OVER () AS ord FROM ranread_internal.ranread_profile_report_raw(id) x),
              t AS (SELECT r.test, min(r.ord) AS ord FROM r GROUP BY r.test),
              m AS (SELECT r.mode, min(r.ord) AS ord FROM r GROUP BY r.mode)
         SELECT jsonb_build_object(

@@ -120,12 +120,12 @@ BEGIN
                                || '/' || ax.column_dim)
                            || ',' || (SELECT string_agg(ranread_internal.ranread_csv_field(c), ',' ORDER BY i)
                                         FROM unnest(h.column_labels) WITH ORDINALITY x(c, i)) AS l
-                      FROM (SELECT g.column_labels FROM @extschema@.ranread_study_grid(study, metric) g LIMIT 1) h
+                      FROM (SELECT g.column_labels FROM ranread_internal.ranread_study_grid_raw(study, metric) g LIMIT 1) h
                     UNION ALL
                     SELECT row_number() OVER (), ranread_internal.ranread_csv_field(g.row_label) || ','
                            || (SELECT string_agg(coalesce(v::text, ''), ',' ORDER BY i)
                                  FROM unnest(g.cells) WITH ORDINALITY x(v, i))
-                      FROM @extschema@.ranread_study_grid(study, metric) g) t);
+                      FROM ranread_internal.ranread_study_grid_raw(study, metric) g) t);
 END
 $$;
 
@@ -139,15 +139,15 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT jsonb_build_object(
         'study', id,
-        'overview', (SELECT to_jsonb(o) FROM @extschema@.ranread_study_overview o
+        'overview', (SELECT to_jsonb(o) FROM ranread_internal.ranread_study_overview_raw o
                       WHERE o.study OPERATOR(pg_catalog.=) id),
-        'points', (SELECT jsonb_agg(to_jsonb(p) ORDER BY p.n) FROM @extschema@.ranread_study_points p
+        'points', (SELECT jsonb_agg(to_jsonb(p) ORDER BY p.n) FROM ranread_internal.ranread_study_points_raw p
                     WHERE p.study OPERATOR(pg_catalog.=) id),
         'grids', (SELECT jsonb_object_agg(m, (SELECT jsonb_agg(jsonb_build_object(
                                                   'row', g.row_label, 'columns', g.column_labels, 'cells', g.cells))
-                                                FROM @extschema@.ranread_study_grid(id, m) g))
+                                                FROM ranread_internal.ranread_study_grid_raw(id, m) g))
                     FROM unnest(ARRAY['iops', 'mbps', 'avg_ms', 'p99_ms']) m),
-        'summary', (SELECT jsonb_agg(to_jsonb(s)) FROM @extschema@.ranread_study_summary(id) s))
+        'summary', (SELECT jsonb_agg(to_jsonb(s)) FROM ranread_internal.ranread_study_summary_raw(id) s))
       -- the study is checked first: the figures are read for its row
       FROM (SELECT ranread_study_json.study AS id) x,
            LATERAL ranread_internal.ranread_study_check(x.id, 'ranread_study_json') c
@@ -167,7 +167,7 @@ DECLARE
     m     text;
     ngrid record;
 BEGIN
-    SELECT * INTO o FROM @extschema@.ranread_study_overview x WHERE x.study OPERATOR(pg_catalog.=) id;
+    SELECT * INTO o FROM ranread_internal.ranread_study_overview_raw x WHERE x.study OPERATOR(pg_catalog.=) id;
     h := format('<section id="study-%s"><h2>Study %s%s</h2>', id, id,
                 CASE WHEN o.kind <> 'study' THEN ': profile ' || ranread_internal.ranread_html(o.kind) ELSE '' END);
     h := h || format('<p>%s, started %s%s; %s of %s points completed%s on target %s (tablespace %s).</p>',
@@ -186,19 +186,19 @@ BEGIN
 
     h := h || '<h3>Verdict</h3><ul class="verdict">'
           || coalesce((SELECT string_agg('<li>' || ranread_internal.ranread_html(s.line) || '</li>', '')
-                         FROM @extschema@.ranread_study_summary(id) s), '')
+                         FROM ranread_internal.ranread_study_summary_raw(id) s), '')
           || '</ul>';
 
     IF o.kind <> 'study' THEN
         h := h || ranread_internal.ranread_html_svg(@extschema@.ranread_profile_chart(id));
         h := h || '<h3>As the tool reports it</h3><pre class="tool">'
               || coalesce((SELECT string_agg(ranread_internal.ranread_html(r.result), E'\n')
-                             FROM @extschema@.ranread_profile_report(id) r), '')
+                             FROM ranread_internal.ranread_profile_report_raw(id) r), '')
               || '</pre>';
     ELSE
         h := h || ranread_internal.ranread_html_svg(@extschema@.ranread_study_chart(id));
         SELECT count(*) AS rows_, max(cardinality(g.column_labels)) AS cols INTO ngrid
-          FROM @extschema@.ranread_study_grid(id) g;
+          FROM ranread_internal.ranread_study_grid_raw(id) g;
         IF ngrid.rows_ > 1 AND ngrid.cols > 1 THEN
             h := h || ranread_internal.ranread_html_svg(@extschema@.ranread_study_heat(id, 'iops'));
         END IF;
@@ -207,13 +207,13 @@ BEGIN
     FOREACH m IN ARRAY ARRAY['iops', 'mbps', 'avg_ms', 'p99_ms'] LOOP
         h := h || format('<h3>%s</h3>', (SELECT x.label FROM ranread_internal.ranread_study_metric(m, 'ranread_report') x))
               || (SELECT ranread_internal.ranread_html_table(
-                             ARRAY[''] || (SELECT g.column_labels FROM @extschema@.ranread_study_grid(id, m) g LIMIT 1),
+                             ARRAY[''] || (SELECT g.column_labels FROM ranread_internal.ranread_study_grid_raw(id, m) g LIMIT 1),
                              jsonb_agg(jsonb_build_array(g.row_label)
                                        || (SELECT coalesce(jsonb_agg(CASE WHEN v IS NULL THEN 'null'::jsonb
                                                                           ELSE to_jsonb(ranread_internal.ranread_fmt_figure(v)) END
                                                                      ORDER BY i), '[]')
                                              FROM unnest(g.cells) WITH ORDINALITY x(v, i))))
-                    FROM @extschema@.ranread_study_grid(id, m) g);
+                    FROM ranread_internal.ranread_study_grid_raw(id, m) g);
     END LOOP;
 
     h := h || '<h3>Points</h3>'
@@ -222,7 +222,7 @@ BEGIN
                  (SELECT jsonb_agg(jsonb_build_array(p.n, p.batch, p.row_label, p.column_label, p.status)
                                    || ranread_internal.ranread_report_figures(p.iops, p.mbps, p.avg_ms, p.p99_ms, p.max_ms)
                                    ORDER BY p.n)
-                    FROM @extschema@.ranread_study_points p WHERE p.study OPERATOR(pg_catalog.=) id));
+                    FROM ranread_internal.ranread_study_points_raw p WHERE p.study OPERATOR(pg_catalog.=) id));
     RETURN h || '</section>';
 END
 $$;
@@ -268,7 +268,7 @@ BEGIN
                  (SELECT jsonb_agg(jsonb_build_array(s.batch, s.processes, s.status)
                                    || ranread_internal.ranread_report_figures(s.iops, s.mbps, s.avg_ms, s.p99_ms, s.max_ms)
                                    ORDER BY s.processes, s.batch)
-                    FROM @extschema@.ranread_summary s WHERE s.sweep OPERATOR(pg_catalog.=) id));
+                    FROM ranread_internal.ranread_summary_raw s WHERE s.sweep OPERATOR(pg_catalog.=) id));
     RETURN h || '</section>';
 END
 $$;
@@ -347,7 +347,7 @@ AS $$
                                     || ranread_internal.ranread_report_figures(s.iops, s.mbps, s.avg_ms, s.p99_ms, s.max_ms)
                                     || jsonb_build_array(s.study, s.sweep)
                                     ORDER BY s.batch DESC)
-                     FROM (SELECT * FROM @extschema@.ranread_summary x ORDER BY x.batch DESC LIMIT 100) s))
+                     FROM (SELECT * FROM ranread_internal.ranread_summary_raw x ORDER BY x.batch DESC LIMIT 100) s))
            || '</section>'
 $$;
 
@@ -377,7 +377,7 @@ BEGIN
         PERFORM ranread_internal.ranread_sweep_known(sweep, fn);
     END IF;
     IF study IS NULL AND sweep IS NULL THEN
-        studies := ARRAY(SELECT o.study FROM @extschema@.ranread_study_overview o ORDER BY o.study DESC LIMIT 10);
+        studies := ARRAY(SELECT o.study FROM ranread_internal.ranread_study_overview_raw o ORDER BY o.study DESC LIMIT 10);
         sweeps := ARRAY(SELECT DISTINCT b.sweep FROM @extschema@.ranread_batches b
                          WHERE b.sweep IS NOT NULL ORDER BY b.sweep DESC LIMIT 10);
         scope := 'history';

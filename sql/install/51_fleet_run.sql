@@ -463,7 +463,7 @@ AS $$
                        pg_catalog.max(v.max_ms) AS max_ms
                   FROM %1$s.ranread_intervals v
                  WHERE v.batch = b.batch GROUP BY v.second) i))::text
-          FROM %1$s.ranread_batches b, %1$s.ranread_summary s
+          FROM %1$s.ranread_batches b, %1$s.ranread_summary_full s
          WHERE s.batch = b.batch AND b.fleet = %2$s AND b.start_at = %3$L::timestamptz
          ORDER BY b.batch DESC LIMIT 1 $q$, $1, $2, to_jsonb($3)#>>'{}')
 $$;

@@ -29,7 +29,10 @@ REVOKE ALL ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
     @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series,
     @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
-    @extschema@.ranread_study_points, @extschema@.ranread_study_overview FROM PUBLIC;
+    @extschema@.ranread_study_points, @extschema@.ranread_study_overview,
+    @extschema@.ranread_summary_full, @extschema@.ranread_process_summary,
+    ranread_internal.ranread_summary_raw, ranread_internal.ranread_study_points_raw,
+    ranread_internal.ranread_study_overview_raw, ranread_internal.ranread_commit_summary_raw FROM PUBLIC;
 GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_intervals, @extschema@.ranread_summary,
     @extschema@.ranread_targets, @extschema@.ranread_groups,
@@ -38,7 +41,10 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
     @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series,
     @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
-    @extschema@.ranread_study_points, @extschema@.ranread_study_overview TO pg_monitor;
+    @extschema@.ranread_study_points, @extschema@.ranread_study_overview,
+    @extschema@.ranread_summary_full, @extschema@.ranread_process_summary,
+    ranread_internal.ranread_summary_raw, ranread_internal.ranread_study_points_raw,
+    ranread_internal.ranread_study_overview_raw, ranread_internal.ranread_commit_summary_raw TO pg_monitor;
 
 -- The internal schema: pg_monitor may look up the internal functions that
 -- the functions it may call use (each still needs its own EXECUTE).
@@ -59,6 +65,8 @@ GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
                           ranread_internal.ranread_call_running(text, bigint),
                           ranread_internal.ranread_running_calls(),
                           @extschema@.ranread_status_now(text, bigint, text),
+                          ranread_internal.ranread_round(float8, integer),
+                          ranread_internal.ranread_workload_words(integer, text, integer, integer, text),
                           @extschema@.ranread_fleet_live(integer, timestamptz),
                           @extschema@.ranread_fleet_rows(bigint),
                           @extschema@.ranread_fleet_chart(bigint),
@@ -90,6 +98,9 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_study_heat(bigint, text, text),
     ranread_internal.ranread_cdm_line(text, integer, integer, integer, float8, float8),
     @extschema@.ranread_profile_report(bigint),
+    ranread_internal.ranread_profile_report_raw(bigint),
+    ranread_internal.ranread_study_grid_raw(bigint, text, text, text),
+    ranread_internal.ranread_study_summary_raw(bigint, float8),
     @extschema@.ranread_profile_chart(bigint),
     @extschema@.ranread_hist_percentile(bytea, float8),
     @extschema@.ranread_server_info(),

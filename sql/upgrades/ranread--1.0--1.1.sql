@@ -31,17 +31,40 @@ BEGIN
 END
 $$;
 
--- An early 1.0's ranread_summary lacks buffer_pages before message, which
--- CREATE OR REPLACE VIEW cannot insert: make that view again from scratch.
+-- 1.1's views round their figures for a person (numeric and bigint
+-- columns, not float8) and ranread_summary is the short row, the full one
+-- is ranread_summary_full: CREATE OR REPLACE VIEW cannot change a column's
+-- type or drop one, so 1.0's views are made again from scratch, keeping who
+-- may read them (their grants are carried over below).  The tables keep
+-- every figure whole.
 DO $$
 BEGIN
-    IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute
-                    WHERE attrelid OPERATOR(pg_catalog.=) '@extschema@.ranread_summary'::pg_catalog.regclass
-                      AND attname OPERATOR(pg_catalog.=) 'buffer_pages') THEN
-        DROP VIEW @extschema@.ranread_summary;
-    END IF;
+    PERFORM pg_catalog.set_config('ranread_upgrade.view_grants', coalesce((
+        SELECT pg_catalog.string_agg(pg_catalog.format('%s %s %s', c.relname, a.privilege_type,
+                   CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+                        ELSE a.grantee::pg_catalog.regrole::pg_catalog.text END), ',')
+          FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+         WHERE c.oid OPERATOR(pg_catalog.=) ANY (ARRAY['@extschema@.ranread_summary',
+                   '@extschema@.ranread_sweep_verdict']::pg_catalog.regclass[]::pg_catalog.oid[])
+           AND a.grantee OPERATOR(pg_catalog.<>) c.relowner), ''), true);
 END
 $$;
+DROP VIEW @extschema@.ranread_summary;
+DROP VIEW @extschema@.ranread_sweep_verdict;
+-- What ranread_run and ranread_setup return, rounded the same way
+ALTER TYPE @extschema@.ranread_setup_result
+    ALTER ATTRIBUTE seconds TYPE numeric(12,3),
+    ALTER ATTRIBUTE mbps TYPE numeric(14,1);
+ALTER TYPE @extschema@.ranread_run_result
+    ALTER ATTRIBUTE seconds TYPE numeric(12,3),
+    ALTER ATTRIBUTE iops TYPE bigint,
+    ALTER ATTRIBUTE mbps TYPE numeric(14,1),
+    ALTER ATTRIBUTE avg_ms TYPE numeric(15,3),
+    ALTER ATTRIBUTE p50_ms TYPE numeric(15,3),
+    ALTER ATTRIBUTE p95_ms TYPE numeric(15,3),
+    ALTER ATTRIBUTE p99_ms TYPE numeric(15,3),
+    ALTER ATTRIBUTE p999_ms TYPE numeric(15,3),
+    ALTER ATTRIBUTE max_ms TYPE numeric(15,3);
 
 -- Safe inside a production server: what a batch ran on, whether it timed
 -- every I/O, the Little's law check, notes for the reader.
@@ -194,6 +217,25 @@ BEGIN
                 WHEN 'ranread_blocks' THEN '@extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)'
             END,
             pg_catalog.substr(g, pg_catalog.strpos(g, ' ') + 1));
+    END LOOP;
+END
+$$;
+
+-- The grants of the views made again (PUBLIC's and pg_monitor's are
+-- 99_privileges.sql's); the short ranread_summary and the full row alike
+DO $$
+DECLARE
+    g text;
+    v text[];
+BEGIN
+    FOREACH g IN ARRAY pg_catalog.string_to_array(pg_catalog.current_setting('ranread_upgrade.view_grants', true), ',')
+    LOOP
+        v := pg_catalog.string_to_array(g, ' ');
+        CONTINUE WHEN v[3] IN ('PUBLIC', 'pg_monitor');
+        EXECUTE pg_catalog.format('GRANT %s ON @extschema@.%I TO %s', v[2], v[1], v[3]);
+        IF v[1] OPERATOR(pg_catalog.=) 'ranread_summary' THEN
+            EXECUTE pg_catalog.format('GRANT %s ON @extschema@.ranread_summary_full TO %s', v[2], v[3]);
+        END IF;
     END LOOP;
 END
 $$;

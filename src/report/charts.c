@@ -244,7 +244,7 @@ chart_select(const char *schema, bool *have_sweep, int64 *sweep,
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("sweep " INT64_FORMAT " for ranread_chart has no batches", *sweep),
-					 errhint("Pass NULL for the latest sweep; the sweep column of ranread_summary names the sweeps.")));
+					 errhint("Pass NULL for the latest sweep; the sweep column of ranread_summary_full names the sweeps.")));
 	}
 	else
 	{

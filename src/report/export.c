@@ -175,7 +175,8 @@ export_summary(StringInfo out, ExportFormat format, const char *schema)
 	(void) set_config_option("extra_float_digits", "3", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
 
-	ranread_spi_select(psprintf("SELECT * FROM %s.ranread_summary ORDER BY batch", schema));
+	/* every column, the figures whole: the rounding is the views' */
+	ranread_spi_select("SELECT * FROM ranread_internal.ranread_summary_raw ORDER BY batch");
 	desc = SPI_tuptable->tupdesc;
 
 	if (format == EXPORT_JSON)

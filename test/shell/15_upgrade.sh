@@ -51,8 +51,8 @@ q "DROP OWNED BY rr_upgrade_runner; DROP ROLE rr_upgrade_runner" >/dev/null
 is "$(q "SELECT status || '|' || reads FROM ranread_run(1, 300)")" "completed|300" "the updated database runs a batch"
 is "$(q "SELECT count(*) FROM ranread_mix('[{\"label\": \"a\", \"processes\": 1}, {\"label\": \"b\", \"processes\": 1, \"block_size\": 65536}]', duration => '0.5s')")" 3 \
   "the updated database runs a mix (1.1)"
-is "$(q "SELECT count(*) FROM ranread_summary")" 6 "ranread_summary shows the 1.0 batches and the new ones"
-is "$(q "SELECT count(*) FILTER (WHERE groups IS NULL) || '|' || count(*) FILTER (WHERE groups = 2) FROM ranread_summary")" "4|1" \
+is "$(q "SELECT count(*) FROM ranread_summary_full")" 6 "ranread_summary shows the 1.0 batches and the new ones"
+is "$(q "SELECT count(*) FILTER (WHERE groups IS NULL) || '|' || count(*) FILTER (WHERE groups = 2) FROM ranread_summary_full")" "4|1" \
   "... the 1.0 batches without the 1.1 columns, the mix with its groups"
 q "SELECT ranread_chart()" | grep -q '^<svg'
 ok $? "ranread_chart draws the sweep recorded by 1.0"

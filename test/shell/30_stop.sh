@@ -82,7 +82,7 @@ row=$(bg_output rr_leader | grep -E '^[0-9]+\|' | head -1)
 IFS='|' read -r r_batch r_status r_reads <<< "$row"
 is "$r_batch|$r_status" "$BATCH|stopped" "the caller gets its row back, with status 'stopped'"
 cmp_ok "${r_reads:-0}" '>' 0 "... and the reads completed before the stop (${r_reads:-none})"
-is "$(q "SELECT status || '|' || reads FROM ranread_summary WHERE batch = $BATCH")" "stopped|${r_reads:-x}" \
+is "$(q "SELECT status || '|' || reads FROM ranread_summary_full WHERE batch = $BATCH")" "stopped|${r_reads:-x}" \
   "the batch is recorded as 'stopped' with the same reads"
 is "$(q "SELECT count(*) || '|' || sum(reads) || '|' || min(status) || '|' || max(status) FROM ranread_results WHERE batch = $BATCH")" \
   "2|${r_reads:-x}|stopped|stopped" "one 'stopped' result row per process, whose reads add up to the batch's"
@@ -113,7 +113,7 @@ for round in $(seq 1 $ROUNDS); do
     echo "$out" | grep '^ERROR' | head -1 | sed "s/^/#   round $round: /"
   fi
   echo "$out" | grep -Eq '^[0-9]+\|stopped$' && rows=$((rows + 1))
-  [ "$(q "SELECT status FROM ranread_summary WHERE batch = ${early:-0}")" = stopped ] && recorded=$((recorded + 1))
+  [ "$(q "SELECT status FROM ranread_summary_full WHERE batch = ${early:-0}")" = stopped ] && recorded=$((recorded + 1))
   wait_workers_gone 10 || diag "round $round: workers are still there"
   [ "$(checkpointer_pid)" = "$CKPT" ] || break
 done

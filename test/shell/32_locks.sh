@@ -53,7 +53,7 @@ for kind in "VACUUM FULL ranread_batches" \
   is "$st" completed "$kind during a 3 s batch: the batch is recorded 'completed'"
   cmp_ok "$T_BATCH" '<' 8 "... and its caller returns on time ($T_BATCH s)"
   cmp_ok "$T_CMD" '<' 8 "... $kind finishes ($T_CMD s)"
-  is "$(q "SELECT status || '|' || reads FROM ranread_summary WHERE batch = ${b:-0}")" "completed|${reads:-x}" \
+  is "$(q "SELECT status || '|' || reads FROM ranread_summary_full WHERE batch = ${b:-0}")" "completed|${reads:-x}" \
     "... the summary has the batch with the reads its caller got"
   is "$(q "SELECT sum(reads) FROM ranread_results WHERE batch = ${b:-0}")" "${reads:-x}" "... and so do its process rows"
   wait_workers_gone 5 || diag "workers left after $kind"
@@ -87,8 +87,8 @@ echo "$out" | grep -Eq "^DETAIL: .*ranread_stop\(\) was called while it waited.*
 ok $? "... that says why and gives the figures ($reads reads)"
 wait_workers_gone 3
 ok $? "no worker is left"
-is "$(q "SELECT status FROM ranread_summary WHERE batch = $b")" failed "the summary shows the unrecorded batch as failed, not running"
-q "SELECT message FROM ranread_summary WHERE batch = $b" | grep -q 'never written'
+is "$(q "SELECT status FROM ranread_summary_full WHERE batch = $b")" failed "the summary shows the unrecorded batch as failed, not running"
+q "SELECT message FROM ranread_summary_full WHERE batch = $b" | grep -q 'never written'
 ok $? "... with a message saying its history was never written"
 end_session rr_holder "$HOLDER"
 

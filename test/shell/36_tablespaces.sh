@@ -33,7 +33,7 @@ setup_db rr_ts
 setup_target 32MB
 REL=$(q "SELECT relid::regclass FROM ranread_target_catalog WHERE target = 'ranread'")
 B=$(q "SELECT batch FROM ranread_run(1, 100)")
-is "$(q "SELECT tablespace || '|' || filesystem FROM ranread_summary WHERE batch = $B")" "pg_default|ext4" \
+is "$(q "SELECT tablespace || '|' || filesystem FROM ranread_summary_full WHERE batch = $B")" "pg_default|ext4" \
   "a batch records the tablespace and the filesystem it read: pg_default on ext4"
 
 # --- moved to tmpfs behind ranread's back
@@ -66,13 +66,13 @@ q "SELECT ranread_setup('16MB', 'rr_ts_one', 'moving')" >/dev/null
 q "ALTER TABLESPACE rr_ts_one RENAME TO rr_ts_renamed" >/dev/null
 is "$(q "SELECT tablespace FROM ranread_targets WHERE target = 'moving'")" rr_ts_renamed "ranread_targets follows ALTER TABLESPACE ... RENAME"
 B=$(q "SELECT batch FROM ranread_run(1, 100, target => 'moving')")
-is "$(q "SELECT tablespace FROM ranread_summary WHERE batch = $B")" rr_ts_renamed "... and so does the batch's record"
+is "$(q "SELECT tablespace FROM ranread_summary_full WHERE batch = $B")" rr_ts_renamed "... and so does the batch's record"
 q "CREATE TABLESPACE rr_ts_two LOCATION '$TS2'" >/dev/null
 q "ALTER TABLE ALL IN TABLESPACE rr_ts_renamed SET TABLESPACE rr_ts_two" >/dev/null
 is "$(q "SELECT tablespace || '|' || state FROM ranread_targets WHERE target = 'moving'")" "rr_ts_two|ready" \
   "ranread_targets follows ALTER TABLE ALL IN TABLESPACE ... SET TABLESPACE"
 B=$(q "SELECT batch FROM ranread_run(1, 100, target => 'moving')")
-is "$(q "SELECT tablespace FROM ranread_summary WHERE batch = $B")" rr_ts_two "... and so does the batch's record"
+is "$(q "SELECT tablespace FROM ranread_summary_full WHERE batch = $B")" rr_ts_two "... and so does the batch's record"
 q "SELECT ranread_purge('moving')" >/dev/null
 
 # --- CREATE on a tablespace, as CREATE TABLE needs it

@@ -154,9 +154,9 @@ wait_pid "$CLIENT" 10
 is "$(history_of)" "$before" "SIGKILL of the leader: the history of earlier batches is intact"
 is "$(q "SELECT state FROM ranread_targets WHERE target = 'ranread'")" empty \
   "SIGKILL of the leader: crash recovery left the unlogged target empty"
-is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_summary WHERE batch = ${BATCH:-0}")" "failed|true" \
+is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_summary_full WHERE batch = ${BATCH:-0}")" "failed|true" \
   "SIGKILL of the leader: right after the restart ranread_summary shows the interrupted batch 'failed', with a message"
-is "$(q "SELECT count(*) FROM ranread_summary WHERE status = 'running'")" 0 "SIGKILL of the leader: ranread_summary shows no batch 'running'"
+is "$(q "SELECT count(*) FROM ranread_summary_full WHERE status = 'running'")" 0 "SIGKILL of the leader: ranread_summary shows no batch 'running'"
 setup_target 64MB
 next_runs "SIGKILL of the leader"
 is "$(q "SELECT count(*) FROM ranread_batches WHERE status = 'running'")" 0 \

@@ -25,8 +25,8 @@ for round in 1 2 3; do
   ok $? "round $round: SIGTERM to the recording worker ends the batch; the caller returns ($(secs "$t0" "$(now_ms)") s)"
   IFS='|' read -r b st reads writes iops <<< "$(bg_output rr_term | grep -E '^[0-9]+\|' | head -1)"
   is "$st" cancelled "round $round: the caller's row says 'cancelled'"
-  is "$(q "SELECT status || '|' || reads || '|' || writes || '|' || iops FROM ranread_batches WHERE batch = ${b:-0}")" \
-     "cancelled|$reads|$writes|$iops" "round $round: the batch's row has the caller's figures exactly ($reads reads)"
+  is "$(q "SELECT status || '|' || reads || '|' || writes || '|' || round(iops) FROM ranread_batches WHERE batch = ${b:-0}")" \
+     "cancelled|$reads|$writes|$iops" "round $round: the batch's row has the caller's figures exactly, the IOPS whole ($reads reads)"
   is "$(q "SELECT count(*) || '|' || sum(reads) || '|' || sum(writes) FROM ranread_results WHERE batch = ${b:-0}")" \
      "4|$reads|$writes" "round $round: its four process rows add up to them"
   is "$(q "SELECT sum(reads) FROM ranread_intervals WHERE batch = ${b:-0}")" "$reads" "round $round: and so do its seconds"

@@ -31,12 +31,12 @@ setup_db rr_busy
 q "CREATE TABLESPACE rr_slow LOCATION '$DIR'" >/dev/null
 is "$(q "SELECT size_bytes FROM ranread_setup('128MB', 'rr_slow', 'slow')")" 134217728 "a 128 MB target on it"
 B=$(q "SELECT batch FROM ranread_run(2, 20, target => 'slow')")
-is "$(q "SELECT filesystem FROM ranread_summary WHERE batch = $B")" fuse.slowfs \
+is "$(q "SELECT filesystem FROM ranread_summary_full WHERE batch = $B")" fuse.slowfs \
   "a batch there records the filesystem it read: fuse.slowfs"
 
 B=$(q "SELECT batch FROM ranread_run(16, duration => '4s', target => 'slow', workers => 2)")
 read -r iops avg busy minbusy engine <<< "$(q "SELECT round(iops) || ' ' || avg_ms || ' ' || busy || ' ' ||
-    (SELECT min(busy) FROM ranread_results r WHERE r.batch = s.batch) || ' ' || engine FROM ranread_summary s WHERE batch = $B")"
+    (SELECT min(busy) FROM ranread_results r WHERE r.batch = s.batch) || ' ' || engine FROM ranread_summary_full s WHERE batch = $B")"
 diag "16 processes at QD1 on slowfs: $iops IOPS, avg $avg ms, busy $busy (lowest process $minbusy), engine $engine, in flight at most $(slowfs_stats "$MNT" max_in_flight)"
 is "$engine" io_uring "the batch ran on io_uring (8 processes per worker)"
 little=$(awk -v i="$iops" -v a="$avg" 'BEGIN { printf "%.4f", i * a / 1000 / 16 }')
@@ -44,11 +44,11 @@ cmp_ok "$little" '>=' 0.98 "Little's law holds: IOPS x avg latency / 16 streams 
 cmp_ok "$little" '<=' 1.02 "... and not above 1 either ($little)"
 cmp_ok "$busy" '>=' 0.98 "the batch records busy = $busy"
 cmp_ok "$minbusy" '>=' 0.98 "... and so does every process (lowest $minbusy)"
-is "$(q "SELECT notes IS NULL FROM ranread_summary WHERE batch = $B")" t "... with no note in the summary"
+is "$(q "SELECT notes IS NULL FROM ranread_summary_full WHERE batch = $B")" t "... with no note in the summary"
 cmp_ok "$(slowfs_stats "$MNT" max_in_flight)" '<=' 12 "the storage never had more than 12 reads in flight: submits blocked"
 
 B=$(q "SELECT batch FROM ranread_run(4, duration => '1s', target => 'slow', rate_iops => 200)")
-is "$(q "SELECT busy IS NULL FROM ranread_summary WHERE batch = $B")" t "a paced batch records no busy figure: its streams wait by design"
+is "$(q "SELECT busy IS NULL FROM ranread_summary_full WHERE batch = $B")" t "a paced batch records no busy figure: its streams wait by design"
 
 q "SELECT ranread_purge('slow')" >/dev/null
 q "DROP TABLESPACE rr_slow" >/dev/null

@@ -29,7 +29,7 @@ notice_engine() {
   out=$(psql -qAtX -d "$DB" -c "SET client_min_messages = notice" ${2:+-c "SET $2"} -c "$1" 2>&1 >/dev/null)
   echo "$out" | sed -nE 's/^NOTICE: +ranread batch ([0-9]+): ([^ ]+) engine, .*/\1 \2/p' |
     while read -r batch engine; do
-      echo "$batch $engine $(q "SELECT engine FROM ranread_summary WHERE batch = $batch")"
+      echo "$batch $engine $(q "SELECT engine FROM ranread_summary_full WHERE batch = $batch")"
     done
 }
 
@@ -58,7 +58,7 @@ if psql -qAtX -d "$DB" -c "SET ranread.engine = io_uring" -c "SELECT 1 FROM ranr
   agree "one process at queue depth 4" io_uring "SELECT * FROM ranread_run(1, 200, queue_depth => 4)"
   agree "a mix of two one-process groups on two workers, one at queue depth 2" io_uring \
     "SELECT * FROM ranread_mix('[{\"label\": \"a\", \"processes\": 1}, {\"label\": \"b\", \"processes\": 1, \"queue_depth\": 2}]', duration => '0.3s', workers => 2)"
-  is "$(q "SELECT count(*) FROM ranread_summary WHERE engine NOT IN ('io_uring', 'sync')")" 0 \
+  is "$(q "SELECT count(*) FROM ranread_summary_full WHERE engine NOT IN ('io_uring', 'sync')")" 0 \
     "no batch records more than one engine"
 else
   for what in "three processes on two workers" "one process at queue depth 4" \

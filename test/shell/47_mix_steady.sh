@@ -28,7 +28,7 @@ is "$(bg_output rr_mix_stop | grep -E '^[0-9]' | sort | tr '\n' ' ')" "0|total|s
   "... with a row per group and the total, all 'stopped'"
 is "$(q "SELECT string_agg(label || ':' || (reads > 0), ',' ORDER BY grp) FROM ranread_groups WHERE batch = $B")" "oltp:true,scan:true" \
   "every group of the stopped mix is recorded with what it read"
-is "$(q "SELECT status FROM ranread_summary WHERE batch = $B")" stopped "... and the batch is 'stopped'"
+is "$(q "SELECT status FROM ranread_summary_full WHERE batch = $B")" stopped "... and the batch is 'stopped'"
 
 bg_psql rr_mix_cancel "SELECT grp || '|' || status FROM ranread_mix('$MIX', duration => '30s')"
 C=$BG_PID
@@ -37,7 +37,7 @@ B=$(q "SELECT max(batch) FROM ranread_batches WHERE status = 'running'")
 psql -qAtX -d postgres -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'rr_mix_cancel'" >/dev/null
 wait_pid "$C" 10
 ok $? "a cancelled mix's caller returns"
-is "$(q "SELECT status || '|' || (SELECT count(*) FROM ranread_groups g WHERE g.batch = s.batch) FROM ranread_summary s WHERE batch = $B")" "cancelled|2" \
+is "$(q "SELECT status || '|' || (SELECT count(*) FROM ranread_groups g WHERE g.batch = s.batch) FROM ranread_summary_full s WHERE batch = $B")" "cancelled|2" \
   "... and the mix is recorded 'cancelled' with both its groups"
 wait_workers_gone 5
 ok $? "no worker is left"
@@ -64,7 +64,7 @@ t0=$(now_ms)
 B=$(q "SELECT batch FROM ranread_run(8, duration => '30s', target => 'slow', steady_state => '10%/3s')")
 t1=$(now_ms)
 cmp_ok "$(secs "$t0" "$t1")" '<' 15 "steady_state '10%/3s' ends a 30 s run on steady storage early ($(secs "$t0" "$t1") s)"
-is "$(q "SELECT status || '|' || ended_steady || '|' || steady_state FROM ranread_summary WHERE batch = $B")" "completed|true|10%/3s" \
+is "$(q "SELECT status || '|' || ended_steady || '|' || steady_state FROM ranread_summary_full WHERE batch = $B")" "completed|true|10%/3s" \
   "... recorded 'completed', ended_steady, with the option"
 # A duration run gets SNIA's verdict, whatever it is: FUSE storage on a
 # machine whose CPUs other work shares is steady only when that work is, so
@@ -72,15 +72,15 @@ is "$(q "SELECT status || '|' || ended_steady || '|' || steady_state FROM ranrea
 # recorded figures, and is what the timeline says (the rule itself is
 # checked above on known rounds, and a steady run ending early just before).
 B=$(q "SELECT batch FROM ranread_run(4, duration => '10s', target => 'slow')")
-V=$(q "SELECT steady || '|' || (steady_excursion <= 0.2 AND abs(steady_slope) <= 0.1) FROM ranread_summary WHERE batch = $B")
-diag "a 10 s run on FUSE storage: $(q "SELECT 'steady ' || steady || ', excursion ' || round(steady_excursion::numeric, 3) || ', slope ' || round(steady_slope::numeric, 3) FROM ranread_summary WHERE batch = $B")"
+V=$(q "SELECT steady || '|' || (steady_excursion <= 0.2 AND abs(steady_slope) <= 0.1) FROM ranread_batches WHERE batch = $B")
+diag "a 10 s run on FUSE storage: $(q "SELECT 'steady ' || steady || ', excursion ' || round(steady_excursion::numeric, 3) || ', slope ' || round(steady_slope::numeric, 3) FROM ranread_summary_full WHERE batch = $B")"
 ok "$( [ "$V" = "true|true" ] || [ "$V" = "false|false" ]; echo $?)" \
   "a 10 s run gets SNIA's verdict, and it follows from its excursion and slope ($V)"
 if [ "${V%%|*}" = true ]; then want='>Steady by SNIA'; else want='>Not steady by SNIA'; fi
 q "SELECT ranread_timeline($B)" | grep -q "$want"
 ok $? "... and its timeline says so ($want)"
 B=$(q "SELECT batch FROM ranread_run(2, 2000, target => 'slow')")
-is "$(q "SELECT steady IS NULL FROM ranread_summary WHERE batch = $B")" t \
+is "$(q "SELECT steady IS NULL FROM ranread_summary_full WHERE batch = $B")" t \
   "a run by iterations gets no verdict (its length is not the user's)"
 
 done_testing

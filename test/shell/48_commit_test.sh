@@ -67,12 +67,12 @@ for spec in "1 1 fdatasync" "1 1 fsync" "1 1 open_datasync" "1 1 open_sync" "2 4
   is "${row#*|}" completed "sync => '$3' at $1 x QD$2 completes"
   # concurrent syncs may share a flush: at most every op in flight at once
   flush_check "sync => '$3' at $1 x QD$2" "$((writes / ($1 * $2)))" "${f0:-0}"
-  is "$(q "SELECT sync || '|' || engine FROM ranread_summary ORDER BY batch DESC LIMIT 1")" \
+  is "$(q "SELECT sync || '|' || engine FROM ranread_summary_full ORDER BY batch DESC LIMIT 1")" \
     "$3|$([ "$1$2" = 11 ] && echo sync || echo io_uring)" "... recorded as sync $3, with the engine that ran it"
 done
-is "$(q "SELECT count(*) FROM ranread_summary WHERE sync IS NULL")" 0 "every synced batch says so in ranread_summary"
+is "$(q "SELECT count(*) FROM ranread_summary_full WHERE sync IS NULL")" 0 "every synced batch says so in ranread_summary"
 q "SELECT status FROM ranread_run(1, duration => '0.5 s', write_pct => 100)" >/dev/null
-is "$(q "SELECT coalesce(sync, 'NULL') FROM ranread_summary ORDER BY batch DESC LIMIT 1")" NULL "a batch without sync records NULL"
+is "$(q "SELECT coalesce(sync, 'NULL') FROM ranread_summary_full ORDER BY batch DESC LIMIT 1")" NULL "a batch without sync records NULL"
 
 # --- a whole commit test ---------------------------------------------------
 f0=$(flushes)
@@ -157,7 +157,7 @@ out=$(psql -qAtX -d "$DB" -c "SET statement_timeout = '1500ms'" -c "SELECT count
 echo "$out" | grep -q 'canceling statement due to statement timeout'
 ok $? "statement_timeout cancels a commit test"
 is "$(scratch_files)" 0 "the scratch file is gone after the cancel"
-is "$(q "SELECT status FROM ranread_summary ORDER BY batch DESC LIMIT 1")" cancelled "... and the test it interrupted is recorded 'cancelled'"
+is "$(q "SELECT status FROM ranread_summary_full ORDER BY batch DESC LIMIT 1")" cancelled "... and the test it interrupted is recorded 'cancelled'"
 
 touch "$DD/base/pgsql_tmp/pgsql_tmpranread_commit.4194305"
 chown postgres: "$DD/base/pgsql_tmp/pgsql_tmpranread_commit.4194305"

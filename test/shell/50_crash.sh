@@ -55,9 +55,9 @@ ok $? "ranread_run on the emptied target fails with SQLSTATE 55000 and says it i
 echo "$msg" | grep -Eq '^HINT: .*ranread_setup'
 ok $? "... with a hint to run ranread_setup again"
 is "$(ranread_workers)" 0 "... before any worker starts"
-is "$(q "SELECT count(*) FROM ranread_summary WHERE status = 'running'")" 0 \
+is "$(q "SELECT count(*) FROM ranread_summary_full WHERE status = 'running'")" 0 \
   "right after the restart ranread_summary shows no batch 'running'"
-is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_summary WHERE batch = ${BATCH:-0}")" "failed|true" \
+is "$(q "SELECT status || '|' || (message IS NOT NULL) FROM ranread_summary_full WHERE batch = ${BATCH:-0}")" "failed|true" \
   "... it shows the interrupted batch 'failed', with a message"
 
 # a batch a crash left 'running' is repaired even while another database runs
@@ -81,8 +81,8 @@ is "$(q_in "$DB2" "SELECT max(batch) FROM ranread_batches WHERE status = 'runnin
 
 setup_target 64MB
 is "$(q "SELECT state FROM ranread_targets WHERE target = 'ranread'")" ready "ranread_setup again makes the target 'ready'"
-diag "its message: $(q "SELECT message FROM ranread_summary WHERE batch = ${BATCH:-0}")"
-is "$(q "SELECT status FROM ranread_summary WHERE batch = $ORPHAN")" failed \
+diag "its message: $(q "SELECT message FROM ranread_summary_full WHERE batch = ${BATCH:-0}")"
+is "$(q "SELECT status FROM ranread_summary_full WHERE batch = $ORPHAN")" failed \
   "a batch left 'running' here shows 'failed' although another database runs a batch numbered $ORPHAN"
 psql -qAtX -d "$DB2" -c "SELECT ranread_stop()" >/dev/null
 wait_pid "$OTHER" 10

@@ -23,7 +23,7 @@ case "$reason" in scaling:*) ok 0 "a throttled disk stops the sweep because IOPS
   *) ok 1 "a throttled disk stops the sweep because IOPS no longer scale"; diag "stop reason: $reason";; esac
 cmp_ok "$iops" ">=" $((CEILING * 80 / 100)) "the verdict's max IOPS reaches the ceiling ($CEILING)"
 cmp_ok "$iops" "<=" $((CEILING * 115 / 100)) "the verdict's max IOPS does not exceed the ceiling ($CEILING)"
-steps=$(q "SELECT count(*) FROM ranread_summary WHERE sweep = (SELECT max(sweep) FROM ranread_sweeps)")
+steps=$(q "SELECT count(*) FROM ranread_summary_full WHERE sweep = (SELECT max(sweep) FROM ranread_sweeps)")
 cmp_ok "$steps" "<=" 4 "the sweep stops soon after reaching the ceiling (at most 1, 2, 4, 8 processes)"
 
 # 16, 32 ... processes at 1000 IOPS: average latency is 16 ms, then 32 ms
@@ -33,7 +33,7 @@ diag "verdict: $row"
 case "${row%%|*}" in latency:*) ok 0 "latency above max_avg_ms on two steps in a row stops the sweep";;
   *) ok 1 "latency above max_avg_ms on two steps in a row stops the sweep";; esac
 is "${row#*|}" "none" "no step within the latency bound means no max IOPS verdict"
-avg=$(q "SELECT round(avg_ms) FROM ranread_summary WHERE sweep = (SELECT max(sweep) FROM ranread_sweeps) ORDER BY processes LIMIT 1")
+avg=$(q "SELECT round(avg_ms) FROM ranread_summary_full WHERE sweep = (SELECT max(sweep) FROM ranread_sweeps) ORDER BY processes LIMIT 1")
 cmp_ok "$avg" ">=" 12 "16 processes on a 1000 IOPS disk wait about 16 ms each (Little's law)"
 
 done_testing

@@ -98,7 +98,7 @@ same=0
 for i in 1 2 3; do
   mine=$(q "SELECT $cols FROM ranread_fleet_nodes b, ranread_fleet_nodes s WHERE b.fleet = $F AND b.node = $i AND s.fleet = b.fleet AND s.node = b.node")
   b=${mine%%|*}
-  theirs=$(qn "$i" "SELECT $cols FROM ranread_batches b JOIN ranread_summary s USING (batch) WHERE batch = $b")
+  theirs=$(qn "$i" "SELECT $cols FROM ranread_batches b JOIN ranread_internal.ranread_summary_raw s USING (batch) WHERE batch = $b")
   [ -n "$mine" ] && [ "$mine" = "$theirs" ] || { same=1; diag "node $i: fleet row '$mine', node's own '$theirs'"; }
   [ "$(qn "$i" "SELECT fleet FROM ranread_batches WHERE batch = $b")" = "$F" ] || { same=1; diag "node $i: batch $b lacks fleet $F"; }
   s_mine=$(q "SELECT count(*) || '|' || sum(reads) || '|' || round(sum(iops)::numeric, 6) FROM ranread_fleet_seconds WHERE fleet = $F AND node = $i")

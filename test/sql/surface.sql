@@ -42,7 +42,8 @@ SELECT t.typname, string_agg(a.attname || ' ' || format_type(a.atttypid, a.attty
 SELECT c.relname, c.relkind, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod) AS type
   FROM pg_class c
   JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
- WHERE c.relname IN ('ranread_results', 'ranread_summary', 'ranread_targets', 'ranread_intervals')
+ WHERE c.relname IN ('ranread_results', 'ranread_summary', 'ranread_targets', 'ranread_intervals',
+                     'ranread_summary_full', 'ranread_process_summary')
    AND c.relnamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ranread')
  ORDER BY c.relname, a.attnum;
 
@@ -76,6 +77,7 @@ SELECT c.relname,
        has_table_privilege('pg_monitor', c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE') AS pg_monitor_writes,
        has_table_privilege('public', c.oid, 'SELECT') AS public_reads
   FROM pg_class c
- WHERE c.relname IN ('ranread_results', 'ranread_summary', 'ranread_targets', 'ranread_intervals')
+ WHERE c.relname IN ('ranread_results', 'ranread_summary', 'ranread_targets', 'ranread_intervals',
+                     'ranread_summary_full', 'ranread_process_summary')
    AND c.relnamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ranread')
  ORDER BY c.relname;
