@@ -404,18 +404,24 @@ AS $$
 $$;
 
 -- The statements that measure what advice rests on, one per figure, with
--- the functions qualified by schema (to run them) or not (to show them).
+-- the functions qualified by schema (to run them) or not (to show them);
+-- and 'target', the one that makes a target in a tablespace to measure
+-- with: twice the server's RAM and twice effective_cache_size, at least
+-- 1 GB, so that no cache in RAM can hold it (ranread_advise_cache).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_measure_sql(
     what        text,
     target      name,
     duration    interval,
     max_avg_ms  float8,
-    schema      name DEFAULT NULL)
+    schema      name DEFAULT NULL,
+    tablespace  name DEFAULT NULL)
 RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT format(CASE $1
+        WHEN 'target' THEN
+            'SELECT * FROM %1$sranread_setup(%5$L, tablespace => %6$L, target => %2$L);'
         WHEN 'random QD1' THEN
             'SELECT * FROM %1$sranread_run(1, target => %2$L, duration => %3$L);'
         WHEN 'sequential' THEN
@@ -427,20 +433,10 @@ AS $$
         WHEN 'commit test' THEN
             'SELECT * FROM %1$sranread_commit_test(duration => %3$L);'
         END,
-        CASE WHEN $5 IS NULL THEN '' ELSE quote_ident($5) || '.' END, $2, $3, $4)
-$$;
-
--- The statement that makes a target in a tablespace to measure with: twice
--- the server's RAM and twice effective_cache_size, at least 1 GB, so that
--- no cache in RAM can hold it (ranread_advise_cache).
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_setup_sql(tablespace name, target name)
-RETURNS text
-LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT format('SELECT * FROM ranread_setup(%L, tablespace => %L, target => %L);',
-                  pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
-                                          2 * ranread_internal.ranread_ram_bytes(), pg_size_bytes('1GB'))), $1, $2)
+        CASE WHEN $5 IS NULL THEN '' ELSE quote_ident($5) || '.' END, $2, $3, $4,
+        CASE WHEN $1 = 'target'
+             THEN pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
+                                          2 * ranread_internal.ranread_ram_bytes(), pg_size_bytes('1GB'))) END, $6)
 $$;
 
 -- The target ready in a tablespace that advice measures with: one of twice
@@ -604,7 +600,7 @@ BEGIN
     END IF;
     IF ev.target IS NULL THEN
         ev.target := CASE WHEN ev.tablespace = ev.reference THEN 'ranread' ELSE 'ranread_' || ev.tablespace END;
-        ev.setup := ranread_internal.ranread_advise_setup_sql(ev.tablespace, ev.target);
+        ev.setup := ranread_internal.ranread_advise_measure_sql('target', ev.target, NULL, NULL, NULL, ev.tablespace);
     END IF;
     RETURN ev;
 END
@@ -747,7 +743,9 @@ RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT concat_ws(' ', CASE WHEN l.target IS NULL THEN ranread_internal.ranread_advise_setup_sql(($1).tablespace, 'ranread_large') END,
+    SELECT concat_ws(' ', CASE WHEN l.target IS NULL
+                                   THEN ranread_internal.ranread_advise_measure_sql('target', 'ranread_large', NULL, NULL,
+                                                                                    NULL, ($1).tablespace) END,
                      (SELECT string_agg(ranread_internal.ranread_advise_measure_sql(w, coalesce(l.target, 'ranread_large'),
                                             ($1).duration, ($1).max_avg_ms), ' ' ORDER BY i)
                         FROM unnest($2) WITH ORDINALITY u(w, i)))
@@ -848,7 +846,8 @@ BEGIN
             -- the unit is missing: measure it on the reference tablespace
             ref_target := ranread_internal.ranread_advise_target(ref_ts);
             measure_seq := concat_ws(' ',
-                CASE WHEN ref_target IS NULL THEN ranread_internal.ranread_advise_setup_sql(ref_ts, 'ranread') END,
+                CASE WHEN ref_target IS NULL
+                     THEN ranread_internal.ranread_advise_measure_sql('target', 'ranread', NULL, NULL, NULL, ref_ts) END,
                 ranread_internal.ranread_advise_measure_sql('sequential', coalesce(ref_target, 'ranread'),
                                                             ev.duration, ev.max_avg_ms));
         END IF;
@@ -896,13 +895,13 @@ BEGIN
         to_measure := CASE WHEN ioc.still_rising
                            THEN ranread_internal.ranread_advise_measure_sql('random sweep', ev.target, ev.duration, ev.max_avg_ms) END;
     END IF;
-    RETURN ARRAY[
-        ranread_internal.ranread_advise_row(ev, 'effective_io_concurrency', 'tablespace', ioc.io_concurrency::text, figures,
-            formula || 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.',
-            to_measure, coalesce(ev.curve_batches, '{}'), ev.curve_spread, ARRAY['random sweep']),
-        ranread_internal.ranread_advise_row(ev, 'maintenance_io_concurrency', 'tablespace', ioc.io_concurrency::text, figures,
-            formula || 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.',
-            to_measure, coalesce(ev.curve_batches, '{}'), ev.curve_spread, ARRAY['random sweep'])];
+    -- both settings follow from the same curve; they differ in what uses them
+    RETURN (SELECT array_agg(ranread_internal.ranread_advise_row(ev, u.setting, 'tablespace', ioc.io_concurrency::text,
+                                 figures, formula || u.used, to_measure, coalesce(ev.curve_batches, '{}'),
+                                 ev.curve_spread, ARRAY['random sweep']) ORDER BY u.n)
+              FROM (VALUES (1, 'effective_io_concurrency', 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.'),
+                           (2, 'maintenance_io_concurrency', 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.')
+                   ) u(n, setting, used));
 END
 $$;
 
@@ -910,31 +909,28 @@ $$;
 -- from sequential reads by one process and by several.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_parallel_rows(ev ranread_internal.ranread_advise_evidence)
 RETURNS ranread_internal.ranread_advice[]
-LANGUAGE plpgsql STABLE
+LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    s1   ranread_internal.ranread_advise_batch := ev.seq_one;
-    sall ranread_internal.ranread_advise_batch := ev.seq_most;
-    pw   record;
-BEGIN
-    SELECT * INTO pw FROM @extschema@.ranread_advise_parallel_workers(s1.mbps, sall.mbps);
-    RETURN ARRAY[ranread_internal.ranread_advise_row(ev, 'max_parallel_workers_per_gather', 'server', pw.workers::text,
+    SELECT ARRAY[ranread_internal.ranread_advise_row($1, 'max_parallel_workers_per_gather', 'server', pw.workers::text,
         CASE WHEN pw.workers IS NULL
-             THEN 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ev.tablespace
-                  || ranread_internal.ranread_advise_stale(ev.tablespace, 'sequential', NULL, NULL)
+             THEN 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ($1).tablespace
+                  || ranread_internal.ranread_advise_stale(($1).tablespace, 'sequential', NULL, NULL)
              ELSE format('sequential reads: one process %s MiB/s (%s), the most with several %s MiB/s, by %s processes (%s): %s',
-                         round(s1.mbps::numeric), ranread_internal.ranread_advise_source(s1, s1.iops_spread),
-                         round(sall.mbps::numeric), sall.processes, ranread_internal.ranread_advise_source(sall, sall.iops_spread),
+                         round((s.one).mbps::numeric), ranread_internal.ranread_advise_source(s.one, (s.one).iops_spread),
+                         round((s.most).mbps::numeric), (s.most).processes,
+                         ranread_internal.ranread_advise_source(s.most, (s.most).iops_spread),
                          CASE WHEN pw.processes = 1 THEN 'one process already reads as fast as several'
                               ELSE format('%s processes'' worth', pw.processes) END) END,
         'a cap for I/O-bound parallel scans: processes = round(sequential MiB/s of all processes / of one process), as Oracle''s CALIBRATE_IO feeds PARALLEL_DEGREE_LIMIT=IO (MAX_MBPS / MAX_PMBPS); workers per gather = processes - 1, since the leader scans too. Plans bound by CPU on cached data may still use more.',
         CASE WHEN pw.workers IS NULL
-             THEN concat_ws(' ', ev.setup,
-                            ranread_internal.ranread_advise_measure_sql('sequential sweep', ev.target, ev.duration, ev.max_avg_ms)) END,
-        coalesce(s1.batches || sall.batches, '{}'), (SELECT sum(x) FROM unnest(ARRAY[s1.iops_spread, sall.iops_spread]) x),
-        ARRAY['sequential sweep'])];
-END
+             THEN concat_ws(' ', ($1).setup,
+                            ranread_internal.ranread_advise_measure_sql('sequential sweep', ($1).target, ($1).duration, ($1).max_avg_ms)) END,
+        coalesce((s.one).batches || (s.most).batches, '{}'),
+        (SELECT sum(x) FROM unnest(ARRAY[(s.one).iops_spread, (s.most).iops_spread]) x),
+        ARRAY['sequential sweep'])]
+      FROM (SELECT ($1).seq_one AS one, ($1).seq_most AS most) s
+      LEFT JOIN LATERAL @extschema@.ranread_advise_parallel_workers((s.one).mbps, (s.most).mbps) pw ON true
 $$;
 
 -- Step: wal_sync_method (ranread_advise_wal_sync_method) from the commit
@@ -996,24 +992,6 @@ BEGIN
 END
 $$;
 
--- Step: one WARNING naming the settings whose advice carries a warning
--- (a cache may have answered, the batches vary more than the change), so
--- that a caller who reads only setting and suggested sees it.
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_warn(tablespace name,
-    advice ranread_internal.ranread_advice[])
-RETURNS void
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    names text := (SELECT string_agg(a.setting, ', ') FROM unnest(advice) a WHERE a.warning IS NOT NULL);
-BEGIN
-    IF names IS NOT NULL THEN
-        RAISE WARNING 'ranread_advise for %: the advice on % carries a warning: see the warning column', tablespace, names;
-    END IF;
-END
-$$;
-
 -- From numbers to settings: one row per setting, from the batches on the
 -- tablespace (and the latest commit test on pg_wal), or, with measure =>
 -- true, from the short batches it runs first and names.  Never applies
@@ -1061,7 +1039,12 @@ BEGIN
               || ranread_internal.ranread_advise_parallel_rows(ev)
               || ranread_internal.ranread_advise_wal_rows(ev);
     RETURN QUERY SELECT * FROM unnest(advice);
-    PERFORM ranread_internal.ranread_advise_warn(ev.tablespace, advice);
+    -- one WARNING names the settings whose advice carries a warning, for
+    -- a caller who reads only setting and suggested
+    IF (SELECT bool_or(a.warning IS NOT NULL) FROM unnest(advice) a) THEN
+        RAISE WARNING 'ranread_advise for %: the advice on % carries a warning: see the warning column', ev.tablespace,
+            (SELECT string_agg(a.setting, ', ') FROM unnest(advice) a WHERE a.warning IS NOT NULL);
+    END IF;
     PERFORM ranread_internal.ranread_advise_notice(ev.tablespace, advice);
 END
 $$;
@@ -1077,8 +1060,7 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_advise_wal_sync_method(text[], float8[], text),
     ranread_internal.ranread_advise_history(name),
     ranread_internal.ranread_advise_stale(name, text, integer, integer),
-    ranread_internal.ranread_advise_measure_sql(text, name, interval, float8, name),
-    ranread_internal.ranread_advise_setup_sql(name, name),
+    ranread_internal.ranread_advise_measure_sql(text, name, interval, float8, name, name),
     ranread_internal.ranread_advise_target(name),
     ranread_internal.ranread_advise_same(text, text),
     ranread_internal.ranread_advise_pending(text, text, text, text, text),
@@ -1095,7 +1077,6 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_advise_cache(float8, name, bigint, bigint),
     ranread_internal.ranread_advise_noise(),
     ranread_internal.ranread_ram_bytes(),
-    ranread_internal.ranread_advise_warn(name, ranread_internal.ranread_advice[]),
     ranread_internal.ranread_advise_page_cost_rows(ranread_internal.ranread_advise_evidence),
     ranread_internal.ranread_advise_io_rows(ranread_internal.ranread_advise_evidence),
     ranread_internal.ranread_advise_parallel_rows(ranread_internal.ranread_advise_evidence),
