@@ -434,10 +434,10 @@ put_row(ReturnSetInfo *rsinfo, int64 commit_test, const CommitTest *t, BatchShar
  * 8 kB write (the others' ops are 0): the figures, which is fastest of them,
  * against the server's wal_sync_method, and an ALTER SYSTEM hint only when
  * another method is more than 10% faster than it.  ranread_advise gives the
- * same words: both come from ranread_advise_wal_sync_method, where that
- * threshold is.  Methods of other calls are never compared: a method is
- * "fastest" only among those measured here, and with one there is nothing
- * to compare.
+ * same words: both come from ranread_advise_wal_sync_method, whose
+ * threshold is the advisor's one noise threshold, ranread_advise_noise.
+ * Methods of other calls are never compared: a method is "fastest" only
+ * among those measured here, and with one there is nothing to compare.
  */
 static void
 recommend(const double *ops, const Scratch *sc, int64 commit_test)

@@ -78,6 +78,7 @@
 PG_FUNCTION_INFO_V1(ranread_setup);
 PG_FUNCTION_INFO_V1(ranread_purge);
 PG_FUNCTION_INFO_V1(ranread_target_state);
+PG_FUNCTION_INFO_V1(ranread_ram_bytes);
 PG_FUNCTION_INFO_V1(ranread_target_info);
 
 #define MIN_TARGET_BYTES	((int64) 1024 * 1024)
@@ -608,6 +609,21 @@ warn_if_small(int64 size)
 				 errdetail("Reads bypass the page cache, but storage and controller caches may still answer."),
 				 errhint("For figures from the disks, make the target at least %s.",
 						 fsinfo_pretty(2 * ram))));
+}
+
+/*
+ * ranread_internal.ranread_ram_bytes(): the server's RAM in bytes, as the
+ * warning above counts it (NULL where the system does not say); the advisor
+ * compares targets with it.
+ */
+Datum
+ranread_ram_bytes(PG_FUNCTION_ARGS)
+{
+	int64		ram = (int64) sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+
+	if (ram <= 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(ram);
 }
 
 /*

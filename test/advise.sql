@@ -42,8 +42,9 @@ SELECT is((SELECT to_measure FROM a0 WHERE setting = 'random_page_cost'),
     format('SELECT * FROM ranread_setup(%L, tablespace => ''pg_default'', target => ''ranread''); '
            'SELECT * FROM ranread_run(1, target => ''ranread'', duration => ''00:00:02''); '
            'SELECT * FROM ranread_run(1, target => ''ranread'', duration => ''00:00:02'', block_size => 1048576, pattern => ''sequential'');',
-           pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')), pg_size_bytes('1GB')))),
-    'page costs: make a target (twice effective_cache_size), then a QD1 random and a sequential batch, as exact SQL');
+           pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
+                                   2 * ranread_internal.ranread_ram_bytes(), pg_size_bytes('1GB')))),
+    'page costs: make a target (twice the RAM and effective_cache_size), then a QD1 random and a sequential batch, as exact SQL');
 SELECT is((SELECT to_measure FROM a0 WHERE setting = 'wal_sync_method'),
     'SELECT * FROM ranread_commit_test(duration => ''00:00:02'');',
     'wal_sync_method: a commit test on pg_wal');
@@ -100,7 +101,7 @@ SELECT results_eq('SELECT setting, suggested FROM a2',
              ('wal_sync_method', 'open_datasync')$$,
     'a capped device: random 0.5 ms over 0.078 ms a page, I/O concurrency 1, no parallel workers, the fastest sync');
 SELECT is((SELECT figures FROM a2 WHERE setting = 'random_page_cost'),
-    format('QD1 random 8 KiB reads: 0.500 ms average (batch %s, %s); sequential 1024 KiB reads, one process: 100 MiB/s, 0.0781 ms per 8 KiB page (batch %s, %s); '
+    format('QD1 random 8 KiB reads: 0.500 ms average (batch %s, %s; one batch: how much it varies is not known); sequential 1024 KiB reads, one process: 100 MiB/s, 0.0781 ms per 8 KiB page (batch %s, %s; one batch: how much it varies is not known); '
            'pg_default is the database''s default tablespace: its sequential page is the unit; cache hit ratio 0 (given)',
            (SELECT batch FROM b WHERE name = 'qd1'), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI'),
            (SELECT batch FROM b WHERE name = 'seq1'), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI')),
@@ -120,8 +121,9 @@ SELECT is((SELECT batches FROM a2 WHERE setting = 'effective_io_concurrency'),
           (SELECT batch FROM b WHERE name = 'qd4')],
     'the curve''s batches');
 SELECT is((SELECT figures FROM a2 WHERE setting = 'max_parallel_workers_per_gather'),
-    format('sequential reads: one process 100 MiB/s (batch %s), the most with several 100 MiB/s, by 4 processes (batch %s): one process already reads as fast as several',
-           (SELECT batch FROM b WHERE name = 'seq1'), (SELECT batch FROM b WHERE name = 'seq4')),
+    format('sequential reads: one process 100 MiB/s (batch %s, %s; one batch: how much it varies is not known), the most with several 100 MiB/s, by 4 processes (batch %s, %s; one batch: how much it varies is not known): one process already reads as fast as several',
+           (SELECT batch FROM b WHERE name = 'seq1'), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI'),
+           (SELECT batch FROM b WHERE name = 'seq4'), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI')),
     'parallel workers: one process reads as fast as four');
 SELECT is((SELECT apply_sql FROM a2 WHERE setting = 'max_parallel_workers_per_gather'),
     'ALTER SYSTEM SET max_parallel_workers_per_gather = 0; SELECT pg_reload_conf();',

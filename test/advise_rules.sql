@@ -3,7 +3,7 @@
 -- statements it tells users to run.  README.md, "From numbers to settings",
 -- gives each formula and its source.
 BEGIN;
-SELECT plan(18);
+SELECT plan(21);
 
 -- ranread_advise_page_costs(random_ms, seq_page_ms, cache_hit_ratio, reference_seq_page_ms)
 CREATE TEMP TABLE page_costs (label text, random_ms float8, seq_page_ms float8, hit float8,
@@ -145,6 +145,33 @@ SELECT is((ranread_advise_wal_sync_method('{open_sync}', '{4431}', 'fdatasync'))
     'with nothing to compare there is no percentage');
 SELECT is((ranread_advise_wal_sync_method(NULL, NULL, 'fdatasync')).method, NULL,
     'no method without a commit test');
+
+-- ranread_internal.ranread_advise_cache(qd1_ms, target, target_bytes, ram_bytes): did a cache answer?
+SELECT results_eq(
+    $$SELECT v.label, c.withhold, c.note IS NOT NULL FROM (VALUES
+        ('15 us reads: a cache answered, whatever the target', 0.015::float8, 1e12::bigint),
+        ('20 us reads are not too fast for a device', 0.02, 1e12),
+        ('0.1 ms reads of a target twice the RAM: the device', 0.1, 8e9),
+        ('0.1 ms reads of a target under twice the RAM: a cache may have', 0.1, 8e9 - 1),
+        ('0.2 ms reads of a small target: the device, said so', 0.2, 1e6),
+        ('no QD1 read and a small target: nothing tells, withhold', NULL, 1e6),
+        ('no QD1 read and a large target: nothing to say', NULL, 1e12),
+        ('a target whose size is not known: only the latency judges', 0.1, NULL)) v(label, ms, bytes),
+        LATERAL ranread_internal.ranread_advise_cache(v.ms, 't', v.bytes::bigint, 4e9::bigint) c ORDER BY v.label$$,
+    $$VALUES ('0.1 ms reads of a target twice the RAM: the device', false, false),
+             ('0.1 ms reads of a target under twice the RAM: a cache may have', true, true),
+             ('0.2 ms reads of a small target: the device, said so', false, true),
+             ('15 us reads: a cache answered, whatever the target', true, true),
+             ('20 us reads are not too fast for a device', false, false),
+             ('a target whose size is not known: only the latency judges', false, false),
+             ('no QD1 read and a large target: nothing to say', false, false),
+             ('no QD1 read and a small target: nothing tells, withhold', true, true)$$,
+    'a cache answered below 20 us, or below 0.2 ms on a target under twice the RAM: no storage advice then');
+SELECT is((ranread_internal.ranread_advise_cache(0.1, 'ranread', 1073741824, 4294967296)).note,
+    'target ranread is 1024 MB, less than twice the server''s RAM (4096 MB), and QD1 random 8 KiB reads average 0.100 ms, as fast as a cache under the filesystem (the device''s, a controller''s, a virtual machine host''s) answers: it may have, so the storage''s figures are not advised from',
+    'the note names the target, its size, the RAM and the latency');
+SELECT is((ranread_internal.ranread_advise_cache(0.1, 'ranread', 1073741824, NULL)).withhold, false,
+    'with the RAM unknown, a 0.1 ms read is not taken for a cache''s');
 
 -- ranread_advise_same(suggested, current)
 SELECT results_eq(

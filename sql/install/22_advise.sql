@@ -92,12 +92,23 @@ AS $$
      WHERE $1 > 0 AND $2 > 0
 $$;
 
+-- The noise between two runs of the same batch on the same storage: 10%.
+-- One threshold for the advisor and the commit test: a method must be more
+-- than this much faster than the server's wal_sync_method to be advised
+-- (and named in ranread_commit_test's NOTICE, which gives the same words).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_noise()
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT 0.1::float8 $$;
+
 -- wal_sync_method from the methods one commit test measured together (one
 -- 8 kB write and its sync, pg_test_fsync's first table; methods of other
 -- runs are never compared: the disk, its load and its cache differ between
 -- runs).  Only the durable methods the server takes count.  The advice is
 -- the current method unless the fastest is more than 10% faster than it
--- (closer than that is noise between two runs), and there is none (method
+-- (closer than that is noise between two runs: ranread_advise_noise), and
+-- there is none (method
 -- NULL) unless the current method was measured with at least one other:
 -- note says why.  measured lists the figures, fastest first; faster_pct is
 -- how much faster the fastest is than the current method.  The commit
@@ -131,7 +142,7 @@ AS $$
                format('%s, the server''s wal_sync_method', $3) AS cur
     ), v AS (
         SELECT s.*, s.cur_o IS NOT NULL AND s.n >= 2 AS compared,
-               s.best_o > 1.1 * s.cur_o AS faster,
+               s.best_o > (1 + ranread_internal.ranread_advise_noise()) * s.cur_o AS faster,
                trim_scale(round((100 * (s.best_o / s.cur_o - 1))::numeric, 1)) AS pct
           FROM s
     )
@@ -148,8 +159,8 @@ AS $$
                 THEN format('the fastest of %s is %s', v.names, v.cur)
                 WHEN v.faster
                 THEN format('the fastest of %s is %s, %s%% faster than %s', v.names, v.best, v.pct, v.cur)
-                ELSE format('the fastest of %s is %s, %s%% faster than %s: within the noise of 10%% between two runs, so %s stays',
-                            v.names, v.best, v.pct, v.cur, $3)
+                ELSE format('the fastest of %s is %s, %s%% faster than %s: within the noise of %s%% between two runs, so %s stays',
+                            v.names, v.best, v.pct, v.cur, 100 * ranread_internal.ranread_advise_noise(), $3)
            END
       FROM v
      WHERE v.n > 0
@@ -157,7 +168,10 @@ $$;
 
 -- ranread_advise's steps and helpers (schema ranread_internal)
 
--- A batch advice may rest on, as ranread_advise_history gives it.
+-- A batch advice may rest on, as ranread_advise_history gives it; or a
+-- figure, as ranread_advise_figure gives it: the medians of comparable
+-- batches, the latest of them as batch and run_at, all of them in batches,
+-- and how much they vary.
 CREATE TYPE ranread_internal.ranread_advise_batch AS (
     batch        bigint,
     run_at       timestamptz,
@@ -170,7 +184,12 @@ CREATE TYPE ranread_internal.ranread_advise_batch AS (
     iops         float8,
     mbps         float8,
     avg_ms       float8,
-    stale        text           -- why it does not count, or NULL
+    stale        text,          -- why it does not count, or NULL
+    target_bytes bigint,        -- the size of its target, if it is still there
+    n            integer,       -- a figure: how many batches
+    batches      bigint[],      -- which, in order
+    iops_spread  float8,        -- (max - min) / median of their IOPS (= of MiB/s); NULL for one
+    ms_spread    float8         -- and of their average latency
 );
 
 -- Everything a row of advice follows from: the call's choices, the place,
@@ -192,6 +211,10 @@ CREATE TYPE ranread_internal.ranread_advise_evidence AS (
     curve_avg_ms      float8[],
     curve_batches     bigint[],
     curve_text        text,
+    curve_spread      float8,     -- the most the curve's points vary (iops_spread)
+    ram_bytes         bigint,     -- the server's RAM
+    cache_withholds   boolean,    -- a cache may have answered: no advice from the figures
+    cache_note        text,       -- why, or why not although the target is small
     commit_test       bigint,     -- the commit test on pg_wal wal_sync_method rests on
     commit_run_at     timestamptz,
     commit_filesystem text,
@@ -213,7 +236,8 @@ CREATE TYPE ranread_internal.ranread_advice AS (
     formula          text,
     apply_sql        text,
     to_measure       text,
-    batches          bigint[]
+    batches          bigint[],
+    warning          text
 );
 
 -- The batches advice may rest on: completed, timed, one group, reads only,
@@ -233,7 +257,8 @@ AS $$
                 WHEN t.created_at > b.run_at
                 THEN format('batch %s is older than target %s, made again at %s',
                             b.batch, t.target, to_char(t.created_at, 'YYYY-MM-DD HH24:MI:SS'))
-           END
+           END,
+           t.size_bytes, NULL::integer, NULL::bigint[], NULL::float8, NULL::float8
       FROM @extschema@.ranread_batches b
       LEFT JOIN @extschema@.ranread_targets t ON t.target = b.target
      WHERE b.status = 'completed'
@@ -265,19 +290,138 @@ AS $$
              ORDER BY h.run_at DESC LIMIT 3) x
 $$;
 
+-- A figure advice rests on: the medians of the comparable batches of a
+-- tablespace, those of one kind (random or sequential) and block size
+-- (and processes, queue depth, or their product the concurrency, where
+-- given; NULL for any) that count (ranread_advise_history), on the target
+-- of the latest of them, the latest five: a figure is never mixed from two
+-- targets, whose sizes, and so what caches may hold of them, differ.  Its
+-- spreads say how much those batches vary: (max - min) / median, NULL for
+-- one batch.  NULL where no batch is comparable.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_figure(tablespace_name name, kind text,
+    block_size integer, processes integer, queue_depth integer, concurrency integer DEFAULT NULL)
+RETURNS ranread_internal.ranread_advise_batch
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH c AS (
+        SELECT h.* FROM ranread_internal.ranread_advise_history($1) h
+         WHERE h.stale IS NULL AND h.kind = $2 AND h.block_size = $3
+           AND ($4 IS NULL OR h.processes = $4) AND ($5 IS NULL OR h.queue_depth = $5)
+           AND ($6 IS NULL OR h.processes * h.queue_depth = $6)
+    ), w AS (
+        SELECT c.* FROM c
+         WHERE c.target = (SELECT l.target FROM c l ORDER BY l.run_at DESC, l.batch DESC LIMIT 1)
+         ORDER BY c.run_at DESC, c.batch DESC LIMIT 5
+    ), m AS (
+        SELECT max(w.batch) AS batch, max(w.run_at) AS run_at, min(w.target) AS target,
+               min(w.measured) AS measured, min(w.processes) AS processes, min(w.queue_depth) AS queue_depth,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY w.iops) AS iops,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY w.mbps) AS mbps,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY w.avg_ms) AS avg_ms,
+               min(w.target_bytes) AS target_bytes, count(*)::integer AS n,
+               array_agg(w.batch ORDER BY w.batch) AS batches,
+               max(w.iops) - min(w.iops) AS iops_range, max(w.avg_ms) - min(w.avg_ms) AS ms_range
+          FROM w HAVING count(*) > 0
+    )
+    SELECT ROW(m.batch, m.run_at, m.target, m.measured, $2, m.processes, m.queue_depth, $3,
+               m.iops, m.mbps, m.avg_ms, NULL, m.target_bytes, m.n, m.batches,
+               CASE WHEN m.n > 1 THEN m.iops_range / m.iops END,
+               CASE WHEN m.n > 1 THEN m.ms_range / m.avg_ms END)::ranread_internal.ranread_advise_batch
+      FROM m
+$$;
+
+-- One process's sequential reads on a tablespace, as a figure: of the
+-- block size and queue depth of the latest such batch.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_seq_one(tablespace_name name)
+RETURNS ranread_internal.ranread_advise_batch
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ranread_internal.ranread_advise_figure($1, 'sequential', h.block_size, 1, h.queue_depth)
+      FROM ranread_internal.ranread_advise_history($1) h
+     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
+     ORDER BY h.run_at DESC, h.batch DESC LIMIT 1
+$$;
+
+-- Where a figure comes from, as the evidence says it: its batch, or the
+-- batches it is the median of and how much they vary (spread: its
+-- iops_spread or ms_spread, whichever the advice uses).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_source(f ranread_internal.ranread_advise_batch,
+    spread float8)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN ($1).n > 1
+                THEN format('median of batches %s, the latest %s; they vary by %s%%', array_to_string(($1).batches, ', '),
+                            to_char(($1).run_at, 'YYYY-MM-DD HH24:MI'), round((100 * $2)::numeric, 1))
+                ELSE format('batch %s, %s; one batch: how much it varies is not known', ($1).batch,
+                            to_char(($1).run_at, 'YYYY-MM-DD HH24:MI')) END
+$$;
+
+-- The server's RAM in bytes (NULL where the system does not say), as
+-- ranread_setup's warning about small targets counts it.  (src/target.c)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_ram_bytes()
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'ranread_ram_bytes'
+LANGUAGE C STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp;
+
+-- Did a cache answer instead of the device?  From the QD1 random 8 KiB
+-- read's average (ms) and the size of its target against the server's RAM:
+--  - below 0.02 ms (20 us): faster than storage answers a random read
+--    through the kernel (NVMe flash takes 50 us or more), so a cache in
+--    RAM answered: withhold;
+--  - a target smaller than twice the RAM, with reads below 0.2 ms (or no
+--    QD1 read to tell): a cache under the filesystem (the device's, a
+--    controller's, a virtual machine host's page cache) can hold it and
+--    answers that fast: withhold;
+--  - a target smaller than twice the RAM, with slower reads: the device
+--    answered (a cache in RAM does not take 0.2 ms); say so, advise.
+-- withhold: give no advice from the storage's figures; note: why, or NULL.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_cache(qd1_ms float8, target name,
+    target_bytes bigint, ram_bytes bigint, OUT withhold boolean, OUT note text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT x.fast OR (x.small AND NOT x.slow),
+           CASE WHEN x.fast
+                THEN format('QD1 random 8 KiB reads average %s us, faster than storage answers a random read (flash takes 50 us or more): a cache answered them, so the storage''s figures are not advised from',
+                            round((1000 * $1)::numeric, 1))
+                WHEN x.small
+                THEN format('target %s is %s, less than twice the server''s RAM (%s), %s', $2,
+                            pg_size_pretty($3), pg_size_pretty($4),
+                            CASE WHEN $1 IS NULL
+                                 THEN 'and no QD1 random 8 KiB read tells a device from a cache: a cache under the filesystem (the device''s, a controller''s, a virtual machine host''s) may have answered, so the storage''s figures are not advised from'
+                                 WHEN NOT x.slow
+                                 THEN format('and QD1 random 8 KiB reads average %s ms, as fast as a cache under the filesystem (the device''s, a controller''s, a virtual machine host''s) answers: it may have, so the storage''s figures are not advised from',
+                                             round($1::numeric, 3))
+                                 ELSE format('but QD1 random 8 KiB reads average %s ms, slower than a cache in RAM answers: the device answered',
+                                             round($1::numeric, 3)) END) END
+      FROM (SELECT coalesce($1 < 0.02, false) AS fast, coalesce($3 < 2 * $4, false) AS small,
+                   coalesce($1 >= 0.2, false) AS slow) x
+$$;
+
 -- The statements that measure what advice rests on, one per figure, with
--- the functions qualified by schema (to run them) or not (to show them).
+-- the functions qualified by schema (to run them) or not (to show them);
+-- and 'target', the one that makes a target in a tablespace to measure
+-- with: twice the server's RAM and twice effective_cache_size, at least
+-- 1 GB, so that no cache in RAM can hold it (ranread_advise_cache).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_measure_sql(
     what        text,
     target      name,
     duration    interval,
     max_avg_ms  float8,
-    schema      name DEFAULT NULL)
+    schema      name DEFAULT NULL,
+    tablespace  name DEFAULT NULL)
 RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT format(CASE $1
+        WHEN 'target' THEN
+            'SELECT * FROM %1$sranread_setup(%5$L, tablespace => %6$L, target => %2$L);'
         WHEN 'random QD1' THEN
             'SELECT * FROM %1$sranread_run(1, target => %2$L, duration => %3$L);'
         WHEN 'sequential' THEN
@@ -289,23 +433,15 @@ AS $$
         WHEN 'commit test' THEN
             'SELECT * FROM %1$sranread_commit_test(duration => %3$L);'
         END,
-        CASE WHEN $5 IS NULL THEN '' ELSE quote_ident($5) || '.' END, $2, $3, $4)
+        CASE WHEN $5 IS NULL THEN '' ELSE quote_ident($5) || '.' END, $2, $3, $4,
+        CASE WHEN $1 = 'target'
+             THEN pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
+                                          2 * ranread_internal.ranread_ram_bytes(), pg_size_bytes('1GB'))) END, $6)
 $$;
 
--- The statement that makes a target in a tablespace to measure with: twice
--- effective_cache_size, at least 1 GB, so that the page cache cannot hold it.
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_setup_sql(tablespace name, target name)
-RETURNS text
-LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT format('SELECT * FROM ranread_setup(%L, tablespace => %L, target => %L);',
-                  pg_size_pretty(greatest(2 * pg_size_bytes(current_setting('effective_cache_size')),
-                                          pg_size_bytes('1GB'))), $1, $2)
-$$;
-
--- The target ready in a tablespace that advice measures with: 'ranread'
--- first, then the newest; NULL when there is none.
+-- The target ready in a tablespace that advice measures with: one of twice
+-- the server's RAM or more first (no cache in RAM holds it), then
+-- 'ranread', then the newest; NULL when there is none.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_target(tablespace name)
 RETURNS name
 LANGUAGE sql STABLE
@@ -313,7 +449,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT t.target FROM @extschema@.ranread_targets t
      WHERE t.tablespace = $1 AND t.state = 'ready'
-     ORDER BY t.target = 'ranread' DESC, t.created_at DESC
+     ORDER BY t.size_bytes >= 2 * ranread_internal.ranread_ram_bytes() DESC NULLS LAST,
+              t.target = 'ranread' DESC, t.created_at DESC
      LIMIT 1
 $$;
 
@@ -463,7 +600,7 @@ BEGIN
     END IF;
     IF ev.target IS NULL THEN
         ev.target := CASE WHEN ev.tablespace = ev.reference THEN 'ranread' ELSE 'ranread_' || ev.tablespace END;
-        ev.setup := ranread_internal.ranread_advise_setup_sql(ev.tablespace, ev.target);
+        ev.setup := ranread_internal.ranread_advise_measure_sql('target', ev.target, NULL, NULL, NULL, ev.tablespace);
     END IF;
     RETURN ev;
 END
@@ -520,42 +657,54 @@ BEGIN
 END
 $$;
 
--- Step: the evidence from the history: on the tablespace, the latest usable
--- batch of each kind (a QD1 random 8 KiB read, one process's sequential
--- reads), the most MiB/s of sequential reads by several processes and the
--- random curve (the latest batch at each concurrency, processes x queue
--- depth); one process's sequential reads on the reference tablespace; and
--- the latest commit test on pg_wal that measured the server's
--- wal_sync_method with others, naming the later ones that did not.
+-- Step: the evidence from the history, each figure the median of the
+-- comparable batches (ranread_advise_figure): on the tablespace, a QD1
+-- random 8 KiB read, one process's sequential reads, the most MiB/s of
+-- sequential reads by several processes (of the same block size and queue
+-- depth) and the random curve (a figure at each concurrency, processes x
+-- queue depth); one process's sequential reads on the reference
+-- tablespace; whether a cache answered (ranread_advise_cache); and the
+-- latest commit test on pg_wal that measured the server's wal_sync_method
+-- with others, naming the later ones that did not.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_gather(ev ranread_internal.ranread_advise_evidence)
 RETURNS ranread_internal.ranread_advise_evidence
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    s1 ranread_internal.ranread_advise_batch;
 BEGIN
-    ev.random_qd1 := (SELECT h FROM ranread_internal.ranread_advise_history(ev.tablespace) h
-                       WHERE h.stale IS NULL AND h.kind = 'random' AND h.processes = 1 AND h.queue_depth = 1
-                       ORDER BY h.run_at DESC LIMIT 1);
-    ev.seq_one := (SELECT h FROM ranread_internal.ranread_advise_history(ev.tablespace) h
-                    WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
-                    ORDER BY h.run_at DESC LIMIT 1);
-    ev.seq_most := (SELECT h FROM ranread_internal.ranread_advise_history(ev.tablespace) h
-                     WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes > 1
-                     ORDER BY h.mbps DESC, h.processes LIMIT 1);
-    ev.seq_reference := (SELECT h FROM ranread_internal.ranread_advise_history(ev.reference) h
-                          WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes = 1
-                          ORDER BY h.run_at DESC LIMIT 1);
-    SELECT array_agg(c.conc ORDER BY c.conc), array_agg(c.iops ORDER BY c.conc),
-           array_agg(c.avg_ms ORDER BY c.conc), array_agg(c.batch ORDER BY c.conc),
-           string_agg(format('%s: %s IOPS, %s ms', c.conc,
-                             to_char(round(c.iops::numeric), 'FM999,999,999,990'),
-                             round(c.avg_ms::numeric, 3)), '; ' ORDER BY c.conc)
-      INTO ev.curve_concurrency, ev.curve_iops, ev.curve_avg_ms, ev.curve_batches, ev.curve_text
-      FROM (SELECT DISTINCT ON (h.processes * h.queue_depth)
-                   h.processes * h.queue_depth AS conc, h.iops, h.avg_ms, h.batch
-              FROM ranread_internal.ranread_advise_history(ev.tablespace) h
-             WHERE h.stale IS NULL AND h.kind = 'random'
-             ORDER BY h.processes * h.queue_depth, h.run_at DESC) c;
+    ev.random_qd1 := ranread_internal.ranread_advise_figure(ev.tablespace, 'random', 8192, 1, 1);
+    s1 := ranread_internal.ranread_advise_seq_one(ev.tablespace);
+    ev.seq_one := s1;
+    ev.seq_most := (SELECT f FROM (SELECT DISTINCT h.processes FROM ranread_internal.ranread_advise_history(ev.tablespace) h
+                                    WHERE h.stale IS NULL AND h.kind = 'sequential' AND h.processes > 1
+                                      AND h.block_size = s1.block_size AND h.queue_depth = s1.queue_depth) p,
+                         LATERAL ranread_internal.ranread_advise_figure(ev.tablespace, 'sequential', s1.block_size,
+                                                                        p.processes, s1.queue_depth) f
+                     ORDER BY f.mbps DESC, f.processes LIMIT 1);
+    ev.seq_reference := ranread_internal.ranread_advise_seq_one(ev.reference);
+    WITH k AS (
+        SELECT c.conc, f.iops, f.avg_ms, f.n, f.batches, f.iops_spread
+          FROM (SELECT DISTINCT h.processes * h.queue_depth AS conc
+                  FROM ranread_internal.ranread_advise_history(ev.tablespace) h
+                 WHERE h.stale IS NULL AND h.kind = 'random') c,
+               LATERAL ranread_internal.ranread_advise_figure(ev.tablespace, 'random', 8192, NULL, NULL, c.conc) f
+    )
+    SELECT array_agg(k.conc ORDER BY k.conc), array_agg(k.iops ORDER BY k.conc), array_agg(k.avg_ms ORDER BY k.conc),
+           (SELECT array_agg(b ORDER BY b) FROM k, unnest(k.batches) b),
+           string_agg(format('%s: %s IOPS, %s ms', k.conc,
+                             to_char(round(k.iops::numeric), 'FM999,999,999,990'), round(k.avg_ms::numeric, 3))
+                      || CASE WHEN k.n > 1 THEN format(' (median of %s batches, which vary by %s%%)', k.n,
+                                                      round((100 * k.iops_spread)::numeric, 1)) ELSE '' END,
+                      '; ' ORDER BY k.conc),
+           max(k.iops_spread) FILTER (WHERE k.avg_ms <= ev.max_avg_ms)
+      INTO ev.curve_concurrency, ev.curve_iops, ev.curve_avg_ms, ev.curve_batches, ev.curve_text, ev.curve_spread
+      FROM k;
+    ev.ram_bytes := ranread_internal.ranread_ram_bytes();
+    SELECT x.withhold, x.note INTO ev.cache_withholds, ev.cache_note
+      FROM ranread_internal.ranread_advise_cache((ev.random_qd1).avg_ms, coalesce((ev.random_qd1).target, s1.target),
+               coalesce((ev.random_qd1).target_bytes, s1.target_bytes), ev.ram_bytes) x;
 
     WITH c AS (
         SELECT c.commit_test, max(c.run_at) AS run_at, min(c.filesystem) AS filesystem,
@@ -585,27 +734,63 @@ BEGIN
 END
 $$;
 
+-- The statements that measure again on a target no cache in RAM holds
+-- (twice the RAM or more), making it first when the tablespace has none:
+-- what to_measure says where a cache may have answered.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_large_sql(ev ranread_internal.ranread_advise_evidence,
+    what text[])
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT concat_ws(' ', CASE WHEN l.target IS NULL
+                                   THEN ranread_internal.ranread_advise_measure_sql('target', 'ranread_large', NULL, NULL,
+                                                                                    NULL, ($1).tablespace) END,
+                     (SELECT string_agg(ranread_internal.ranread_advise_measure_sql(w, coalesce(l.target, 'ranread_large'),
+                                            ($1).duration, ($1).max_avg_ms), ' ' ORDER BY i)
+                        FROM unnest($2) WITH ORDINALITY u(w, i)))
+      FROM (SELECT (SELECT t.target FROM @extschema@.ranread_targets t
+                     WHERE t.tablespace = ($1).tablespace AND t.state = 'ready' AND t.size_bytes >= 2 * ($1).ram_bytes
+                     ORDER BY t.created_at DESC LIMIT 1) AS target) l
+$$;
+
 -- A row of advice for one setting: its current values (the server's, and
 -- for a tablespace setting the tablespace's own), the suggestion, and
 -- apply_sql: the statement that would apply it, NULL when there is no
--- suggestion or it is what is set now (ranread_advise_pending).
+-- suggestion or it is what is set now (ranread_advise_pending).  A setting
+-- from the storage's figures (remeasure: what measures them again) has no
+-- suggestion where a cache may have answered (ranread_advise_cache); the
+-- warning says so, and that the batches vary more (spread, as a fraction)
+-- than the change suggested from the value in force.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_row(
     ev ranread_internal.ranread_advise_evidence, setting text, scope text, suggested text,
-    figures text, formula text, to_measure text, batches bigint[])
+    figures text, formula text, to_measure text, batches bigint[],
+    spread float8 DEFAULT NULL, remeasure text[] DEFAULT NULL)
 RETURNS ranread_internal.ranread_advice
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT $2, current_setting($2), v.ts_value, $4, $3, $5, $6, p.apply_now, $7, $8
+    SELECT $2, current_setting($2), v.ts_value, g.suggested, $3, $5, $6, p.apply_now,
+           CASE WHEN g.withheld THEN ranread_internal.ranread_advise_large_sql($1, $10) ELSE $7 END, $8,
+           nullif(concat_ws('; ', CASE WHEN $10 IS NOT NULL THEN ($1).cache_note END,
+               CASE WHEN p.apply_now IS NOT NULL AND $9 > c.change
+                    THEN format('the batches this rests on vary by %s%%, more than the change of %s%% it suggests (%s to %s): measure again when the server is idle, or with longer batches, before applying it',
+                                round((100 * $9)::numeric, 1), round((100 * c.change)::numeric, 1), g.current, g.suggested) END), '')
       FROM (SELECT CASE WHEN $3 = 'tablespace'
                         THEN (SELECT split_part(o, '=', 2) FROM pg_tablespace t, unnest(t.spcoptions) o
                                WHERE t.spcname = ($1).tablespace AND split_part(o, '=', 1) = $2) END AS ts_value) v,
-           ranread_internal.ranread_advise_pending($2, $4, coalesce(v.ts_value, current_setting($2)), $3,
-               CASE WHEN $4 IS NULL THEN NULL
+           LATERAL (SELECT $10 IS NOT NULL AND coalesce(($1).cache_withholds, false) AS withheld,
+                           coalesce(v.ts_value, current_setting($2)) AS current) w,
+           LATERAL (SELECT w.withheld, w.current, CASE WHEN NOT w.withheld THEN $4 END AS suggested) g,
+           LATERAL (SELECT CASE WHEN g.suggested ~ '^[0-9]+(\.[0-9]*)?$' AND g.current ~ '^[0-9]+(\.[0-9]*)?$'
+                                 AND g.current::numeric > 0
+                            THEN abs(g.suggested::numeric / g.current::numeric - 1) END AS change) c,
+           ranread_internal.ranread_advise_pending($2, g.suggested, g.current, $3,
+               CASE WHEN g.suggested IS NULL THEN NULL
                     WHEN $3 = 'tablespace'
-                    THEN format('ALTER TABLESPACE %s SET (%s = %s);', quote_ident(($1).tablespace), $2, $4)
+                    THEN format('ALTER TABLESPACE %s SET (%s = %s);', quote_ident(($1).tablespace), $2, g.suggested)
                     ELSE format('ALTER SYSTEM SET %s = %s; SELECT pg_reload_conf();', $2,
-                                CASE WHEN $4 ~ '^[0-9.]+$' THEN $4 ELSE quote_literal($4) END) END) p
+                                CASE WHEN g.suggested ~ '^[0-9.]+$' THEN g.suggested ELSE quote_literal(g.suggested) END) END) p
 $$;
 
 -- Step: random_page_cost and seq_page_cost (ranread_advise_page_costs) from
@@ -629,6 +814,9 @@ DECLARE
     measure_random text;   -- to_measure of random_page_cost
     measure_seq    text;   -- and of seq_page_cost
     ref_target     name;   -- a target on the reference tablespace
+    ref_batches    bigint[] := CASE WHEN ts <> ref_ts THEN sref.batches END;
+    ref_spread     float8 := CASE WHEN ts <> ref_ts THEN sref.iops_spread END;
+    remeasure      constant text[] := ARRAY['random QD1', 'sequential'];
 BEGIN
     SELECT * INTO pc FROM @extschema@.ranread_advise_page_costs(r1.avg_ms, page_ms, ev.cache_hit_ratio, ref_ms);
     IF pc.random_page_cost IS NULL THEN
@@ -643,32 +831,37 @@ BEGIN
             CASE WHEN s1.batch IS NULL THEN ranread_internal.ranread_advise_measure_sql('sequential', ev.target, ev.duration, ev.max_avg_ms) END);
         measure_seq := measure_random;
     ELSE
-        figures := format('QD1 random 8 KiB reads: %s ms average (batch %s, %s); sequential %s KiB reads, one process: %s MiB/s, %s ms per 8 KiB page (batch %s, %s)',
-                          round(r1.avg_ms::numeric, 3), r1.batch, to_char(r1.run_at, 'YYYY-MM-DD HH24:MI'),
+        figures := format('QD1 random 8 KiB reads: %s ms average (%s); sequential %s KiB reads, one process: %s MiB/s, %s ms per 8 KiB page (%s)',
+                          round(r1.avg_ms::numeric, 3), ranread_internal.ranread_advise_source(r1, r1.ms_spread),
                           s1.block_size / 1024, round(s1.mbps::numeric), round(page_ms::numeric, 4),
-                          s1.batch, to_char(s1.run_at, 'YYYY-MM-DD HH24:MI'))
+                          ranread_internal.ranread_advise_source(s1, s1.iops_spread))
                 || CASE WHEN ts = ref_ts THEN format('; %s is the database''s default tablespace: its sequential page is the unit', ts)
                         WHEN sref.batch IS NULL THEN format('; no sequential figure on %s, the database''s default tablespace, to compare with: this tablespace''s sequential page is the unit', ref_ts)
-                        ELSE format('; on %s, the unit: %s MiB/s, %s ms per page (batch %s)', ref_ts,
-                                    round(sref.mbps::numeric), round(ref_ms::numeric, 4), sref.batch) END
+                        ELSE format('; on %s, the unit: %s MiB/s, %s ms per page (%s)', ref_ts,
+                                    round(sref.mbps::numeric), round(ref_ms::numeric, 4),
+                                    ranread_internal.ranread_advise_source(sref, sref.iops_spread)) END
                 || format('; cache hit ratio %s (%s)', ev.cache_hit_ratio,
                           CASE WHEN ev.cache_hit_ratio = 0.9 THEN 'PostgreSQL''s assumption; give yours as cache_hit_ratio' ELSE 'given' END);
         IF ts <> ref_ts AND sref.batch IS NULL THEN
             -- the unit is missing: measure it on the reference tablespace
             ref_target := ranread_internal.ranread_advise_target(ref_ts);
             measure_seq := concat_ws(' ',
-                CASE WHEN ref_target IS NULL THEN ranread_internal.ranread_advise_setup_sql(ref_ts, 'ranread') END,
+                CASE WHEN ref_target IS NULL
+                     THEN ranread_internal.ranread_advise_measure_sql('target', 'ranread', NULL, NULL, NULL, ref_ts) END,
                 ranread_internal.ranread_advise_measure_sql('sequential', coalesce(ref_target, 'ranread'),
                                                             ev.duration, ev.max_avg_ms));
         END IF;
     END IF;
+    -- a ratio of figures varies by about the sum of their spreads
     RETURN ARRAY[
         ranread_internal.ranread_advise_row(ev, 'random_page_cost', 'tablespace', pc.random_page_cost::text, figures,
             'random_page_cost = (1 - cache_hit_ratio) x (QD1 random 8 KiB read time / time per 8 KiB page of one process''s large sequential reads on the database''s default tablespace), one decimal, never below seq_page_cost. PostgreSQL''s docs: the default 4.0 models random access as 40 times slower than sequential with 90% of random reads cached, (1 - 0.9) x 40 = 4; a random_page_cost below seq_page_cost is not physically sensible.',
-            measure_random, array_remove(ARRAY[r1.batch, s1.batch, CASE WHEN ts <> ref_ts THEN sref.batch END], NULL)),
+            measure_random, r1.batches || s1.batches || ref_batches,
+            (SELECT sum(x) FROM unnest(ARRAY[r1.ms_spread, s1.iops_spread, ref_spread]) x), remeasure),
         ranread_internal.ranread_advise_row(ev, 'seq_page_cost', 'tablespace', pc.seq_page_cost::text, figures,
             'seq_page_cost = time per 8 KiB page of one process''s large sequential reads here / the same on the database''s default tablespace, two decimals: 1 on the default tablespace, whose sequential page is the unit of the planner''s costs (the server''s seq_page_cost, default 1).',
-            measure_seq, array_remove(ARRAY[r1.batch, s1.batch, CASE WHEN ts <> ref_ts THEN sref.batch END], NULL))];
+            measure_seq, r1.batches || s1.batches || ref_batches,
+            CASE WHEN ref_batches IS NOT NULL THEN (SELECT sum(x) FROM unnest(ARRAY[s1.iops_spread, ref_spread]) x) END, remeasure)];
 END
 $$;
 
@@ -702,13 +895,13 @@ BEGIN
         to_measure := CASE WHEN ioc.still_rising
                            THEN ranread_internal.ranread_advise_measure_sql('random sweep', ev.target, ev.duration, ev.max_avg_ms) END;
     END IF;
-    RETURN ARRAY[
-        ranread_internal.ranread_advise_row(ev, 'effective_io_concurrency', 'tablespace', ioc.io_concurrency::text, figures,
-            formula || 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.',
-            to_measure, coalesce(ev.curve_batches, '{}')),
-        ranread_internal.ranread_advise_row(ev, 'maintenance_io_concurrency', 'tablespace', ioc.io_concurrency::text, figures,
-            formula || 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.',
-            to_measure, coalesce(ev.curve_batches, '{}'))];
+    -- both settings follow from the same curve; they differ in what uses them
+    RETURN (SELECT array_agg(ranread_internal.ranread_advise_row(ev, u.setting, 'tablespace', ioc.io_concurrency::text,
+                                 figures, formula || u.used, to_measure, coalesce(ev.curve_batches, '{}'),
+                                 ev.curve_spread, ARRAY['random sweep']) ORDER BY u.n)
+              FROM (VALUES (1, 'effective_io_concurrency', 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.'),
+                           (2, 'maintenance_io_concurrency', 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.')
+                   ) u(n, setting, used));
 END
 $$;
 
@@ -716,29 +909,28 @@ $$;
 -- from sequential reads by one process and by several.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_parallel_rows(ev ranread_internal.ranread_advise_evidence)
 RETURNS ranread_internal.ranread_advice[]
-LANGUAGE plpgsql STABLE
+LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    s1   ranread_internal.ranread_advise_batch := ev.seq_one;
-    sall ranread_internal.ranread_advise_batch := ev.seq_most;
-    pw   record;
-BEGIN
-    SELECT * INTO pw FROM @extschema@.ranread_advise_parallel_workers(s1.mbps, sall.mbps);
-    RETURN ARRAY[ranread_internal.ranread_advise_row(ev, 'max_parallel_workers_per_gather', 'server', pw.workers::text,
+    SELECT ARRAY[ranread_internal.ranread_advise_row($1, 'max_parallel_workers_per_gather', 'server', pw.workers::text,
         CASE WHEN pw.workers IS NULL
-             THEN 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ev.tablespace
-                  || ranread_internal.ranread_advise_stale(ev.tablespace, 'sequential', NULL, NULL)
-             ELSE format('sequential reads: one process %s MiB/s (batch %s), the most with several %s MiB/s, by %s processes (batch %s): %s',
-                         round(s1.mbps::numeric), s1.batch, round(sall.mbps::numeric), sall.processes, sall.batch,
+             THEN 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ($1).tablespace
+                  || ranread_internal.ranread_advise_stale(($1).tablespace, 'sequential', NULL, NULL)
+             ELSE format('sequential reads: one process %s MiB/s (%s), the most with several %s MiB/s, by %s processes (%s): %s',
+                         round((s.one).mbps::numeric), ranread_internal.ranread_advise_source(s.one, (s.one).iops_spread),
+                         round((s.most).mbps::numeric), (s.most).processes,
+                         ranread_internal.ranread_advise_source(s.most, (s.most).iops_spread),
                          CASE WHEN pw.processes = 1 THEN 'one process already reads as fast as several'
                               ELSE format('%s processes'' worth', pw.processes) END) END,
         'a cap for I/O-bound parallel scans: processes = round(sequential MiB/s of all processes / of one process), as Oracle''s CALIBRATE_IO feeds PARALLEL_DEGREE_LIMIT=IO (MAX_MBPS / MAX_PMBPS); workers per gather = processes - 1, since the leader scans too. Plans bound by CPU on cached data may still use more.',
         CASE WHEN pw.workers IS NULL
-             THEN concat_ws(' ', ev.setup,
-                            ranread_internal.ranread_advise_measure_sql('sequential sweep', ev.target, ev.duration, ev.max_avg_ms)) END,
-        array_remove(ARRAY[s1.batch, sall.batch], NULL))];
-END
+             THEN concat_ws(' ', ($1).setup,
+                            ranread_internal.ranread_advise_measure_sql('sequential sweep', ($1).target, ($1).duration, ($1).max_avg_ms)) END,
+        coalesce((s.one).batches || (s.most).batches, '{}'),
+        (SELECT sum(x) FROM unnest(ARRAY[(s.one).iops_spread, (s.most).iops_spread]) x),
+        ARRAY['sequential sweep'])]
+      FROM (SELECT ($1).seq_one AS one, ($1).seq_most AS most) s
+      LEFT JOIN LATERAL @extschema@.ranread_advise_parallel_workers((s.one).mbps, (s.most).mbps) pw ON true
 $$;
 
 -- Step: wal_sync_method (ranread_advise_wal_sync_method) from the commit
@@ -756,7 +948,8 @@ AS $$
                          ($1).commit_test, ($1).commit_filesystem, to_char(($1).commit_run_at, 'YYYY-MM-DD HH24:MI'),
                          ($1).commit_measured, ($1).commit_note) END
         || coalesce('; not counted: ' || ($1).commit_skipped, ''),
-        'the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem among those one commit test measured together with the server''s wal_sync_method, as pg_test_fsync compares them; the current method stays unless that one is more than 10% faster (closer is noise between two runs). Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.',
+        format('the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem among those one commit test measured together with the server''s wal_sync_method, as pg_test_fsync compares them; the current method stays unless that one is more than %s%% faster (closer is noise between two runs). Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.',
+               100 * ranread_internal.ranread_advise_noise()),
         CASE WHEN ($1).commit_method IS NULL
              THEN ranread_internal.ranread_advise_measure_sql('commit test', NULL, ($1).duration, ($1).max_avg_ms) END,
         coalesce(($1).commit_batches, '{}'))]
@@ -823,7 +1016,8 @@ RETURNS TABLE (
     formula          text,
     apply_sql        text,
     to_measure       text,
-    batches          bigint[])
+    batches          bigint[],
+    warning          text)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -845,6 +1039,12 @@ BEGIN
               || ranread_internal.ranread_advise_parallel_rows(ev)
               || ranread_internal.ranread_advise_wal_rows(ev);
     RETURN QUERY SELECT * FROM unnest(advice);
+    -- one WARNING names the settings whose advice carries a warning, for
+    -- a caller who reads only setting and suggested
+    IF (SELECT bool_or(a.warning IS NOT NULL) FROM unnest(advice) a) THEN
+        RAISE WARNING 'ranread_advise for %: the advice on % carries a warning: see the warning column', ev.tablespace,
+            (SELECT string_agg(a.setting, ', ') FROM unnest(advice) a WHERE a.warning IS NOT NULL);
+    END IF;
     PERFORM ranread_internal.ranread_advise_notice(ev.tablespace, advice);
 END
 $$;
@@ -860,8 +1060,7 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_advise_wal_sync_method(text[], float8[], text),
     ranread_internal.ranread_advise_history(name),
     ranread_internal.ranread_advise_stale(name, text, integer, integer),
-    ranread_internal.ranread_advise_measure_sql(text, name, interval, float8, name),
-    ranread_internal.ranread_advise_setup_sql(name, name),
+    ranread_internal.ranread_advise_measure_sql(text, name, interval, float8, name, name),
     ranread_internal.ranread_advise_target(name),
     ranread_internal.ranread_advise_same(text, text),
     ranread_internal.ranread_advise_pending(text, text, text, text, text),
@@ -870,7 +1069,14 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_advise_place(ranread_internal.ranread_advise_evidence, name, name),
     ranread_internal.ranread_advise_measure(ranread_internal.ranread_advise_evidence),
     ranread_internal.ranread_advise_gather(ranread_internal.ranread_advise_evidence),
-    ranread_internal.ranread_advise_row(ranread_internal.ranread_advise_evidence, text, text, text, text, text, text, bigint[]),
+    ranread_internal.ranread_advise_row(ranread_internal.ranread_advise_evidence, text, text, text, text, text, text, bigint[], float8, text[]),
+    ranread_internal.ranread_advise_large_sql(ranread_internal.ranread_advise_evidence, text[]),
+    ranread_internal.ranread_advise_figure(name, text, integer, integer, integer, integer),
+    ranread_internal.ranread_advise_seq_one(name),
+    ranread_internal.ranread_advise_source(ranread_internal.ranread_advise_batch, float8),
+    ranread_internal.ranread_advise_cache(float8, name, bigint, bigint),
+    ranread_internal.ranread_advise_noise(),
+    ranread_internal.ranread_ram_bytes(),
     ranread_internal.ranread_advise_page_cost_rows(ranread_internal.ranread_advise_evidence),
     ranread_internal.ranread_advise_io_rows(ranread_internal.ranread_advise_evidence),
     ranread_internal.ranread_advise_parallel_rows(ranread_internal.ranread_advise_evidence),

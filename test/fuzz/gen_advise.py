@@ -4,7 +4,9 @@ durations in and out of range, NaN, infinities; targets there, elsewhere or
 missing) over a short real history, and its pure formulas
 (ranread_advise_page_costs, _io_concurrency, _parallel_workers,
 _wal_sync_method) and internal rules (ranread_internal.ranread_advise_same,
-_pending, _measure_sql) on nonsense numbers, arrays and strings.
+_pending, _measure_sql, _cache, _figure, _source) on nonsense numbers,
+arrays and strings.  The history holds two QD1 batches, so that figures
+are medians with a spread.
 measure => true is only asked together with an argument it refuses first,
 so that no case runs a sweep."""
 
@@ -15,6 +17,7 @@ TARGET = "fuzz_advise"
 SETUP = [
     "SET client_min_messages = error",
     "SELECT ranread_setup('16MB', target => '%s')" % TARGET,
+    "SELECT ranread_run(1, target => '%s', duration => '0.2s')" % TARGET,
     "SELECT ranread_run(1, target => '%s', duration => '0.2s')" % TARGET,
     "SELECT ranread_run(2, target => '%s', duration => '0.2s', queue_depth => 2)" % TARGET,
     "SELECT ranread_run(1, target => '%s', duration => '0.2s', block_size => 1048576, pattern => 'sequential')" % TARGET,
@@ -77,7 +80,7 @@ def ints(rng):
 
 
 def formula_case(rng):
-    f = rng.randrange(7)
+    f = rng.randrange(10)
     if f == 0:
         return "SELECT * FROM ranread_advise_page_costs(%s, %s, %s, %s)" % tuple(pick(rng, NUMBERS) for _ in range(4))
     if f == 1:
@@ -101,10 +104,25 @@ def formula_case(rng):
                  rng.choice(["1.10", "fdatasync", "", None]),
                  rng.choice(["tablespace", "server", "", None]),
                  rng.choice(["ALTER SYSTEM SET x = 1;", "", None])])
-    return ("SELECT ranread_internal.ranread_advise_measure_sql(%s, %s, %s, %s, %s)",
-            [rng.choice(["random QD1", "sequential", "random sweep", "sequential sweep", "commit test", "other", "", None]),
+    if f == 6:
+        return "SELECT * FROM ranread_internal.ranread_advise_cache(%s, %s, %s, %s)" % (
+            pick(rng, NUMBERS), rng.choice(["'t'", "''", "NULL", "'%s'" % ("x" * 100)]),
+            rng.choice(["0", "1", "-1", "9223372036854775807", "NULL", "8589934592"]),
+            rng.choice(["0", "-1", "9223372036854775807", "4611686018427387904", "NULL", "4294967296"]))
+    if f == 7:
+        return ("SELECT * FROM ranread_internal.ranread_advise_figure(%s, %s, %s, %s, %s, %s)",
+                [rng.choice(NAMES + [None]), rng.choice(["random", "sequential", "", "RANDOM", None]),
+                 rng.choice([8192, 1048576, 0, -1, 2147483647, None]),
+                 rng.choice([1, 2, 0, -1, 2147483647, None]), rng.choice([1, 2, 0, -1, 2147483647, None]),
+                 rng.choice([1, 4, 0, -1, 2147483647, None])])
+    if f == 8:
+        return ("SELECT ranread_internal.ranread_advise_source(f, %s) FROM ranread_internal.ranread_advise_figure(%s, 'random', 8192, 1, 1) f",
+                [rng.choice([0.0, 0.05, 1e308, float("nan"), float("inf"), -1.0, None]), rng.choice(["pg_default", "no_such", None])])
+    return ("SELECT ranread_internal.ranread_advise_measure_sql(%s, %s, %s, %s, %s, %s)",
+            [rng.choice(["random QD1", "sequential", "random sweep", "sequential sweep", "commit test", "target", "other", "", None]),
              rng.choice(TARGETS + [None]), rng.choice(["2s", "0", "-1 day", "1000 years", None]),
-             rng.choice([10.0, 0.0, float("nan"), float("inf"), None]), rng.choice(["public", "a \"b\"", "", None])])
+             rng.choice([10.0, 0.0, float("nan"), float("inf"), None]), rng.choice(["public", "a \"b\"", "", None]),
+             rng.choice(NAMES + [None])])
 
 
 def cases(rng, n):
