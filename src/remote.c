@@ -341,6 +341,132 @@ add_spelling(List *l, const char *s, int len)
 }
 
 /*
+ * The secrets of a URI connection string as written in it:
+ * scheme://user:password@... as libpq looks for it, and every query
+ * parameter (?...&password=...) whose name decodes to a secret.
+ */
+static List *
+uri_secret_spellings(List *l, const char *s)
+{
+	const char *start = s + (strncmp(s, "postgresql://", 13) == 0 ? 13 : 11);
+	const char *p = start;
+	const char *q;
+
+	/* scheme://user:password@..., as libpq looks for it */
+	while (*p && *p != '@' && *p != '/')
+		p++;
+	if (*p == '@')
+	{
+		const char *colon = memchr(start, ':', p - start);
+
+		if (colon)
+		{
+			l = add_spelling(l, colon + 1, p - colon - 1);
+			l = add_spelling(l, colon, p - colon + 1);	/* ":secret@" */
+		}
+		p++;
+	}
+	else
+		p = start;
+	/* ?...&password=...: every parameter whose name decodes to a secret */
+	q = strchr(p, '?');
+	while (q && *q)
+	{
+		const char *k = q + 1;
+		const char *end = strchr(k, '&');
+		const char *eq;
+
+		if (end == NULL)
+			end = s + strlen(s);
+		eq = memchr(k, '=', end - k);
+		if (eq && secret_keyword(uri_decode(k, eq - k)))
+		{
+			l = add_spelling(l, eq + 1, end - eq - 1);
+			l = add_spelling(l, k, end - k);
+		}
+		q = *end ? end : NULL;
+	}
+	return l;
+}
+
+/*
+ * The end of the value that starts at p in a keyword = value string, as
+ * libpq scans it: a single-quoted value up to its closing quote, a bare one
+ * up to white space, a backslash escaping the character after it.
+ */
+static const char *
+keyword_value_end(const char *p)
+{
+	if (*p == '\'')
+	{
+		p++;
+		while (*p && *p != '\'')
+		{
+			if (*p == '\\' && p[1])
+				p++;
+			p++;
+		}
+		if (*p)
+			p++;
+	}
+	else
+	{
+		while (*p && !isspace((unsigned char) *p))
+		{
+			if (*p == '\\' && p[1])
+				p++;
+			p++;
+		}
+	}
+	return p;
+}
+
+/*
+ * The secrets of a keyword = value connection string as written in it (the
+ * value, and the whole keyword = value), the pairs scanned as libpq scans
+ * them.
+ */
+static List *
+keyword_secret_spellings(List *l, const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+	{
+		const char *kw,
+				   *kwend,
+				   *vstart;
+		char	   *key;
+
+		if (isspace((unsigned char) *p))
+		{
+			p++;
+			continue;
+		}
+		kw = p;
+		while (*p && *p != '=' && !isspace((unsigned char) *p))
+			p++;
+		kwend = p;
+		while (*p && isspace((unsigned char) *p))
+			p++;
+		if (*p != '=')
+			break;
+		p++;
+		while (*p && isspace((unsigned char) *p))
+			p++;
+		vstart = p;
+		p = keyword_value_end(p);
+		key = pnstrdup(kw, kwend - kw);
+		if (secret_keyword(key))
+		{
+			l = add_spelling(l, vstart, p - vstart);
+			l = add_spelling(l, kw, p - kw);
+		}
+	}
+	return l;
+}
+
+/*
  * The passwords of a connection string libpq reads, in every spelling they
  * may take in text: as libpq reads them, as written in the string (quoted,
  * escaped, percent-encoded), and those quoted for SQL.
@@ -349,114 +475,14 @@ static List *
 secret_spellings(const char *conninfo, PQconninfoOption *opts)
 {
 	List	   *l = NIL;
-	const char *s = conninfo;
-	int			n = strlen(conninfo);
 
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 		if (o->val && secret_keyword(o->keyword))
 			l = add_spelling(l, o->val, strlen(o->val));
 
-	if (is_uri(s))
-	{
-		const char *start = s + (strncmp(s, "postgresql://", 13) == 0 ? 13 : 11);
-		const char *p = start;
-		const char *q;
-
-		/* scheme://user:password@..., as libpq looks for it */
-		while (*p && *p != '@' && *p != '/')
-			p++;
-		if (*p == '@')
-		{
-			const char *colon = memchr(start, ':', p - start);
-
-			if (colon)
-			{
-				l = add_spelling(l, colon + 1, p - colon - 1);
-				l = add_spelling(l, colon, p - colon + 1);	/* ":secret@" */
-			}
-			p++;
-		}
-		else
-			p = start;
-		/* ?...&password=...: every parameter whose name decodes to a secret */
-		q = strchr(p, '?');
-		while (q && *q)
-		{
-			const char *k = q + 1;
-			const char *end = strchr(k, '&');
-			const char *eq;
-
-			if (end == NULL)
-				end = s + n;
-			eq = memchr(k, '=', end - k);
-			if (eq && secret_keyword(uri_decode(k, eq - k)))
-			{
-				l = add_spelling(l, eq + 1, end - eq - 1);
-				l = add_spelling(l, k, end - k);
-			}
-			q = *end ? end : NULL;
-		}
-		return l;
-	}
-
-	/* keyword = value pairs, scanned as libpq scans them */
-	{
-		const char *p = s;
-
-		while (*p)
-		{
-			const char *kw,
-					   *kwend,
-					   *vstart;
-			char	   *key;
-
-			if (isspace((unsigned char) *p))
-			{
-				p++;
-				continue;
-			}
-			kw = p;
-			while (*p && *p != '=' && !isspace((unsigned char) *p))
-				p++;
-			kwend = p;
-			while (*p && isspace((unsigned char) *p))
-				p++;
-			if (*p != '=')
-				break;
-			p++;
-			while (*p && isspace((unsigned char) *p))
-				p++;
-			vstart = p;
-			if (*p == '\'')
-			{
-				p++;
-				while (*p && *p != '\'')
-				{
-					if (*p == '\\' && p[1])
-						p++;
-					p++;
-				}
-				if (*p)
-					p++;
-			}
-			else
-			{
-				while (*p && !isspace((unsigned char) *p))
-				{
-					if (*p == '\\' && p[1])
-						p++;
-					p++;
-				}
-			}
-			key = pnstrdup(kw, kwend - kw);
-			if (secret_keyword(key))
-			{
-				l = add_spelling(l, vstart, p - vstart);
-				l = add_spelling(l, kw, p - kw);
-			}
-		}
-	}
-	return l;
+	if (is_uri(conninfo))
+		return uri_secret_spellings(l, conninfo);
+	return keyword_secret_spellings(l, conninfo);
 }
 
 /* Longest first, so that a spelling containing another goes whole */
@@ -1167,88 +1193,80 @@ lookups_start(Remote *r)
 	return true;
 }
 
-/* The lookups are over: connect to every address found, or break */
-static void
-lookups_finish(Remote *r)
+/* The host, hostaddr and port lists a finished lookup connects to */
+typedef struct Entries
 {
-	Lookups    *l = r->lookups;
-	StringInfoData h,
-				a,
-				p;
-	char	   *first_error = NULL;
-	int			entries = 0;
-	int			ih,
-				ia,
-				ip,
+	StringInfoData host;
+	StringInfoData hostaddr;
+	StringInfoData port;
+	int			n;
+} Entries;
+
+static void
+entries_add(Entries *e, const char *host, const char *hostaddr, const char *port)
+{
+	appendStringInfo(&e->host, "%s%s", e->n ? "," : "", host);
+	appendStringInfo(&e->hostaddr, "%s%s", e->n ? "," : "", hostaddr);
+	appendStringInfo(&e->port, "%s%s", e->n ? "," : "", port);
+	e->n++;
+}
+
+/*
+ * Host i's entries: one for each address its lookup found (IPv4 or IPv6,
+ * each once), or the first error of the lookups in *first_error when it
+ * found none.
+ */
+static void
+entries_of_lookup(Entries *e, Lookups *l, int i, char **first_error)
+{
+	List	   *seen = NIL;
+	int			err = gai_error(&l->cbs[i]);
+
+	if (err != 0)
+	{
+		if (*first_error == NULL)
+			*first_error = psprintf("could not translate host name \"%s\" to address: %s",
+									l->host[i], err == EAI_SYSTEM ? "system error" : gai_strerror(err));
+		return;
+	}
+	for (struct addrinfo *ai = l->cbs[i].ar_result; ai; ai = ai->ai_next)
+	{
+		char		buf[NI_MAXHOST];
+		ListCell   *lc;
+		bool		dup = false;
+
+		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+			continue;
+		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof(buf), NULL, 0, NI_NUMERICHOST) != 0)
+			continue;
+		foreach(lc, seen)
+			if (strcmp(lfirst(lc), buf) == 0)
+				dup = true;
+		if (dup)
+			continue;
+		seen = lappend(seen, pstrdup(buf));
+		entries_add(e, l->host[i], buf, l->port[i]);
+	}
+	if (seen == NIL && *first_error == NULL)
+		*first_error = psprintf("could not translate host name \"%s\" to address: no address found",
+								l->host[i]);
+}
+
+/* Connect with the remote's options, host, hostaddr and port replaced by e */
+static void
+connect_to_entries(Remote *r, Entries *e)
+{
+	int			ih = -1,
+				ia = -1,
+				ip = -1,
 				nkw = 0;
 	const char **kw;
 	const char **vals;
 
-	initStringInfo(&h);
-	initStringInfo(&a);
-	initStringInfo(&p);
-	for (int i = 0; i < l->n; i++)
-	{
-		if (l->cbs[i].ar_name == NULL)
-		{
-			appendStringInfo(&h, "%s%s", entries ? "," : "", l->host[i]);
-			appendStringInfo(&a, "%s%s", entries ? "," : "", l->hostaddr[i]);
-			appendStringInfo(&p, "%s%s", entries ? "," : "", l->port[i]);
-			entries++;
-			continue;
-		}
-		if (gai_error(&l->cbs[i]) != 0)
-		{
-			int			e = gai_error(&l->cbs[i]);
-
-			if (first_error == NULL)
-				first_error = psprintf("could not translate host name \"%s\" to address: %s",
-									   l->host[i], e == EAI_SYSTEM ? "system error" : gai_strerror(e));
-			continue;
-		}
-		{
-			List	   *seen = NIL;
-
-			for (struct addrinfo *ai = l->cbs[i].ar_result; ai; ai = ai->ai_next)
-			{
-				char		buf[NI_MAXHOST];
-				ListCell   *lc;
-				bool		dup = false;
-
-				if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
-					continue;
-				if (getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof(buf), NULL, 0, NI_NUMERICHOST) != 0)
-					continue;
-				foreach(lc, seen)
-					if (strcmp(lfirst(lc), buf) == 0)
-						dup = true;
-				if (dup)
-					continue;
-				seen = lappend(seen, pstrdup(buf));
-				appendStringInfo(&h, "%s%s", entries ? "," : "", l->host[i]);
-				appendStringInfo(&a, "%s%s", entries ? "," : "", buf);
-				appendStringInfo(&p, "%s%s", entries ? "," : "", l->port[i]);
-				entries++;
-			}
-			if (seen == NIL && first_error == NULL)
-				first_error = psprintf("could not translate host name \"%s\" to address: no address found",
-									   l->host[i]);
-		}
-	}
-	lookups_free(l);
-	r->lookups = NULL;
-	if (entries == 0)
-	{
-		set_broken(r, first_error ? first_error : "no address to connect to");
-		return;
-	}
-
-	/* the options with host, hostaddr and port replaced */
 	for (int i = 0; r->ckw[i]; i++)
 		nkw++;
 	kw = palloc0(sizeof(char *) * (nkw + 4));
 	vals = palloc0(sizeof(char *) * (nkw + 4));
-	ih = ia = ip = -1;
 	for (int i = 0; i < nkw; i++)
 	{
 		kw[i] = r->ckw[i];
@@ -1270,14 +1288,43 @@ lookups_finish(Remote *r)
 		kw[nkw] = "hostaddr";
 		ia = nkw++;
 	}
-	vals[ih] = h.data;
-	vals[ia] = a.data;
+	vals[ih] = e->host.data;
+	vals[ia] = e->hostaddr.data;
 	/* one port for every entry stays one; a list follows the entries */
 	if (ip >= 0 && strchr(vals[ip], ',') != NULL)
-		vals[ip] = p.data;
+		vals[ip] = e->port.data;
 	kw[nkw] = NULL;
 	vals[nkw] = NULL;
 	connect_now(r, kw, vals);
+}
+
+/* The lookups are over: connect to every address found, or break */
+static void
+lookups_finish(Remote *r)
+{
+	Lookups    *l = r->lookups;
+	Entries		e;
+	char	   *first_error = NULL;
+
+	initStringInfo(&e.host);
+	initStringInfo(&e.hostaddr);
+	initStringInfo(&e.port);
+	e.n = 0;
+	for (int i = 0; i < l->n; i++)
+	{
+		if (l->cbs[i].ar_name == NULL)
+			entries_add(&e, l->host[i], l->hostaddr[i], l->port[i]);
+		else
+			entries_of_lookup(&e, l, i, &first_error);
+	}
+	lookups_free(l);
+	r->lookups = NULL;
+	if (e.n == 0)
+	{
+		set_broken(r, first_error ? first_error : "no address to connect to");
+		return;
+	}
+	connect_to_entries(r, &e);
 	free_options(r);
 }
 
@@ -1444,25 +1491,11 @@ check_name(const char *name)
 				 errmsg("a connection name must have 1 to %d bytes", NAMEDATALEN - 1)));
 }
 
-/*
- * A new remote, connecting; its outcome tells a failure.  pin: the server
- * another remote connected to (a cancel's connection goes to that one host
- * of a host list, never to another that could have a session of that pid).
- */
+/* A new remote, broken until it connects, in the list when registered */
 static Remote *
-remote_start(const char *name, const char *conninfo, int timeout_ms, bool registered,
-			 Remote *pin)
+remote_new(const char *name, bool registered)
 {
 	Remote	   *r;
-	const char *problem;
-	PQconninfoOption *opts;
-	const char **kw;
-	const char **vals;
-	int			n = 0,
-				k = 0;
-	const char *ct;
-	List	   *sp;
-	ListCell   *lc;
 
 	if (registered && nremotes >= RANREAD_MAX_REMOTES)
 		ereport(ERROR,
@@ -1475,31 +1508,34 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 	r->state = RS_BROKEN;
 	if (registered)
 		remotes[nremotes++] = r;
+	return r;
+}
 
-	opts = parse_conninfo(conninfo, &problem);
-	if (opts == NULL)
-	{
-		set_broken(r, psprintf("invalid connection string: %s", problem));
-		return r;
-	}
-	sp = secret_spellings(conninfo, opts);
+/* The remote keeps (malloc'd) its connection string and its secrets' spellings */
+static void
+remote_keep_secrets(Remote *r, const char *conninfo, PQconninfoOption *opts)
+{
+	List	   *sp = secret_spellings(conninfo, opts);
+	ListCell   *lc;
+
 	r->secrets = calloc(list_length(sp) + 1, sizeof(char *));
 	if (r->secrets == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	foreach(lc, sp)
 		r->secrets[r->nsecrets++] = xstrdup(lfirst(lc));
 	r->conninfo = xstrdup(conninfo);
+}
 
-	/* dblink's rule for non-superusers: a password given, and asked for */
-	if (!superuser() && !has_secret(opts))
-	{
-		PQconninfoFree(opts);
-		set_broken(r, "a password is required: a role that is not a superuser must give one in the connection string (and the server must ask for it)");
-		return r;
-	}
+/*
+ * The connect timeout, and why it is that: the string's connect_timeout
+ * (libpq's rules), else ranread's; timeout_ms (>= 0) when shorter.  The
+ * deadline runs from now.
+ */
+static void
+remote_set_timeout(Remote *r, PQconninfoOption *opts, int timeout_ms)
+{
+	const char *ct = opt_value(opts, "connect_timeout");
 
-	/* the connect timeout: the string's (libpq's rules), else ranread's */
-	ct = opt_value(opts, "connect_timeout");
 	r->timeout_ms = RANREAD_CONNECT_TIMEOUT;
 	r->timeout_why = "ranread's connect timeout, as the connection string gives none";
 	if (ct && ct[0])
@@ -1534,11 +1570,26 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 		r->timeout_why = "the time left to the call";
 	}
 	r->deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), r->timeout_ms);
+}
+
+/*
+ * The options the remote connects with, kept (malloc'd) while host names
+ * are looked up: the string's, with pin's host, port and hostaddr in place
+ * of its own, text in this database's encoding (as dblink's) and ranread as
+ * the fallback application name.
+ */
+static void
+remote_keep_options(Remote *r, PQconninfoOption *opts, Remote *pin)
+{
+	const char **kw;
+	const char **vals;
+	int			n = 0,
+				k = 0;
 
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 		n++;
-	kw = palloc0(sizeof(char *) * (n + 3));
-	vals = palloc0(sizeof(char *) * (n + 3));
+	kw = palloc0(sizeof(char *) * (n + 6));
+	vals = palloc0(sizeof(char *) * (n + 6));
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 	{
 		if (o->val == NULL || strcmp(o->keyword, "client_encoding") == 0)
@@ -1549,35 +1600,26 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 		kw[k] = o->keyword;
 		vals[k++] = o->val;
 	}
-	if (pin)
+	if (pin && pin->host)
 	{
-		kw = repalloc(kw, sizeof(char *) * (n + 6));
-		vals = repalloc(vals, sizeof(char *) * (n + 6));
-		if (pin->host)
-		{
-			kw[k] = "host";
-			vals[k++] = pin->host;
-		}
-		if (pin->port)
-		{
-			kw[k] = "port";
-			vals[k++] = pin->port;
-		}
-		if (pin->hostaddr)
-		{
-			kw[k] = "hostaddr";
-			vals[k++] = pin->hostaddr;
-		}
+		kw[k] = "host";
+		vals[k++] = pin->host;
 	}
-	/* text comes back in this database's encoding, as dblink's does */
+	if (pin && pin->port)
+	{
+		kw[k] = "port";
+		vals[k++] = pin->port;
+	}
+	if (pin && pin->hostaddr)
+	{
+		kw[k] = "hostaddr";
+		vals[k++] = pin->hostaddr;
+	}
 	kw[k] = "client_encoding";
 	vals[k++] = GetDatabaseEncodingName();
 	kw[k] = "fallback_application_name";
 	vals[k++] = "ranread";
-	kw[k] = NULL;
-	vals[k] = NULL;
 
-	/* the options kept (malloc'd) while host names are looked up */
 	r->ckw = calloc(k + 1, sizeof(char *));
 	r->cval = calloc(k + 1, sizeof(char *));
 	if (r->ckw == NULL || r->cval == NULL)
@@ -1587,6 +1629,38 @@ remote_start(const char *name, const char *conninfo, int timeout_ms, bool regist
 		r->ckw[i] = xstrdup(kw[i]);
 		r->cval[i] = xstrdup(vals[i]);
 	}
+}
+
+/*
+ * A new remote, connecting; its outcome tells a failure.  pin: the server
+ * another remote connected to (a cancel's connection goes to that one host
+ * of a host list, never to another that could have a session of that pid).
+ */
+static Remote *
+remote_start(const char *name, const char *conninfo, int timeout_ms, bool registered,
+			 Remote *pin)
+{
+	Remote	   *r = remote_new(name, registered);
+	const char *problem;
+	PQconninfoOption *opts;
+
+	opts = parse_conninfo(conninfo, &problem);
+	if (opts == NULL)
+	{
+		set_broken(r, psprintf("invalid connection string: %s", problem));
+		return r;
+	}
+	remote_keep_secrets(r, conninfo, opts);
+
+	/* dblink's rule for non-superusers: a password given, and asked for */
+	if (!superuser() && !has_secret(opts))
+	{
+		PQconninfoFree(opts);
+		set_broken(r, "a password is required: a role that is not a superuser must give one in the connection string (and the server must ask for it)");
+		return r;
+	}
+	remote_set_timeout(r, opts, timeout_ms);
+	remote_keep_options(r, opts, pin);
 	PQconninfoFree(opts);
 	r->state = RS_CONNECTING;
 	if (lookups_start(r))

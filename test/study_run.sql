@@ -4,7 +4,7 @@
 -- pivots, summary, early end, the matrix's groups, charts and exports.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(37);
+SELECT plan(39);
 
 SELECT lives_ok($$SELECT ranread_setup('64MB')$$, 'a small target');
 
@@ -49,6 +49,12 @@ SELECT is((SELECT row(value, batch)::text FROM ranread_study_summary((SELECT id 
     (SELECT row(iops, batch)::text FROM s1 ORDER BY iops DESC LIMIT 1), 'the summary gives the maximum IOPS and its batch');
 SELECT matches((SELECT line FROM ranread_study_summary((SELECT id FROM id1)) WHERE item = 'Minimum Latency'),
     '^Minimum Latency=[0-9.]+ usecs @ processes=[123], write_pct=(0|50)$', 'summary lines read as ORION''s');
+SELECT is((SELECT row(value, batch)::text FROM ranread_study_summary((SELECT id FROM id1), 1e9)
+             WHERE item = 'Maximum IOPS within 1000000000 ms'),
+    (SELECT row(iops, batch)::text FROM s1 ORDER BY iops DESC LIMIT 1),
+    'the summary gives the maximum IOPS of the points within the bound and its batch');
+SELECT is((SELECT line FROM ranread_study_summary((SELECT id FROM id1), 1e-9) WHERE item ~ 'within'),
+    'Maximum IOPS within 1e-09 ms: none', 'with no point within the bound, the summary says none');
 SELECT is((SELECT count(*)::integer FROM ranread_study_points WHERE study = (SELECT id FROM id1)), 6,
     'ranread_study_points has every point');
 

@@ -339,48 +339,35 @@ BEGIN
     WITH p AS (
         SELECT * FROM ranread_internal.ranread_study_points_raw x
          WHERE x.study OPERATOR(pg_catalog.=) ranread_study_summary_raw.study AND x.status = 'completed'),
+    -- each point's value of each item (NULL: the point does not count)
+    vals AS (
+        SELECT p.n, p.point, p.batch, v.col, v.v
+          FROM p CROSS JOIN LATERAL (VALUES
+               ('large_mbps', p.large_mbps),
+               ('small_iops', p.small_iops),
+               ('small_avg_us', p.small_avg_ms * 1000),
+               ('iops', p.iops),
+               ('mbps', p.mbps),
+               ('avg_us', p.avg_ms * 1000),
+               ('iops_within', CASE WHEN p.avg_ms <= bound THEN p.iops END)) v(col, v)),
+    -- the items of a mixed study (large and small) or of a plain one, each
+    -- the largest (or smallest) value of the points, the first point on a tie
     items AS (
-        SELECT 1 AS ord, 'Maximum Large MBPS' AS it, 'MiB/s' AS u, x.*
-          FROM (SELECT) d LEFT JOIN LATERAL (
-               SELECT p.large_mbps AS v, p.point AS pt, p.batch AS b FROM p WHERE p.large_mbps IS NOT NULL
-                ORDER BY p.large_mbps DESC, p.n LIMIT 1) x ON true
-         WHERE is_mix
-        UNION ALL
-        SELECT 2, 'Maximum Small IOPS', 'IOPS', x.*
-          FROM (SELECT) d LEFT JOIN LATERAL (
-               SELECT p.small_iops, p.point, p.batch FROM p WHERE p.small_iops IS NOT NULL
-                ORDER BY p.small_iops DESC, p.n LIMIT 1) x ON true
-         WHERE is_mix
-        UNION ALL
-        SELECT 3, 'Minimum Small Latency', 'usecs', x.*
-          FROM (SELECT) d LEFT JOIN LATERAL (
-               SELECT p.small_avg_ms * 1000, p.point, p.batch FROM p WHERE p.small_avg_ms IS NOT NULL
-                ORDER BY p.small_avg_ms, p.n LIMIT 1) x ON true
-         WHERE is_mix
-        UNION ALL
-        SELECT 1, 'Maximum IOPS', 'IOPS', x.*
-          FROM (SELECT) d LEFT JOIN LATERAL (
-               SELECT p.iops, p.point, p.batch FROM p WHERE p.iops IS NOT NULL
-                ORDER BY p.iops DESC, p.n LIMIT 1) x ON true
-         WHERE NOT is_mix
-        UNION ALL
-        SELECT 2, 'Maximum MBPS', 'MiB/s', x.*
-          FROM (SELECT) d LEFT JOIN LATERAL (
-               SELECT p.mbps, p.point, p.batch FROM p WHERE p.mbps IS NOT NULL
-                ORDER BY p.mbps DESC, p.n LIMIT 1) x ON true
-         WHERE NOT is_mix
-        UNION ALL
-        SELECT 3, 'Minimum Latency', 'usecs', x.*
-          FROM (SELECT) d LEFT JOIN LATERAL (
-               SELECT p.avg_ms * 1000, p.point, p.batch FROM p WHERE p.avg_ms IS NOT NULL
-                ORDER BY p.avg_ms, p.n LIMIT 1) x ON true
-         WHERE NOT is_mix
-        UNION ALL
-        SELECT 4, format('Maximum IOPS within %s ms', bound), 'IOPS', x.*
-          FROM (SELECT) d LEFT JOIN LATERAL (
-               SELECT p.iops, p.point, p.batch FROM p WHERE p.iops IS NOT NULL AND p.avg_ms <= bound
-                ORDER BY p.iops DESC, p.n LIMIT 1) x ON true
-         WHERE NOT is_mix)
+        SELECT m.ord, m.it, m.u, x.*
+          FROM (VALUES
+               (true, 1, 'Maximum Large MBPS', 'MiB/s', 'large_mbps', true),
+               (true, 2, 'Maximum Small IOPS', 'IOPS', 'small_iops', true),
+               (true, 3, 'Minimum Small Latency', 'usecs', 'small_avg_us', false),
+               (false, 1, 'Maximum IOPS', 'IOPS', 'iops', true),
+               (false, 2, 'Maximum MBPS', 'MiB/s', 'mbps', true),
+               (false, 3, 'Minimum Latency', 'usecs', 'avg_us', false),
+               (false, 4, format('Maximum IOPS within %s ms', bound), 'IOPS', 'iops_within', true)
+               ) m(mix, ord, it, u, col, largest)
+          LEFT JOIN LATERAL (
+               SELECT c.v, c.point AS pt, c.batch AS b FROM vals c
+                WHERE c.col = m.col AND c.v IS NOT NULL
+                ORDER BY CASE WHEN m.largest THEN c.v END DESC, c.v, c.n LIMIT 1) x ON true
+         WHERE m.mix = is_mix)
     SELECT i.it, i.v, i.u, i.pt - 'n', i.b,
            CASE WHEN i.v IS NULL THEN format('%s: none', i.it)
                 ELSE format('%s=%s%s @ %s', i.it, to_char(i.v, 'FM999999990.00'),
