@@ -32,21 +32,21 @@ SELECT ok((SELECT obj_description(oid, 'pg_extension') LIKE '%ranread_help()%' F
 
 -- Columns whose names do not say it all
 SELECT is(ARRAY(SELECT format('%s.%s', r, c)
-                  FROM unnest(ARRAY['ranread_batches', 'ranread_summary']) r,
+                  FROM unnest(ARRAY['ranread_batches', 'ranread_summary_full']) r,
                        unnest(ARRAY['busy', 'ended_steady', 'steady', 'steady_excursion', 'steady_slope',
                                     'notes', 'buffer_pages', 'status', 'mbps', 'avg_ms']) c
                  WHERE coalesce(col_description(r::regclass, (SELECT attnum FROM pg_attribute
                                                              WHERE attrelid = r::regclass AND attname = c)), '') = ''
                  ORDER BY 1),
           '{}'::text[],
-    'ranread_batches and ranread_summary explain busy, ended_steady, steady, the SNIA figures, notes, buffer_pages, status and the units of the figures');
-SELECT ok(col_description('ranread_summary'::regclass,
-                          (SELECT attnum FROM pg_attribute WHERE attrelid = 'ranread_summary'::regclass AND attname = 'ended_steady'))
+    'ranread_batches and ranread_summary_full explain busy, ended_steady, steady, the SNIA figures, notes, buffer_pages, status and the units of the figures');
+SELECT ok(col_description('ranread_summary_full'::regclass,
+                          (SELECT attnum FROM pg_attribute WHERE attrelid = 'ranread_summary_full'::regclass AND attname = 'ended_steady'))
           LIKE '%steady_state%',
     'ended_steady says it is the steady_state rule''s early end, told from steady');
 SELECT ok((SELECT bool_and(col_description(c.oid, a.attnum) LIKE '%ms%')
              FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
-            WHERE c.relname IN ('ranread_summary', 'ranread_results', 'ranread_group_summary')
+            WHERE c.relname IN ('ranread_summary', 'ranread_summary_full', 'ranread_process_summary', 'ranread_results', 'ranread_group_summary')
               AND c.relnamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ranread')
               AND a.attname LIKE '%\_ms'),
     'every latency column of the summaries and the results gives its unit (ms)');

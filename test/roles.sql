@@ -73,7 +73,7 @@ SELECT is((SELECT size_bytes FROM ranread_setup('4MB', target => 'tap_roles_own'
 CREATE TEMP TABLE runner_batch AS SELECT * FROM ranread_run(2, 25, target => 'tap_roles_own');
 SELECT is((SELECT status || ' ' || reads FROM runner_batch), 'completed 50',
     '... runs a batch on it');
-SELECT is((SELECT s.reads FROM ranread_summary s JOIN ranread_batches b USING (batch)
+SELECT is((SELECT s.reads FROM ranread_summary_full s JOIN ranread_batches b USING (batch)
             WHERE batch = (SELECT batch FROM runner_batch) AND b.started_by = 'tap_roles_runner'), 50::bigint,
     '... reads it in ranread_summary, as its own');
 SELECT is((SELECT count(*)::integer FROM ranread_sweep(start => 1, max_processes => 2, iterations => 20, duration => NULL, target => 'tap_roles_own')), 2,

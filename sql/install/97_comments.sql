@@ -137,7 +137,9 @@ BEGIN
         ('r', 'ranread_fleet_seconds', 'History: one row per node of each fleet and second (IOPS, latency in ms)'),
         ('r', 'ranread_fleet_sweeps', 'History: one row per fleet sweep: its settings, why it stopped, the IOPS within the bound'),
         -- views
-        ('v', 'ranread_summary', 'One row per batch: IOPS, MiB/s, latency (ms), status, options, and what it ran on'),
+        ('v', 'ranread_summary', 'One screen per batch: when, where, what ran, the load, IOPS, MiB/s, latency (ms, rounded) and status; every column is in ranread_summary_full'),
+        ('v', 'ranread_summary_full', 'One row per batch with every column: options, figures (IOPS, MiB/s, latency in ms, rounded), CPU, device, steadiness, notes, what it ran on'),
+        ('v', 'ranread_process_summary', 'One row per process of every batch: its figures (IOPS, MiB/s, latency in ms, rounded), without the histogram bytes of ranread_results'),
         ('v', 'ranread_group_summary', 'One row per group of every batch: its options and figures (IOPS, MiB/s, latency in ms)'),
         ('v', 'ranread_targets', 'The targets: tablespace, size (bytes), state and what to do about it'),
         ('v', 'ranread_sweep_verdict', 'One row per sweep: the highest IOPS within the latency bound, the latency there (ms), whether it meets the flash guidance'),
