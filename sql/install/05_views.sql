@@ -92,7 +92,9 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.tablespace, b.filesystem, b.timing, b.busy, b.notes,
        b.groups, b.distribution, b.first_io_at, b.steady_state, b.ended_steady,
        b.steady, b.steady_excursion, b.steady_slope, b.mix,
-       b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test
+       b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test,
+       b.cpu_user_pct, b.cpu_sys_pct, b.cpu_us_per_io, b.device,
+       b.device_util_pct, b.lat_stddev_ms
   FROM @extschema@.ranread_batches b,
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
 
@@ -105,7 +107,9 @@ SELECT g.batch, g.grp, g.label, b.run_at, n.status, g.target, g.tablespace,
        g.reads, g.writes, g.seconds, g.iops, g.mbps, g.avg_ms, g.min_ms,
        g.p50_ms, g.p95_ms, g.p99_ms, g.p999_ms, g.max_ms, g.read_avg_ms,
        g.read_p99_ms, g.write_avg_ms, g.write_p99_ms, g.busy, g.first_io_at,
-       b.sweep, g.sync, g.writes_per_op, b.study, b.point, b.fleet, b.commit_test
+       b.sweep, g.sync, g.writes_per_op, b.study, b.point, b.fleet, b.commit_test,
+       g.cpu_user_pct, g.cpu_sys_pct, g.cpu_us_per_io, g.device,
+       g.device_util_pct, g.lat_stddev_ms
   FROM @extschema@.ranread_groups g
   JOIN @extschema@.ranread_batches b USING (batch),
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
