@@ -189,12 +189,20 @@ timeval_ns(const struct timeval *tv)
 
 /*
  * One end of the worker's measured window: what fio shows beside latency.
- * The CPU the worker's process used (getrusage(RUSAGE_SELF): every thread
- * of the process, which includes io_uring's io-wq workers, threads of the
- * process that submits; and with DEFER_TASKRUN the completions run in the
- * worker's own task) and each target device's busy time.  Read twice per
- * batch, at the end of the warm-up and when the engine's run is over;
- * never per I/O.
+ * The CPU the worker's process used and each target device's busy time,
+ * read twice per batch, at the end of the warm-up and when the engine's run
+ * is over; never per I/O.
+ *
+ * getrusage(RUSAGE_SELF) counts every thread of the process: since Linux
+ * 5.12 io_uring's io-wq workers (iou-wrk-PID, the ones that do an I/O that
+ * cannot be issued without blocking) are threads of the process that
+ * submits, so they count here; with DEFER_TASKRUN (engine_uring.c) the
+ * completions run in the worker's own task.  ranread uses no SQPOLL thread.
+ * Not counted, for ranread as for fio: the device's interrupts and the
+ * block layer's softirq completions, which the kernel charges to whatever
+ * was running (or to no task, with IRQ time accounting).  The sum of user
+ * and system time is the scheduler's exact runtime; the split between them
+ * is the kernel's tick-sampled estimate.
  */
 static void
 worker_window(BatchWorker *bw, bool end)
