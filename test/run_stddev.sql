@@ -1,10 +1,12 @@
 -- The standard deviation of latency (lat_stddev_ms), as fio shows it: the
 -- sample standard deviation of every I/O's latency, exact (a sum of squared
 -- latencies kept beside the histogram, not an estimate from its buckets),
--- per batch, group and process.
+-- per batch, group and process; and in a mix, the groups' shares of the
+-- workers' CPU and their device (test/shell/49_fio_stats.sh checks those
+-- figures against /proc and /sys).
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(9);
+SELECT plan(13);
 
 \ir lib/runs.psql
 
@@ -69,6 +71,36 @@ SELECT ok((SELECT lat_stddev_ms IS NULL FROM pg_temp.summary('untimed'))
           AND (SELECT bool_and(lat_stddev_ms IS NULL) FROM ranread_results
                 WHERE batch = (SELECT batch FROM runs WHERE label = 'untimed')),
     'with ranread.timing off the standard deviation is NULL, per batch and process');
+
+-- A mix of three processes on two workers: one worker drives streams of
+-- both groups, and shares its CPU between them by their I/Os
+CREATE TEMP TABLE mix AS SELECT * FROM ranread_mix($$[
+    {"label": "qd1", "processes": 2},
+    {"label": "qd4", "processes": 1, "queue_depth": 4}]$$,
+    duration => '2s', workers => 2, target => 'tap_run_stddev');
+CREATE TEMP TABLE mixg AS
+SELECT g.grp, g.lat_stddev_ms AS sd, g.cpu_us_per_io, g.cpu_user_pct, g.cpu_sys_pct,
+       g.reads + g.writes AS ios, g.device, g.device_util_pct,
+       (SELECT sqrt((sum((r.reads + r.writes - 1) * r.lat_stddev_ms ^ 2 + (r.reads + r.writes) * r.avg_ms ^ 2)
+                     - sum(r.reads + r.writes) * (sum((r.reads + r.writes) * r.avg_ms) / sum(r.reads + r.writes)) ^ 2)
+                    / (sum(r.reads + r.writes) - 1))
+          FROM ranread_results r WHERE r.batch = g.batch AND r.grp = g.grp) AS pooled_sd
+  FROM ranread_group_summary g WHERE g.batch = (SELECT max(batch) FROM mix);
+SELECT ok((SELECT bool_and(abs(sd - pooled_sd) <= 1e-6 * pooled_sd) FROM mixg),
+    'each group''s standard deviation is the one pooled from its own processes');
+SELECT ok((SELECT abs(sum(g.cpu_us_per_io * g.ios) - s.cpu_us_per_io * (s.reads + s.writes))
+                  <= 1e-6 * s.cpu_us_per_io * (s.reads + s.writes)
+             FROM mixg g, ranread_summary s WHERE s.batch = (SELECT max(batch) FROM mix)
+            GROUP BY s.cpu_us_per_io, s.reads, s.writes),
+    'the groups'' CPU time adds up to the batch''s');
+SELECT ok((SELECT abs(sum(g.cpu_user_pct + g.cpu_sys_pct) - (s.cpu_user_pct + s.cpu_sys_pct)) <= 1e-6
+             FROM mixg g, ranread_summary s WHERE s.batch = (SELECT max(batch) FROM mix)
+            GROUP BY s.cpu_user_pct, s.cpu_sys_pct),
+    'and so do their percentages of a CPU');
+SELECT ok((SELECT bool_and(g.device IS NOT DISTINCT FROM s.device
+                           AND g.device_util_pct IS NOT DISTINCT FROM s.device_util_pct)
+             FROM mixg g, ranread_summary s WHERE s.batch = (SELECT max(batch) FROM mix)),
+    'groups on the batch''s target have its device and utilisation');
 
 -- The figures of every batch above, for the log
 SELECT pg_temp.run_log();
