@@ -11,9 +11,19 @@
 #    and the CPU they amount to covers what /proc/<pid>/stat of the workers
 #    shows over 5.5 s of the 8 s run (summed over both workers: a figure of one
 #    worker, or off by a unit, fails), without being several times more
+#  - on FUSE storage (slowfs, test/rig), whose files carry an anonymous
+#    device number with no stat in /sys, device and device_util_pct are NULL
+#    while the CPU figures are still there
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/../rig/slowfs.sh"
 
-cleanup() { psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_fio" >/dev/null 2>&1; }
+cleanup() {
+  faults_cleanup
+  psql -qX -d rr_fio -c "SELECT ranread_purge('slow')" >/dev/null 2>&1
+  psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_fio" -c "DROP TABLESPACE IF EXISTS rr_fio_slow" >/dev/null 2>&1
+  slowfs_umount_all
+}
 trap cleanup EXIT
 setup_db rr_fio
 is "$(q "SELECT size_bytes FROM ranread_setup('256MB')")" 268435456 "a 256 MB target in the data directory"
@@ -59,7 +69,7 @@ sleep_until() { # SECONDS after LAUNCH (the batch starts after it, and runs 8 s)
 }
 LAUNCH=$(date +%s.%N)
 psql -qAtX -d rr_fio -c "SET client_min_messages = error" \
-  -c "SELECT batch FROM ranread_run(2, duration => '8s', queue_depth => 4, workers => 2)" > "$TMPDIR_TEST/rr_fio.$$" &
+  -c "SELECT batch FROM ranread_run(2, duration => '8s', queue_depth => 4, workers => 2)" > "$WORK/batch" &
 RUN=$!
 pids=""
 for _ in $(seq 100); do
@@ -75,7 +85,7 @@ C0=$(cpu_of "$pids"); S0=$(date +%s.%N)
 sleep_until 7
 C1=$(cpu_of "$pids"); S1=$(date +%s.%N)
 wait $RUN
-B=$(cat "$TMPDIR_TEST/rr_fio.$$"); rm -f "$TMPDIR_TEST/rr_fio.$$"
+B=$(cat "$WORK/batch"); 
 read -r usr sys perio ios secs workers <<< "$(q "SELECT cpu_user_pct || ' ' || cpu_sys_pct || ' ' || cpu_us_per_io || ' ' || reads + writes || ' ' || seconds || ' ' || workers FROM ranread_summary WHERE batch = $B")"
 proc_s=$(awk -v a="$C0" -v b="$C1" -v hz="$HZ" 'BEGIN { print (b - a) / hz }')
 batch_s=$(awk -v p="$perio" -v n="$ios" 'BEGIN { print p * n / 1e6 }')
@@ -88,4 +98,18 @@ cmp_ok "$(awk -v a="$pct_s" -v b="$batch_s" 'BEGIN { d = a - b; if (d < 0) d = -
 cmp_ok "$batch_s" ">=" "$(awk -v p="$proc_s" 'BEGIN { print p - 0.04 }')" \
   "the batch's CPU covers what /proc showed for its workers over 5.5 of its 8 s"
 cmp_ok "$batch_s" "<=" "$(awk -v p="$proc_s" 'BEGIN { print 4 * p + 0.1 }')" "and is not several times more"
+
+if slowfs_build "" 2>/dev/null; then
+  MNT="$WORK/mnt"
+  slowfs_mount "$WORK/backing" "$MNT" read_delay_us=100
+  q "CREATE TABLESPACE rr_fio_slow LOCATION '$(slowfs_pg_dir "$MNT" spc)'" >/dev/null
+  q "SELECT ranread_setup('16MB', 'rr_fio_slow', 'slow')" >/dev/null
+  SLOWDEV=$(stat -c '%Hd:%Ld' "$(data_dir)/$(target_path slow)")
+  B=$(q "SELECT batch FROM ranread_run(1, 200, target => 'slow')")
+  is "$(q "SELECT filesystem || ' ' || coalesce(device, 'none') || ' ' || coalesce(device_util_pct::text, 'null') || ' ' || (cpu_us_per_io > 0) FROM ranread_summary WHERE batch = $B")" \
+    "fuse.slowfs none null true" "on FUSE storage ($SLOWDEV, not in /sys/dev/block) the batch records no device and no utilisation, and still its CPU"
+  q "SELECT ranread_purge('slow')" >/dev/null
+else
+  ok 0 "# SKIP no FUSE storage to run on: $SLOWFS_WHY"
+fi
 done_testing
