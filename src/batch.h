@@ -13,7 +13,9 @@
  *	 BatchParams		the leader, before it lets the workers go (nworkers
  *						and engine once the streams are divided, before
  *						"assigned"); read-only after
- *	 WorkerSlot[i]		worker i (the leader reads progress and flags)
+ *	 WorkerSlot[i]		worker i (the leader reads progress and flags; the
+ *						recorder its measured window's CPU and device use)
+ *	 device[]			worker 0, before it is ready; read by the recorder
  *	 StreamStats[s]		the worker driving stream s, until it is done
  *	 IntervalSlot		the worker, for its own streams, per group and second
  *	 figures, record_*	the recorder (worker 0), once every worker has stopped
@@ -188,6 +190,19 @@ typedef struct WorkerSlot
 	RanreadPages pages;			/* its I/O buffers */
 	volatile uint64 ios;		/* progress: completed measured I/Os */
 	char		message[RANREAD_MSG_LEN];
+	/*
+	 * Its measured window as it saw it (worker.c, worker_window): from the
+	 * end of the warm-up to the end of its engine's run, on the monotonic
+	 * clock; the CPU it used then (getrusage), and each target's device
+	 * busy time (ms, io_ticks; UINT64_MAX where not read) at either end
+	 */
+	bool		window_done;	/* both ends were read */
+	uint64		window_start_ns;
+	uint64		window_end_ns;
+	uint64		cpu_user_ns;
+	uint64		cpu_sys_ns;
+	uint64		dev_ticks_start[RANREAD_MAX_TARGETS];
+	uint64		dev_ticks_end[RANREAD_MAX_TARGETS];
 } WorkerSlot;
 
 /* One second of one group's streams in one worker */
@@ -269,6 +284,8 @@ typedef struct BatchShared
 	uint64		measure_ns;		/* go_ns + warm-up */
 	TimestampTz run_at;
 	bool		running_row;	/* the recorder inserted the 'running' row */
+	/* the block device under each target, "" if none (worker 0, at prepare) */
+	char		device[RANREAD_MAX_TARGETS][32];
 	/* the recorder's state, for the leader */
 	RanreadStop status;			/* final status, set with the figures */
 	char		message[RANREAD_MSG_LEN];

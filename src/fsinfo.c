@@ -21,6 +21,16 @@
  * elsewhere: tables and temporary files live there, but running out of room
  * there fails statements, not the server.  ranread.reserve (superuser) sets
  * a fixed reserve instead of this rule, 0 none.
+ *
+ * Device utilisation (what fio calls "util"): the share of a window the
+ * block device under a target had I/O in flight, from field 10 of its stat
+ * in /sys (io_ticks, milliseconds busy).  The device is the one whose
+ * number the target's files carry (st_dev), found as /sys/dev/block/MAJ:MIN:
+ * a partition has a stat of its own there, and so do device-mapper, md and
+ * loop devices (each counts its own busy time, not that of the disks under
+ * it).  A filesystem whose st_dev is no block device (btrfs, overlay, NFS,
+ * FUSE: an anonymous device number) has no such stat, and its batches
+ * record no utilisation.
  */
 #include "postgres.h"
 
@@ -29,6 +39,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <fcntl.h>
+#include <unistd.h>
 
 #include "access/xlog.h"
 #include "utils/builtins.h"
@@ -122,6 +133,72 @@ fsinfo_read(const char *path, FsInfo *fi)
 			fi->dio_align = Max(stx.stx_dio_offset_align, stx.stx_dio_mem_align);
 	}
 #endif
+}
+
+/*
+ * The block device under path, if /sys/dev/block has a stat for it: its
+ * name (the directory's) and where its stat is.  Never fails: d->known says
+ * whether there is one.
+ */
+void
+fsinfo_device(const char *path, FsDevice *d)
+{
+	struct stat st;
+	char		link[64];
+	char	   *dir;
+	const char *slash;
+
+	memset(d, 0, sizeof(*d));
+	if (stat(path, &st) != 0)
+		return;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	dir = realpath(link, NULL);
+	if (dir == NULL)
+		return;
+	slash = strrchr(dir, '/');
+	ranread_strlcpy(d->name, slash ? slash + 1 : dir, sizeof(d->name));
+	snprintf(d->stat_path, sizeof(d->stat_path), "%s/stat", dir);
+	free(dir);
+	d->known = access(d->stat_path, R_OK) == 0 && d->name[0] != '\0';
+}
+
+/*
+ * The device's busy time so far, in ms (io_ticks, field 10 of its stat).
+ * No allocation, no error: false when it cannot be read.
+ */
+bool
+fsinfo_io_ticks(const FsDevice *d, uint64 *ms)
+{
+	char		buf[512];
+	char	   *p = buf;
+	ssize_t		n;
+	int			fd;
+
+	if (!d->known)
+		return false;
+	fd = open(d->stat_path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (int field = 1; field <= 10; field++)
+	{
+		char	   *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p)
+			return false;
+		if (field == 10)
+		{
+			*ms = (uint64) v;
+			return true;
+		}
+		p = end;
+	}
+	return false;
 }
 
 /* Is path on the filesystem with device dev? */

@@ -1,7 +1,8 @@
 /*
  * fsinfo.h
  *		Facts about the filesystem under a path (fsinfo.c): type, device,
- *		free space, direct I/O alignment, and the reserve setup leaves.
+ *		free space, direct I/O alignment, the reserve setup leaves, and the
+ *		block device's busy time.
  */
 #ifndef RANREAD_FSINFO_H
 #define RANREAD_FSINFO_H
@@ -32,7 +33,21 @@ typedef struct FsReserve
 	uint64		wal_bytes;		/* the part for WAL to grow to its limits */
 } FsReserve;
 
+/*
+ * The block device under a path, as the kernel counts its I/O: for the
+ * device utilisation of a batch (busy time from its /sys stat, io_ticks)
+ */
+#define RANREAD_DEV_LEN	32
+typedef struct FsDevice
+{
+	bool		known;			/* false: no block device has a stat for it */
+	char		name[RANREAD_DEV_LEN];	/* vda, sda2, dm-0, loop3, nvme0n1p1 */
+	char		stat_path[MAXPGPATH];	/* its /sys/.../stat */
+} FsDevice;
+
 extern void fsinfo_read(const char *path, FsInfo *fi);
+extern void fsinfo_device(const char *path, FsDevice *d);
+extern bool fsinfo_io_ticks(const FsDevice *d, uint64 *ms);
 extern void fsinfo_reserve(const FsInfo *fi, FsReserve *r);
 extern bool fsinfo_same_device(const char *path, dev_t dev);
 extern char *fsinfo_pretty(uint64 bytes);

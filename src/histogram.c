@@ -19,6 +19,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 
 #include "histogram.h"
 #include "sqlfunc.h"
@@ -33,7 +34,7 @@ PG_FUNCTION_INFO_V1(ranread_hist_percentile);
 PG_FUNCTION_INFO_V1(ranread_hist_count);
 PG_FUNCTION_INFO_V1(ranread_hist_buckets);
 
-const RanreadHist hist_empty = {.min_ns = PG_UINT64_MAX};
+const RanreadHist hist_empty = {.min_ns = PG_UINT64_MAX, .sumsq_known = true};
 
 /* Empty a histogram */
 void
@@ -41,14 +42,17 @@ hist_reset(RanreadHist *h)
 {
 	memset(h, 0, sizeof(RanreadHist));
 	h->min_ns = PG_UINT64_MAX;
+	h->sumsq_known = true;
 }
 
-/* Add src's counts to dst */
+/* Add src's counts to dst (a sum of squares only when both know theirs) */
 void
 hist_merge(RanreadHist *dst, const RanreadHist *src)
 {
 	if (src->count == 0)
 		return;
+	dst->sumsq_ns2 += src->sumsq_ns2;
+	dst->sumsq_known = dst->sumsq_known && src->sumsq_known;
 	for (int i = 0; i < HIST_BUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
 	dst->count += src->count;
@@ -119,6 +123,31 @@ hist_avg_ms(const RanreadHist *h)
 	return (double) h->sum_ns / (double) h->count / 1e6;
 }
 
+/*
+ * The sample standard deviation in milliseconds (n - 1 in the denominator,
+ * as fio reports it), from the exact sums: 0 for fewer than two values, NaN
+ * when the histogram has no sum of squares (one read back from the history).
+ * The subtraction is done in long double: sum^2 / n and the sum of squares
+ * agree in as many leading digits as mean / stddev has, and long double
+ * keeps 64 bits, far more than any latency distribution needs.
+ */
+double
+hist_stddev_ms(const RanreadHist *h)
+{
+	long double n = (long double) h->count;
+	long double sum = (long double) h->sum_ns;
+	long double var;
+
+	if (!h->sumsq_known)
+		return get_float8_nan();
+	if (h->count < 2)
+		return 0.0;
+	var = ((long double) h->sumsq_ns2 - sum * sum / n) / (n - 1);
+	if (var < 0)
+		var = 0;				/* rounding, when every value is the same */
+	return (double) (sqrtl(var) / 1e6L);
+}
+
 static inline void
 put_u64(char **p, uint64 v)
 {
@@ -187,6 +216,7 @@ hist_from_bytea(RanreadHist *h, const bytea *b, const char *fn)
 				 errdetail("A histogram is the bytea stored in ranread_results.histogram.")));
 	p++;
 	hist_reset(h);
+	h->sumsq_known = false;		/* not in the stored form */
 	h->count = get_u64(&p);
 	h->sum_ns = get_u64(&p);
 	h->min_ns = get_u64(&p);

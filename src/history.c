@@ -17,6 +17,21 @@
  * version has are written: a database still at 1.0 keeps working with the
  * 1.1 library.  Writes go through SPI as the extension's owner, so roles
  * granted only EXECUTE need no privileges on the tables.
+ *
+ * What fio shows beside latency (1.1), per batch and group:
+ *	 cpu_user_pct, cpu_sys_pct	CPU of the workers' processes over their
+ *						measured windows (worker.c, worker_window), summed
+ *						over workers, in % of one CPU (so up to 100 x workers)
+ *	 cpu_us_per_io		their CPU time over the measured I/Os, in µs.  A
+ *						worker that drives streams of several groups shares its
+ *						CPU among them by their I/Os in that worker.
+ *	 device, device_util_pct	the block device under the target and the
+ *						share of the measured time it was busy (io_ticks, as
+ *						fio's "util"), from the earliest start of a worker's
+ *						window to the latest end; NULL where the filesystem
+ *						has no block device of its own (fsinfo.c)
+ *	 lat_stddev_ms		the sample standard deviation of the latencies, exact
+ *						(histogram.h), also per process
  */
 #include "postgres.h"
 
@@ -30,6 +45,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/snapmgr.h"
@@ -131,6 +147,118 @@ col_group(HistoryRow *r, const GroupParams *g, int since)
 	col(r, "queue_depth", INT4OID, Int32GetDatum(g->queue_depth), false, since);
 	col(r, "write_pct", INT4OID, Int32GetDatum(g->write_pct), false, since);
 	col_text(r, "pattern", pattern_names[g->pattern], since);
+}
+
+/* What a batch or group used beside its latencies: NaN where not known */
+typedef struct HistoryUsage
+{
+	double		cpu_user_pct;
+	double		cpu_sys_pct;
+	double		cpu_us_per_io;
+	const char *device;			/* NULL: none known */
+	double		device_util_pct;
+} HistoryUsage;
+
+/* Measured I/Os of worker i's streams, of one group (or all, -1) */
+static uint64
+worker_ios(BatchShared *bs, int i, int group)
+{
+	const WorkerSlot *ws = &bs->workers[i];
+	uint64		ios = 0;
+
+	for (int s = ws->first_stream; s < ws->first_stream + ws->nstreams; s++)
+		if (group < 0 || batch_group_of(&bs->p, s) == group)
+			ios += batch_stream(bs, s)->reads + batch_stream(bs, s)->writes;
+	return ios;
+}
+
+/* The busy share of a target's device over the workers' measured windows */
+static double
+device_util(BatchShared *bs, int t)
+{
+	const WorkerSlot *first = NULL;
+	const WorkerSlot *last = NULL;
+	uint64		busy_ms;
+	double		window_ms;
+
+	for (int i = 0; i < bs->p.nworkers; i++)
+	{
+		const WorkerSlot *ws = &bs->workers[i];
+
+		if (!ws->window_done || ws->dev_ticks_start[t] == PG_UINT64_MAX ||
+			ws->dev_ticks_end[t] == PG_UINT64_MAX)
+			continue;
+		if (first == NULL || ws->window_start_ns < first->window_start_ns)
+			first = ws;
+		if (last == NULL || ws->window_end_ns > last->window_end_ns)
+			last = ws;
+	}
+	if (first == NULL || last->window_end_ns <= first->window_start_ns)
+		return get_float8_nan();
+	/* the kernel prints io_ticks as a 32-bit count of ms: it may wrap */
+	busy_ms = last->dev_ticks_end[t] - first->dev_ticks_start[t];
+	if (first->dev_ticks_start[t] <= PG_UINT32_MAX && last->dev_ticks_end[t] <= PG_UINT32_MAX)
+		busy_ms = (uint32) (last->dev_ticks_end[t] - first->dev_ticks_start[t]);
+	window_ms = (last->window_end_ns - first->window_start_ns) / 1e6;
+	return Min(100.0, 100.0 * busy_ms / window_ms);
+}
+
+/*
+ * CPU and device use of one group, or of the batch (group -1, its device
+ * that of the batch's target, the first group's)
+ */
+static void
+history_usage(BatchShared *bs, int group, HistoryUsage *u)
+{
+	const BatchParams *p = &bs->p;
+	int			t = p->groups[group < 0 ? 0 : group].target;
+	double		cpu_ns = 0;
+	uint64		ios = 0;
+	bool		known = true;
+
+	u->cpu_user_pct = u->cpu_sys_pct = 0;
+	for (int i = 0; i < p->nworkers; i++)
+	{
+		const WorkerSlot *ws = &bs->workers[i];
+		uint64		mine = worker_ios(bs, i, group);
+		uint64		all = worker_ios(bs, i, -1);
+		double		share;
+		double		wall;
+
+		if (ws->nstreams == 0 || (group >= 0 && mine == 0))
+			continue;
+		if (!ws->window_done || ws->window_end_ns <= ws->window_start_ns)
+		{
+			known = false;
+			break;
+		}
+		share = all > 0 ? (double) mine / all : 1.0;
+		wall = ws->window_end_ns - ws->window_start_ns;
+		u->cpu_user_pct += 100.0 * ws->cpu_user_ns * share / wall;
+		u->cpu_sys_pct += 100.0 * ws->cpu_sys_ns * share / wall;
+		cpu_ns += (double) (ws->cpu_user_ns + ws->cpu_sys_ns) * share;
+		ios += mine;
+	}
+	if (!known || ios == 0)
+		u->cpu_user_pct = u->cpu_sys_pct = get_float8_nan();
+	u->cpu_us_per_io = known && ios > 0 ? cpu_ns / 1000.0 / ios : get_float8_nan();
+	u->device = bs->device[t][0] ? bs->device[t] : NULL;
+	u->device_util_pct = u->device ? device_util(bs, t) : get_float8_nan();
+}
+
+/* The columns of history_usage and the standard deviation (1.1) */
+static void
+col_usage(HistoryRow *r, BatchShared *bs, int group, const RanreadHist *all)
+{
+	HistoryUsage u;
+
+	history_usage(bs, group, &u);
+	col_float(r, "cpu_user_pct", u.cpu_user_pct, false, 11);
+	col_float(r, "cpu_sys_pct", u.cpu_sys_pct, false, 11);
+	col_float(r, "cpu_us_per_io", u.cpu_us_per_io, false, 11);
+	col_text(r, "device", u.device, 11);
+	col_float(r, "device_util_pct", u.device_util_pct, false, 11);
+	col_float(r, "lat_stddev_ms", hist_stddev_ms(all), all->count == 0, 11);
 }
 
 /* INSERT INTO schema.table (columns) VALUES ($1, ...) */
@@ -353,6 +481,7 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr *plan)
 	col_text(&r, "status", status, 10);
 	col_float(&r, "busy", f.busy, false, 11);
 	col(&r, "grp", INT4OID, Int32GetDatum(batch_group_of(p, i) + 1), false, 11);
+	col_float(&r, "lat_stddev_ms", hist_stddev_ms(all), all->count == 0, 11);
 
 	if (*plan == NULL)
 	{
@@ -471,6 +600,7 @@ insert_group_row(BatchShared *bs, int g)
 		rec_writes[g].count == 0, 11);
 	col_text(&r, "sync", gp->sync == SYNC_NONE ? NULL : ranread_sync_names[gp->sync], 11);
 	col(&r, "writes_per_op", INT4OID, Int32GetDatum(gp->writes_per_op), false, 11);
+	col_usage(&r, bs, g, &rec_all[g]);
 	execute(insert_sql(&r, p->schema, "ranread_groups"), &r, SPI_OK_INSERT);
 }
 
@@ -514,6 +644,7 @@ history_finish(BatchShared *bs)
 	col(&r, "steady", BOOLOID, BoolGetDatum(bs->steady == 1), bs->steady < 0, 11);
 	col_float(&r, "steady_excursion", bs->steady_excursion, bs->steady < 0, 11);
 	col_float(&r, "steady_slope", bs->steady_slope, bs->steady < 0, 11);
+	col_usage(&r, bs, -1, all);
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "UPDATE %s.ranread_batches SET finished_at = pg_catalog.now()",

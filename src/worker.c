@@ -42,6 +42,7 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "access/xact.h"
@@ -62,6 +63,7 @@
 
 #include "engine.h"
 #include "figures.h"
+#include "fsinfo.h"
 #include "history.h"
 #include "repair.h"
 #include "io.h"
@@ -83,6 +85,11 @@ typedef struct BatchWorker
 	WorkerSlot *me;
 	int			index;
 	const EngineOps *ops;		/* the batch's engine */
+	FsDevice	devices[RANREAD_MAX_TARGETS];	/* under each target */
+	bool		window_open;	/* its measured window has started */
+	bool		window_closed;
+	uint64		cpu_user0_ns;	/* getrusage at the window's start */
+	uint64		cpu_sys0_ns;
 } BatchWorker;
 
 static volatile sig_atomic_t ranread_worker_terminate = false;
@@ -173,6 +180,62 @@ wait_for_flag(BatchShared *bs, volatile bool *flag)
 	return *flag && !bs->abort_start && !ranread_worker_terminate;
 }
 
+/* A timeval in nanoseconds */
+static uint64
+timeval_ns(const struct timeval *tv)
+{
+	return (uint64) tv->tv_sec * 1000000000 + (uint64) tv->tv_usec * 1000;
+}
+
+/*
+ * One end of the worker's measured window: what fio shows beside latency.
+ * The CPU the worker's process used and each target device's busy time,
+ * read twice per batch, at the end of the warm-up and when the engine's run
+ * is over; never per I/O.
+ *
+ * getrusage(RUSAGE_SELF) counts every thread of the process: since Linux
+ * 5.12 io_uring's io-wq workers (iou-wrk-PID, the ones that do an I/O that
+ * cannot be issued without blocking) are threads of the process that
+ * submits, so they count here; with DEFER_TASKRUN (engine_uring.c) the
+ * completions run in the worker's own task.  ranread uses no SQPOLL thread.
+ * Not counted, for ranread as for fio: the device's interrupts and the
+ * block layer's softirq completions, which the kernel charges to whatever
+ * was running (or to no task, with IRQ time accounting).  The sum of user
+ * and system time is the scheduler's exact runtime; the split between them
+ * is the kernel's tick-sampled estimate.
+ */
+static void
+worker_window(BatchWorker *bw, bool end)
+{
+	WorkerSlot *me = bw->me;
+	struct rusage ru;
+	uint64		ticks[RANREAD_MAX_TARGETS];
+	bool		cpu = getrusage(RUSAGE_SELF, &ru) == 0;
+	uint64		now = ranread_now_ns();
+
+	for (int t = 0; t < bw->io.p->ntargets; t++)
+		if (!fsinfo_io_ticks(&bw->devices[t], &ticks[t]))
+			ticks[t] = PG_UINT64_MAX;
+	if (!end)
+	{
+		bw->window_open = cpu;
+		bw->cpu_user0_ns = timeval_ns(&ru.ru_utime);
+		bw->cpu_sys0_ns = timeval_ns(&ru.ru_stime);
+		me->window_start_ns = now;
+		memcpy(me->dev_ticks_start, ticks, sizeof(ticks));
+		return;
+	}
+	bw->window_closed = true;
+	if (!bw->window_open || !cpu)
+		return;
+	me->window_end_ns = now;
+	me->cpu_user_ns = timeval_ns(&ru.ru_utime) - Min(bw->cpu_user0_ns, timeval_ns(&ru.ru_utime));
+	me->cpu_sys_ns = timeval_ns(&ru.ru_stime) - Min(bw->cpu_sys0_ns, timeval_ns(&ru.ru_stime));
+	memcpy(me->dev_ticks_end, ticks, sizeof(ticks));
+	pg_write_barrier();
+	me->window_done = true;
+}
+
 /*
  * Progress for pg_stat_activity and the leader's notices, once a second
  * while the engine runs; a signal received stops the batch from here
@@ -183,6 +246,11 @@ worker_progress(Worker *w, uint64 now)
 	BatchWorker *bw = (BatchWorker *) w;
 	char		activity[128];
 
+	/* the warm-up is over: the measured window starts (worker_start_clock) */
+	if (!bw->window_open && !bw->window_closed && now >= w->measure_ns)
+		worker_window(bw, false);
+	if (!bw->window_open)
+		w->next_report_ns = Min(w->next_report_ns, w->measure_ns);
 	bw->me->ios = w->ios;
 	snprintf(activity, sizeof(activity),
 			 "ranread batch " INT64_FORMAT ": worker %d, %d processes, " UINT64_FORMAT " I/Os, %.0f s",
@@ -278,6 +346,13 @@ worker_prepare(BatchWorker *bw, BatchShared *bs, int index)
 	w->progress = worker_progress;
 	w->nstreams = me->nstreams;
 	open_targets(w, fd_base);
+	for (int t = 0; t < p->ntargets; t++)
+	{
+		fsinfo_device(p->targets[t].relpath, &bw->devices[t]);
+		if (index == 0)
+			ranread_strlcpy(bs->device[t], bw->devices[t].known ? bw->devices[t].name : "",
+							sizeof(bs->device[t]));
+	}
 
 	w->streams = palloc0(sizeof(Stream) * Max(w->nstreams, 1));
 	for (int i = 0; i < w->nstreams; i++)
@@ -307,6 +382,7 @@ worker_run(BatchWorker *bw)
 	if (w->nslots > 0)
 	{
 		bw->ops->run(w);
+		worker_window(bw, true);
 		if (bw->ops->release)
 			bw->ops->release(w);
 	}
@@ -331,6 +407,11 @@ worker_start_clock(BatchWorker *bw)
 	w->last_second = p->duration_ns > 0 ? (p->duration_ns - 1) / 1000000000 : PG_UINT64_MAX;
 	w->next_report_ns = ranread_now_ns() + IO_REPORT_NS;
 	w->timing = p->timing;
+	/* the measured window starts now, or at the first report after the warm-up */
+	if (ranread_now_ns() >= w->measure_ns)
+		worker_window(bw, false);
+	else
+		w->next_report_ns = Min(w->next_report_ns, w->measure_ns);
 	for (int i = 0; i < w->nstreams; i++)
 	{
 		const GroupParams *g = w->streams[i].g;

@@ -96,7 +96,19 @@ CREATE TABLE @extschema@.ranread_batches (
     study          bigint,
     point          jsonb,
     fleet          bigint,
-    commit_test    bigint
+    commit_test    bigint,
+    -- 1.1, what fio shows beside latency: the workers' CPU over the measured
+    -- window (user and system, in % of one CPU summed over workers, and CPU
+    -- time per I/O), the block device under the target and the share of the
+    -- measured time it was busy (its /sys stat; NULL where the filesystem has
+    -- no block device of its own: btrfs, overlay, NFS, FUSE), and the sample
+    -- standard deviation of the latencies (exact, not from the buckets)
+    cpu_user_pct   float8,
+    cpu_sys_pct    float8,
+    cpu_us_per_io  float8,
+    device         text,
+    device_util_pct float8,
+    lat_stddev_ms  float8
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
@@ -134,6 +146,7 @@ CREATE TABLE @extschema@.ranread_results (
     status         text NOT NULL,
     busy           float8,
     grp            integer NOT NULL DEFAULT 1,  -- 1.1: the group of the process
+    lat_stddev_ms  float8,      -- 1.1: the latencies' standard deviation
     PRIMARY KEY (batch, process)
 );
 

@@ -42,6 +42,14 @@ CREATE TABLE @extschema@.ranread_groups (
     write_histogram bytea,
     sync           text,        -- how its writes were made durable; NULL: plain
     writes_per_op  integer NOT NULL DEFAULT 1,  -- commit test: writes per sync
+    -- as in ranread_batches; a worker that drives streams of several groups
+    -- shares its CPU among them by their I/Os
+    cpu_user_pct   float8,
+    cpu_sys_pct    float8,
+    cpu_us_per_io  float8,
+    device         text,
+    device_util_pct float8,
+    lat_stddev_ms  float8,
     PRIMARY KEY (batch, grp)
 );
 

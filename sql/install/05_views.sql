@@ -106,7 +106,9 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.tablespace, b.filesystem, b.timing, b.busy, b.notes,
        b.groups, b.distribution, b.first_io_at, b.steady_state, b.ended_steady,
        b.steady, b.steady_excursion, b.steady_slope, b.mix,
-       b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test
+       b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test,
+       b.cpu_user_pct, b.cpu_sys_pct, b.cpu_us_per_io, b.device,
+       b.device_util_pct, b.lat_stddev_ms
   FROM @extschema@.ranread_batches b,
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
 
@@ -139,7 +141,13 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.steady,
        ranread_internal.ranread_round(b.steady_excursion, 3)::numeric(12,3) AS steady_excursion,
        ranread_internal.ranread_round(b.steady_slope, 3)::numeric(12,3) AS steady_slope,
-       b.mix, b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test
+       b.mix, b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test,
+       ranread_internal.ranread_round(b.cpu_user_pct, 1)::numeric(8,1) AS cpu_user_pct,
+       ranread_internal.ranread_round(b.cpu_sys_pct, 1)::numeric(8,1) AS cpu_sys_pct,
+       ranread_internal.ranread_round(b.cpu_us_per_io, 2)::numeric(12,2) AS cpu_us_per_io,
+       b.device,
+       ranread_internal.ranread_round(b.device_util_pct, 1)::numeric(6,1) AS device_util_pct,
+       ranread_internal.ranread_round(b.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms
   FROM ranread_internal.ranread_summary_raw b;
 
 -- What a batch ran, in a few words: "random 8K reads", "sequential 1M
@@ -194,7 +202,13 @@ SELECT g.batch, g.grp, g.label, b.run_at, n.status, g.target, g.tablespace,
        ranread_internal.ranread_round(g.write_p99_ms, 3)::numeric(15,3) AS write_p99_ms,
        ranread_internal.ranread_round(g.busy, 2)::numeric(6,2) AS busy,
        g.first_io_at,
-       b.sweep, g.sync, g.writes_per_op, b.study, b.point, b.fleet, b.commit_test
+       b.sweep, g.sync, g.writes_per_op, b.study, b.point, b.fleet, b.commit_test,
+       ranread_internal.ranread_round(g.cpu_user_pct, 1)::numeric(8,1) AS cpu_user_pct,
+       ranread_internal.ranread_round(g.cpu_sys_pct, 1)::numeric(8,1) AS cpu_sys_pct,
+       ranread_internal.ranread_round(g.cpu_us_per_io, 2)::numeric(12,2) AS cpu_us_per_io,
+       g.device,
+       ranread_internal.ranread_round(g.device_util_pct, 1)::numeric(6,1) AS device_util_pct,
+       ranread_internal.ranread_round(g.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms
   FROM @extschema@.ranread_groups g
   JOIN @extschema@.ranread_batches b USING (batch),
        LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
@@ -218,6 +232,7 @@ SELECT r.batch, r.process, r.grp, r.run_at, r.target, r.processes, r.iterations,
        ranread_internal.ranread_round(r.write_avg_ms, 3)::numeric(15,3) AS write_avg_ms,
        ranread_internal.ranread_round(r.write_p99_ms, 3)::numeric(15,3) AS write_p99_ms,
        ranread_internal.ranread_round(r.busy, 2)::numeric(6,2) AS busy,
+       ranread_internal.ranread_round(r.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms,
        r.status,
        octet_length(r.histogram) AS histogram_bytes,
        octet_length(r.write_histogram) AS write_histogram_bytes

@@ -340,12 +340,17 @@ AS $$
     SELECT '<section id="batches"><h2>The latest batches</h2>'
            || ranread_internal.ranread_html_table(
                   ARRAY['batch', 'run at', 'target', 'processes', 'block', 'QD', 'writes %', 'status',
-                        'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms', 'study', 'sweep'],
+                        'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms', 'study', 'sweep',
+                        'stddev ms', 'CPU usr %', 'CPU sys %', 'CPU us/IO', 'util %'],
                   (SELECT jsonb_agg(jsonb_build_array(s.batch, to_char(s.run_at, 'YYYY-MM-DD HH24:MI:SS'),
                                                       s.target, s.processes, s.block_size, s.queue_depth,
                                                       s.write_pct, s.status)
                                     || ranread_internal.ranread_report_figures(s.iops, s.mbps, s.avg_ms, s.p99_ms, s.max_ms)
-                                    || jsonb_build_array(s.study, s.sweep)
+                                    || jsonb_build_array(s.study, s.sweep,
+                                                         to_char(s.lat_stddev_ms, 'FM999990.000'),
+                                                         round(s.cpu_user_pct::numeric, 1), round(s.cpu_sys_pct::numeric, 1),
+                                                         round(s.cpu_us_per_io::numeric, 1),
+                                                         round(s.device_util_pct::numeric, 1))
                                     ORDER BY s.batch DESC)
                      FROM (SELECT * FROM ranread_internal.ranread_summary_raw x ORDER BY x.batch DESC LIMIT 100) s))
            || '</section>'

@@ -107,6 +107,18 @@ ALTER TABLE @extschema@.ranread_intervals
     DROP CONSTRAINT ranread_intervals_pkey,
     ADD PRIMARY KEY (batch, grp, second);
 
+-- What fio shows beside latency: the workers' CPU, the device's
+-- utilisation, the latencies' standard deviation.
+ALTER TABLE @extschema@.ranread_batches
+    ADD COLUMN cpu_user_pct float8,
+    ADD COLUMN cpu_sys_pct float8,
+    ADD COLUMN cpu_us_per_io float8,
+    ADD COLUMN device text,
+    ADD COLUMN device_util_pct float8,
+    ADD COLUMN lat_stddev_ms float8;
+ALTER TABLE @extschema@.ranread_results
+    ADD COLUMN lat_stddev_ms float8;
+
 -- Functions whose arguments change in 1.1 are made again: keep who may
 -- execute them (their grants are carried over below, by function name).
 DO $$
