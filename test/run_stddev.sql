@@ -47,7 +47,7 @@ SELECT ok((SELECT abs(sd - mid_sd) <= bound + 1e-6 FROM buckets),
     'it agrees with the histogram''s buckets within their widths');
 SELECT ok((SELECT sd BETWEEN 0 AND max_ms - min_ms FROM buckets),
     'it lies between 0 and the range of the latencies');
-SELECT is((SELECT g.lat_stddev_ms FROM ranread_group_summary g, pg_temp.summary('four') s
+SELECT is((SELECT g.lat_stddev_ms FROM ranread_groups g, pg_temp.summary('four') s
             WHERE g.batch = s.batch), (SELECT lat_stddev_ms FROM pg_temp.summary('four')),
     'a one-group batch''s group has the batch''s standard deviation');
 
@@ -85,21 +85,21 @@ SELECT g.grp, g.lat_stddev_ms AS sd, g.cpu_us_per_io, g.cpu_user_pct, g.cpu_sys_
                      - sum(r.reads + r.writes) * (sum((r.reads + r.writes) * r.avg_ms) / sum(r.reads + r.writes)) ^ 2)
                     / (sum(r.reads + r.writes) - 1))
           FROM ranread_results r WHERE r.batch = g.batch AND r.grp = g.grp) AS pooled_sd
-  FROM ranread_group_summary g WHERE g.batch = (SELECT max(batch) FROM mix);
+  FROM ranread_groups g WHERE g.batch = (SELECT max(batch) FROM mix);
 SELECT ok((SELECT bool_and(abs(sd - pooled_sd) <= 1e-6 * pooled_sd) FROM mixg),
     'each group''s standard deviation is the one pooled from its own processes');
 SELECT ok((SELECT abs(sum(g.cpu_us_per_io * g.ios) - s.cpu_us_per_io * (s.reads + s.writes))
                   <= 1e-6 * s.cpu_us_per_io * (s.reads + s.writes)
-             FROM mixg g, ranread_summary s WHERE s.batch = (SELECT max(batch) FROM mix)
+             FROM mixg g, ranread_batches s WHERE s.batch = (SELECT max(batch) FROM mix)
             GROUP BY s.cpu_us_per_io, s.reads, s.writes),
     'the groups'' CPU time adds up to the batch''s');
 SELECT ok((SELECT abs(sum(g.cpu_user_pct + g.cpu_sys_pct) - (s.cpu_user_pct + s.cpu_sys_pct)) <= 1e-6
-             FROM mixg g, ranread_summary s WHERE s.batch = (SELECT max(batch) FROM mix)
+             FROM mixg g, ranread_batches s WHERE s.batch = (SELECT max(batch) FROM mix)
             GROUP BY s.cpu_user_pct, s.cpu_sys_pct),
     'and so do their percentages of a CPU');
 SELECT ok((SELECT bool_and(g.device IS NOT DISTINCT FROM s.device
                            AND g.device_util_pct IS NOT DISTINCT FROM s.device_util_pct)
-             FROM mixg g, ranread_summary s WHERE s.batch = (SELECT max(batch) FROM mix)),
+             FROM mixg g, ranread_batches s WHERE s.batch = (SELECT max(batch) FROM mix)),
     'groups on the batch''s target have its device and utilisation');
 
 -- The figures of every batch above, for the log

@@ -34,7 +34,7 @@ MAJMIN=$(stat -c '%Hd:%Ld' "$FILE")
 SYS=$(readlink -f "/sys/dev/block/$MAJMIN" 2>/dev/null)
 if [ -z "$SYS" ] || [ ! -r "$SYS/stat" ]; then
   B=$(q "SELECT batch FROM ranread_run(1, 100)")
-  is "$(q "SELECT coalesce(device, 'none') || ' ' || coalesce(device_util_pct::text, 'null') FROM ranread_summary WHERE batch = $B")" \
+  is "$(q "SELECT coalesce(device, 'none') || ' ' || coalesce(device_util_pct::text, 'null') FROM ranread_batches WHERE batch = $B")" \
     "none null" "the target's filesystem has no block device ($MAJMIN): the batch records no device and no utilisation"
   done_testing; exit
 fi
@@ -44,7 +44,7 @@ ticks() { awk '{ print $10 }' "$SYS/stat"; }
 T0=$(ticks)
 B=$(q "SELECT batch FROM ranread_run(1, duration => '3s')")
 T1=$(ticks)
-read -r dev util secs <<< "$(q "SELECT device || ' ' || device_util_pct || ' ' || seconds FROM ranread_summary WHERE batch = $B")"
+read -r dev util secs <<< "$(q "SELECT device || ' ' || device_util_pct || ' ' || seconds FROM ranread_batches WHERE batch = $B")"
 diag "QD1 for 3 s on $DEV: util $util% over $secs s; the device's io_ticks grew $((T1 - T0)) ms across the call"
 is "$dev" "$DEV" "the batch names the device under the target: $DEV ($MAJMIN)"
 cmp_ok "$util" ">" 0 "a batch reading at queue depth 1 finds its device busy some of the time"
@@ -52,7 +52,7 @@ cmp_ok "$util" "<=" 100 "and no more than all of it"
 busy_ms=$(awk -v u="$util" -v s="$secs" 'BEGIN { printf "%.0f", u / 100 * s * 1000 }')
 # io_ticks moves in jiffies: allow two of the slowest (HZ 100)
 cmp_ok "$busy_ms" "<=" "$((T1 - T0 + 20))" "its busy time ($busy_ms ms) is within what the device's stat counted across the call ($((T1 - T0)) ms)"
-is "$(q "SELECT device_util_pct = (SELECT device_util_pct FROM ranread_summary WHERE batch = $B) FROM ranread_group_summary WHERE batch = $B")" t \
+is "$(q "SELECT device_util_pct = (SELECT device_util_pct FROM ranread_batches WHERE batch = $B) FROM ranread_groups WHERE batch = $B")" t \
   "its group has the same utilisation"
 
 # CPU: an 8 s batch on two io_uring workers, their /proc/<pid>/stat read
@@ -86,7 +86,7 @@ sleep_until 7
 C1=$(cpu_of "$pids"); S1=$(date +%s.%N)
 wait $RUN
 B=$(cat "$WORK/batch"); 
-read -r usr sys perio ios secs workers <<< "$(q "SELECT cpu_user_pct || ' ' || cpu_sys_pct || ' ' || cpu_us_per_io || ' ' || reads + writes || ' ' || seconds || ' ' || workers FROM ranread_summary WHERE batch = $B")"
+read -r usr sys perio ios secs workers <<< "$(q "SELECT cpu_user_pct || ' ' || cpu_sys_pct || ' ' || cpu_us_per_io || ' ' || reads + writes || ' ' || seconds || ' ' || workers FROM ranread_batches WHERE batch = $B")"
 proc_s=$(awk -v a="$C0" -v b="$C1" -v hz="$HZ" 'BEGIN { print (b - a) / hz }')
 batch_s=$(awk -v p="$perio" -v n="$ios" 'BEGIN { print p * n / 1e6 }')
 pct_s=$(awk -v u="$usr" -v s="$sys" -v t="$secs" 'BEGIN { print (u + s) / 100 * t }')
@@ -106,7 +106,7 @@ if slowfs_build "" 2>/dev/null; then
   q "SELECT ranread_setup('16MB', 'rr_fio_slow', 'slow')" >/dev/null
   SLOWDEV=$(stat -c '%Hd:%Ld' "$(data_dir)/$(target_path slow)")
   B=$(q "SELECT batch FROM ranread_run(1, 200, target => 'slow')")
-  is "$(q "SELECT filesystem || ' ' || coalesce(device, 'none') || ' ' || coalesce(device_util_pct::text, 'null') || ' ' || (cpu_us_per_io > 0) FROM ranread_summary WHERE batch = $B")" \
+  is "$(q "SELECT filesystem || ' ' || coalesce(device, 'none') || ' ' || coalesce(device_util_pct::text, 'null') || ' ' || (cpu_us_per_io > 0) FROM ranread_batches WHERE batch = $B")" \
     "fuse.slowfs none null true" "on FUSE storage ($SLOWDEV, not in /sys/dev/block) the batch records no device and no utilisation, and still its CPU"
   q "SELECT ranread_purge('slow')" >/dev/null
 else
