@@ -143,6 +143,8 @@ static const char *const fleet_sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
 	"EXECUTE on function ranread_internal.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)",
+	"EXECUTE on function ranread_internal.ranread_sweep_say_step(text, bigint, @extschema@.ranread_sweep_step)",
+	"EXECUTE on function ranread_internal.ranread_sweep_say_end(text, bigint, @extschema@.ranread_sweep_step[], text, float8, record)",
 };
 
 typedef struct Forwarded
