@@ -170,6 +170,9 @@ static const Forwarded forwarded[] = {
 /* remote.c: the passwords of connection strings out of the statement's text */
 extern PGDLLEXPORT Datum ranread_conninfo_hide(PG_FUNCTION_ARGS);
 
+/* A CONTEXT line that names this marks a frame of the extension's internals */
+#define FORWARD_INTERNAL_MARK "ranread_internal."
+
 /* What an argument of an implementation is bound to */
 #define BIND_SPEC	-2			/* the workload as a spec */
 #define BIND_ARGS	-3			/* every argument by name */
@@ -811,6 +814,51 @@ forward_clean_context(ErrorData *ed, const char *marker)
 	while (*outer == '\n')
 		outer++;
 	ed->context = *outer ? pstrdup(outer) : NULL;
+}
+
+/*
+ * The frames of ranread_internal in a message's CONTEXT, dropped as the
+ * message goes out (the server log and the client alike): the user calls
+ * the functions of the extension's schema, and the PL/pgSQL functions of
+ * ranread_internal behind them (a profile's checks, a study's steps, a
+ * chart's queries) are no frame of theirs.  What stays is the function the
+ * user called, with its line, the keys of a spec, and the caller's own
+ * frames.  An internal error (XX000) keeps its whole stack.  A caught
+ * error is not emitted, so GET STACKED DIAGNOSTICS still sees every frame.
+ */
+static emit_log_hook_type prev_emit_log_hook = NULL;
+
+static void
+forward_emit_log(ErrorData *ed)
+{
+	if (ed->context != NULL && ERRCODE_TO_CATEGORY(ed->sqlerrcode) != ERRCODE_INTERNAL_ERROR &&
+		strstr(ed->context, FORWARD_INTERNAL_MARK) != NULL)
+	{
+		StringInfoData kept;
+		char	   *line = ed->context;
+
+		initStringInfo(&kept);
+		while (*line)
+		{
+			char	   *end = strchr(line, '\n');
+			int			len = end ? (int) (end - line) : (int) strlen(line);
+
+			if (!memmem(line, len, FORWARD_INTERNAL_MARK, strlen(FORWARD_INTERNAL_MARK)))
+				appendStringInfo(&kept, "%s%.*s", kept.len ? "\n" : "", len, line);
+			line += len + (end ? 1 : 0);
+		}
+		ed->context = kept.len ? kept.data : NULL;
+	}
+	if (prev_emit_log_hook)
+		prev_emit_log_hook(ed);
+}
+
+/* Install the hook above, once per backend (_PG_init) */
+void
+forward_install_hooks(void)
+{
+	prev_emit_log_hook = emit_log_hook;
+	emit_log_hook = forward_emit_log;
 }
 
 /* The passwords in the nodes and loopback arguments, out of the statement's text */
