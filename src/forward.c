@@ -828,26 +828,45 @@ forward_clean_context(ErrorData *ed, const char *marker)
  */
 static emit_log_hook_type prev_emit_log_hook = NULL;
 
+/* Does the line at p start a frame of a function: PL/pgSQL or SQL? */
+static bool
+frame_header(const char *p, bool internal)
+{
+	static const char *const kinds[] = {"PL/pgSQL function ", "SQL function \""};
+
+	for (int i = 0; i < lengthof(kinds); i++)
+		if (strncmp(p, kinds[i], strlen(kinds[i])) == 0)
+			return !internal ||
+				strncmp(p + strlen(kinds[i]), FORWARD_INTERNAL_MARK, strlen(FORWARD_INTERNAL_MARK)) == 0;
+	return false;
+}
+
+/*
+ * Frames are innermost first, and the statement a frame was running (a
+ * "SQL statement" entry, which may span lines) comes after the frame it
+ * called: everything up to the first frame of a function not in
+ * ranread_internal that follows the outermost internal one goes.
+ */
 static void
 forward_emit_log(ErrorData *ed)
 {
 	if (ed->context != NULL && ERRCODE_TO_CATEGORY(ed->sqlerrcode) != ERRCODE_INTERNAL_ERROR &&
 		strstr(ed->context, FORWARD_INTERNAL_MARK) != NULL)
 	{
-		StringInfoData kept;
-		char	   *line = ed->context;
+		char	   *last = NULL;
+		char	   *keep = NULL;
 
-		initStringInfo(&kept);
-		while (*line)
-		{
-			char	   *end = strchr(line, '\n');
-			int			len = end ? (int) (end - line) : (int) strlen(line);
-
-			if (!memmem(line, len, FORWARD_INTERNAL_MARK, strlen(FORWARD_INTERNAL_MARK)))
-				appendStringInfo(&kept, "%s%.*s", kept.len ? "\n" : "", len, line);
-			line += len + (end ? 1 : 0);
-		}
-		ed->context = kept.len ? kept.data : NULL;
+		for (char *p = ed->context; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+			if (frame_header(p, true))
+				last = p;
+		for (char *p = last; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+			if (p != last && frame_header(p, false))
+			{
+				keep = p;
+				break;
+			}
+		if (last != NULL)
+			ed->context = keep ? pstrdup(keep) : NULL;
 	}
 	if (prev_emit_log_hook)
 		prev_emit_log_hook(ed);
