@@ -10,7 +10,6 @@
 #    DETAIL (the batches' own lines are DEBUG1)
 #  - an error from a PL/pgSQL function keeps its SQLSTATE, message and hint,
 #    and its CONTEXT names the function called but no ranread_internal frame
-#    (once the session has loaded ranread's library)
 . "$(dirname "$0")/lib.sh"
 
 DB=rr_notices
@@ -94,30 +93,41 @@ verdict=$(q "SELECT steady, round(100 * steady_excursion::numeric, 1) FROM ranre
 is "${verdict%%|*}" f "a batch paused for 1.5 s of 6 is recorded not steady"
 grep -qF "; not steady: its five rounds' IOPS differ by ${verdict#*|}% of their mean" "$TMPDIR_TEST/49_unsteady.err"
 ok $? "... and its end NOTICE says so, with the recorded excursion (${verdict#*|}%)"
-grep -v NOTICE "$TMPDIR_TEST/49_unsteady.err" | sed 's/^/#   /'
+
+# batch_lines: a batch's own lines among the messages on stdin: its leader's
+# NOTICEs, and DETAILs of NOTICEs (a WARNING's DETAIL is no step's line)
+batch_lines() {
+  awk '/^(NOTICE|WARNING|ERROR|INFO|LOG|DEBUG): / { notice = /^NOTICE: / }
+       /^NOTICE:  ranread batch / || /^NOTICE:  [0-9]+ process/ || (/^DETAIL: / && notice) { n++ }
+       END { print n + 0 }'
+}
 
 # one line per step
 out=$(msgs "SELECT * FROM ranread_study(processes => '{1,2,3}', block_size => '{4096,8192}', duration => '0.2s')")
 is "$(echo "$out" | grep -c '^NOTICE: ')" 8 "a study of 6 points says 8 NOTICE lines: one per point, its start and its end"
-is "$(echo "$out" | awk '/^(NOTICE|WARNING|ERROR|INFO|LOG|DEBUG): / { notice = /^NOTICE: / } /^DETAIL: / && notice { n++ } END { print n + 0 }')" 0 "... and no DETAIL to a NOTICE"
+is "$(echo "$out" | batch_lines)" 0 "... and none of its batches' own lines (no DETAIL to a NOTICE)"
 out=$(msgs "SELECT * FROM ranread_sweep(start => 1, max_processes => 4, duration => '0.2s')")
 steps=$(q "SELECT steps FROM ranread_sweeps ORDER BY sweep DESC LIMIT 1")
 is "$(echo "$out" | grep -c '^NOTICE:  sweep [0-9]*, step ')" "$steps" "a sweep says one NOTICE per step ($steps)"
-is "$(echo "$out" | grep -c '^NOTICE:  ranread batch\|^DETAIL: \|^NOTICE:  [0-9]* process')" 0 "... and none of its batches' own lines"
+is "$(echo "$out" | batch_lines)" 0 "... and none of its batches' own lines"
 out=$(msgs "SELECT * FROM ranread_commit_test(duration => '0.1s', methods => '{fdatasync,fsync}')")
 is "$(echo "$out" | grep -c '^NOTICE:  ranread commit test [0-9]*, ')" "$(q "SELECT count(*) FROM ranread_batches WHERE commit_test = (SELECT max(commit_test) FROM ranread_batches)")" \
   "a commit test says one NOTICE per test"
-is "$(echo "$out" | grep -c '^NOTICE:  ranread batch\|^DETAIL: ')" 0 "... and none of its batches' own lines"
+is "$(echo "$out" | batch_lines)" 0 "... and none of its batches' own lines"
 
-# errors from PL/pgSQL: no internal frames, the function called kept
-# (in a session that has loaded ranread's library: the hook that drops the
-# frames is in it, and a session's first call may be PL/pgSQL only)
-err=$(psql -qX -d "$DB" -c "SELECT FROM ranread_limits()" -c "SELECT ranread_study_summary(987654)" 2>&1 >/dev/null)
-echo "$err" | grep -q '^ERROR:  invalid study 987654 for ranread_study_summary' && echo "$err" | grep -q '^HINT:  ' &&
-  echo "$err" | grep -q '^CONTEXT:  PL/pgSQL function public.ranread_study_summary(' && ! echo "$err" | grep -q ranread_internal
-ok $? "an error in a PL/pgSQL function keeps its message, hint and the function called in CONTEXT, and no ranread_internal frame"
-[ -z "$(echo "$err" | grep -v '^ERROR\|^HINT\|^CONTEXT')" ] || echo "$err" | sed 's/^/#   /'
-state=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SELECT FROM ranread_limits()" -c "SELECT ranread_study_summary(987654)" 2>&1 | sed -nE 's/^ERROR:  ([0-9A-Z]{5}):.*/\1/p')
-is "$state" 22023 "... and its SQLSTATE"
+# errors from PL/pgSQL: no internal frames, the function called kept, also
+# as a session's first call
+for call in "ranread_study_summary(987654)|22023|invalid study 987654 for ranread_study_summary" \
+            "ranread_compare_chart(sweeps => '{987654}')|22023|invalid sweep 987654 for ranread_compare_chart" \
+            "ranread_study_heat(NULL)|22004|study of ranread_study_heat must not be null"; do
+  IFS='|' read -r sql code msg <<< "$call"
+  fn=${sql%%(*}
+  err=$(psql -qX -d "$DB" -v VERBOSITY=verbose -c "SELECT $sql" 2>&1 >/dev/null)
+  echo "$err" | grep -q "^ERROR:  $code: $msg" && echo "$err" | grep -q '^HINT:  ' &&
+    echo "$err" | grep -q "^CONTEXT:  PL/pgSQL function public.$fn(" && ! echo "$err" | grep -q ranread_internal
+  r=$?
+  ok $r "an error from $fn keeps its SQLSTATE $code, message and hint, CONTEXT names $fn and no ranread_internal frame"
+  [ $r = 0 ] || echo "$err" | sed 's/^/#   /'
+done
 
 done_testing
