@@ -696,7 +696,7 @@ iobuf_bytes(BatchShared *bs)
 static char *
 figures_sentence(const RanreadFigures *f)
 {
-	return psprintf(UINT64_FORMAT " reads and " UINT64_FORMAT " writes in %.3f s: %.0f IOPS, %.2f MB/s; latency avg %.3f ms, p99 %.3f ms, max %.3f ms",
+	return psprintf(UINT64_FORMAT " reads and " UINT64_FORMAT " writes in %.3f s: %.0f IOPS, %.2f MiB/s; latency avg %.3f ms, p99 %.3f ms, max %.3f ms",
 					f->reads, f->writes, f->seconds, f->iops, f->mbps,
 					f->avg_ms, f->p99_ms, f->max_ms);
 }
@@ -759,22 +759,24 @@ elapsed_words(const BatchShared *bs)
 }
 
 /*
- * What SNIA's verdict adds to the end line: nothing for a steady batch (or
- * one too short to judge), otherwise that it was not steady, by how much,
- * and, when steady_state ended it early, how both verdicts hold at once.
+ * What SNIA's verdict (steady) adds to the end line: nothing for a steady
+ * batch (or one too short to judge), otherwise that it was not steady and
+ * by how much.  When steady_state ended the run early (ended_steady) the two
+ * are told apart: steady_state judges the last seconds of the run, SNIA's
+ * rule five rounds of all of it, so a run may end steady and not be.
  */
 static char *
 steady_words(const BatchShared *bs)
 {
-	const char *snia;
+	char	   *snia;
 
 	if (bs->steady != 0)
 		return "";
-	snia = psprintf("not steady: its five rounds' IOPS differ by %.1f%% of their mean, slope %.1f%% (steady is at most 20%% and within 10%%)",
+	snia = psprintf("not steady: its five rounds' IOPS differ by %.1f%% of their mean, slope %.1f%% (steady is at most 20%%, slope within 10%%)",
 					100 * bs->steady_excursion, 100 * bs->steady_slope);
 	if (bs->ended_steady)
-		return psprintf("; steady_state %s held over its last seconds (ended_steady), but the whole run is %s",
-						bs->p.steady_text, snia);
+		return psprintf("; steady_state %s held for its last %d s (ended_steady), but by SNIA's rule on all of it the run was %s",
+						bs->p.steady_text, bs->p.steady_window, snia);
 	return psprintf("; %s", snia);
 }
 

@@ -5,7 +5,8 @@
 #  - the end NOTICE gives the measured time, not the duration asked for: a
 #    stop after about 3 s of 8 s says so, and so does a steady_state early end
 #  - "1 process"; with ranread.timing = off the latency is "not measured"
-#  - a batch that SNIA's rule finds not steady says so, with its excursion
+#  - a batch that SNIA's rule finds not steady says so, with its excursion;
+#    one that steady_state ended early (ended_steady) says which is which
 #  - inside a study, a sweep and a commit test: one NOTICE line per step, no
 #    DETAIL (the batches' own lines are DEBUG1)
 #  - an error from a PL/pgSQL function keeps its SQLSTATE, message and hint,
@@ -94,6 +95,24 @@ verdict=$(q "SELECT steady, round(100 * steady_excursion::numeric, 1) FROM ranre
 is "${verdict%%|*}" f "a batch paused for 1.5 s of 6 is recorded not steady"
 grep -qF "; not steady: its five rounds' IOPS differ by ${verdict#*|}% of their mean" "$TMPDIR_TEST/49_unsteady.err"
 ok $? "... and its end NOTICE says so, with the recorded excursion (${verdict#*|}%)"
+
+# ended steady and not steady: a pause at the start, then steady_state's
+# window holds, but SNIA's five rounds over the whole run see the pause
+psql -qAtX -d "$DB" -c "SET client_min_messages = notice" -c "SELECT * FROM ranread_run(1, duration => '30s', steady_state => '50%/3s')" \
+  2> "$TMPDIR_TEST/49_both.err" >/dev/null &
+runner=$!
+wait_for 20 "SELECT EXISTS (SELECT FROM pg_stat_activity WHERE backend_type = 'ranread worker')"
+sleep 0.5
+wpid=$(psql -qAtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'ranread worker' LIMIT 1")
+[ -n "$wpid" ] && kill -STOP "$wpid" && sleep 1.5 && kill -CONT "$wpid"
+wait $runner
+b=$(last_batch)
+if [ "$(q "SELECT ended_steady AND NOT steady FROM ranread_summary WHERE batch = $b")" = t ]; then
+  grep -qF "; steady_state 50%/3s held for its last 3 s (ended_steady), but by SNIA's rule on all of it the run was not steady: its five rounds' IOPS differ by $(q "SELECT round(100 * steady_excursion::numeric, 1) FROM ranread_summary WHERE batch = $b")% of their mean" "$TMPDIR_TEST/49_both.err"
+  ok $? "a run that ended steady but is not steady by SNIA's rule says both, and which is which"
+else
+  TESTS_RUN=$((TESTS_RUN + 1)); echo "ok $TESTS_RUN # SKIP batch $b did not end steady and unsteady ($(q "SELECT ended_steady || '/' || coalesce(steady::text, 'null') FROM ranread_summary WHERE batch = $b"))"
+fi
 
 # batch_lines: a batch's own lines among the messages on stdin: its leader's
 # NOTICEs, and DETAILs of NOTICEs (a WARNING's DETAIL is no step's line)
