@@ -310,6 +310,22 @@ ranread_call_mine(RanreadCallKind kind, int64 id)
 }
 
 /*
+ * Does this backend run a sweep, study, latency-target search or fleet
+ * now?  Its batches are steps, whose NOTICEs are the call's (leader.c).
+ */
+bool
+ranread_call_in_progress(void)
+{
+	RanreadCallSlot copy[RANREAD_MAX_CALLS];
+	int			n = snapshot(copy);
+
+	for (int i = 0; i < n; i++)
+		if (copy[i].pid == MyProcPid && copy[i].dboid == MyDatabaseId && slot_live(&copy[i]))
+			return true;
+	return false;
+}
+
+/*
  * The calls of this database that run now; returns how many (at most max).
  * Without mine, not those of this backend: a reset in the transaction that
  * ran a call sees all the call wrote (it ran before, in this transaction),

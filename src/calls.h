@@ -37,6 +37,7 @@ typedef struct RanreadCallInfo
 
 extern const char *ranread_call_kind_name(RanreadCallKind kind);
 extern bool ranread_call_mine(RanreadCallKind kind, int64 id);
+extern bool ranread_call_in_progress(void);
 extern int	ranread_calls_running(RanreadCallInfo *out, int max, bool mine);
 
 #endif							/* RANREAD_CALLS_H */

@@ -574,6 +574,14 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 			rc.fn = fn;
 			rc.workers = 1;
 			run_batch(p, &rc);
+			/* one line per test: the batch's own NOTICEs are DEBUG1 (leader.c) */
+			ereport(NOTICE,
+					(errmsg("ranread commit test " INT64_FORMAT ", %s (%d x %d kB), %s: %.0f ops/s, average %s (batch " INT64_FORMAT ")%s%s",
+							commit_test, t->test, t->writes, t->bytes / 1024, method_name(t->method),
+							rc.bs->group_fig[0].iops,
+							rc.bs->group_fig[0].latency ? psprintf("%.3f ms", rc.bs->group_fig[0].avg_ms) : "not measured",
+							rc.bs->p.batch, rc.bs->status == STOP_NONE ? "" : ", ",
+							rc.bs->status == STOP_NONE ? "" : ranread_status_name(rc.bs->status))));
 			put_row(rsinfo, commit_test, t, rc.bs, ranread_status_name(rc.bs->status),
 					rc.bs->message[0] ? rc.bs->message : NULL);
 			if (t->writes == 1 && t->bytes == 8192 && rc.bs->status == STOP_NONE)

@@ -124,7 +124,7 @@ fill_progress(Worker *w, uint64 now)
 		return;
 	f->last_note_ns = now;
 	ereport(NOTICE,
-			(errmsg("ranread_setup: %.1f of %.1f GB written (%.0f%%), %.0f MB/s",
+			(errmsg("ranread_setup: %.1f of %.1f GB written (%.0f%%), %.0f MiB/s",
 					next * (double) BLCKSZ / 1e9, f->size / 1e9,
 					100.0 * next * BLCKSZ / f->size,
 					next * (double) BLCKSZ / 1048576.0 / secs)));

@@ -49,6 +49,7 @@
 #include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
+#include "calls.h"
 #include "engine.h"
 #include "figures.h"
 #include "history.h"
@@ -600,7 +601,7 @@ watch_recording(BatchShared *bs, uint64 now, uint64 *blocked_since, uint64 *next
  * of seconds is steady, and end the run if so (completed, early).
  */
 static void
-watch_steady(BatchShared *bs, uint64 now, int *checked)
+watch_steady(BatchShared *bs, uint64 now, int *checked, int level)
 {
 	int			complete;
 
@@ -614,15 +615,15 @@ watch_steady(BatchShared *bs, uint64 now, int *checked)
 	{
 		bs->ended_steady = true;
 		ranread_request_stop(bs->p.claim, STOP_STEADY);
-		ereport(NOTICE,
+		ereport(level,
 				(errmsg("ranread batch " INT64_FORMAT ": steady after %d s (%s), ending the run",
 						bs->p.batch, complete, bs->p.steady_text)));
 	}
 }
 
-/* Wait for the batch to be recorded, with progress notices */
+/* Wait for the batch to be recorded, with progress notices (at level) */
 static void
-wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
+wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level)
 {
 	uint64		next_notice = bs->go_ns + NOTICE_EVERY_NS;
 	uint64		next_conn_check = 0;
@@ -652,7 +653,7 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 		}
 		if (recorder_gone(bs, handles))
 			break;
-		watch_steady(bs, now, &steady_checked);
+		watch_steady(bs, now, &steady_checked, level);
 		watch_recording(bs, now, &blocked_since, &next_notice);
 		if (now >= next_notice && now > bs->measure_ns && !io_over(bs))
 		{
@@ -660,7 +661,7 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles)
 			uint64		ios = batch_progress(bs);
 
 			next_notice = now + NOTICE_EVERY_NS;
-			ereport(NOTICE,
+			ereport(level,
 					(errmsg("ranread batch " INT64_FORMAT ": %.0f s, " UINT64_FORMAT " I/Os, about %.0f IOPS",
 							bs->p.batch, secs, ios, ios / secs)));
 		}
@@ -695,7 +696,7 @@ iobuf_bytes(BatchShared *bs)
 static char *
 figures_sentence(const RanreadFigures *f)
 {
-	return psprintf(UINT64_FORMAT " reads and " UINT64_FORMAT " writes in %.3f s: %.0f IOPS, %.2f MB/s; latency avg %.3f ms, p99 %.3f ms, max %.3f ms",
+	return psprintf(UINT64_FORMAT " reads and " UINT64_FORMAT " writes in %.3f s: %.0f IOPS, %.2f MiB/s; latency avg %.3f ms, p99 %.3f ms, max %.3f ms",
 					f->reads, f->writes, f->seconds, f->iops, f->mbps,
 					f->avg_ms, f->p99_ms, f->max_ms);
 }
@@ -711,6 +712,74 @@ block_words(int bytes)
 	return psprintf("%d B", bytes);
 }
 
+/* An average latency as the RanRead line gives it: not measured without timing */
+static char *
+avg_words(const RanreadFigures *f)
+{
+	return f->latency ? psprintf("%.2fms", f->avg_ms) : pstrdup("not measured");
+}
+
+/* Seconds as an interval's text, to a tenth: 00:00:03.1 */
+static char *
+seconds_words(double secs)
+{
+	Interval	iv;
+
+	memset(&iv, 0, sizeof(iv));
+	iv.time = (TimeOffset) llround(secs * 10) * (USECS_PER_SEC / 10);
+	return DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&iv)));
+}
+
+/*
+ * How long the batch measured, against what it asked for, and why it ended
+ * when it did: "00:00:08", "00:00:03.1 of 00:00:08, stopped", "00:00:07 of
+ * 00:00:20, ended steady", "10000 iterations in 00:00:00.5".  The seconds
+ * are the measured ones (the figures'), never the duration asked for.
+ */
+static char *
+elapsed_words(const BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	const char *ran = seconds_words(bs->total.seconds);
+	const char *why = bs->ended_steady ? "ended steady" :
+		bs->status == STOP_NONE ? NULL : ranread_status_name(bs->status);
+	char	   *s;
+
+	if (p->duration_ns > 0)
+	{
+		const char *asked = DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration)));
+
+		s = strcmp(ran, asked) == 0 ? pstrdup(ran) : psprintf("%s of %s", ran, asked);
+	}
+	else if (p->ngroups == 1 && !p->mix)
+		s = psprintf(INT64_FORMAT " iterations in %s", p->groups[0].iterations, ran);
+	else
+		s = psprintf("iterations in %s", ran);
+	return why ? psprintf("%s, %s", s, why) : s;
+}
+
+/*
+ * What SNIA's verdict (steady) adds to the end line: nothing for a steady
+ * batch (or one too short to judge), otherwise that it was not steady and
+ * by how much.  When steady_state ended the run early (ended_steady) the two
+ * are told apart: steady_state judges the last seconds of the run, SNIA's
+ * rule five rounds of all of it, so a run may end steady and not be.
+ */
+static char *
+steady_words(const BatchShared *bs)
+{
+	char	   *snia;
+
+	if (bs->steady != 0)
+		return "";
+	snia = psprintf("not steady: its five rounds' IOPS differ by %.1f%% of their mean, slope %.1f%% (steady is at most 20%%, slope within 10%%)",
+					100 * bs->steady_excursion, 100 * bs->steady_slope);
+	if (bs->ended_steady)
+		return psprintf("; steady_state %s held for its last %d s (ended_steady), but by SNIA's rule on all of it the run was %s",
+						bs->p.steady_text, bs->p.steady_window, snia);
+	return psprintf("; %s", snia);
+}
+
 /* The seed's line for a mix: each group, what it did and how it fared */
 static char *
 mix_line(BatchShared *bs)
@@ -720,29 +789,56 @@ mix_line(BatchShared *bs)
 
 	initStringInfo(&s);
 	appendStringInfo(&s, "ranread batch " INT64_FORMAT ", %d group%s (%s):", p->batch, p->ngroups,
-					 p->ngroups == 1 ? "" : "s",
-					 p->duration_ns > 0 ?
-					 DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration))) :
-					 "iterations");
+					 p->ngroups == 1 ? "" : "s", elapsed_words(bs));
 	for (int i = 0; i < p->ngroups; i++)
 	{
 		const GroupParams *g = &p->groups[i];
 		const RanreadFigures *f = &bs->group_fig[i];
 
-		appendStringInfo(&s, "%s %s, %d process%s %s %s%s%s: average response time = %.2fms, calculated IOPS = %.0f (%.1f MB/s)",
+		appendStringInfo(&s, "%s %s, %d process%s %s %s%s QD%d: average response time = %s, calculated IOPS = %.0f (%.1f MiB/s)",
 						 i ? ";" : "", g->label, g->processes, g->processes == 1 ? "" : "es",
 						 g->pattern == PATTERN_RANDOM ? "random" : "sequential",
 						 block_words(g->block_size),
 						 g->write_pct > 0 ? psprintf(" %d%% writes", g->write_pct) : "",
-						 g->queue_depth > 1 ? psprintf(" QD%d", g->queue_depth) : "",
-						 f->avg_ms, f->iops, f->mbps);
+						 g->queue_depth, avg_words(f), f->iops, f->mbps);
 	}
+	appendStringInfoString(&s, steady_words(bs));
 	return s.data;
+}
+
+/* The queue depth of the start NOTICE: one, or each group's */
+static char *
+queue_depth_words(const BatchParams *p)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	if (p->ngroups == 1 && !p->mix)
+	{
+		appendStringInfo(&s, "queue depth %d", p->groups[0].queue_depth);
+		return s.data;
+	}
+	appendStringInfoString(&s, "queue depth");
+	for (int i = 0; i < p->ngroups; i++)
+		appendStringInfo(&s, "%s %d (%s)", i ? "," : "", p->groups[i].queue_depth, p->groups[i].label);
+	return s.data;
+}
+
+/*
+ * Is the batch one step of a larger call (a sweep, a study or profile, a
+ * latency-target search, a fleet, a commit test)?  Then the call says one
+ * line per step, and the batch's own NOTICEs are DEBUG1.
+ */
+static bool
+batch_is_step(const BatchParams *p)
+{
+	return p->sweep != 0 || p->study != 0 || p->fleet != 0 || p->commit_test != 0 ||
+		ranread_call_in_progress();
 }
 
 /* The NOTICEs and WARNINGs of a finished batch */
 static void
-report_batch(BatchShared *bs, RunContext *rc)
+report_batch(BatchShared *bs, RunContext *rc, int level)
 {
 	const BatchParams *p = &bs->p;
 	const RanreadFigures *f = &bs->total;
@@ -750,17 +846,12 @@ report_batch(BatchShared *bs, RunContext *rc)
 	char	   *notes = history_notes(bs);
 
 	if (p->ngroups > 1 || p->mix)
-		ereport(NOTICE, (errmsg("%s", mix_line(bs))));
-	else if (p->duration_ns > 0 && p->groups[0].iterations == 0)
-		ereport(NOTICE,
-				(errmsg("%d processes (%s) average response time = %.2fms, calculated IOPS = %.0f",
-						p->processes,
-						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration))),
-						f->avg_ms, f->iops)));
+		ereport(level, (errmsg("%s", mix_line(bs))));
 	else
-		ereport(NOTICE,
-				(errmsg("%d processes (" INT64_FORMAT " iterations) average response time = %.2fms, calculated IOPS = %.0f",
-						p->processes, p->groups[0].iterations, f->avg_ms, f->iops)));
+		ereport(level,
+				(errmsg("%d process%s (%s) average response time = %s, calculated IOPS = %.0f%s",
+						p->processes, p->processes == 1 ? "" : "es", elapsed_words(bs),
+						avg_words(f), f->iops, steady_words(bs))));
 	if (bs->status == STOP_FAILED)
 		ereport(WARNING,
 				(errmsg("ranread batch " INT64_FORMAT " failed: %s", p->batch, bs->message)));
@@ -801,6 +892,7 @@ run_batch(BatchParams *p, RunContext *rc)
 {
 	BatchShared *bs;
 	int			want;
+	int			level;
 
 	params_resolve(p, rc->fn);
 	p->engine = choose_engine();
@@ -816,6 +908,7 @@ run_batch(BatchParams *p, RunContext *rc)
 	p->timing = ranread_timing_guc;
 	p->huge_pages = ranread_huge_pages_guc;
 	p->nworkers = want;
+	level = batch_is_step(p) ? DEBUG1 : NOTICE;
 
 	/* Everything the batch needs is known before the cluster is claimed */
 	p->batch = nextval_internal(get_relname_relid("ranread_batch_seq",
@@ -854,11 +947,12 @@ run_batch(BatchParams *p, RunContext *rc)
 	bs->assigned = true;
 	ConditionVariableBroadcast(&bs->cv);
 
-	ereport(NOTICE,
-			(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, queue depth %d",
-					p->batch, engine_ops(p->engine)->name,
+	/* the engine named is the one settled, which the recorder records */
+	ereport(level,
+			(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, %s",
+					p->batch, engine_ops(bs->p.engine)->name,
 					rc->nworkers, rc->nworkers == 1 ? "" : "s", p->processes,
-					p->processes == 1 ? "" : "es", p->groups[0].queue_depth),
+					p->processes == 1 ? "" : "es", queue_depth_words(p)),
 			 errdetail("Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",
 					   dsm_segment_map_length(rc->seg) / 1048576.0,
 					   dsm_segment_map_length(rc->seg) / 1024.0 / p->processes,
@@ -867,7 +961,7 @@ run_batch(BatchParams *p, RunContext *rc)
 	PG_TRY();
 	{
 		start_batch(bs, rc->handles);
-		wait_batch(bs, rc->handles);
+		wait_batch(bs, rc->handles, level);
 		if (!bs->figures_ready)
 		{
 			/* the recorder is gone: once every worker has left, count here */
@@ -885,6 +979,6 @@ run_batch(BatchParams *p, RunContext *rc)
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
-	report_batch(bs, rc);
+	report_batch(bs, rc, level);
 }
 

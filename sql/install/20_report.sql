@@ -234,7 +234,62 @@ BEGIN
          WHERE g.grp = 0;
         steps := steps || ROW(cardinality(steps) + 1, r.processes, r.batch, r.iops, r.avg_ms,
                               r.p99_ms, r.max_ms, r.status)::@extschema@.ranread_sweep_step;
+        PERFORM ranread_internal.ranread_sweep_say_step('sweep', sweep_id, steps[cardinality(steps)]);
     END LOOP;
+END
+$$;
+
+-- A step of a sweep (kind 'sweep') or a fleet sweep ('fleet sweep', whose
+-- steps are fleets of processes per node) in one NOTICE: its batches' own
+-- NOTICEs are DEBUG1 (a step's batch says no more than its call).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_say_step(
+    kind text, sweep_id bigint, step @extschema@.ranread_sweep_step)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE NOTICE '%', format('%s %s, step %s: %s process%s%s, %s %s: %s IOPS, average %s%s',
+        kind, sweep_id, step.step, step.processes, CASE WHEN step.processes = 1 THEN '' ELSE 'es' END,
+        CASE WHEN kind = 'fleet sweep' THEN ' per node' ELSE '' END,
+        CASE WHEN kind = 'fleet sweep' THEN 'fleet' ELSE 'batch' END, step.batch,
+        coalesce(round(step.iops::numeric)::text, 'no'),
+        coalesce(round(step.avg_ms::numeric, 3) || ' ms', 'not measured'),
+        CASE WHEN step.status IS DISTINCT FROM 'completed' THEN ', ' || coalesce(step.status, 'no status') ELSE '' END);
+END
+$$;
+
+-- The verdict of a sweep (kind 'sweep') or a fleet sweep ('fleet sweep')
+-- in NOTICEs: the most IOPS within the bound, or that none stayed within
+-- it, or that latency was not measured; and why the steps stopped.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_say_end(
+    kind text, sweep_id bigint, steps @extschema@.ranread_sweep_step[], reason text,
+    max_avg_ms float8, verdict record)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fleet boolean := kind = 'fleet sweep';
+BEGIN
+    IF NOT EXISTS (SELECT FROM unnest(steps) t WHERE t.avg_ms IS NOT NULL) THEN
+        RAISE NOTICE '%: latency was not measured (ranread.timing = off), so there is no verdict on the % ms bound; the highest IOPS was % at % processes%',
+            kind || ' ' || sweep_id, max_avg_ms,
+            (SELECT round(max(t.iops)::numeric) FROM unnest(steps) t),
+            (SELECT t.processes FROM unnest(steps) t ORDER BY t.iops DESC NULLS LAST LIMIT 1),
+            CASE WHEN fleet THEN ' per node' ELSE '' END;
+    ELSIF verdict.max_iops IS NULL THEN
+        RAISE NOTICE '%: no step stayed within the % ms average latency bound', kind || ' ' || sweep_id, max_avg_ms;
+    ELSE
+        RAISE NOTICE '%: max % IOPS% within % ms average latency, at % processes% (average % ms, % %); all-flash guidance %',
+            kind || ' ' || sweep_id, round(verdict.max_iops::numeric),
+            CASE WHEN fleet THEN ' for the fleet' ELSE '' END, max_avg_ms, verdict.processes,
+            CASE WHEN fleet THEN ' per node' ELSE '' END,
+            round(verdict.actual_latency_ms::numeric, 3),
+            CASE WHEN fleet THEN 'fleet' ELSE 'batch' END, verdict.batch,
+            CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
+    END IF;
+    RAISE NOTICE '% % stopped on %', kind, sweep_id, reason;
 END
 $$;
 
@@ -265,20 +320,7 @@ BEGIN
       FROM jsonb_populate_record(NULL::@extschema@.ranread_sweeps,
                                  (spec - 'groups') || coalesce(spec #> '{groups,0}', '{}')) w;
 
-    IF NOT EXISTS (SELECT FROM unnest(steps) t WHERE t.avg_ms IS NOT NULL) THEN
-        RAISE NOTICE 'sweep %: latency was not measured (ranread.timing = off), so there is no verdict on the % ms bound; the highest IOPS was % at % processes',
-            sweep_id, max_avg_ms,
-            (SELECT round(max(t.iops)::numeric) FROM unnest(steps) t),
-            (SELECT t.processes FROM unnest(steps) t ORDER BY t.iops DESC NULLS LAST LIMIT 1);
-    ELSIF verdict.max_iops IS NULL THEN
-        RAISE NOTICE 'sweep %: no step stayed within the % ms average latency bound', sweep_id, max_avg_ms;
-    ELSE
-        RAISE NOTICE 'sweep %: max % IOPS within % ms average latency, at % processes (average % ms, batch %); all-flash guidance %',
-            sweep_id, round(verdict.max_iops::numeric), max_avg_ms, verdict.processes,
-            round(verdict.actual_latency_ms::numeric, 3), verdict.batch,
-            CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
-    END IF;
-    RAISE NOTICE 'sweep % stopped on %', sweep_id, reason;
+    PERFORM ranread_internal.ranread_sweep_say_end('sweep', sweep_id, steps, reason, max_avg_ms, verdict);
 END
 $$;
 

@@ -160,12 +160,10 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF study IS NULL THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'null_value_not_allowed',
-            MESSAGE = format('study of %s must not be null', fn),
-            HINT = 'Pass a study id, as ranread_study returns it and ranread_study_overview lists them.';
-    END IF;
+    -- (a C function: it also loads the library, whose hook keeps this
+    -- function's frame out of the CONTEXT of the errors below, forward.c)
+    PERFORM ranread_internal.ranread_require(fn, 'study', study,
+        'Pass a study id, as ranread_study returns it and ranread_study_overview lists them.');
     IF NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
                     WHERE b.study OPERATOR(pg_catalog.=) ranread_study_check.study) THEN
         RAISE EXCEPTION USING

@@ -90,6 +90,9 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    -- (a C function: it also loads the library, whose hook keeps this
+    -- function's frame out of the CONTEXT of the error below, forward.c)
+    PERFORM ranread_internal.ranread_require(fn, 'sweep', sweep, 'ranread_sweep_verdict lists the sweeps.');
     IF NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
                     WHERE b.sweep OPERATOR(pg_catalog.=) ranread_sweep_known.sweep) THEN
         RAISE EXCEPTION USING

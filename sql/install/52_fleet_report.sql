@@ -124,15 +124,7 @@ BEGIN
     END;
     PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
 
-    IF verdict.max_iops IS NULL THEN
-        RAISE NOTICE 'fleet sweep %: no step stayed within the % ms average latency bound', sweep_id, max_avg_ms;
-    ELSE
-        RAISE NOTICE 'fleet sweep %: max % IOPS for the fleet within % ms average latency, at % processes per node (average % ms, fleet %); all-flash guidance %',
-            sweep_id, round(verdict.max_iops::numeric), max_avg_ms, verdict.processes,
-            round(verdict.actual_latency_ms::numeric, 3), verdict.batch,
-            CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
-    END IF;
-    RAISE NOTICE 'fleet sweep % stopped on %', sweep_id, reason;
+    PERFORM ranread_internal.ranread_sweep_say_end('fleet sweep', sweep_id, steps, reason, max_avg_ms, verdict);
 END
 $$;
 
@@ -210,9 +202,7 @@ BEGIN
             steps := steps || ROW(coalesce(cardinality(steps), 0) + 1, o.processes, r.fleet,
                                   r.iops, r.avg_ms, r.p99_ms, r.max_ms, r.status)::@extschema@.ranread_sweep_step;
             counts := counts || done;
-            RAISE NOTICE 'fleet sweep %, step %: % processes per node, fleet %: % IOPS, average % ms',
-                sweep_id, cardinality(steps), o.processes, r.fleet, round(r.iops::numeric),
-                round(r.avg_ms::numeric, 3);
+            PERFORM ranread_internal.ranread_sweep_say_step('fleet sweep', sweep_id, steps[cardinality(steps)]);
         END LOOP;
     EXCEPTION WHEN query_canceled OR others THEN
         GET STACKED DIAGNOSTICS e_msg = MESSAGE_TEXT;

@@ -118,3 +118,6 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_report_sweep(bigint),
     @extschema@.ranread_report(bigint, bigint)
   TO pg_monitor;
+-- (the null check that ranread_study_check and ranread_sweep_known make, a
+-- pure rule in C)
+GRANT EXECUTE ON FUNCTION ranread_internal.ranread_require(text, text, anyelement, text) TO pg_monitor;

@@ -108,10 +108,10 @@ diag "writes to $THROTTLE_DEV ($THROTTLE_MAJMIN) capped at 16 MiB/s"
 # a 112 MB fill at 16 MiB/s: about 7 s, one NOTICE at 5 s
 out=$(psql -qAtX -d "$DB" -c "SET client_min_messages = notice" -c "SELECT round(seconds) FROM ranread_setup('112MB', target => 'slow')" 2>&1)
 echo "$out" | grep 'ranread_setup:' | sed 's/^/# /'
-note=$(echo "$out" | grep -cE '^NOTICE: +ranread_setup: [0-9]+\.[0-9] of 0\.1 GB written \([0-9]+%\), [0-9]+ MB/s$')
+note=$(echo "$out" | grep -cE '^NOTICE: +ranread_setup: [0-9]+\.[0-9] of 0\.1 GB written \([0-9]+%\), [0-9]+ MiB/s$')
 fill_secs=$(echo "$out" | tail -1)
 cmp_ok "$fill_secs" '>=' 5 "a throttled fill of 112 MB takes a while ($fill_secs s)"
-cmp_ok "$note" '>=' 1 "... and says how far it got every 5 s: 'ranread_setup: X of 0.1 GB written (N%), M MB/s'"
+cmp_ok "$note" '>=' 1 "... and says how far it got every 5 s: 'ranread_setup: X of 0.1 GB written (N%), M MiB/s'"
 cmp_ok "$note" '<=' $(( ${fill_secs:-0} / 5 + 1 )) "... no more often than every 5 s ($note NOTICEs)"
 
 # filler_file NAME: "PID FILE" of a filling session and the target file it

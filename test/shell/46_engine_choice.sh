@@ -13,7 +13,8 @@
 #  - ranread.engine = sync: sync, one worker per process
 #  - a mix of two one-process groups on two workers at queue depth 1: sync;
 #    with one group at queue depth 2: io_uring
-#  - the commit test's batches (one process at queue depth 1 each): sync
+#  - the commit test's batches (one process at queue depth 1 each): sync;
+#    their leader's lines are DEBUG1 (a step of a larger call says one line)
 # Where io_uring is not available, the io_uring cases are skipped.
 . "$(dirname "$0")/lib.sh"
 
@@ -27,7 +28,7 @@ q "SELECT target FROM ranread_setup('16MB')" >/dev/null
 notice_engine() {
   local out
   out=$(psql -qAtX -d "$DB" -c "SET client_min_messages = notice" ${2:+-c "SET $2"} -c "$1" 2>&1 >/dev/null)
-  echo "$out" | sed -nE 's/^NOTICE: +ranread batch ([0-9]+): ([^ ]+) engine, .*/\1 \2/p' |
+  echo "$out" | sed -nE 's/^(NOTICE|DEBUG): +ranread batch ([0-9]+): ([^ ]+) engine, .*/\2 \3/p' |
     while read -r batch engine; do
       echo "$batch $engine $(q "SELECT engine FROM ranread_summary_full WHERE batch = $batch")"
     done
@@ -51,7 +52,7 @@ agree "ranread.engine = sync, two processes" sync "SELECT * FROM ranread_run(2, 
 agree "a mix of two one-process groups on two workers at queue depth 1" sync \
   "SELECT * FROM ranread_mix('[{\"label\": \"a\", \"processes\": 1}, {\"label\": \"b\", \"processes\": 1}]', duration => '0.3s', workers => 2)"
 agree "the commit test, one batch per method" sync \
-  "SELECT * FROM ranread_commit_test(duration => '0.2 s', methods => '{fdatasync, open_datasync}')"
+  "SELECT * FROM ranread_commit_test(duration => '0.2 s', methods => '{fdatasync, open_datasync}')" "client_min_messages = debug1"
 
 if psql -qAtX -d "$DB" -c "SET ranread.engine = io_uring" -c "SELECT 1 FROM ranread_run(1, 10, queue_depth => 2)" >/dev/null 2>&1; then
   agree "three processes on two workers" io_uring "SELECT * FROM ranread_run(3, 200, workers => 2)"
