@@ -266,8 +266,8 @@ BEGIN
 END
 $$;
 
--- SVG: latency against IOPS, one curve per study (all its points, in order)
--- and per sweep (its steps), labelled with labels or with each one's id and
+-- SVG: latency against IOPS, one curve per row of each study (its points in
+-- order of load) and per sweep (its steps), labelled with labels or with each one's id and
 -- tablespace: the same storage on two tablespaces, before and after a
 -- change, two regions of a disk.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_chart(
@@ -288,6 +288,7 @@ DECLARE
     id     bigint;
     k      integer := 0;
     c      jsonb;
+    name   text;
     what   text[] := '{}';
 BEGIN
     SELECT * INTO lat FROM ranread_internal.ranread_chart_latency(latency, fn);
@@ -314,13 +315,19 @@ BEGIN
     FOREACH id IN ARRAY coalesce(studies, '{}') LOOP
         k := k + 1;
         PERFORM ranread_internal.ranread_study_check(id, fn);
-        SELECT jsonb_build_object(
-                   'label', coalesce(labels[k], format('study %s (%s)', id, coalesce(min(p.tablespace), min(p.target)))),
-                   'x', jsonb_agg(p.iops ORDER BY p.n),
-                   'y', jsonb_agg(CASE lat.metric WHEN 'avg_ms' THEN p.avg_ms ELSE p.p99_ms END ORDER BY p.n))
-          INTO c
+        -- a curve per row of the study (a study of write percentages is
+        -- one curve each, not one line through them all), named by the
+        -- study and, when it has several rows, by the row
+        SELECT coalesce(labels[k], format('study %s (%s)', id, coalesce(min(p.tablespace), min(p.target))))
+          INTO name
           FROM @extschema@.ranread_study_points p
-         WHERE p.study OPERATOR(pg_catalog.=) id AND p.status = 'completed';
+         WHERE p.study OPERATOR(pg_catalog.=) id;
+        c := ranread_internal.ranread_study_curves(id, lat.metric, NULL, fn);
+        SELECT coalesce(jsonb_agg(r.e || jsonb_build_object(
+                   'label', CASE WHEN jsonb_array_length(c) > 1 THEN name || ': ' || (r.e ->> 'label') ELSE name END)
+                   ORDER BY r.i), '[]')
+          INTO c
+          FROM jsonb_array_elements(c) WITH ORDINALITY r(e, i);
         curves := curves || c;
         what := what || ('study ' || id);
     END LOOP;
@@ -338,12 +345,19 @@ BEGIN
         curves := curves || c;
         what := what || ('sweep ' || id);
     END LOOP;
+    IF jsonb_array_length(curves) > 12 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s compares at most 12 curves, not %s (a curve per row of each study, one per sweep)',
+                             fn, jsonb_array_length(curves)),
+            HINT = 'Compare fewer studies and sweeps at once, or studies of fewer rows.';
+    END IF;
 
     RETURN @extschema@.ranread_svg(ranread_internal.ranread_curves_spec(
         coalesce(title, format('%s latency against IOPS: %s', lat.label, array_to_string(what, ', '))),
         format('one curve per %s; the table gives the IOPS each reaches at the %s ms bound',
-               CASE WHEN studies IS NOT NULL AND sweeps IS NOT NULL THEN 'study and sweep'
-                    WHEN studies IS NOT NULL THEN 'study' ELSE 'sweep' END, max_avg_ms),
+               CASE WHEN studies IS NOT NULL AND sweeps IS NOT NULL THEN 'row of a study and per sweep'
+                    WHEN studies IS NOT NULL THEN 'row of a study' ELSE 'sweep' END, max_avg_ms),
         curves, lat.label, max_avg_ms));
 END
 $$;
