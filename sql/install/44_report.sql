@@ -58,7 +58,9 @@ AS $$
                  FROM unnest(header) WITH ORDINALITY x(h, i))
            || '</tr></thead><tbody>'
            || coalesce((SELECT string_agg('<tr>' || (SELECT string_agg(
-                                    '<td>' || CASE WHEN jsonb_typeof(c) = 'null' THEN '<span class="na">n/a</span>'
+                                    -- a short cell (a time, a figure) on one line
+                                    CASE WHEN length(c #>> '{}') > 40 THEN '<td>' ELSE '<td class="nw">' END
+                                    || CASE WHEN jsonb_typeof(c) = 'null' THEN '<span class="na">n/a</span>'
                                                    ELSE ranread_internal.ranread_html(c #>> '{}') END || '</td>', '' ORDER BY j)
                                     FROM jsonb_array_elements(r) WITH ORDINALITY y(c, j)) || '</tr>', '' ORDER BY i)
                          FROM jsonb_array_elements(rows) WITH ORDINALITY x(r, i)), '')
@@ -207,7 +209,11 @@ BEGIN
     FOREACH m IN ARRAY ARRAY['iops', 'mbps', 'avg_ms', 'p99_ms'] LOOP
         h := h || format('<h3>%s</h3>', (SELECT x.label FROM ranread_internal.ranread_study_metric(m, 'ranread_report') x))
               || (SELECT ranread_internal.ranread_html_table(
-                             ARRAY[''] || (SELECT g.column_labels FROM @extschema@.ranread_study_grid(id, m) g LIMIT 1),
+                             -- the corner names the rows' and the columns' dimensions
+                             ARRAY[(SELECT coalesce(nullif(array_to_string(ax.row_dims, ', '), ''), 'rows')
+                                           || ' \ ' || ax.column_dim
+                                      FROM ranread_internal.ranread_study_points_axes(id, NULL, 'ranread_report') ax)]
+                             || (SELECT g.column_labels FROM @extschema@.ranread_study_grid(id, m) g LIMIT 1),
                              jsonb_agg(jsonb_build_array(g.row_label)
                                        || (SELECT coalesce(jsonb_agg(CASE WHEN v IS NULL THEN 'null'::jsonb
                                                                           ELSE to_jsonb(ranread_internal.ranread_fmt_figure(v)) END
@@ -288,6 +294,7 @@ AS $$
            || 'table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}'
            || 'th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:right}th{background:#f1f3f5}'
            || 'td:first-child,th:first-child{text-align:left}'
+           || 'th,td.nw{white-space:nowrap}'
            || 'pre{background:#f8f9fa;border:1px solid #dee2e6;padding:8px;white-space:pre-wrap;font-size:13px}'
            || 'figure{margin:12px 0}figure svg{max-width:100%;height:auto}'
            || '.good{color:#2b8a3e}.bad{color:#c92a2a}.na{color:#868e96}.muted{color:#868e96}'
@@ -314,7 +321,7 @@ AS $$
                            SELECT row_number() OVER (), x.item, x.value FROM @extschema@.ranread_server_info() x) i))
            || '<h3>Settings that matter</h3>'
            || ranread_internal.ranread_html_table(ARRAY['setting', 'value'],
-                  (SELECT jsonb_agg(jsonb_build_array(s.name, s.setting || coalesce(' ' || s.unit, '')) ORDER BY s.name)
+                  (SELECT jsonb_agg(jsonb_build_array(s.name, current_setting(s.name)) ORDER BY s.name)
                      FROM pg_settings s
                     WHERE s.name IN ('shared_buffers', 'effective_io_concurrency', 'maintenance_io_concurrency',
                                      'random_page_cost', 'seq_page_cost', 'max_worker_processes',
