@@ -135,7 +135,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH c AS (
-        SELECT i, e ->> 'label' AS label,
+        SELECT i, e ->> 'label' AS label, e -> 'labels' AS labels, e -> 'texts' AS texts,
                ARRAY(SELECT (v #>> '{}')::float8 FROM jsonb_array_elements(e -> 'x') WITH ORDINALITY x(v, k) ORDER BY k) AS xs,
                ARRAY(SELECT (v #>> '{}')::float8 FROM jsonb_array_elements(e -> 'y') WITH ORDINALITY y(v, k) ORDER BY k) AS ys
           FROM jsonb_array_elements(curves) WITH ORDINALITY s(e, i)),
@@ -150,8 +150,9 @@ AS $$
         'x', jsonb_build_object('label', 'IOPS (I/O operations per second)', 'log', 'auto', 'format', 'count'),
         'y', jsonb_build_object('label', latency || ' latency (ms)'),
         'empty', 'No completed point to draw',
-        'series', (SELECT coalesce(jsonb_agg(jsonb_build_object('label', b.label,
-                                                                'x', to_jsonb(b.xs), 'y', to_jsonb(b.ys))
+        'series', (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('label', b.label,
+                                                                'x', to_jsonb(b.xs), 'y', to_jsonb(b.ys),
+                                                                'labels', b.labels, 'texts', b.texts))
                                              ORDER BY b.i), '[]') FROM b),
         'lines', jsonb_build_array(jsonb_build_object(
                      'value', bound, 'label', format('bound %s ms', bound),
@@ -185,14 +186,21 @@ RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    -- one curve alone has its points labelled by their load ("Small=4",
+    -- as ORION names a point): with several, the labels would crowd
     SELECT coalesce(jsonb_agg(jsonb_build_object('label', r.row_label, 'x', to_jsonb(r.xs), 'y', to_jsonb(r.ys))
+                              || CASE WHEN r.curves = 1
+                                      THEN jsonb_build_object('labels', true, 'texts', to_jsonb(r.loads))
+                                      ELSE '{}' END
                               ORDER BY r.row_ord), '[]')
-      FROM (SELECT x.row_label, x.row_ord,
+      FROM (SELECT x.row_label, x.row_ord, count(*) OVER () AS curves,
                    array_agg(x.value ORDER BY x.column_ord) AS xs,
-                   array_agg(y.value ORDER BY x.column_ord) AS ys
+                   array_agg(y.value ORDER BY x.column_ord) AS ys,
+                   array_agg(initcap(ax.column_dim) || '=' || x.column_label ORDER BY x.column_ord) AS loads
               FROM ranread_internal.ranread_study_cells(study, 'iops', columns, fn) x
               JOIN ranread_internal.ranread_study_cells(study, latency_metric, columns, fn) y
                 USING (row_label, column_label)
+              CROSS JOIN ranread_internal.ranread_study_points_axes(study, columns, fn) ax
              GROUP BY x.row_label, x.row_ord) r
 $$;
 
