@@ -101,6 +101,22 @@ grep -qx '\[Read\]' "$OUT/cdm.txt" && grep -qx '\[Write\]' "$OUT/cdm.txt" &&
 ok $? "CrystalDiskMark's result starts with [Read] and has a [Write] heading, as the tool prints them"
 grep -q 'Throughput (MB/s, 10^6 bytes); log scale' "$OUT/profile_cdm.svg"
 ok $? "CrystalDiskMark's bars are on a log scale, in its decimal MB/s"
+grep -q '>Small=1</text>' "$OUT/profile_orion.svg"
+ok $? "the ORION curve labels its points by their load, as ORION names them (Small=1)"
+chmod 777 "$OUT"
+q "SELECT ranread_export_study('$OUT', $ORION, 'csv')" > "$OUT/orion_files.txt"
+lat=$(grep '_lat\.csv$' "$OUT/orion_files.txt")
+summ=$(grep '_summary\.txt$' "$OUT/orion_files.txt")
+is "$(head -1 "$lat" | tr -d '\r')" "Large/Small: Average latency (ms),1,2,3,4,5" \
+  "ORION's _lat.csv: the header names the axes as ORION does and says the unit, ms"
+head -2 "$lat" | tail -1 | grep -q '^0,[0-9.]*,'
+ok $? "... and its row is named 0 (large loads), as ORION names it"
+grep -q '^Command line:$' "$summ" && grep -q '^Small Columns:,      1,      2,      3,      4,      5$' "$summ" &&
+  grep -q '^Large Columns:,      0$' "$summ" && grep -q '^Total Data Points: 5$' "$summ" &&
+  grep -q '^Units: .*_lat.csv average latency in ms, full precision; below, latency in usecs' "$summ" &&
+  grep -q '^Minimum Small Latency=[0-9.]* usecs @ Small=' "$summ"
+ok $? "ORION's _summary.txt opens with the call, the settings, the loads and the units, then the summary" ||
+  sed 's/^/# /' "$summ"
 grep -q '>MiB/s</text>' "$OUT/sweep.svg" && ! grep -q '>MB/s</text>' "$OUT/sweep.svg"
 ok $? "the sweep chart's table gives MiB/s"
 sb=$(q "SELECT current_setting('shared_buffers')")
