@@ -136,7 +136,7 @@ for name in $KINDS report; do
   f="$OUT/$name.svg"
   [ "$name" = report ] && f="$OUT/report.html"
   "$PYTHON" "$(dirname "$0")/layout.py" "$CHROMIUM" "$f" "$OUT" > "$OUT/$name.layout.txt" 2>&1
-  ok $? "$name: no text leaves the picture, no two texts overlap$([ "$name" = report ] && echo ', no short cell wraps')" ||
+  ok $? "$name: no text leaves the picture, no two texts overlap, none is covered$([ "$name" = report ] && echo ', no short cell wraps')" ||
     head -20 "$OUT/$name.layout.txt" | sed 's/^/# /'
   if [ "$name" = report ]; then
     shot "$f" "$OUT/$name.png" 1100 3000
