@@ -59,7 +59,7 @@ AS $$
            || '</tr></thead><tbody>'
            || coalesce((SELECT string_agg('<tr>' || (SELECT string_agg(
                                     -- a short cell (a time, a figure) on one line
-                                    CASE WHEN length(c #>> '{}') > 40 THEN '<td>' ELSE '<td class="nw">' END
+                                    CASE WHEN length(c #>> '{}') > 40 THEN '<td class="wrap">' ELSE '<td>' END
                                     || CASE WHEN jsonb_typeof(c) = 'null' THEN '<span class="na">n/a</span>'
                                                    ELSE ranread_internal.ranread_html(c #>> '{}') END || '</td>', '' ORDER BY j)
                                     FROM jsonb_array_elements(r) WITH ORDINALITY y(c, j)) || '</tr>', '' ORDER BY i)
@@ -149,7 +149,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT concat_ws(E'\n',
                format('ranread %s, study %s%s', (SELECT e.extversion FROM pg_extension e WHERE e.extname = 'ranread'),
-                      x.id, coalesce(' (' || s.kind || ')', '')),
+                      x.id, coalesce(' (' || nullif(s.kind, 'study') || ')', '')),
                '',
                'Command line:',
                coalesce(s.call, '(not recorded: the study did not return)'),
@@ -356,7 +356,7 @@ AS $$
            || 'table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}'
            || 'th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:right}th{background:#f1f3f5}'
            || 'td:first-child,th:first-child{text-align:left}'
-           || 'th,td.nw{white-space:nowrap}'
+           || 'th,td{white-space:nowrap}td.wrap{white-space:normal}'
            || 'pre{background:#f8f9fa;border:1px solid #dee2e6;padding:8px;white-space:pre-wrap;font-size:13px}'
            || 'figure{margin:12px 0}figure svg{max-width:100%;height:auto}'
            || '.good{color:#2b8a3e}.bad{color:#c92a2a}.na{color:#868e96}.muted{color:#868e96}'
