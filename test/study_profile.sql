@@ -27,9 +27,11 @@ SELECT is(jsonb_array_length(ranread_internal.ranread_profile_points('snia-laten
 
 -- CrystalDiskMark
 CREATE TEMP TABLE cdm AS SELECT * FROM ranread_profile('crystaldiskmark', duration => '0.2s', passes => 1);
-SELECT results_eq($$SELECT test, mode FROM cdm$$,
-    $$VALUES ('SEQ1M Q8T1', 'read'), ('SEQ1M Q1T1', 'read'), ('RND4K Q32T1', 'read'), ('RND4K Q1T1', 'read'),
-             ('SEQ1M Q8T1', 'write'), ('SEQ1M Q1T1', 'write')$$, 'CrystalDiskMark''s lines, in its order');
+SELECT results_eq($$SELECT test, mode, CASE WHEN test IS NULL THEN result END FROM cdm$$,
+    $$VALUES (NULL, 'read', '[Read]'), ('SEQ1M Q8T1', 'read', NULL), ('SEQ1M Q1T1', 'read', NULL),
+             ('RND4K Q32T1', 'read', NULL), ('RND4K Q1T1', 'read', NULL),
+             (NULL, 'write', '[Write]'), ('SEQ1M Q8T1', 'write', NULL), ('SEQ1M Q1T1', 'write', NULL)$$,
+    'CrystalDiskMark''s lines, in its order, under its [Read] and [Write] headings (rows without a test)');
 SELECT is((SELECT count(*)::integer FROM cdm
             WHERE result ~ '^  (SEQ|RND) +[0-9]+[KM]iB \(Q= *[0-9]+, T= *[0-9]+\): +[0-9]+\.[0-9]{3} MB/s \[ +[0-9]+\.[0-9] IOPS\] < +[0-9]+\.[0-9]{2} us>$'),
     6, 'each line reads as CrystalDiskMark''s: MB/s, [IOPS], <latency us>');

@@ -4,7 +4,7 @@
 -- pivots, summary, early end, the matrix's groups, charts and exports.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(39);
+SELECT plan(42);
 
 SELECT lives_ok($$SELECT ranread_setup('64MB')$$, 'a small target');
 
@@ -107,8 +107,15 @@ CREATE TEMP TABLE files AS
 SELECT f FROM ranread_export_study('/tmp', (SELECT min(study) FROM s3), 'csv') f;
 SELECT matches((SELECT string_agg(regexp_replace(f, '^.*_', ''), ' ' ORDER BY f) FROM files),
     '^iops.csv lat.csv mbps.csv summary.txt$', 'a study exports as ORION''s files: a csv grid per metric and the summary');
-SELECT is((SELECT split_part(pg_read_file(f), E'\r\n', 1) FROM files WHERE f LIKE '%_iops.csv'), 'large/small,0,1,2',
-    'the csv grid has the small loads across');
+SELECT is((SELECT split_part(pg_read_file(f), E'\r\n', 1) FROM files WHERE f LIKE '%_iops.csv'), 'Large/Small: IOPS,0,1,2',
+    'the csv grid has the small loads across, under ORION''s Large/Small and the unit');
+SELECT is((SELECT split_part(split_part(pg_read_file(f), E'\r\n', 3), ',', 1) FROM files WHERE f LIKE '%_lat.csv'), '1',
+    'its rows are named by the large load, as ORION names them ("1", not "large 1")');
+SELECT is((SELECT split_part(pg_read_file(f), E'\r\n', 1) FROM files WHERE f LIKE '%_lat.csv'),
+    'Large/Small: Average latency (ms),0,1,2', '_lat.csv says its latency is in ms');
+SELECT matches((SELECT pg_read_file(f) FROM files WHERE f LIKE '%_summary.txt'),
+    E'^ranread [0-9.]+, study [0-9]+\n\nCommand line:\n.*\nSmall IO size: 8 KB\n.*\nSmall Columns:, +0, +1, +2\nLarge Columns:, +0, +1\nTotal Data Points: 5\n.*\nUnits: .*full precision; below, latency in usecs .*\nMaximum Large MBPS',
+    '_summary.txt opens as ORION''s: the call, the settings and loads, the units, then the summary');
 SELECT is((SELECT (pg_read_file(f)::jsonb ->> 'study')::bigint FROM ranread_export_study('/tmp', (SELECT id FROM id1), 'json') f),
     (SELECT id FROM id1), 'the json export is one JSON document of the study');
 

@@ -138,7 +138,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH c AS (
-        SELECT i, e ->> 'label' AS label,
+        SELECT i, e ->> 'label' AS label, e -> 'labels' AS labels, e -> 'texts' AS texts,
                ARRAY(SELECT (v #>> '{}')::float8 FROM jsonb_array_elements(e -> 'x') WITH ORDINALITY x(v, k) ORDER BY k) AS xs,
                ARRAY(SELECT (v #>> '{}')::float8 FROM jsonb_array_elements(e -> 'y') WITH ORDINALITY y(v, k) ORDER BY k) AS ys
           FROM jsonb_array_elements(curves) WITH ORDINALITY s(e, i)),
@@ -153,8 +153,9 @@ AS $$
         'x', jsonb_build_object('label', 'IOPS (I/O operations per second)', 'log', 'auto', 'format', 'count'),
         'y', jsonb_build_object('label', latency || ' latency (ms)'),
         'empty', 'No completed point to draw',
-        'series', (SELECT coalesce(jsonb_agg(jsonb_build_object('label', b.label,
-                                                                'x', to_jsonb(b.xs), 'y', to_jsonb(b.ys))
+        'series', (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('label', b.label,
+                                                                'x', to_jsonb(b.xs), 'y', to_jsonb(b.ys),
+                                                                'labels', b.labels, 'texts', b.texts))
                                              ORDER BY b.i), '[]') FROM b),
         'lines', jsonb_build_array(jsonb_build_object(
                      'value', bound, 'label', format('bound %s ms', bound),
@@ -188,14 +189,21 @@ RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    -- one curve alone has its points labelled by their load ("Small=4",
+    -- as ORION names a point): with several, the labels would crowd
     SELECT coalesce(jsonb_agg(jsonb_build_object('label', r.row_label, 'x', to_jsonb(r.xs), 'y', to_jsonb(r.ys))
+                              || CASE WHEN r.curves = 1
+                                      THEN jsonb_build_object('labels', true, 'texts', to_jsonb(r.loads))
+                                      ELSE '{}' END
                               ORDER BY r.row_ord), '[]')
-      FROM (SELECT x.row_label, x.row_ord,
+      FROM (SELECT x.row_label, x.row_ord, count(*) OVER () AS curves,
                    array_agg(x.value ORDER BY x.column_ord) AS xs,
-                   array_agg(y.value ORDER BY x.column_ord) AS ys
+                   array_agg(y.value ORDER BY x.column_ord) AS ys,
+                   array_agg(initcap(ax.column_dim) || '=' || x.column_label ORDER BY x.column_ord) AS loads
               FROM ranread_internal.ranread_study_cells(study, 'iops', columns, fn) x
               JOIN ranread_internal.ranread_study_cells(study, latency_metric, columns, fn) y
                 USING (row_label, column_label)
+              CROSS JOIN ranread_internal.ranread_study_points_axes(study, columns, fn) ax
              GROUP BY x.row_label, x.row_ord) r
 $$;
 
@@ -269,8 +277,8 @@ BEGIN
 END
 $$;
 
--- SVG: latency against IOPS, one curve per study (all its points, in order)
--- and per sweep (its steps), labelled with labels or with each one's id and
+-- SVG: latency against IOPS, one curve per row of each study (its points in
+-- order of load) and per sweep (its steps), labelled with labels or with each one's id and
 -- tablespace: the same storage on two tablespaces, before and after a
 -- change, two regions of a disk.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_chart(
@@ -291,6 +299,7 @@ DECLARE
     id     bigint;
     k      integer := 0;
     c      jsonb;
+    name   text;
     what   text[] := '{}';
 BEGIN
     SELECT * INTO lat FROM ranread_internal.ranread_chart_latency(latency, fn);
@@ -317,13 +326,19 @@ BEGIN
     FOREACH id IN ARRAY coalesce(studies, '{}') LOOP
         k := k + 1;
         PERFORM ranread_internal.ranread_study_check(id, fn);
-        SELECT jsonb_build_object(
-                   'label', coalesce(labels[k], format('study %s (%s)', id, coalesce(min(p.tablespace), min(p.target)))),
-                   'x', jsonb_agg(p.iops ORDER BY p.n),
-                   'y', jsonb_agg(CASE lat.metric WHEN 'avg_ms' THEN p.avg_ms ELSE p.p99_ms END ORDER BY p.n))
-          INTO c
+        -- a curve per row of the study (a study of write percentages is
+        -- one curve each, not one line through them all), named by the
+        -- study and, when it has several rows, by the row
+        SELECT coalesce(labels[k], format('study %s (%s)', id, coalesce(min(p.tablespace), min(p.target))))
+          INTO name
           FROM ranread_internal.ranread_study_points_raw p
-         WHERE p.study OPERATOR(pg_catalog.=) id AND p.status = 'completed';
+         WHERE p.study OPERATOR(pg_catalog.=) id;
+        c := ranread_internal.ranread_study_curves(id, lat.metric, NULL, fn);
+        SELECT coalesce(jsonb_agg(r.e || jsonb_build_object(
+                   'label', CASE WHEN jsonb_array_length(c) > 1 THEN name || ': ' || (r.e ->> 'label') ELSE name END)
+                   ORDER BY r.i), '[]')
+          INTO c
+          FROM jsonb_array_elements(c) WITH ORDINALITY r(e, i);
         curves := curves || c;
         what := what || ('study ' || id);
     END LOOP;
@@ -341,12 +356,19 @@ BEGIN
         curves := curves || c;
         what := what || ('sweep ' || id);
     END LOOP;
+    IF jsonb_array_length(curves) > 12 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s compares at most 12 curves, not %s (a curve per row of each study, one per sweep)',
+                             fn, jsonb_array_length(curves)),
+            HINT = 'Compare fewer studies and sweeps at once, or studies of fewer rows.';
+    END IF;
 
     RETURN @extschema@.ranread_svg(ranread_internal.ranread_curves_spec(
         coalesce(title, format('%s latency against IOPS: %s', lat.label, array_to_string(what, ', '))),
         format('one curve per %s; the table gives the IOPS each reaches at the %s ms bound',
-               CASE WHEN studies IS NOT NULL AND sweeps IS NOT NULL THEN 'study and sweep'
-                    WHEN studies IS NOT NULL THEN 'study' ELSE 'sweep' END, max_avg_ms),
+               CASE WHEN studies IS NOT NULL AND sweeps IS NOT NULL THEN 'row of a study and per sweep'
+                    WHEN studies IS NOT NULL THEN 'row of a study' ELSE 'sweep' END, max_avg_ms),
         curves, lat.label, max_avg_ms));
 END
 $$;

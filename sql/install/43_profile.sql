@@ -295,12 +295,9 @@ AS $$
 DECLARE
     txt text;
 BEGIN
-    SELECT string_agg(q.block, E'\n' ORDER BY q.ord) INTO txt
-      FROM (SELECT '[' || initcap(rp.mode) || E']\n' || string_agg(rp.result, E'\n' ORDER BY rp.ord) AS block,
-                   min(rp.ord) AS ord
-              FROM (SELECT x.mode, x.result, row_number() OVER () AS ord
-                      FROM ranread_internal.ranread_profile_report_raw(study_id) x) rp
-             GROUP BY rp.mode) q;
+    -- the report's lines, [Read] and [Write] headings included
+    SELECT string_agg(x.result, E'\n') INTO txt
+      FROM @extschema@.ranread_profile_report(study_id) x;
     txt := format('ranread 1.1, profile %s (study %s)', name, study_id) || E'\n' || txt;
     RAISE NOTICE E'%\n  Test: target %, % per pass, % passes after a preparing pass', txt, target, duration, passes;
 END
@@ -402,10 +399,19 @@ BEGIN
                    min(r.n) OVER (PARTITION BY r.t, r.m) AS first_n
               FROM runs r
              ORDER BY r.t, r.m, r.mb DESC, r.n)
-        SELECT id, x.t, x.m, x.mb, x.io, x.min_avg * 1000, x.p99_ms * 1000, x.p5 * 1000, x.max_ms * 1000,
-               ranread_internal.ranread_cdm_line(x.t, x.block_size, x.queue_depth, x.processes, x.io, x.min_avg * 1000)
-          FROM best x
-         ORDER BY x.first_n;
+        -- each mode's lines under its heading, [Read] or [Write], as
+        -- CrystalDiskMark prints them (a heading's row has no test)
+        SELECT id, y.t, y.m, y.mb, y.io, y.a, y.p99, y.p5, y.mx, y.line
+          FROM (SELECT x.first_n AS ord, 1 AS sub, x.t, x.m, x.mb, x.io, x.min_avg * 1000 AS a,
+                       x.p99_ms * 1000 AS p99, x.p5 * 1000 AS p5, x.max_ms * 1000 AS mx,
+                       ranread_internal.ranread_cdm_line(x.t, x.block_size, x.queue_depth, x.processes, x.io,
+                                                         x.min_avg * 1000) AS line
+                  FROM best x
+                UNION ALL
+                SELECT min(x.first_n), 0, NULL, x.m, NULL, NULL, NULL, NULL, NULL, NULL,
+                       '[' || initcap(x.m) || ']'
+                  FROM best x GROUP BY x.m) y
+         ORDER BY y.ord, y.sub;
     ELSIF kind LIKE 'orion%' THEN
         RETURN QUERY
         SELECT id, format('Small=%s Large=%s', p.point ->> 'small', p.point ->> 'large'), 'point',
@@ -494,7 +500,8 @@ BEGIN
     END IF;
 
     IF kind LIKE 'crystaldiskmark%' THEN
-        WITH r AS (SELECT x.*, row_number() OVER () AS ord FROM ranread_internal.ranread_profile_report_raw(id) x),
+        WITH r AS (SELECT x.*, row_number() OVER () AS ord FROM ranread_internal.ranread_profile_report_raw(id) x
+                    WHERE x.test IS NOT NULL),
              t AS (SELECT r.test, min(r.ord) AS ord FROM r GROUP BY r.test)
         SELECT jsonb_build_object(
                    'kind', 'bar',
@@ -502,7 +509,7 @@ BEGIN
                    'subtitle', ranread_internal.ranread_study_caption(id),
                    'categories', (SELECT jsonb_agg(t.test ORDER BY t.ord) FROM t),
                    'x', jsonb_build_object('label', 'Test (block size, queue depth Q, threads T)'),
-                   'y', jsonb_build_object('label', 'Throughput (MB/s, 10^6 bytes)'),
+                   'y', jsonb_build_object('label', 'Throughput (MB/s, 10^6 bytes)', 'log', true),
                    'series', (SELECT jsonb_agg(jsonb_build_object(
                                   'label', initcap(m.mode), 'labels', true,
                                   'y', (SELECT jsonb_agg((SELECT round((r.iops * g.bs / 1e6)::numeric, 1)

@@ -58,7 +58,9 @@ AS $$
                  FROM unnest(header) WITH ORDINALITY x(h, i))
            || '</tr></thead><tbody>'
            || coalesce((SELECT string_agg('<tr>' || (SELECT string_agg(
-                                    '<td>' || CASE WHEN jsonb_typeof(c) = 'null' THEN '<span class="na">n/a</span>'
+                                    -- a short cell (a time, a figure) on one line
+                                    CASE WHEN length(c #>> '{}') > 40 THEN '<td class="wrap">' ELSE '<td>' END
+                                    || CASE WHEN jsonb_typeof(c) = 'null' THEN '<span class="na">n/a</span>'
                                                    ELSE ranread_internal.ranread_html(c #>> '{}') END || '</td>', '' ORDER BY j)
                                     FROM jsonb_array_elements(r) WITH ORDINALITY y(c, j)) || '</tr>', '' ORDER BY i)
                          FROM jsonb_array_elements(rows) WITH ORDINALITY x(r, i)), '')
@@ -100,33 +102,95 @@ AS $$
 $$;
 
 -- A study's grid of a metric as ORION's csv files lay it out: a header of
--- the column values (a matrix's small loads) after the names of the axes,
--- then a record per row (a matrix's large loads); empty where no point
--- completed.  CRLF line ends (RFC 4180).
+-- the column values (a matrix's small loads) after the names of the axes
+-- (ORION's "Large/Small" for a matrix) and the metric with its unit, then
+-- a record per row (a matrix's large loads, named by the number as ORION
+-- does); empty where no point completed; figures at full precision.  CRLF
+-- line ends (RFC 4180).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_csv(study bigint, metric text DEFAULT 'iops')
 RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    ax  record;
+    ax     record;
+    orion  boolean;
 BEGIN
     PERFORM ranread_internal.ranread_study_check(study, 'ranread_study_csv');
     SELECT * INTO ax FROM ranread_internal.ranread_study_points_axes(study, NULL, 'ranread_study_csv');
+    orion := ax.row_dims = '{large}' AND ax.column_dim = 'small';
     RETURN (SELECT string_agg(t.l, E'\r\n' ORDER BY t.o) || E'\r\n'
               FROM (SELECT 0::bigint AS o,
                            ranread_internal.ranread_csv_field(
-                               CASE WHEN cardinality(ax.row_dims) = 0 THEN '' ELSE array_to_string(ax.row_dims, ', ') END
-                               || '/' || ax.column_dim)
+                               CASE WHEN orion THEN 'Large/Small'
+                                    WHEN cardinality(ax.row_dims) = 0 THEN '/' || ax.column_dim
+                                    ELSE array_to_string(ax.row_dims, ', ') || '/' || ax.column_dim END
+                               || ': ' || (SELECT x.label FROM ranread_internal.ranread_study_metric(metric, 'ranread_study_csv') x))
                            || ',' || (SELECT string_agg(ranread_internal.ranread_csv_field(c), ',' ORDER BY i)
                                         FROM unnest(h.column_labels) WITH ORDINALITY x(c, i)) AS l
                       FROM (SELECT g.column_labels FROM ranread_internal.ranread_study_grid_raw(study, metric) g LIMIT 1) h
                     UNION ALL
-                    SELECT row_number() OVER (), ranread_internal.ranread_csv_field(g.row_label) || ','
+                    SELECT row_number() OVER (),
+                           ranread_internal.ranread_csv_field(CASE WHEN orion THEN regexp_replace(g.row_label, '^large ', '')
+                                                                   ELSE g.row_label END) || ','
                            || (SELECT string_agg(coalesce(v::text, ''), ',' ORDER BY i)
                                  FROM unnest(g.cells) WITH ORDINALITY x(v, i))
                       FROM ranread_internal.ranread_study_grid_raw(study, metric) g) t);
 END
+$$;
+
+-- A study's _summary.txt as ORION writes it: what ran (the call and the
+-- settings it enables, the loads of the columns and rows, the target),
+-- the units of the files, then the summary's lines.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_summary_txt(study bigint)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT concat_ws(E'\n',
+               format('ranread %s, study %s%s', (SELECT e.extversion FROM pg_extension e WHERE e.extname = 'ranread'),
+                      x.id, coalesce(' (' || nullif(s.kind, 'study') || ')', '')),
+               '',
+               'Command line:',
+               coalesce(s.call, '(not recorded: the study did not return)'),
+               '',
+               'These options enable these settings:',
+               format('Test: study %s', x.id),
+               (SELECT 'Small IO size: ' || (min(g.block_size) / 1024) || ' KB' FROM @extschema@.ranread_groups g
+                  JOIN @extschema@.ranread_batches b ON b.batch OPERATOR(pg_catalog.=) g.batch
+                 WHERE b.study OPERATOR(pg_catalog.=) x.id AND g.label = 'small'),
+               (SELECT 'Large IO size: ' || (min(g.block_size) / 1024) || ' KB' FROM @extschema@.ranread_groups g
+                  JOIN @extschema@.ranread_batches b ON b.batch OPERATOR(pg_catalog.=) g.batch
+                 WHERE b.study OPERATOR(pg_catalog.=) x.id AND g.label = 'large'),
+               (SELECT format('Writes: %s%%', string_agg(DISTINCT b.write_pct::text, ', '))
+                  FROM @extschema@.ranread_batches b WHERE b.study OPERATOR(pg_catalog.=) x.id),
+               (SELECT format('Duration for each data point: %s seconds', extract(epoch FROM min(b.duration))::bigint)
+                  FROM @extschema@.ranread_batches b WHERE b.study OPERATOR(pg_catalog.=) x.id),
+               (SELECT format('%s Columns:,%s', initcap(ax.column_dim),
+                              (SELECT string_agg(lpad(c, 7), ',') FROM unnest(g.column_labels) c))
+                  FROM @extschema@.ranread_study_grid(x.id) g LIMIT 1),
+               (SELECT format('%s Columns:,%s', initcap(array_to_string(ax.row_dims, ', ')),
+                              string_agg(lpad(regexp_replace(g.row_label, '^large ', ''), 7), ','))
+                  FROM @extschema@.ranread_study_grid(x.id) g),
+               format('Total Data Points: %s', (SELECT count(*) FROM @extschema@.ranread_batches b
+                                                 WHERE b.study OPERATOR(pg_catalog.=) x.id)),
+               '',
+               (SELECT format('Name: target %s (tablespace %s)%sSize: %s', t.target, t.tablespace, E'\t', t.size_bytes)
+                  FROM @extschema@.ranread_targets t
+                 WHERE t.target = (SELECT min(b.target) FROM @extschema@.ranread_batches b
+                                    WHERE b.study OPERATOR(pg_catalog.=) x.id)),
+               '',
+               'Units: _iops.csv in I/O operations per second, _mbps.csv in MiB/s (2^20 bytes), _lat.csv average '
+               || 'latency in ms, full precision; below, latency in usecs (microseconds) as ORION prints it.',
+               '')
+           || E'\n'
+           || coalesce((SELECT string_agg(y.line, E'\n' ORDER BY y.ord)
+                          FROM (SELECT l.line, row_number() OVER () AS ord
+                                  FROM @extschema@.ranread_study_summary(x.id) l) y), '')
+           || E'\n'
+      FROM (SELECT ranread_study_summary_txt.study AS id) x
+      CROSS JOIN LATERAL ranread_internal.ranread_study_points_axes(x.id, NULL, 'ranread_export_study') ax
+      LEFT JOIN @extschema@.ranread_studies s ON s.study OPERATOR(pg_catalog.=) x.id
 $$;
 
 -- Everything about a study as one JSON document: its row (if it returned),
@@ -207,7 +271,11 @@ BEGIN
     FOREACH m IN ARRAY ARRAY['iops', 'mbps', 'avg_ms', 'p99_ms'] LOOP
         h := h || format('<h3>%s</h3>', (SELECT x.label FROM ranread_internal.ranread_study_metric(m, 'ranread_report') x))
               || (SELECT ranread_internal.ranread_html_table(
-                             ARRAY[''] || (SELECT g.column_labels FROM ranread_internal.ranread_study_grid_raw(id, m) g LIMIT 1),
+                             -- the corner names the rows' and the columns' dimensions
+                             ARRAY[(SELECT coalesce(nullif(array_to_string(ax.row_dims, ', '), ''), 'rows')
+                                           || ' \ ' || ax.column_dim
+                                      FROM ranread_internal.ranread_study_points_axes(id, NULL, 'ranread_report') ax)]
+                             || (SELECT g.column_labels FROM ranread_internal.ranread_study_grid_raw(id, m) g LIMIT 1),
                              jsonb_agg(jsonb_build_array(g.row_label)
                                        || (SELECT coalesce(jsonb_agg(CASE WHEN v IS NULL THEN 'null'::jsonb
                                                                           ELSE to_jsonb(ranread_internal.ranread_fmt_figure(v)) END
@@ -288,6 +356,7 @@ AS $$
            || 'table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}'
            || 'th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:right}th{background:#f1f3f5}'
            || 'td:first-child,th:first-child{text-align:left}'
+           || 'th,td{white-space:nowrap}td.wrap{white-space:normal}'
            || 'pre{background:#f8f9fa;border:1px solid #dee2e6;padding:8px;white-space:pre-wrap;font-size:13px}'
            || 'figure{margin:12px 0}figure svg{max-width:100%;height:auto}'
            || '.good{color:#2b8a3e}.bad{color:#c92a2a}.na{color:#868e96}.muted{color:#868e96}'
@@ -314,7 +383,7 @@ AS $$
                            SELECT row_number() OVER (), x.item, x.value FROM @extschema@.ranread_server_info() x) i))
            || '<h3>Settings that matter</h3>'
            || ranread_internal.ranread_html_table(ARRAY['setting', 'value'],
-                  (SELECT jsonb_agg(jsonb_build_array(s.name, s.setting || coalesce(' ' || s.unit, '')) ORDER BY s.name)
+                  (SELECT jsonb_agg(jsonb_build_array(s.name, current_setting(s.name)) ORDER BY s.name)
                      FROM pg_settings s
                     WHERE s.name IN ('shared_buffers', 'effective_io_concurrency', 'maintenance_io_concurrency',
                                      'random_page_cost', 'seq_page_cost', 'max_worker_processes',

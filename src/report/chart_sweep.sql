@@ -189,7 +189,7 @@ SELECT CASE WHEN cx.n = 0 THEN jsonb_build_object(
            'notes', notes.notes,
            'table', jsonb_build_object(
                'header', jsonb_build_array(CASE WHEN v.have_sweep THEN 'Step' ELSE '#' END, 'Processes', 'Batch',
-                                           'IOPS', 'MB/s', 'Avg ms', 'p99 ms', 'Max ms',
+                                           'IOPS', 'MiB/s', 'Avg ms', 'p99 ms', 'Max ms',
                                            jsonb_build_array('Avg within ', jsonb_build_object('setting', v.bound),
                                                              ' ms?')),
                'align', '["right", "right", "right", "right", "right", "right", "right", "right", "left"]'::jsonb,

@@ -1,9 +1,12 @@
 -- The spec of ranread_timeline (charts.c runs this query and draws what
 -- it returns through chart_json.c; README, "Charts from SQL"): IOPS per
--- second of one batch with their mean as a dashed line, average and
--- maximum latency on the right axis (only when the batch was timed), and
--- the figures in words, so that throttling and exhausted burst credits
--- show as steps in the IOPS line.
+-- second of one batch with their mean as a dashed line (its figure in the
+-- legend), a mix's groups' IOPS as lines of their own, average and maximum
+-- latency on the right axis (only when the batch was timed; in log when
+-- the maximum is over 10x the highest average, so that the average is not
+-- a flat line at 0), and the figures in words, so that throttling and
+-- exhausted burst credits show as steps in the IOPS line (noted when the
+-- last third of the run is 20% below the first).
 --   $1  the batch (charts.c checks that it exists), or NULL when no batch
 --       has per-second intervals yet
 -- A batch's seconds are the sums over its groups (a plain batch has one),
@@ -27,7 +30,9 @@ WITH ch AS (
            (to_jsonb(b) ->> 'steady_excursion')::float8 AS excursion,
            (to_jsonb(b) ->> 'steady_slope')::float8 AS slope,
            coalesce((to_jsonb(b) ->> 'ended_steady')::boolean, false) AS ended_steady,
-           to_jsonb(b) ->> 'steady_state' AS steady_state
+           to_jsonb(b) ->> 'steady_state' AS steady_state,
+           -- a mix's groups (1.1): their labels and queue depths
+           CASE WHEN jsonb_typeof(to_jsonb(b) -> 'mix') = 'array' THEN to_jsonb(b) -> 'mix' END AS mix
       FROM @extschema@.ranread_batches b
      WHERE b.batch = $1
 ), sec AS (
@@ -50,6 +55,8 @@ WITH ch AS (
     -- aggregate takes a sorted subquery's rows in order): one sort, not
     -- one per array
     SELECT sec.*, abs(iops) <= 1e300::float8 AS ok,
+           -- where the second lies in the run, 0 to 1
+           (x - min(x) OVER ()) / NULLIF(max(x) OVER () - min(x) OVER (), 0) AS pos,
            -- squares of IOPS from 1e150 up overflow a float8: numeric then
            max(abs(iops)) FILTER (WHERE abs(iops) <= 1e300::float8) OVER () >= 1e150 AS huge
       FROM sec
@@ -67,6 +74,10 @@ WITH ch AS (
            greatest(max(avg_ms) FILTER (WHERE abs(avg_ms) <= 1e300::float8),
                     max(max_ms) FILTER (WHERE abs(max_ms) <= 1e300::float8)) AS worst_ms,
            min(x) AS x0, max(x) AS x1,
+           -- the mean IOPS of the first and of the last third of the run
+           avg(iops::numeric) FILTER (WHERE ok AND pos <= 1.0 / 3) AS first_third,
+           avg(iops::numeric) FILTER (WHERE ok AND pos >= 2.0 / 3) AS last_third,
+           max(avg_ms) FILTER (WHERE abs(avg_ms) <= 1e300::float8) AS top_avg_ms,
            coalesce(jsonb_agg(x), '[]') AS xs,
            coalesce(jsonb_agg(CASE WHEN ok THEN iops END), '[]') AS ys_iops,
            coalesce(jsonb_agg(CASE WHEN abs(avg_ms) <= 1e300::float8 THEN avg_ms END), '[]') AS ys_avg,
@@ -82,6 +93,25 @@ WITH ch AS (
            -- no second and no batch figure has a latency: the batch was not timed
            st.worst_ms IS NOT NULL OR b.avg_ms IS NOT NULL AS timed
       FROM st, b
+), grp AS (
+    -- a mix: each group's IOPS per second, at the seconds of the total
+    -- (at most 8 groups drawn, the legend says how many)
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+               'label', format('IOPS of %s (QD %s)', g.label, g.qd),
+               'x', (SELECT fig.xs FROM fig),
+               'y', (SELECT coalesce(jsonb_agg(CASE WHEN abs(i.iops) <= 1e300::float8 THEN i.iops END ORDER BY q.x), '[]')
+                       FROM q LEFT JOIN @extschema@.ranread_intervals i
+                              ON i.batch = $1 AND i.second::float8 + 0.5 = q.x
+                             AND (to_jsonb(i) ->> 'grp')::integer = g.n),
+               -- colours and markers none of the total's and latency's
+               'color', (ARRAY['#2b8a3e', '#ae3ec9', '#0c8599', '#862e9c', '#5c940d', '#e64980', '#495057',
+                               '#364fc7'])[g.n],
+               'marker', (ARRAY['triangle', 'diamond', 'down', 'cross'])[1 + (g.n - 1) % 4],
+               'dash', '4 3', 'width', 1.4) ORDER BY g.n), '[]') AS series
+      FROM b, LATERAL (SELECT m.n::integer AS n, coalesce(m.e ->> 'label', 'group ' || m.n) AS label,
+                              coalesce(m.e ->> 'queue_depth', '?') AS qd
+                         FROM jsonb_array_elements(b.mix) WITH ORDINALITY m(e, n)
+                        WHERE m.n <= 8) g
 ), steady AS (
     -- SNIA's verdict on the batch, and whether steady_state ended it
     SELECT CASE WHEN b.ended_steady
@@ -105,15 +135,21 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
            'title', 'ranread: IOPS and latency per second',
            'empty', 'No batch has per-second intervals yet: run ranread_run() first.')
        ELSE jsonb_build_object(
-           'title', jsonb_build_array(format('IOPS and latency per second: batch %s, %s ', b.batch, b.pattern),
+           'title', CASE WHEN b.mix IS NOT NULL
+                         THEN to_jsonb(format('IOPS and latency per second: batch %s, a mix of %s groups',
+                                              b.batch, jsonb_array_length(b.mix)))
+                         ELSE jsonb_build_array(format('IOPS and latency per second: batch %s, %s ', b.batch, b.pattern),
                                       jsonb_build_object('block', b.block_size),
                                       ' ' || CASE WHEN b.write_pct = 0 THEN 'reads'
                                                   WHEN b.write_pct = 100 THEN 'writes'
                                                   WHEN b.write_pct > 0 THEN format('I/O with %s%% writes', b.write_pct)
-                                                  ELSE 'I/O' END),
+                                                  ELSE 'I/O' END) END,
            'subtitle', jsonb_build_array('Target ', ch.lquo, b.target, ch.rquo, ' ', ch.dot, ' ' || b.run_at || ' ',
                                          ch.dot, ' ', jsonb_build_object('count', b.processes), ' processes ',
-                                         ch.dot, ' queue depth ' || b.queue_depth || ' ', ch.dot,
+                                         ch.dot, CASE WHEN b.mix IS NOT NULL
+                                                      THEN ' groups ' || (SELECT string_agg(format('%s QD %s', m ->> 'label', m ->> 'queue_depth'), ', ')
+                                                                            FROM jsonb_array_elements(b.mix) m) || ' '
+                                                      ELSE ' queue depth ' || b.queue_depth || ' ' END, ch.dot,
                                          ' engine ' || b.engine || ' ', ch.dot, ' status ' || b.status),
            'empty', format('Batch %s has no per-second intervals (it measured for less than a second, or is still running).',
                            b.batch),
@@ -123,11 +159,16 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
                                    'integer', true, 'format', 'count'),
            'y', jsonb_build_object('label', 'IOPS (I/O operations per second)', 'format', 'count',
                                    'color', '#1c5fa8'),
-           'y2', jsonb_build_object('label', 'Latency (ms)', 'color', '#d9480f'),
+           -- the maximum is often 100x the average: then a log scale, so
+           -- that the average is not a flat line at 0
+           'y2', jsonb_build_object('label', 'Latency (ms)', 'color', '#d9480f',
+                                    'log', coalesce(fig.worst_ms > 10 * fig.top_avg_ms, false)),
            'series', jsonb_build_array(
-                         jsonb_build_object('label', CASE WHEN fig.timed THEN 'IOPS (left axis)' ELSE 'IOPS' END,
+                         jsonb_build_object('label', CASE WHEN b.mix IS NOT NULL THEN 'IOPS in total' ELSE 'IOPS' END
+                                                     || CASE WHEN fig.timed THEN ' (left axis)' ELSE '' END,
                                             'x', fig.xs, 'y', fig.ys_iops, 'color', '#1c5fa8',
                                             'marker', 'circle', 'dash', 'solid', 'width', 2.2))
+                     || grp.series
                      || CASE WHEN NOT fig.timed THEN '[]' ELSE jsonb_build_array(
                          jsonb_build_object('label', 'Average latency (right)', 'x', fig.xs, 'y', fig.ys_avg,
                                             'axis', 'right', 'color', '#d9480f', 'marker', 'square',
@@ -136,8 +177,9 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
                                             'axis', 'right', 'color', '#f59f00', 'marker', 'none',
                                             'dash', 'solid', 'width', 1.2)) END,
            'lines', CASE WHEN fig.seconds = 0 THEN '[]' ELSE jsonb_build_array(jsonb_build_object(
-                        'value', fig.mean, 'label', jsonb_build_array('mean ', jsonb_build_object('count', fig.mean)),
-                        'legend', 'Mean IOPS', 'color', '#1c5fa8', 'dash', '3 4', 'width', 1.2)) END,
+                        'value', fig.mean,
+                        'legend', jsonb_build_array('Mean IOPS ', jsonb_build_object('count', fig.mean)),
+                        'color', '#1c5fa8', 'dash', '3 4', 'width', 1.2)) END,
            'notes', CASE WHEN fig.n = 0 THEN '[]' ELSE
                         jsonb_build_array(jsonb_build_object('style', 'headline', 'text', jsonb_build_array(
                             format('IOPS per second over %s s: mean ', fig.seconds),
@@ -148,13 +190,19 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
                         || CASE WHEN fig.timed THEN jsonb_build_array(
                                jsonb_build_object('style', 'plain', 'text', jsonb_build_array(
                                    'Latency: average over the batch ', jsonb_build_object('ms', b.avg_ms),
-                                   ' ms; the slowest I/O took ', jsonb_build_object('ms', fig.worst_ms), ' ms')),
-                               jsonb_build_object('style', 'muted', 'text',
-                                   'A step down in IOPS while latency holds steady points to throttling or exhausted burst credits.'))
+                                   ' ms; the slowest I/O took ', jsonb_build_object('ms', fig.worst_ms), ' ms')))
                            ELSE jsonb_build_array(
                                jsonb_build_object('style', 'plain', 'text',
-                                   'Latency: not measured (the batch ran with ranread.timing = off), so only IOPS are drawn.'),
-                               jsonb_build_object('style', 'muted', 'text',
-                                   'A step down in IOPS points to throttling or exhausted burst credits.')) END END)
+                                   'Latency: not measured (the batch ran with ranread.timing = off), so only IOPS are drawn.')) END
+                        -- only when the IOPS did step down: the last third of
+                        -- the run 20% below the first
+                        || CASE WHEN fig.seconds >= 6 AND fig.last_third < 0.8 * fig.first_third
+                                THEN jsonb_build_array(jsonb_build_object('style', 'muted', 'text', jsonb_build_array(
+                                         'IOPS fell from ', jsonb_build_object('count', fig.first_third),
+                                         ' in the first third of the run to ', jsonb_build_object('count', fig.last_third),
+                                         ' in the last: a step down ',
+                                         CASE WHEN fig.timed THEN 'while latency holds steady ' ELSE '' END,
+                                         'points to throttling or exhausted burst credits.')))
+                                ELSE '[]' END END)
        END
-  FROM ch LEFT JOIN (b CROSS JOIN fig CROSS JOIN steady) ON true
+  FROM ch LEFT JOIN (b CROSS JOIN fig CROSS JOIN steady CROSS JOIN grp) ON true

@@ -609,10 +609,8 @@ ranread_export_study(PG_FUNCTION_ARGS)
 		for (i = 0; i < lengthof(metrics); i++)
 			export_text(&bufs[i], psprintf("SELECT ranread_internal.ranread_study_csv(" INT64_FORMAT ", '%s')",
 										   study, metrics[i]));
-		export_text(&bufs[3], psprintf("SELECT pg_catalog.string_agg(s.line, E'\\n' ORDER BY s.ord) || E'\\n'"
-									   " FROM (SELECT x.line, pg_catalog.row_number() OVER () AS ord"
-									   " FROM %s.ranread_study_summary(" INT64_FORMAT ") x) s",
-									   schema, study));
+		export_text(&bufs[3], psprintf("SELECT ranread_internal.ranread_study_summary_txt(" INT64_FORMAT ")",
+									   study));
 	}
 	SPI_finish();
 

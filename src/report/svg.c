@@ -956,7 +956,17 @@ layout_y(SvgCanvas *cv, SvgAxis *a, const RanreadSvgAxis *spec, bool right,
 	if (!a->used)
 		return;
 
-	a->log = !bars && axis_wants_log(spec, &r);
+	a->log = axis_wants_log(spec, &r);
+	if (a->log && bars)
+	{
+		/* bars on a log scale stand on its bottom, with room for values */
+		SvgRange	room_r = r;
+
+		room_r.max = Max(r.max, r.minpos) * pow(a->base, 0.3);
+		axis_log(a, &room_r, false);
+		a->label = axis_label(a);
+		return;
+	}
 	if (a->log)
 	{
 		/* the reference lines do not stretch a log axis */
@@ -1332,7 +1342,7 @@ draw_x_axis(SvgCanvas *cv)
  * when its value is off the scale, a note in the top left corner says so.
  */
 static void
-draw_line(SvgCanvas *cv, const RanreadSvgLine *l)
+draw_line(SvgCanvas *cv, const RanreadSvgLine *l, bool stroke, bool labels)
 {
 	StringInfo	out = cv->out;
 	const SvgAxis *a = l->right ? &cv->y2 : &cv->y;
@@ -1353,15 +1363,17 @@ draw_line(SvgCanvas *cv, const RanreadSvgLine *l)
 			(l->value > 0.0 && log(l->value) / log(a->base) > a->hi) : l->value > a->hi;
 
 		/* top left: values, and their labels, usually peak on the right */
-		svg_text(out, cv->left + 8.0, cv->top + 14.0 + 16.0 * cv->corner_notes++, NULL, attrs,
+		if (labels)
+			svg_text(out, cv->left + 8.0, cv->top + 14.0 + 16.0 * cv->corner_notes++, NULL, attrs,
 				 psprintf("%s: %s this scale %s", label, above ? "above" : "below",
 						  above ? "\xe2\x86\x91" : "\xe2\x86\x93"));
 		return;
 	}
 	y = axis_px(a, l->value);
-	svg_line(out, cv->left, y, cv->right, y, color,
-			 l->width > 0.0 ? l->width : 1.5, l->dash ? l->dash : "8 5");
-	if (label[0])
+	if (stroke)
+		svg_line(out, cv->left, y, cv->right, y, color,
+				 l->width > 0.0 ? l->width : 1.5, l->dash ? l->dash : "8 5");
+	if (labels && label[0])
 		svg_text(out, cv->right - 6.0, y - 6.0, "end", attrs, label);
 }
 
@@ -1627,7 +1639,7 @@ draw_line_chart(SvgCanvas *cv)
 	draw_y_axes(cv);
 	draw_x_axis(cv);
 	for (i = 0; i < cv->c->nlines; i++)
-		draw_line(cv, &cv->c->lines[i]);
+		draw_line(cv, &cv->c->lines[i], true, true);
 	for (i = cv->c->nseries - 1; i >= 0; i--)
 		draw_series(cv, i);
 	draw_highlights(cv);
@@ -1726,9 +1738,9 @@ draw_bar_chart(SvgCanvas *cv)
 	int			j;
 
 	draw_y_axes(cv);
-	base = axis_pos(&cv->y, Max(cv->y.lo, Min(0.0, cv->y.hi)));
+	base = cv->y.log ? cv->bottom : axis_pos(&cv->y, Max(cv->y.lo, Min(0.0, cv->y.hi)));
 	for (i = 0; i < cv->c->nlines; i++)
-		draw_line(cv, &cv->c->lines[i]);
+		draw_line(cv, &cv->c->lines[i], true, false);
 
 	for (j = 0; j < c->ncategories; j++)
 	{
@@ -1757,10 +1769,12 @@ draw_bar_chart(SvgCanvas *cv)
 
 			if (j >= s->n)
 				continue;
-			if (!VALUE_OK(s->y[j]))
+			if (!VALUE_OK(s->y[j]) || (cv->y.log && !(s->y[j] > 0.0)))
 			{
+				/* no value, or none a log scale can stand a bar on */
 				svg_text(out, x + bw / 2.0, base - 4.0, "middle",
-						 "font-size=\"10\" fill=\"" RANREAD_SVG_COLOR_MUTED "\"", "n/a");
+						 "font-size=\"10\" fill=\"" RANREAD_SVG_COLOR_MUTED "\"",
+						 VALUE_OK(s->y[j]) ? bar_text(s, j) : "n/a");
 				continue;
 			}
 			top = axis_px(&cv->y, s->y[j]);
@@ -1780,6 +1794,9 @@ draw_bar_chart(SvgCanvas *cv)
 			}
 		}
 	}
+	/* the lines' labels over the bars, not behind them */
+	for (i = 0; i < cv->c->nlines; i++)
+		draw_line(cv, &cv->c->lines[i], false, true);
 	if (cv->x.spec->label)
 		svg_text(out, (cv->left + cv->right) / 2.0, cv->bottom + 44.0 + drop, "middle",
 				 "font-size=\"13\" font-weight=\"bold\"", cv->x.spec->label);
@@ -2036,11 +2053,44 @@ draw_notes(SvgCanvas *cv, double y)
 		const char *tone = tone_attrs(n->tone, n->tone == RANREAD_SVG_GOOD ||
 									  n->tone == RANREAD_SVG_BAD || n->headline);
 
+		char	   *attrs = psprintf("font-size=\"%s\"%s%s", n->headline ? "15" : "13",
+										 tone ? " " : "", tone ? tone : "");
+		const char *rest = n->text ? n->text : "";
+		/* px per character at the note's size: 15 px bold or 13 px */
+		double		cw = n->headline ? CHAR_W_BOLD * 15.0 / 12.0 : CHAR_W * 13.0 / 12.0;
+		int			fit = Max((int) ((cv->width - 80.0) / cw), 20);
+
+		/* a note wider than the picture wraps at spaces, never leaves it */
 		y += 21.0;
-		svg_text(cv->out, 40, y, NULL,
-				 psprintf("font-size=\"%s\"%s%s", n->headline ? "15" : "13",
-						  tone ? " " : "", tone ? tone : ""),
-				 n->text ? n->text : "");
+		for (;;)
+		{
+			int			len = strlen(rest);
+			int			cut;
+			int			chars = 0;
+			int			k;
+
+			CHECK_FOR_INTERRUPTS();
+			/* the byte where the fit-th character starts, if any */
+			for (k = 0; k < len; k++)
+				if ((rest[k] & 0xC0) != 0x80 && chars++ == fit)
+					break;
+			if (k >= len)
+			{
+				svg_text(cv->out, 40, y, NULL, attrs, rest);
+				break;
+			}
+			for (cut = k; cut > 0 && rest[cut] != ' '; cut--)
+				;
+			if (cut == 0)
+				cut = k;		/* one word longer than a line: cut it */
+			svg_text(cv->out, 40, y, NULL, attrs, pnstrdup(rest, cut));
+			rest += cut;
+			while (*rest == ' ')
+				rest++;
+			if (!*rest)
+				break;
+			y += n->headline ? 19.0 : 17.0;
+		}
 	}
 	return y;
 }
@@ -2170,7 +2220,7 @@ draw_plot(SvgCanvas *cv)
 
 	if (bars)
 	{
-		/* bars stand on 0: linear, with room above for their values */
+		/* bars stand on 0 (or a log scale's bottom), with room above for their values */
 		layout_y(cv, &cv->y, &c->y, false, true,
 				 Max(1.08, bar_label_room(c, cv->right - cv->left)));
 		draw_bar_chart(cv);

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Check a chart's or a report's layout as headless Chromium lays it out.
+
+    layout.py CHROMIUM FILE.svg|FILE.html WORKDIR
+
+Wraps FILE in an HTML page (an SVG inline) with a small script that, once
+the page is laid out, measures every SVG <text> element
+(getBoundingClientRect, elementFromPoint) and every table cell of the page, and writes what
+it found into the DOM; Chromium's --dump-dom returns it.  Prints one line
+per problem and exits 1 if there is any:
+
+  outside   a text's box leaves its <svg> by more than 1 px
+  overlap   two texts of one <svg> overlap by more than 2 px both ways
+  covered   an element drawn after a text (a bar, a marker) covers a
+            point of the text's middle line (at 10%, 30% ... 90% of it)
+  wrapped   a table cell of at most 40 characters wraps over lines
+
+Prints "ok N texts in M pictures, C cells" otherwise.  Not a test itself:
+the shell tests call it.
+"""
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SCRIPT = r"""
+<script>
+window.addEventListener('load', function () {
+  var out = {svgs: [], cells: []};
+  // a box in page coordinates, whatever the scroll
+  function box(e) {
+    var b = e.getBoundingClientRect();
+    return {x0: b.left + scrollX, y0: b.top + scrollY, x1: b.right + scrollX, y1: b.bottom + scrollY};
+  }
+  // whether something drawn after the text covers its middle
+  function covered(t) {
+    t.scrollIntoView({block: 'center', inline: 'center'});
+    var b = t.getBoundingClientRect();
+    var f, hit;
+    for (f = 0.1; f < 1; f += 0.2) {
+      hit = document.elementFromPoint(b.left + f * (b.right - b.left), (b.top + b.bottom) / 2);
+      if (hit && hit !== t && !t.contains(hit) &&
+          (t.compareDocumentPosition(hit) & Node.DOCUMENT_POSITION_FOLLOWING))
+        return hit.tagName;
+    }
+    return '';
+  }
+  document.querySelectorAll('svg').forEach(function (svg, i) {
+    if (svg.parentElement && svg.parentElement.closest('svg')) return;
+    var r = box(svg);
+    var texts = [];
+    svg.querySelectorAll('text').forEach(function (t) {
+      var b = box(t);
+      if (!t.textContent.trim() || b.x1 === b.x0) return;
+      b.t = t.textContent;
+      b.covered = covered(t);
+      texts.push(b);
+    });
+    out.svgs.push({i: i, title: (svg.querySelector('title') || {}).textContent || '',
+                   x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1, texts: texts});
+  });
+  document.querySelectorAll('td, th').forEach(function (c) {
+    var s = c.textContent.trim();
+    if (!s || s.length > 40) return;
+    var range = document.createRange();
+    range.selectNodeContents(c);
+    var tops = {};
+    Array.prototype.forEach.call(range.getClientRects(), function (b) {
+      if (b.width > 0) tops[Math.round(b.top)] = 1;
+    });
+    out.cells.push({t: s, lines: Object.keys(tops).length});
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'rr-layout';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>
+"""
+
+
+def wrap(path):
+    raw = open(path, encoding='utf-8').read()
+    if path.endswith('.svg'):
+        raw = re.sub(r'^<\?xml[^>]*\?>\s*', '', raw)
+        return ('<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
+                '<body style="margin:0">' + raw + SCRIPT + '</body></html>')
+    if '</body>' in raw:
+        return raw.replace('</body>', SCRIPT + '</body>', 1)
+    return raw + SCRIPT
+
+
+def inter(a, b):
+    return (min(a['x1'], b['x1']) - max(a['x0'], b['x0']),
+            min(a['y1'], b['y1']) - max(a['y0'], b['y0']))
+
+
+def main():
+    chromium, path, work = sys.argv[1:4]
+    page = os.path.join(work, os.path.basename(path) + '.layout.html')
+    with open(page, 'w', encoding='utf-8') as f:
+        f.write(wrap(path))
+    profile = tempfile.mkdtemp(dir=work, prefix='chromium-profile.')
+    dom = subprocess.run(
+        [chromium, '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync',
+         '--user-data-dir=' + profile, '--force-device-scale-factor=1',
+         '--window-size=1400,1000', '--virtual-time-budget=5000', '--dump-dom',
+         'file://' + page],
+        capture_output=True, text=True, timeout=120).stdout
+    subprocess.run(['rm', '-rf', profile])
+    m = re.search(r'<pre id="rr-layout">(.*?)</pre>', dom, re.S)
+    if not m:
+        print('nolayout Chromium returned no layout for', path)
+        return 1
+    data = json.loads(html.unescape(m.group(1)))
+    problems = []
+    ntexts = 0
+    for s in data['svgs']:
+        where = 'svg %d (%s)' % (s['i'], s['title'][:60])
+        texts = s['texts']
+        ntexts += len(texts)
+        for t in texts:
+            if (t['x0'] < s['x0'] - 1 or t['y0'] < s['y0'] - 1 or
+                    t['x1'] > s['x1'] + 1 or t['y1'] > s['y1'] + 1):
+                problems.append('outside %s: "%s" at [%.0f,%.0f]-[%.0f,%.0f] in [%.0f,%.0f]-[%.0f,%.0f]'
+                                % (where, t['t'][:80], t['x0'], t['y0'], t['x1'], t['y1'],
+                                   s['x0'], s['y0'], s['x1'], s['y1']))
+            if t['covered']:
+                problems.append('covered %s: "%s" lies under a <%s> drawn after it'
+                                % (where, t['t'][:80], t['covered']))
+        for i in range(len(texts)):
+            for j in range(i + 1, len(texts)):
+                w, h = inter(texts[i], texts[j])
+                if w > 2 and h > 2:
+                    problems.append('overlap %s: "%s" and "%s" (%.0f x %.0f px)'
+                                    % (where, texts[i]['t'][:60], texts[j]['t'][:60], w, h))
+    for c in data['cells']:
+        if c['lines'] > 1:
+            problems.append('wrapped cell "%s" over %d lines' % (c['t'], c['lines']))
+    for p in problems:
+        print(p)
+    if not problems:
+        print('ok %d texts in %d pictures, %d cells' % (ntexts, len(data['svgs']), len(data['cells'])))
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
