@@ -6,62 +6,63 @@ BEGIN;
 SELECT plan(21);
 
 CREATE TEMP TABLE self AS
-SELECT format('host=%s port=%s dbname=%s', ranread_conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),
-              current_setting('port'), ranread_conninfo_quote(current_database())) AS ci;
+SELECT format('host=%s port=%s dbname=%s', ranread_internal.ranread_conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),
+              current_setting('port'), ranread_internal.ranread_conninfo_quote(current_database())) AS ci;
 
-SELECT is(ranread_remote_connect(ARRAY['t1', 't2'], ARRAY[(SELECT ci FROM self), (SELECT ci FROM self)]), '{NULL,NULL}',
+SELECT is(ranread_internal.ranread_remote_connect(ARRAY['t1', 't2'], ARRAY[(SELECT ci FROM self), (SELECT ci FROM self)]), '{NULL,NULL}',
     'two connections to this server, opened at once');
-SELECT is(ranread_remote_query('t1', 'SELECT 41 + 1', 5000), '42', 'a query and its answer');
-SELECT is(ranread_remote_state('t1'), 'idle', '... and the connection is idle again');
-SELECT throws_ok($$SELECT ranread_remote_query('t1', 'SELECT 1/0', 5000)$$, '22012', 'division by zero',
+SELECT is(ranread_internal.ranread_remote_query('t1', 'SELECT 41 + 1', 5000), '42', 'a query and its answer');
+SELECT is(ranread_internal.ranread_remote_state('t1'), 'idle', '... and the connection is idle again');
+SELECT throws_ok($$SELECT ranread_internal.ranread_remote_query('t1', 'SELECT 1/0', 5000)$$, '22012', 'division by zero',
     'the node''s error comes with its SQLSTATE and message');
-SELECT throws_like($$SELECT ranread_remote_query('t1', 'SELECT pg_sleep(10)', 200)$$,
+SELECT throws_like($$SELECT ranread_internal.ranread_remote_query('t1', 'SELECT pg_sleep(10)', 200)$$,
     'the server did not answer within 200 ms', 'a query that does not answer in time is given up');
-SELECT is(ranread_remote_state('t1'), 'broken', '... and its connection closed');
+SELECT is(ranread_internal.ranread_remote_state('t1'), 'broken', '... and its connection closed');
 
-SELECT is(ranread_remote_send('t2', 'SELECT pg_sleep(0.3)::text'), NULL, 'a query sent without waiting');
-SELECT is(ranread_remote_wait(ARRAY['t2'], 20), '{}', 'a wait shorter than the query returns nothing ready');
-SELECT is(ranread_remote_wait(ARRAY['t2'], 5000), '{t2}', 'a longer one returns the connection whose answer came');
-SELECT is(ranread_remote_result('t2', 0)->>'state', 'ok', '... and its result is taken');
+SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(0.3)::text'), NULL, 'a query sent without waiting');
+SELECT is(ranread_internal.ranread_remote_wait(ARRAY['t2'], 20), '{}', 'a wait shorter than the query returns nothing ready');
+SELECT is(ranread_internal.ranread_remote_wait(ARRAY['t2'], 5000), '{t2}', 'a longer one returns the connection whose answer came');
+SELECT is(ranread_internal.ranread_remote_result('t2', 0)->>'state', 'ok', '... and its result is taken');
 
-SELECT is(ranread_remote_send('t2', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent');
+SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent');
 -- (a cancel that comes before the query starts is no cancel of it)
 SELECT pg_sleep(0.3);
-SELECT is(ranread_remote_cancel(ARRAY['t2'], 5000), '{t}', 'a cancel over a fresh connection is taken by the server');
-SELECT is(ranread_remote_result('t2', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
+SELECT is(ranread_internal.ranread_remote_cancel(ARRAY['t2'], 5000), '{t}', 'a cancel over a fresh connection is taken by the server');
+SELECT is(ranread_internal.ranread_remote_result('t2', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
 -- over TCP, the cancel's connection finds the session by its pid and our end's port
 -- (pg_virtualenv gives its clients the password of its cluster)
 \getenv pgpw PGPASSWORD
-SELECT (ranread_remote_connect(ARRAY['t5'], ARRAY[format('host=127.0.0.1 port=%s dbname=%s password=%s', current_setting('port'),
-        ranread_conninfo_quote(current_database()), ranread_conninfo_quote(:'pgpw'))], 5000))[1] IS NULL AS tcp \gset
+SELECT (ranread_internal.ranread_remote_connect(ARRAY['t5'], ARRAY[format('host=127.0.0.1 port=%s dbname=%s password=%s', current_setting('port'),
+        ranread_internal.ranread_conninfo_quote(current_database()), ranread_internal.ranread_conninfo_quote(:'pgpw'))], 5000))[1] IS NULL AS tcp \gset
 \if :tcp
-SELECT is(ranread_remote_send('t5', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent over TCP');
+SELECT is(ranread_internal.ranread_remote_send('t5', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent over TCP');
 SELECT pg_sleep(0.3);
-SELECT is(ranread_remote_cancel(ARRAY['t5'], 5000), '{t}', '... a cancel finds its session by pid and client port');
-SELECT is(ranread_remote_result('t5', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
+SELECT is(ranread_internal.ranread_remote_cancel(ARRAY['t5'], 5000), '{t}', '... a cancel finds its session by pid and client port');
+SELECT is(ranread_internal.ranread_remote_result('t5', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
 \else
 SELECT skip('this server takes no TCP connection here without a password', 3);
 \endif
-SELECT is((SELECT x[1] ~ 'Connection refused|could not connect|failed' FROM ranread_remote_connect(ARRAY['t3'], ARRAY['host=127.0.0.1 port=1']) x), true,
+SELECT is((SELECT x[1] ~ 'Connection refused|could not connect|failed' FROM ranread_internal.ranread_remote_connect(ARRAY['t3'], ARRAY['host=127.0.0.1 port=1']) x), true,
     'a server that refuses the connection: why, at once');
-SELECT ranread_remote_close(ARRAY['t1', 't2', 't3', 't5']);
-SELECT is(ranread_remote_state('t2'), NULL, 'closed connections are gone');
+SELECT ranread_internal.ranread_remote_close(ARRAY['t1', 't2', 't3', 't5']);
+SELECT is(ranread_internal.ranread_remote_state('t2'), NULL, 'closed connections are gone');
 
 -- a role that is not a superuser must give a password, and the server must ask for it
 CREATE ROLE ranread_remote_tester;
-GRANT EXECUTE ON FUNCTION ranread_remote_connect(text[], text[], integer, boolean) TO ranread_remote_tester;
+GRANT EXECUTE ON FUNCTION ranread_internal.ranread_remote_connect(text[], text[], integer, boolean) TO ranread_remote_tester;
 GRANT SELECT ON self TO ranread_remote_tester;
+GRANT USAGE ON SCHEMA ranread_internal TO ranread_remote_tester;
 SET LOCAL ROLE ranread_remote_tester;
-SELECT alike((ranread_remote_connect(ARRAY['t4'], ARRAY[(SELECT ci FROM self)]))[1], 'a password is required%',
+SELECT alike((ranread_internal.ranread_remote_connect(ARRAY['t4'], ARRAY[(SELECT ci FROM self)]))[1], 'a password is required%',
     'a role that is not a superuser cannot connect without a password (as the server''s operating-system user)');
 RESET ROLE;
 
 -- the call's text as logged and shown: without its passwords
-SELECT is((SELECT strpos(current_query(), 'Hide' || 'Me7') FROM (SELECT ranread_conninfo_hide(ARRAY['host=x password=HideMe7'])) h), 0,
+SELECT is((SELECT strpos(current_query(), 'Hide' || 'Me7') FROM (SELECT ranread_internal.ranread_conninfo_hide(ARRAY['host=x password=HideMe7'])) h), 0,
     'ranread_conninfo_hide takes a password out of the statement''s text (current_query, the log''s STATEMENT, pg_stat_activity)');
 
 SELECT is((SELECT strpos(current_query(), 'Hide' || 'Me8') + strpos(current_query(), 'Hide' || 'Me9') FROM
-             (SELECT ranread_conninfo_hide(ARRAY['=', 'host=x Password = HideMe8', 'postgresql:/u:HideMe9@h:1/db'])) h), 0,
+             (SELECT ranread_internal.ranread_conninfo_hide(ARRAY['=', 'host=x Password = HideMe8', 'postgresql:/u:HideMe9@h:1/db'])) h), 0,
     '... and strings libpq cannot read, whole, however short and whatever their order');
 
 SELECT * FROM finish();

@@ -6,7 +6,7 @@
 -- from the history and reads a profile's report and chart.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(14);
+SELECT plan(15);
 \ir lib/util.psql
 
 CREATE TEMP TABLE ext_schema AS
@@ -17,6 +17,18 @@ SELECT is((SELECT d.deptype::text FROM pg_depend d JOIN pg_namespace n ON d.obji
               AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ranread')),
           'e', 'schema ranread_internal belongs to the extension (DROP EXTENSION drops it)');
 SELECT ok(NOT ('ranread_internal' = ANY (current_schemas(true))), 'it is not on the search_path');
+
+-- The steps of the fleet (its connections, connection strings, coordinator
+-- steps) and of the views (a batch's live status, a target's state) are
+-- internal too: the extension's schema holds only what users call
+SELECT is((SELECT array_agg(p.proname::text ORDER BY p.proname) FROM pg_proc p, ext_schema s
+            WHERE p.pronamespace = s.nspname::regnamespace
+              AND (p.proname ~ '^ranread_(conninfo|remote)_'
+                   OR p.proname IN ('ranread_fleet_run', 'ranread_fleet_check', 'ranread_fleet_probe', 'ranread_fleet_clock',
+                                    'ranread_fleet_recorder', 'ranread_fleet_totals', 'ranread_batch_live',
+                                    'ranread_status_now', 'ranread_target_state', 'ranread_target_info',
+                                    'ranread_target_handler', 'ranread_nodes_check', 'ranread_target_grant_check'))),
+          NULL, 'the fleet''s connection and coordinator steps and the views'' helpers are not in the extension''s schema');
 
 -- Where each function of the advisor and the profiles is
 SELECT is((SELECT array_agg(p.proname::text ORDER BY p.proname) FROM pg_proc p, ext_schema s

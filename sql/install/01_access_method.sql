@@ -3,12 +3,12 @@
 
 -- src/target_am.c: VACUUM, VACUUM FULL,
 -- ANALYZE and anti-wraparound autovacuum leave a target alone.
-CREATE FUNCTION @extschema@.ranread_target_handler(internal)
+CREATE FUNCTION ranread_internal.ranread_target_handler(internal)
 RETURNS table_am_handler
 AS 'MODULE_PATHNAME', 'ranread_target_handler'
 LANGUAGE C;
 
-CREATE ACCESS METHOD ranread_target TYPE TABLE HANDLER @extschema@.ranread_target_handler;
+CREATE ACCESS METHOD ranread_target TYPE TABLE HANDLER ranread_internal.ranread_target_handler;
 COMMENT ON ACCESS METHOD ranread_target IS 'ranread targets: benchmark data that maintenance leaves alone';
 
 
@@ -24,7 +24,7 @@ COMMENT ON SCHEMA ranread_target IS 'ranread targets: benchmark data that ranrea
 -- the restore of that grant would fail.  A GRANT that reaches a target is
 -- refused, and so is a REVOKE that leaves one with other than its owner's
 -- default privileges; ranread_setup takes default privileges off a new one.
-CREATE FUNCTION @extschema@.ranread_target_grant_check()
+CREATE FUNCTION ranread_internal.ranread_target_grant_check()
 RETURNS event_trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -50,6 +50,6 @@ $$;
 
 CREATE EVENT TRIGGER ranread_target_grants ON ddl_command_end
     WHEN TAG IN ('GRANT', 'REVOKE')
-    EXECUTE FUNCTION @extschema@.ranread_target_grant_check();
+    EXECUTE FUNCTION ranread_internal.ranread_target_grant_check();
 -- also under session_replication_role = replica (a restore, a replica's apply)
 ALTER EVENT TRIGGER ranread_target_grants ENABLE ALWAYS;

@@ -5,21 +5,21 @@
 
 -- Is a 'running' row of this batch true?  While it runs, and for the last
 -- batch once its history is committed; NULL on a standby.  (src/ranread.c)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_batch_live(batch bigint)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_batch_live(batch bigint)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'ranread_batch_live'
 LANGUAGE C STRICT VOLATILE;
 
 -- 'ready', 'empty' (crash recovery reset the unlogged relation), or
 -- 'missing'/'damaged' when someone went behind the extension's back.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_target_state(relid oid, size_bytes bigint)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_target_state(relid oid, size_bytes bigint)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_target_state'
 LANGUAGE C STRICT STABLE;
 
 -- A target's state, the tablespace its files are in now, whether routine
 -- maintenance leaves it alone, and what to do about it.  (src/target.c)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_target_info(relid oid, size_bytes bigint,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_target_info(relid oid, size_bytes bigint,
     OUT state text, OUT tablespace name, OUT protected boolean, OUT note text)
 AS 'MODULE_PATHNAME', 'ranread_target_info'
 LANGUAGE C STRICT STABLE;
@@ -33,7 +33,7 @@ SELECT c.target,
        i.protected,
        i.note
   FROM @extschema@.ranread_target_catalog c,
-       LATERAL @extschema@.ranread_target_info(c.relid, c.size_bytes) i;
+       LATERAL ranread_internal.ranread_target_info(c.relid, c.size_bytes) i;
 
 -- Relations of the ranread_target access method that would hold back the
 -- database's datfrozenxid, each with the command that fixes it: relations
@@ -70,7 +70,7 @@ $$;
 -- What a batch's status is now: its row's, but a row left 'running' by a
 -- batch that no longer runs (a crash, a killed worker, a recording that gave
 -- up) is failed, and says so.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_status_now(status text, batch bigint,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_status_now(status text, batch bigint,
     message text, OUT status text, OUT message text)
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -78,7 +78,7 @@ AS $$
     SELECT CASE WHEN gone THEN 'failed' ELSE $1 END,
            CASE WHEN gone THEN coalesce($3, 'the batch no longer runs and its history was never written: a server restart, a killed worker, or a recording that gave up ended it')
                 ELSE $3 END
-      FROM (SELECT $1 = 'running' AND NOT coalesce(@extschema@.ranread_batch_live($2), true) AS gone) g
+      FROM (SELECT $1 = 'running' AND NOT coalesce(ranread_internal.ranread_batch_live($2), true) AS gone) g
 $$;
 
 -- A figure rounded as a person reads it (README, "Reading the results"):
@@ -110,7 +110,7 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.cpu_user_pct, b.cpu_sys_pct, b.cpu_us_per_io, b.device,
        b.device_util_pct, b.lat_stddev_ms
   FROM @extschema@.ranread_batches b,
-       LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
+       LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n;
 
 -- Every column of a batch as a person reads it: IOPS whole, MiB/s (mbps)
 -- to 0.1, seconds to 0.001, latencies in ms to 0.001; the columns of 1.0's
@@ -211,7 +211,7 @@ SELECT g.batch, g.grp, g.label, b.run_at, n.status, g.target, g.tablespace,
        ranread_internal.ranread_round(g.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms
   FROM @extschema@.ranread_groups g
   JOIN @extschema@.ranread_batches b USING (batch),
-       LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
+       LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n;
 
 -- One row per process of every batch, as a person reads it: ranread_results
 -- without its histograms (kilobytes of bytea each), their sizes instead.
@@ -252,7 +252,7 @@ SELECT b.commit_test, b.batch, b.run_at,
        b.tablespace, b.filesystem
   FROM @extschema@.ranread_batches b
   JOIN @extschema@.ranread_groups g USING (batch),
-       LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n
+       LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n
  WHERE b.commit_test IS NOT NULL;
 
 -- The same as a person reads it: ops/s whole, ms to 0.001

@@ -192,7 +192,7 @@ WITH w AS (
            ROW((b.point ->> 'step')::integer, (b.point ->> 'load')::integer, b.batch, b.iops,
                x.within_pct, x.latency_ms, n.status)::@extschema@.ranread_latency_step AS step
       FROM @extschema@.ranread_batches b
-           CROSS JOIN LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n
+           CROSS JOIN LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n
            LEFT JOIN LATERAL ranread_internal.ranread_latency_window(b.histogram,
                 (b.point ->> 'target_ms')::float8, (b.point ->> 'percentile')::float8) x ON true
      WHERE (b.point ->> 'latency_target') IS NOT NULL

@@ -55,7 +55,7 @@ SELECT b.study,
   LEFT JOIN @extschema@.ranread_groups lg
          ON lg.batch OPERATOR(pg_catalog.=) b.batch AND lg.label OPERATOR(pg_catalog.=) 'large'
         AND b.point ? 'large',
-       LATERAL @extschema@.ranread_status_now(b.status, b.batch, b.message) n;
+       LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n;
 
 -- Every point of every study as a person reads it: IOPS whole, MiB/s
 -- (mbps) to 0.1, ms to 0.001.

@@ -191,33 +191,33 @@ CREATE TYPE @extschema@.ranread_fleet_result AS (
 --   ranread_conninfo_hide      the passwords (and any unreadable string)
 --                              taken out of the running statement's text,
 --                              as the server logs and shows it
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_problem(conninfo text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_conninfo_problem(conninfo text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_conninfo_problem'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_has_password(conninfo text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_conninfo_has_password(conninfo text)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'ranread_conninfo_has_password'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_strip(conninfo text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_conninfo_strip(conninfo text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_conninfo_strip'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- STABLE: defaults come from the server's environment (PGHOST, PGPORT)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_name(conninfo text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_conninfo_name(conninfo text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_conninfo_name'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_scrub(msg text, conninfo text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_conninfo_scrub(msg text, conninfo text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_conninfo_scrub'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_hide(conninfos text[])
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_conninfo_hide(conninfos text[])
 RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_conninfo_hide'
 LANGUAGE C VOLATILE PARALLEL RESTRICTED;
@@ -226,53 +226,53 @@ LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 -- the top of src/remote.c): named connections of this backend, closed at
 -- the latest when the transaction ends.  Timeouts in milliseconds, NULL for
 -- none (a wait is interruptible either way).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_connect(names text[], conninfos text[],
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_connect(names text[], conninfos text[],
     timeout_ms integer DEFAULT NULL, wait boolean DEFAULT true)
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'ranread_remote_connect'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_send(name text, sql text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_send(name text, sql text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_remote_send'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_wait(names text[], timeout_ms integer)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_wait(names text[], timeout_ms integer)
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'ranread_remote_wait'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_result(name text, timeout_ms integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_result(name text, timeout_ms integer DEFAULT 0)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'ranread_remote_result'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_query(name text, sql text, timeout_ms integer)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_query(name text, sql text, timeout_ms integer)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_remote_query'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_cancel(names text[], timeout_ms integer)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_cancel(names text[], timeout_ms integer)
 RETURNS boolean[]
 AS 'MODULE_PATHNAME', 'ranread_remote_cancel'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_probe(names text[], sql text, timeout_ms integer)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_probe(names text[], sql text, timeout_ms integer)
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'ranread_remote_probe'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_state(name text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_state(name text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_remote_state'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_close(names text[])
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_close(names text[])
 RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_remote_close'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION @extschema@.ranread_remote_last_words(name text, sql text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_last_words(name text, sql text)
 RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_remote_last_words'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -280,7 +280,7 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 -- ranread_nodes holds no password, in any spelling libpq would take, and
 -- only strings libpq can read (a refusal quotes none of it, and the
 -- statement's text is logged without it)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_nodes_check()
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_nodes_check()
 RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -288,15 +288,15 @@ AS $$
 DECLARE
     problem text;
 BEGIN
-    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[NEW.conninfo]);
-    problem := @extschema@.ranread_conninfo_problem(NEW.conninfo);
+    PERFORM ranread_internal.ranread_conninfo_hide(ARRAY[NEW.conninfo]);
+    problem := ranread_internal.ranread_conninfo_problem(NEW.conninfo);
     IF problem IS NOT NULL THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid connection string of node "%s": %s', NEW.name, problem),
             HINT = 'A connection string is libpq''s: keyword = value pairs such as ''host=db2 port=5432 dbname=app'', or a postgresql:// URI.';
     END IF;
-    IF @extschema@.ranread_conninfo_has_password(NEW.conninfo) THEN
+    IF ranread_internal.ranread_conninfo_has_password(NEW.conninfo) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('connection string of node "%s" holds a password', NEW.name),
@@ -308,14 +308,14 @@ $$;
 
 CREATE TRIGGER ranread_nodes_no_password
     BEFORE INSERT OR UPDATE ON @extschema@.ranread_nodes
-    FOR EACH ROW EXECUTE FUNCTION @extschema@.ranread_nodes_check();
+    FOR EACH ROW EXECUTE FUNCTION ranread_internal.ranread_nodes_check();
 
 -- The epoch second a node's second of measurement belongs to: the instant
 -- its measurement was due (start_at + warmup, told to every node and read by
 -- its own clock) rounded to the second, plus the second's number.  A fleet
 -- starts on a whole second, so every node's second n falls on the same epoch
 -- second, however late one node's first I/O came.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_align(due timestamptz, second integer)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_align(due timestamptz, second integer)
 RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -325,7 +325,7 @@ $$;
 
 -- VMFleet's check-outlier: for each node, whether its IOPS is below 0.8x
 -- the median of the nodes' IOPS (NULLs are no node's figure and no outlier).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_outliers(iops float8[])
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_outliers(iops float8[])
 RETURNS boolean[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -340,7 +340,7 @@ $$;
 -- failed) first; else failed when a node failed or was lost, stopped or cancelled when
 -- a node was, completed when every node that ran completed (skipped nodes
 -- did not run).
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_status(statuses text[], coordinator text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_status(statuses text[], coordinator text DEFAULT NULL)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -376,7 +376,7 @@ $$;
 --   max_ms                  the largest of any node
 --   start_spread_ms         the spread of the nodes' first I/Os, each on the
 --                           coordinator's clock (first_io_at - offset_ms)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_totals(nodes jsonb, seconds jsonb, block_size integer,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_totals(nodes jsonb, seconds jsonb, block_size integer,
     OUT reads bigint, OUT writes bigint, OUT window_start timestamptz, OUT window_end timestamptz,
     OUT window_seconds float8, OUT iops float8, OUT mbps float8, OUT avg_ms float8,
     OUT p50_ms float8, OUT p95_ms float8, OUT p99_ms float8, OUT p999_ms float8,
@@ -425,7 +425,7 @@ $$;
 -- through the coordinator's recorder when the coordinator is terminated
 -- (its last words, src/remote.c), and by every fleet for the fleets whose
 -- coordinator is gone (fleet NULL).  Returns the fleets fixed up.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_abandon(fleet bigint DEFAULT NULL,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_abandon(fleet bigint DEFAULT NULL,
     reason text DEFAULT NULL)
 RETURNS integer
 LANGUAGE plpgsql VOLATILE
@@ -439,7 +439,7 @@ BEGIN
       FROM @extschema@.ranread_fleets f
      WHERE f.status = 'running'
        AND (f.fleet = $1 OR ($1 IS NULL
-            AND NOT @extschema@.ranread_fleet_live(f.coordinator_pid, f.coordinator_start)));
+            AND NOT ranread_internal.ranread_fleet_live(f.coordinator_pid, f.coordinator_start)));
     IF ids IS NULL THEN
         RETURN 0;
     END IF;
@@ -457,7 +457,7 @@ $$;
 -- Is a fleet whose row says 'running' still running?  Its coordinator's
 -- session is; otherwise it ended without writing its end (the session was
 -- terminated, the server restarted) and is shown as failed.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_live(pid integer, backend_start timestamptz)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_live(pid integer, backend_start timestamptz)
 RETURNS boolean
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -471,7 +471,7 @@ CREATE OR REPLACE VIEW @extschema@.ranread_fleet_summary AS
 SELECT f.fleet, f.started_at, f.nodes, f.processes,
        f.processes * f.nodes AS total_processes,
        CASE WHEN f.status = 'running'
-                 AND NOT @extschema@.ranread_fleet_live(f.coordinator_pid, f.coordinator_start)
+                 AND NOT ranread_internal.ranread_fleet_live(f.coordinator_pid, f.coordinator_start)
             THEN 'failed' ELSE f.status END AS status,
        (SELECT count(*) FROM @extschema@.ranread_fleet_nodes n
          WHERE n.fleet = f.fleet AND n.status = 'completed')::integer AS nodes_completed,
@@ -481,7 +481,7 @@ SELECT f.fleet, f.started_at, f.nodes, f.processes,
        (SELECT array_agg(n.name ORDER BY n.node) FROM @extschema@.ranread_fleet_nodes n
          WHERE n.fleet = f.fleet AND n.outlier) AS outliers,
        CASE WHEN f.status = 'running'
-                 AND NOT @extschema@.ranread_fleet_live(f.coordinator_pid, f.coordinator_start)
+                 AND NOT ranread_internal.ranread_fleet_live(f.coordinator_pid, f.coordinator_start)
             THEN coalesce(f.message, 'the fleet''s coordinator ended without recording its end: its session was terminated or the server restarted')
             ELSE f.message END AS message,
        f.sweep, f.definition

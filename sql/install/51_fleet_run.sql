@@ -72,7 +72,7 @@ CREATE TYPE @extschema@.ranread_fleet_options AS (
 );
 
 -- Milliseconds from now until an instant (0 when it has passed)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_ms(until timestamptz)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_ms(until timestamptz)
 RETURNS integer
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -82,20 +82,20 @@ $$;
 
 -- The connection string back to this database, for the recorder: loopback,
 -- or this server's first socket directory, port, database and user
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_loopback(loopback text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_loopback(loopback text)
 RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT coalesce($1, format('host=%s port=%s dbname=%s user=%s application_name=ranread_fleet_recorder',
-        @extschema@.ranread_conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost')),
+        ranread_internal.ranread_conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost')),
         current_setting('port'),
-        @extschema@.ranread_conninfo_quote(current_database()),
-        @extschema@.ranread_conninfo_quote(current_user)))
+        ranread_internal.ranread_conninfo_quote(current_database()),
+        ranread_internal.ranread_conninfo_quote(current_user)))
 $$;
 
 -- A value quoted for a connection string
-CREATE OR REPLACE FUNCTION @extschema@.ranread_conninfo_quote(v text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_conninfo_quote(v text)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -105,7 +105,7 @@ $$;
 
 -- Open the recorder (a connection back to this database, in transactions
 -- of its own), or an error saying how to allow it
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_recorder(recorder text, conninfo text, fn text, what text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_recorder(recorder text, conninfo text, fn text, what text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -113,22 +113,22 @@ AS $$
 DECLARE
     err text;
 BEGIN
-    err := (@extschema@.ranread_remote_connect(ARRAY[recorder], ARRAY[conninfo]))[1];
+    err := (ranread_internal.ranread_remote_connect(ARRAY[recorder], ARRAY[conninfo]))[1];
     IF err IS NULL THEN
         BEGIN
             -- its statements name pg_catalog's functions bare: no other schema may answer
-            PERFORM @extschema@.ranread_remote_query(recorder,
+            PERFORM ranread_internal.ranread_remote_query(recorder,
                 'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''5s''; SET statement_timeout = 0', 10000);
         EXCEPTION WHEN OTHERS THEN
             err := SQLERRM;
         END;
     END IF;
     IF err IS NOT NULL THEN
-        PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+        PERFORM ranread_internal.ranread_remote_close(ARRAY[recorder]);
         RAISE EXCEPTION USING
             ERRCODE = 'sqlclient_unable_to_establish_sqlconnection',
             MESSAGE = format('%s cannot connect back to its own database to record the %s', fn, what),
-            DETAIL = @extschema@.ranread_conninfo_scrub(err, conninfo),
+            DETAIL = ranread_internal.ranread_conninfo_scrub(err, conninfo),
             HINT = 'A fleet records itself through a connection of its own, so that a cancel loses nothing: allow the connection (pg_hba.conf), or give one with loopback => ''host=... dbname=...'' (a password file holds its password).';
     END IF;
 END
@@ -137,34 +137,34 @@ $$;
 -- The recorder ready for a statement before until: a statement of it still
 -- in flight (the coordinator was interrupted during it) is cancelled, or the
 -- recorder opened again.  Returns whether it is ready.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_recorder_ready(recorder text, conninfo text, until timestamptz)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_recorder_ready(recorder text, conninfo text, until timestamptz)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    st text := @extschema@.ranread_remote_state(recorder);
+    st text := ranread_internal.ranread_remote_state(recorder);
 BEGIN
     IF st = 'idle' THEN
         RETURN true;
     END IF;
     IF st IN ('busy', 'done') THEN
         IF st = 'busy' THEN
-            PERFORM @extschema@.ranread_remote_cancel(ARRAY[recorder], least(1000, @extschema@.ranread_fleet_ms(until) / 2));
+            PERFORM ranread_internal.ranread_remote_cancel(ARRAY[recorder], least(1000, ranread_internal.ranread_fleet_ms(until) / 2));
         END IF;
-        PERFORM @extschema@.ranread_remote_result(recorder, least(1000, @extschema@.ranread_fleet_ms(until) / 2));
-        IF @extschema@.ranread_remote_state(recorder) = 'idle' THEN
+        PERFORM ranread_internal.ranread_remote_result(recorder, least(1000, ranread_internal.ranread_fleet_ms(until) / 2));
+        IF ranread_internal.ranread_remote_state(recorder) = 'idle' THEN
             RETURN true;
         END IF;
     END IF;
-    PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
-    IF (@extschema@.ranread_remote_connect(ARRAY[recorder], ARRAY[conninfo],
-            @extschema@.ranread_fleet_ms(until)))[1] IS NOT NULL THEN
+    PERFORM ranread_internal.ranread_remote_close(ARRAY[recorder]);
+    IF (ranread_internal.ranread_remote_connect(ARRAY[recorder], ARRAY[conninfo],
+            ranread_internal.ranread_fleet_ms(until)))[1] IS NOT NULL THEN
         RETURN false;
     END IF;
-    PERFORM @extschema@.ranread_remote_query(recorder,
+    PERFORM ranread_internal.ranread_remote_query(recorder,
         'SET search_path = pg_catalog, pg_temp; SET lock_timeout = ''5s''; SET statement_timeout = 0',
-        @extschema@.ranread_fleet_ms(until));
+        ranread_internal.ranread_fleet_ms(until));
     RETURN true;
 END
 $$;
@@ -172,7 +172,7 @@ $$;
 -- The clock of a node against ours: the best (shortest) of five round trips
 -- of clock_timestamp(); offset_ms = node's clock - ours, at the middle of
 -- that round trip.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_clock(conn text,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_clock(conn text,
     OUT offset_ms float8, OUT rtt_ms float8)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -185,7 +185,7 @@ DECLARE
 BEGIN
     FOR i IN 1..5 LOOP
         t0 := clock_timestamp();
-        remote := @extschema@.ranread_remote_query(conn, 'SELECT pg_catalog.clock_timestamp()', 10000)::timestamptz;
+        remote := ranread_internal.ranread_remote_query(conn, 'SELECT pg_catalog.clock_timestamp()', 10000)::timestamptz;
         t1 := clock_timestamp();
         rtt := extract(epoch FROM t1 - t0)::float8 * 1000;
         IF rtt_ms IS NULL OR rtt < rtt_ms THEN
@@ -200,7 +200,7 @@ $$;
 -- missing or older than 1.1, a standby, the target missing or not ready, a
 -- batch running there, options it refuses.  Returns {"schema", "system",
 -- "problem", "sqlstate", "hint"}.  Each query has 10 s.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_probe(conn text,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_probe(conn text,
     o @extschema@.ranread_fleet_options)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
@@ -212,7 +212,7 @@ DECLARE
     state text;
     busy  text;
 BEGIN
-    facts := @extschema@.ranread_remote_query(conn, $q$
+    facts := ranread_internal.ranread_remote_query(conn, $q$
         SELECT pg_catalog.json_build_object(
             'version', (SELECT e.extversion FROM pg_catalog.pg_extension e WHERE e.extname = 'ranread'),
             'schema', (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
@@ -237,7 +237,7 @@ BEGIN
         RETURN facts || jsonb_build_object('sqlstate', '25006',
             'problem', 'it is a standby', 'hint', 'A fleet runs on primaries.');
     END IF;
-    state := @extschema@.ranread_remote_query(conn,
+    state := ranread_internal.ranread_remote_query(conn,
         format('SELECT t.state FROM %s.ranread_targets t WHERE t.target = %L', sch, o.target), 10000);
     IF state IS NULL THEN
         RETURN facts || jsonb_build_object('sqlstate', '42704',
@@ -249,7 +249,7 @@ BEGIN
             'hint', 'Run ranread_setup there again.');
     END IF;
     IF (facts->>'workers')::integer > 0 THEN
-        busy := @extschema@.ranread_remote_query(conn,
+        busy := ranread_internal.ranread_remote_query(conn,
             format('SELECT pg_catalog.max(b.batch)::text FROM %s.ranread_batches b WHERE b.status = ''running''', sch), 10000);
         RETURN facts || jsonb_build_object('sqlstate', '55006',
             'problem', CASE WHEN busy IS NULL THEN 'it is busy: ranread workers are running there'
@@ -257,7 +257,7 @@ BEGIN
             'hint', 'One batch runs at a time in a cluster: wait for it, or stop it there with ranread_stop().');
     END IF;
     BEGIN
-        PERFORM @extschema@.ranread_remote_query(conn,
+        PERFORM ranread_internal.ranread_remote_query(conn,
             format('SELECT pg_catalog.count(*)::text FROM %s.ranread_blocks(%L, 1, %L, %L, %L, %L, %L, 0, %L)',
                    sch, o.processes, o.target, o.block_size, o.pattern, o.region_start, o.region_end,
                    o.distribution), 10000);
@@ -276,7 +276,7 @@ $$;
 -- fleet's state of that node: done (the batch ended and said so),
 -- cancelled (it ended by a cancel, ours or anyone's on the node), failed
 -- (its error, or its connection lost), with the message and SQLSTATE.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_outcome(r jsonb, conninfo text,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_outcome(r jsonb, conninfo text,
     OUT state text, OUT message text, OUT code text)
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -284,7 +284,7 @@ AS $$
     SELECT CASE WHEN $1->>'state' = 'ok' THEN 'done'
                 WHEN $1->>'state' = 'error' AND $1->>'sqlstate' = '57014' THEN 'cancelled'
                 ELSE 'failed' END,
-           CASE WHEN $1->>'state' <> 'ok' THEN @extschema@.ranread_conninfo_scrub(
+           CASE WHEN $1->>'state' <> 'ok' THEN ranread_internal.ranread_conninfo_scrub(
                trim(regexp_replace(coalesce($1->>'message', 'no answer')
                                    || coalesce(': ' || nullif($1->>'detail', ''), ''), '\s+', ' ', 'g')), $2) END,
            CASE WHEN $1->>'state' <> 'ok' THEN coalesce($1->>'sqlstate', '08006') END
@@ -356,16 +356,16 @@ BEGIN
     IF cardinality(run) = 0 THEN
         RETURN nodes;
     END IF;
-    took := @extschema@.ranread_remote_cancel(run, least(1000, @extschema@.ranread_fleet_ms(until)));
+    took := ranread_internal.ranread_remote_cancel(run, least(1000, ranread_internal.ranread_fleet_ms(until)));
     LOOP
         run := ranread_internal.ranread_fleet_cnames(nodes, 'running');
         -- wait on while a node that took its cancel has not answered yet
-        EXIT WHEN cardinality(run) = 0 OR @extschema@.ranread_fleet_ms(until) = 0
+        EXIT WHEN cardinality(run) = 0 OR ranread_internal.ranread_fleet_ms(until) = 0
             OR NOT EXISTS (SELECT FROM unnest(run) r WHERE took[array_position(run0, r)]);
-        FOREACH c IN ARRAY @extschema@.ranread_remote_wait(run, @extschema@.ranread_fleet_ms(until)) LOOP
+        FOREACH c IN ARRAY ranread_internal.ranread_remote_wait(run, ranread_internal.ranread_fleet_ms(until)) LOOP
             k := (SELECT x.node FROM unnest(nodes) x WHERE x.cname = c);
-            SELECT * INTO oc FROM @extschema@.ranread_fleet_outcome(
-                @extschema@.ranread_remote_result(c, 0), nodes[k].conninfo);
+            SELECT * INTO oc FROM ranread_internal.ranread_fleet_outcome(
+                ranread_internal.ranread_remote_result(c, 0), nodes[k].conninfo);
             nodes[k].state := oc.state;
             IF oc.state = 'failed' THEN
                 nodes[k].message := coalesce(nodes[k].message, oc.message);
@@ -405,7 +405,7 @@ BEGIN
     IF cardinality(run) = 0 THEN
         RETURN nodes;
     END IF;
-    seen := @extschema@.ranread_remote_probe(run,
+    seen := ranread_internal.ranread_remote_probe(run,
         'SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type = ''ranread worker''', 5000);
     FOR j IN 1..cardinality(run) LOOP
         k := (SELECT x.node FROM unnest(nodes) x WHERE x.cname = run[j]);
@@ -486,8 +486,8 @@ BEGIN
         RETURN;
     END IF;
     -- connecting all at once; each one's query waits for its connection
-    PERFORM @extschema@.ranread_remote_close(cs);
-    errs := @extschema@.ranread_remote_connect(cs,
+    PERFORM ranread_internal.ranread_remote_close(cs);
+    errs := ranread_internal.ranread_remote_connect(cs,
         ARRAY(SELECT nodes[u.m].conninfo FROM unnest(ks) WITH ORDINALITY u(m, o) ORDER BY u.o), timeout_ms, false);
     FOR j IN 1..cardinality(ks) LOOP
         k := ks[j];
@@ -495,7 +495,7 @@ BEGIN
             use[k] := cs[j];
         ELSE
             errors[k] := 'it could not be reached to read its batch: '
-                || @extschema@.ranread_conninfo_scrub(errs[j], nodes[k].conninfo);
+                || ranread_internal.ranread_conninfo_scrub(errs[j], nodes[k].conninfo);
         END IF;
     END LOOP;
 END
@@ -532,9 +532,9 @@ BEGIN
     FOR i IN 1..n LOOP
         CONTINUE WHEN nodes[i].state IS NULL OR nodes[i].state = 'skipped' OR nodes[i].schema IS NULL;
         sql[i] := ranread_internal.ranread_fleet_batch_sql(nodes[i].schema, fleet, start_at);
-        IF @extschema@.ranread_remote_state(nodes[i].cname) IN ('idle', 'done') THEN
+        IF ranread_internal.ranread_remote_state(nodes[i].cname) IN ('idle', 'done') THEN
             -- an answer not taken (an earlier attempt was interrupted) goes
-            PERFORM @extschema@.ranread_remote_result(nodes[i].cname, 0);
+            PERFORM ranread_internal.ranread_remote_result(nodes[i].cname, 0);
             use[i] := nodes[i].cname;
         ELSIF nodes[i].state = 'lost' THEN
             fast := fast || i;
@@ -543,24 +543,24 @@ BEGIN
         END IF;
     END LOOP;
     SELECT * INTO use, errors FROM ranread_internal.ranread_fleet_reconnect(nodes, fast,
-        least(2000, @extschema@.ranread_fleet_ms(until)), use, errors);
+        least(2000, ranread_internal.ranread_fleet_ms(until)), use, errors);
     SELECT * INTO use, errors FROM ranread_internal.ranread_fleet_reconnect(nodes, fresh,
-        @extschema@.ranread_fleet_ms(until), use, errors);
+        ranread_internal.ranread_fleet_ms(until), use, errors);
     mine := ARRAY(SELECT nodes[q.m].cname || '_r' FROM unnest(fast || fresh) q(m));
     FOR i IN 1..n LOOP
         CONTINUE WHEN use[i] IS NULL;
-        c := @extschema@.ranread_remote_send(use[i], sql[i]);
+        c := ranread_internal.ranread_remote_send(use[i], sql[i]);
         IF c IS NOT NULL THEN
-            errors[i] := 'its batch could not be read: ' || @extschema@.ranread_conninfo_scrub(c, nodes[i].conninfo);
+            errors[i] := 'its batch could not be read: ' || ranread_internal.ranread_conninfo_scrub(c, nodes[i].conninfo);
             use[i] := NULL;
         END IF;
     END LOOP;
     LOOP
         EXIT WHEN NOT EXISTS (SELECT FROM unnest(use) u WHERE u IS NOT NULL);
-        IF @extschema@.ranread_fleet_ms(until) = 0 THEN
+        IF ranread_internal.ranread_fleet_ms(until) = 0 THEN
             FOR i IN 1..n LOOP
                 IF use[i] IS NOT NULL AND batches[i] IS NULL THEN
-                    errors[i] := coalesce(errors[i], CASE WHEN @extschema@.ranread_remote_state(use[i]) = 'connecting'
+                    errors[i] := coalesce(errors[i], CASE WHEN ranread_internal.ranread_remote_state(use[i]) = 'connecting'
                         THEN 'it could not be reached in time to read its batch'
                         ELSE 'its batch could not be read in time: it did not answer' END);
                 END IF;
@@ -568,18 +568,18 @@ BEGIN
             EXIT;
         END IF;
         again := false;
-        FOREACH c IN ARRAY @extschema@.ranread_remote_wait(ARRAY(SELECT u FROM unnest(use) u WHERE u IS NOT NULL),
-                                                          @extschema@.ranread_fleet_ms(until)) LOOP
+        FOREACH c IN ARRAY ranread_internal.ranread_remote_wait(ARRAY(SELECT u FROM unnest(use) u WHERE u IS NOT NULL),
+                                                          ranread_internal.ranread_fleet_ms(until)) LOOP
             k := array_position(use, c);
-            r := @extschema@.ranread_remote_result(c, 0);
+            r := ranread_internal.ranread_remote_result(c, 0);
             IF r->>'state' = 'ok' THEN
                 v := (r->>'value')::jsonb;
                 batches[k] := v;
                 errors[k] := NULL;
-                IF v->>'status' = 'running' AND @extschema@.ranread_fleet_ms(until) > 200 THEN
+                IF v->>'status' = 'running' AND ranread_internal.ranread_fleet_ms(until) > 200 THEN
                     -- still recording: ask again in a moment
                     again := true;
-                    IF @extschema@.ranread_remote_send(c, sql[k]) IS NOT NULL THEN
+                    IF ranread_internal.ranread_remote_send(c, sql[k]) IS NOT NULL THEN
                         use[k] := NULL;
                     END IF;
                 ELSE
@@ -589,7 +589,7 @@ BEGIN
                 errors[k] := CASE WHEN c = ANY (mine) AND batches[k] IS NULL AND r->>'state' = 'broken'
                                   THEN 'it could not be reached to read its batch: '
                                   ELSE 'its batch could not be read: ' END
-                    || @extschema@.ranread_conninfo_scrub(coalesce(r->>'message', r->>'state'), nodes[k].conninfo);
+                    || ranread_internal.ranread_conninfo_scrub(coalesce(r->>'message', r->>'state'), nodes[k].conninfo);
                 use[k] := NULL;
             END IF;
         END LOOP;
@@ -597,7 +597,7 @@ BEGIN
             PERFORM pg_sleep(0.05);
         END IF;
     END LOOP;
-    PERFORM @extschema@.ranread_remote_close(mine);
+    PERFORM ranread_internal.ranread_remote_close(mine);
 END
 $$;
 
@@ -644,7 +644,7 @@ BEGIN
         END IF;
         node_row := jsonb_build_object(
             'fleet', fleet, 'node', i, 'name', nodes[i].name,
-            'conninfo', @extschema@.ranread_conninfo_strip(nodes[i].conninfo),
+            'conninfo', ranread_internal.ranread_conninfo_strip(nodes[i].conninfo),
             'status', st,
             'message', CASE WHEN st IN ('failed', 'lost') THEN coalesce(msg, r->>'message') ELSE coalesce(r->>'message', msg) END,
             'offset_ms', nodes[i].offset_ms, 'rtt_ms', nodes[i].rtt_ms);
@@ -654,7 +654,7 @@ BEGIN
                        extract(epoch FROM (r->>'first_io_at')::timestamptz - due)::float8 * 1000);
             SELECT secs || coalesce(jsonb_agg(jsonb_build_object(
                        'fleet', fleet, 'node', i,
-                       'at', @extschema@.ranread_fleet_align(due, (v->>'second')::integer),
+                       'at', ranread_internal.ranread_fleet_align(due, (v->>'second')::integer),
                        'second', v->'second', 'reads', v->'reads', 'writes', v->'writes',
                        'iops', v->'iops', 'avg_ms', v->'avg_ms', 'max_ms', v->'max_ms',
                        -- a second's real length: whole, but the last one's, which
@@ -681,11 +681,11 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF NOT @extschema@.ranread_fleet_recorder_ready(recorder, rec_conn, until) THEN
+    IF NOT ranread_internal.ranread_fleet_recorder_ready(recorder, rec_conn, until) THEN
         RAISE EXCEPTION USING ERRCODE = 'connection_failure',
             MESSAGE = format('the recorder of fleet %s could not be reached in time', fleet);
     END IF;
-    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+    PERFORM ranread_internal.ranread_remote_query(recorder, format($q$
         DELETE FROM @extschema@.ranread_fleet_nodes WHERE fleet = %1$s;
         INSERT INTO @extschema@.ranread_fleet_nodes
             SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_nodes, %2$L);
@@ -699,7 +699,7 @@ BEGIN
                p95_ms = j.p95_ms, p99_ms = j.p99_ms, p999_ms = j.p999_ms, max_ms = j.max_ms,
                histogram = j.histogram, start_spread_ms = j.start_spread_ms
           FROM jsonb_populate_record(NULL::@extschema@.ranread_fleets, %4$L) j
-         WHERE f.fleet = %1$s $q$, fleet, nodes, secs, fleet_row), @extschema@.ranread_fleet_ms(until));
+         WHERE f.fleet = %1$s $q$, fleet, nodes, secs, fleet_row), ranread_internal.ranread_fleet_ms(until));
 END
 $$;
 
@@ -757,14 +757,14 @@ BEGIN
     nodes := nr.rows;
 
     -- outliers among the nodes that did their I/O
-    outl := @extschema@.ranread_fleet_outliers(ARRAY(
+    outl := ranread_internal.ranread_fleet_outliers(ARRAY(
         SELECT CASE WHEN x->>'batch' IS NOT NULL AND x->>'status' NOT IN ('failed', 'lost') THEN (x->>'iops')::float8 END
           FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(x, k) ORDER BY k));
     SELECT jsonb_agg(x || jsonb_build_object('outlier', outl[k]) ORDER BY k) INTO nodes
       FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(x, k);
 
-    SELECT * INTO t FROM @extschema@.ranread_fleet_totals(nodes, nr.secs, o.block_size);
-    fstatus := @extschema@.ranread_fleet_status(ARRAY(SELECT x->>'status' FROM jsonb_array_elements(nodes) x),
+    SELECT * INTO t FROM ranread_internal.ranread_fleet_totals(nodes, nr.secs, o.block_size);
+    fstatus := ranread_internal.ranread_fleet_status(ARRAY(SELECT x->>'status' FROM jsonb_array_elements(nodes) x),
                                                 coordinator);
     SELECT string_agg(format('node "%s" %s%s', x->>'name', x->>'status',
                              coalesce(': ' || (x->>'message'), '')), '; ' ORDER BY (x->>'node')::integer)
@@ -791,7 +791,7 @@ $$;
 -- strings libpq reads, each with its name (the ranread_nodes name, or
 -- host:port) and connection string; an error naming none of a string's
 -- text when it is neither.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_resolve(nodes text[], fn text,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_resolve(nodes text[], fn text,
     OUT names text[], OUT conninfos text[])
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -810,7 +810,7 @@ BEGIN
             names := names || el;
         ELSE
             conn := el;
-            problem := @extschema@.ranread_conninfo_problem(el);
+            problem := ranread_internal.ranread_conninfo_problem(el);
             IF problem IS NOT NULL AND el ~ '^[A-Za-z0-9_.-]{1,63}$' THEN
                 -- a plain word: a name that is not there
                 RAISE EXCEPTION USING
@@ -825,7 +825,7 @@ BEGIN
                     DETAIL = 'Its text is not shown: it may hold a password.',
                     HINT = 'A node is a name in ranread_nodes, or a libpq connection string: keyword = value pairs such as ''host=db2 port=5432 dbname=app'', or a postgresql:// URI.';
             END IF;
-            names := names || @extschema@.ranread_conninfo_name(el);
+            names := names || ranread_internal.ranread_conninfo_name(el);
         END IF;
         IF names[i] = ANY (names[1:i - 1]) THEN
             RAISE EXCEPTION USING
@@ -852,14 +852,14 @@ DECLARE
     probe jsonb;
     other integer;
 BEGIN
-    errs := @extschema@.ranread_remote_connect(ARRAY(SELECT x.cname FROM unnest(nodes) x ORDER BY x.node),
+    errs := ranread_internal.ranread_remote_connect(ARRAY(SELECT x.cname FROM unnest(nodes) x ORDER BY x.node),
                                                ARRAY(SELECT x.conninfo FROM unnest(nodes) x ORDER BY x.node));
     FOR k IN 1..cardinality(nodes) LOOP
         IF errs[k] IS NULL THEN
             -- the node's session ends its batch within a second of
             -- seeing this one gone (terminated)
             BEGIN
-                PERFORM @extschema@.ranread_remote_query(nodes[k].cname, format(
+                PERFORM ranread_internal.ranread_remote_query(nodes[k].cname, format(
                     'SET application_name = %L; SET client_connection_check_interval = ''1s''',
                     'ranread_fleet ' || fleet_id), 10000);
             EXCEPTION WHEN OTHERS THEN
@@ -867,16 +867,16 @@ BEGIN
             END;
         END IF;
         IF errs[k] IS NOT NULL THEN
-            probe := jsonb_build_object('problem', 'it cannot be reached: ' || @extschema@.ranread_conninfo_scrub(
+            probe := jsonb_build_object('problem', 'it cannot be reached: ' || ranread_internal.ranread_conninfo_scrub(
                          regexp_replace(errs[k], '\s+', ' ', 'g'), nodes[k].conninfo),
                      'sqlstate', '08001',
                      'hint', 'Check the connection string, that the server runs and that pg_hba.conf lets this server in.');
         ELSE
             BEGIN
-                probe := @extschema@.ranread_fleet_probe(nodes[k].cname, o);
+                probe := ranread_internal.ranread_fleet_probe(nodes[k].cname, o);
             EXCEPTION WHEN OTHERS THEN
                 probe := jsonb_build_object('problem', 'it could not be probed: '
-                    || @extschema@.ranread_conninfo_scrub(SQLERRM, nodes[k].conninfo),
+                    || ranread_internal.ranread_conninfo_scrub(SQLERRM, nodes[k].conninfo),
                     'sqlstate', CASE WHEN SQLSTATE LIKE '08%' THEN '08001' ELSE SQLSTATE END);
             END;
         END IF;
@@ -946,7 +946,7 @@ DECLARE
 BEGIN
     FOR k IN 1..cardinality(nodes) LOOP
         CONTINUE WHEN nodes[k].state <> 'ready';
-        SELECT * INTO clk FROM @extschema@.ranread_fleet_clock(nodes[k].cname);
+        SELECT * INTO clk FROM ranread_internal.ranread_fleet_clock(nodes[k].cname);
         nodes[k].offset_ms := clk.offset_ms;
         nodes[k].rtt_ms := clk.rtt_ms;
         RAISE NOTICE 'node "%": clock offset % ms, round trip % ms', nodes[k].name,
@@ -979,7 +979,7 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+    PERFORM ranread_internal.ranread_remote_query(recorder, format($q$
         INSERT INTO @extschema@.ranread_fleets
             (fleet, started_at, started_by, coordinator_pid, coordinator_start, definition,
              nodes, processes, start_at, offset_spread_ms, max_rtt_ms, status, sweep)
@@ -997,7 +997,7 @@ BEGIN
         to_jsonb(start_ts)#>>'{}',
         spread, (SELECT max(x.rtt_ms) FROM unnest(nodes) x), sweep,
         ARRAY(SELECT x.name FROM unnest(nodes) x ORDER BY x.node),
-        ARRAY(SELECT @extschema@.ranread_conninfo_strip(x.conninfo) FROM unnest(nodes) x ORDER BY x.node),
+        ARRAY(SELECT ranread_internal.ranread_conninfo_strip(x.conninfo) FROM unnest(nodes) x ORDER BY x.node),
         ARRAY(SELECT CASE WHEN x.state = 'ready' THEN 'running' ELSE x.state END FROM unnest(nodes) x ORDER BY x.node),
         ARRAY(SELECT x.message FROM unnest(nodes) x ORDER BY x.node),
         ARRAY(SELECT x.offset_ms FROM unnest(nodes) x ORDER BY x.node),
@@ -1020,14 +1020,14 @@ BEGIN
     IF node.state <> 'ready' THEN
         RETURN node;
     END IF;
-    err := @extschema@.ranread_remote_send(node.cname, format(
+    err := ranread_internal.ranread_remote_send(node.cname, format(
         'SELECT pg_catalog.json_build_object(''batch'', r.batch, ''status'', r.status)::text FROM %s.ranread_run_step(%L::jsonb) r WHERE r.grp = 0',
         node.schema, spec));
     IF err IS NULL THEN
         node.state := 'running';
     ELSE
         node.state := 'failed';
-        node.message := 'the batch could not be sent: ' || @extschema@.ranread_conninfo_scrub(err, node.conninfo);
+        node.message := 'the batch could not be sent: ' || ranread_internal.ranread_conninfo_scrub(err, node.conninfo);
     END IF;
     RETURN node;
 END
@@ -1076,10 +1076,10 @@ BEGIN
         END LOOP;
         RETURN;
     END IF;
-    FOREACH c IN ARRAY @extschema@.ranread_remote_wait(run, 1000) LOOP
+    FOREACH c IN ARRAY ranread_internal.ranread_remote_wait(run, 1000) LOOP
         i := (SELECT x.node FROM unnest(nodes) x WHERE x.cname = c);
-        SELECT * INTO oc FROM @extschema@.ranread_fleet_outcome(
-            @extschema@.ranread_remote_result(c, 0), nodes[i].conninfo);
+        SELECT * INTO oc FROM ranread_internal.ranread_fleet_outcome(
+            ranread_internal.ranread_remote_result(c, 0), nodes[i].conninfo);
         nodes[i].state := oc.state;
         CONTINUE WHEN oc.state = 'done';
         nodes[i].message := oc.message;
@@ -1115,7 +1115,7 @@ BEGIN
     SELECT * INTO res FROM ranread_internal.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
         nodes, how, CASE WHEN stop THEN greatest(clock_timestamp() + interval '0.5 s', t0 + interval '2.5 s')
                          ELSE t0 + interval '2.5 s' END, t0 + interval '4 s');
-    PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+    PERFORM ranread_internal.ranread_remote_last_words(recorder, NULL);
     IF stop THEN
         RAISE WARNING 'fleet % %: %; what they did is recorded (ranread_fleet_summary)', fleet_id, how,
             CASE WHEN EXISTS (SELECT FROM unnest(nodes) x WHERE x.state = 'lost')
@@ -1180,7 +1180,7 @@ $$;
 -- its own (ranread_internal.ranread_fleet_probe_nodes, _clocks,
 -- _record_start and _send, _wait, _finish with _collect and _record); what
 -- the coordinator knows of each node is one ranread_fleet_node_state.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_run(o @extschema@.ranread_fleet_options,
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_run(o @extschema@.ranread_fleet_options,
     sweep bigint DEFAULT NULL, fn text DEFAULT 'ranread_fleet')
 RETURNS SETOF @extschema@.ranread_fleet_result
 LANGUAGE plpgsql VOLATILE
@@ -1203,14 +1203,14 @@ DECLARE
     e_state  text;
 BEGIN
     -- first, before anything can fail: the call's text without its passwords
-    PERFORM @extschema@.ranread_conninfo_hide(o.nodes);
-    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[o.loopback]);
-    PERFORM @extschema@.ranread_fleet_check(o, fn);
+    PERFORM ranread_internal.ranread_conninfo_hide(o.nodes);
+    PERFORM ranread_internal.ranread_conninfo_hide(ARRAY[o.loopback]);
+    PERFORM ranread_internal.ranread_fleet_check(o, fn);
     PERFORM ranread_internal.ranread_primary_only(fn);
 
     -- the nodes: names of ranread_nodes, or connection strings
-    SELECT * INTO given FROM @extschema@.ranread_fleet_resolve(o.nodes, fn);
-    rec_conn := @extschema@.ranread_fleet_loopback(o.loopback);
+    SELECT * INTO given FROM ranread_internal.ranread_fleet_resolve(o.nodes, fn);
+    rec_conn := ranread_internal.ranread_fleet_loopback(o.loopback);
     fleet_id := nextval('@extschema@.ranread_fleet_seq'::regclass);
     nodes := ranread_internal.ranread_fleet_nodes_init(fleet_id, given.names, given.conninfos);
     cnames := ARRAY(SELECT x.cname FROM unnest(nodes) x ORDER BY x.node);
@@ -1222,9 +1222,9 @@ BEGIN
     BEGIN
         -- the recorder: this database, in transactions of its own; and the
         -- fleets whose coordinator ended without recording their end
-        PERFORM @extschema@.ranread_fleet_recorder(recorder, rec_conn, fn, 'fleet');
-        PERFORM @extschema@.ranread_remote_query(recorder,
-            'SELECT @extschema@.ranread_fleet_abandon()::text', 10000);
+        PERFORM ranread_internal.ranread_fleet_recorder(recorder, rec_conn, fn, 'fleet');
+        PERFORM ranread_internal.ranread_remote_query(recorder,
+            'SELECT ranread_internal.ranread_fleet_abandon()::text', 10000);
 
         -- 1. every node reached and probed; 2. the clocks
         nodes := ranread_internal.ranread_fleet_probe_nodes(fleet_id, o, nodes);
@@ -1241,8 +1241,8 @@ BEGIN
         PERFORM ranread_internal.ranread_fleet_record_start(recorder, fleet_id, o, sweep, spec, start_ts, spread, nodes);
         started := true;
         -- should this backend end before the fleet's end is recorded
-        PERFORM @extschema@.ranread_remote_last_words(recorder,
-            format('SELECT @extschema@.ranread_fleet_abandon(%s)', fleet_id));
+        PERFORM ranread_internal.ranread_remote_last_words(recorder,
+            format('SELECT ranread_internal.ranread_fleet_abandon(%s)', fleet_id));
         RAISE NOTICE 'fleet %: % nodes x % processes start at % (clock offsets within % ms, longest round trip % ms)',
             fleet_id, (SELECT count(*) FROM unnest(nodes) x WHERE x.state <> 'skipped'), o.processes,
             start_ts, round(coalesce(spread, 0)::numeric, 3),
@@ -1269,7 +1269,7 @@ BEGIN
             PERFORM ranread_internal.ranread_fleet_salvage(recorder, rec_conn, fleet_id, o, start_ts, nodes, e_state, true);
         END IF;
         -- the last words, if the end could not be recorded, go with the recorder
-        PERFORM @extschema@.ranread_remote_close(cnames || recorder);
+        PERFORM ranread_internal.ranread_remote_close(cnames || recorder);
         RAISE;
     END;
 
@@ -1278,21 +1278,21 @@ BEGIN
     BEGIN
         SELECT * INTO res FROM ranread_internal.ranread_fleet_finish(recorder, rec_conn, fleet_id, o, start_ts,
             nodes, NULL, clock_timestamp() + interval '10 s', clock_timestamp() + interval '20 s');
-        PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+        PERFORM ranread_internal.ranread_remote_last_words(recorder, NULL);
     EXCEPTION WHEN query_canceled OR others THEN
         GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE;
         PERFORM ranread_internal.ranread_fleet_salvage(recorder, rec_conn, fleet_id, o, start_ts, nodes, e_state, false);
-        PERFORM @extschema@.ranread_remote_close(cnames || recorder);
+        PERFORM ranread_internal.ranread_remote_close(cnames || recorder);
         RAISE;
     END;
-    PERFORM @extschema@.ranread_remote_close(cnames || recorder);
+    PERFORM ranread_internal.ranread_remote_close(cnames || recorder);
     PERFORM ranread_internal.ranread_fleet_tell(fleet_id, o, fn, nodes, res.rows, res.fleet_row);
     RETURN QUERY SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_result, res.rows);
 END
 $$;
 
 -- The arguments of a fleet that the nodes do not check themselves
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_check(o @extschema@.ranread_fleet_options, fn text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_check(o @extschema@.ranread_fleet_options, fn text)
 RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -1349,10 +1349,10 @@ BEGIN
             MESSAGE = format('%s of %s must not be null', arg, fn),
             HINT = 'Leave it out for its default.';
     END LOOP;
-    IF o.loopback IS NOT NULL AND @extschema@.ranread_conninfo_problem(o.loopback) IS NOT NULL THEN
+    IF o.loopback IS NOT NULL AND ranread_internal.ranread_conninfo_problem(o.loopback) IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid loopback of %s: not a connection string libpq can read: %s',
-                             fn, @extschema@.ranread_conninfo_problem(o.loopback)),
+                             fn, ranread_internal.ranread_conninfo_problem(o.loopback)),
             DETAIL = 'Its text is not shown: it may hold a password.',
             HINT = 'loopback is a libpq connection string back to this database, such as ''host=/var/run/postgresql dbname=app''; NULL uses this server''s socket, database and user.';
     END IF;
@@ -1391,7 +1391,7 @@ RETURNS SETOF @extschema@.ranread_fleet_result
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT * FROM @extschema@.ranread_fleet_run(
+    SELECT * FROM ranread_internal.ranread_fleet_run(
         jsonb_populate_record(NULL::@extschema@.ranread_fleet_options, args), NULL, fn)
 $$;
 

@@ -82,14 +82,14 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+    PERFORM ranread_internal.ranread_remote_query(recorder, format($q$
         INSERT INTO @extschema@.ranread_fleet_sweeps
             (sweep, started_at, started_by, nodes, definition, start, max_processes, max_avg_ms)
         VALUES (%s, %L, %L, %L, %L, %s, %s, %s) $q$,
         sweep_id, to_jsonb(clock_timestamp())#>>'{}', current_user, names,
         to_jsonb(o) - 'nodes' - 'loopback' - 'processes' || jsonb_build_object('start', start),
         start, max_processes, max_avg_ms), 10000);
-    PERFORM @extschema@.ranread_remote_last_words(recorder, format(
+    PERFORM ranread_internal.ranread_remote_last_words(recorder, format(
         'UPDATE @extschema@.ranread_fleet_sweeps SET finished_at = clock_timestamp(), stop_reason = %L WHERE sweep = %s AND finished_at IS NULL',
         'ended with its coordinator (its session was terminated, or its server stopped)', sweep_id));
 END
@@ -108,7 +108,7 @@ DECLARE
 BEGIN
     SELECT * INTO verdict FROM ranread_internal.ranread_sweep_judge(steps, max_avg_ms);
     BEGIN
-        PERFORM @extschema@.ranread_remote_query(recorder, format($q$
+        PERFORM ranread_internal.ranread_remote_query(recorder, format($q$
             UPDATE @extschema@.ranread_fleet_sweeps
                SET finished_at = %L, steps = %s, stop_reason = %L, max_iops = %L,
                    actual_latency_ms = %L, max_iops_processes = %L, max_iops_fleet = %L,
@@ -117,12 +117,12 @@ BEGIN
             to_jsonb(clock_timestamp())#>>'{}', cardinality(steps), reason, verdict.max_iops,
             verdict.actual_latency_ms, verdict.processes, verdict.batch, verdict.meets_flash_guidance,
             sweep_id), 10000);
-        PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+        PERFORM ranread_internal.ranread_remote_last_words(recorder, NULL);
     EXCEPTION WHEN query_canceled OR others THEN
-        PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+        PERFORM ranread_internal.ranread_remote_close(ARRAY[recorder]);
         RAISE;
     END;
-    PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+    PERFORM ranread_internal.ranread_remote_close(ARRAY[recorder]);
 
     PERFORM ranread_internal.ranread_sweep_say_end('fleet sweep', sweep_id, steps, reason, max_avg_ms, verdict);
 END
@@ -170,23 +170,23 @@ DECLARE
     e_msg    text;
 BEGIN
     -- first, before anything can fail: the call's text without its passwords
-    PERFORM @extschema@.ranread_conninfo_hide(nodes);
-    PERFORM @extschema@.ranread_conninfo_hide(ARRAY[loopback]);
+    PERFORM ranread_internal.ranread_conninfo_hide(nodes);
+    PERFORM ranread_internal.ranread_conninfo_hide(ARRAY[loopback]);
     -- the fleet's options, by name: every step one fleet of start ... processes
     o := jsonb_populate_record(NULL::@extschema@.ranread_fleet_options,
              args || jsonb_build_object('processes', start, 'skip_unavailable', false));
     PERFORM ranread_internal.ranread_fleet_sweep_check(start, max_processes, iterations, duration, max_avg_ms, fn);
-    PERFORM @extschema@.ranread_fleet_check(o, fn);
+    PERFORM ranread_internal.ranread_fleet_check(o, fn);
     PERFORM ranread_internal.ranread_primary_only(fn);
-    SELECT x.names INTO names FROM @extschema@.ranread_fleet_resolve(nodes, fn) x;
+    SELECT x.names INTO names FROM ranread_internal.ranread_fleet_resolve(nodes, fn) x;
 
     sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
     recorder := format('ranread_fleet_sweep_%s', sweep_id);
-    rec_conn := @extschema@.ranread_fleet_loopback(loopback);
+    rec_conn := ranread_internal.ranread_fleet_loopback(loopback);
     -- among the running calls ranread_reset keeps whole (a sweep: its id
     -- comes from the sweeps' sequence), until this transaction ends
     PERFORM ranread_internal.ranread_call_register('sweep', sweep_id);
-    PERFORM @extschema@.ranread_fleet_recorder(recorder, rec_conn, fn, 'sweep');
+    PERFORM ranread_internal.ranread_fleet_recorder(recorder, rec_conn, fn, 'sweep');
 
     PERFORM ranread_internal.ranread_fleet_sweep_begin(recorder, sweep_id, names, o, start, max_processes, max_avg_ms);
 
@@ -196,7 +196,7 @@ BEGIN
             reason := regexp_replace(nxt.stop_reason, '^status: batch', 'status: fleet');
             EXIT WHEN nxt.next_processes IS NULL;
             o.processes := nxt.next_processes;
-            SELECT * INTO r FROM @extschema@.ranread_fleet_run(o, sweep_id, fn) x WHERE x.node = 0;
+            SELECT * INTO r FROM ranread_internal.ranread_fleet_run(o, sweep_id, fn) x WHERE x.node = 0;
             SELECT count(*) INTO done FROM @extschema@.ranread_fleet_nodes x
              WHERE x.fleet = r.fleet AND x.status = 'completed';
             steps := steps || ROW(coalesce(cardinality(steps), 0) + 1, o.processes, r.fleet,
@@ -207,17 +207,17 @@ BEGIN
     EXCEPTION WHEN query_canceled OR others THEN
         GET STACKED DIAGNOSTICS e_msg = MESSAGE_TEXT;
         BEGIN
-            IF @extschema@.ranread_fleet_recorder_ready(recorder, rec_conn, clock_timestamp() + interval '1 s') THEN
-                PERFORM @extschema@.ranread_remote_query(recorder, format(
+            IF ranread_internal.ranread_fleet_recorder_ready(recorder, rec_conn, clock_timestamp() + interval '1 s') THEN
+                PERFORM ranread_internal.ranread_remote_query(recorder, format(
                     'UPDATE @extschema@.ranread_fleet_sweeps SET finished_at = %L, steps = %s, stop_reason = %L WHERE sweep = %s',
                     to_jsonb(clock_timestamp())#>>'{}', coalesce(cardinality(steps), 0),
                     'ended by an error or a cancel: ' || e_msg, sweep_id), 1000);
-                PERFORM @extschema@.ranread_remote_last_words(recorder, NULL);
+                PERFORM ranread_internal.ranread_remote_last_words(recorder, NULL);
             END IF;
         EXCEPTION WHEN query_canceled OR others THEN
             NULL;
         END;
-        PERFORM @extschema@.ranread_remote_close(ARRAY[recorder]);
+        PERFORM ranread_internal.ranread_remote_close(ARRAY[recorder]);
         RAISE;
     END;
 

@@ -5,9 +5,10 @@
 -- that no longer exists is an error, so that a stale line cannot stay.
 -- Column comments are given once per column name and put on every table,
 -- view and row type of the extension that has that column (a few tables
--- give theirs apart).  Functions whose comment begins "Internal:" are
--- steps of other functions that still live in this schema: ranread_help()
--- leaves them out.  test/comments.sql checks that every function, view,
+-- give theirs apart).  The steps behind the functions live in schema
+-- ranread_internal, not on search_path, and carry no comment here (a
+-- comment beginning "Internal:" would keep ranread_help() from listing a
+-- function).  test/comments.sql checks that every function, view,
 -- table and type of the extension in this schema has a comment.  New in
 -- 1.1; the upgrade script includes this file whole.
 
@@ -83,46 +84,6 @@ BEGIN
         ('f', 'ranread_grant', 'Grants a role what ''run'', ''report'' or ''export'' needs (README, "Privileges"); returns the statements it ran'),
         ('f', 'ranread_revoke', 'Takes back from a role what ranread_grant gave for ''run'', ''report'' or ''export''; returns the statements it ran'),
         -- internal steps still in this schema
-        ('f', 'ranread_target_handler', 'Internal: the handler of the ranread_target table access method'),
-        ('f', 'ranread_target_grant_check', 'Internal: the event trigger that takes back any privilege granted on a target'),
-        ('f', 'ranread_target_state', 'Internal: a target''s state (ready, empty, damaged, missing) for ranread_targets'),
-        ('f', 'ranread_target_info', 'Internal: a target''s state, tablespace, protection and note for ranread_targets'),
-        ('f', 'ranread_batch_live', 'Internal: whether a batch whose row says running still runs, for the views'),
-        ('f', 'ranread_status_now', 'Internal: a batch''s status as the views show it (a running row whose batch is gone is failed)'),
-        ('f', 'ranread_nodes_check', 'Internal: the trigger that keeps passwords out of ranread_nodes'),
-        ('f', 'ranread_conninfo_problem', 'Internal: what is wrong with a connection string, NULL if nothing'),
-        ('f', 'ranread_conninfo_has_password', 'Internal: whether a connection string gives a password'),
-        ('f', 'ranread_conninfo_strip', 'Internal: a connection string without its password'),
-        ('f', 'ranread_conninfo_name', 'Internal: a node''s name from its connection string (host:port)'),
-        ('f', 'ranread_conninfo_scrub', 'Internal: a text with a connection string''s secrets taken out'),
-        ('f', 'ranread_conninfo_hide', 'Internal: takes connection strings'' passwords out of the statement''s text'),
-        ('f', 'ranread_conninfo_quote', 'Internal: a value quoted for a connection string'),
-        ('f', 'ranread_remote_connect', 'Internal: the fleet''s connections to its nodes'),
-        ('f', 'ranread_remote_send', 'Internal: sends a query on a fleet connection'),
-        ('f', 'ranread_remote_wait', 'Internal: waits for answers on fleet connections'),
-        ('f', 'ranread_remote_result', 'Internal: a fleet connection''s answer as jsonb'),
-        ('f', 'ranread_remote_query', 'Internal: one query on a fleet connection, its answer as text'),
-        ('f', 'ranread_remote_cancel', 'Internal: cancels the queries on fleet connections'),
-        ('f', 'ranread_remote_probe', 'Internal: checks that nodes answer'),
-        ('f', 'ranread_remote_state', 'Internal: a fleet connection''s state'),
-        ('f', 'ranread_remote_close', 'Internal: closes fleet connections'),
-        ('f', 'ranread_remote_last_words', 'Internal: what a fleet coordinator has its recorder do if it is terminated'),
-        ('f', 'ranread_fleet_align', 'Internal: a fleet''s start instant aligned to a second'),
-        ('f', 'ranread_fleet_outliers', 'Internal: which nodes'' IOPS are outliers'),
-        ('f', 'ranread_fleet_status', 'Internal: a fleet''s status from its nodes'''),
-        ('f', 'ranread_fleet_totals', 'Internal: a fleet''s totals from its nodes'' figures'),
-        ('f', 'ranread_fleet_abandon', 'Internal: marks fleets whose coordinator is gone as failed; returns the fleets fixed'),
-        ('f', 'ranread_fleet_live', 'Internal: whether a fleet whose row says running still runs'),
-        ('f', 'ranread_fleet_ms', 'Internal: milliseconds from now until an instant'),
-        ('f', 'ranread_fleet_loopback', 'Internal: the connection string back to this database for the fleet''s recorder'),
-        ('f', 'ranread_fleet_recorder', 'Internal: the fleet''s recorder session'),
-        ('f', 'ranread_fleet_recorder_ready', 'Internal: whether the fleet''s recorder is ready'),
-        ('f', 'ranread_fleet_clock', 'Internal: a node''s clock offset and round trip (ms)'),
-        ('f', 'ranread_fleet_probe', 'Internal: checks a node before a fleet starts'),
-        ('f', 'ranread_fleet_outcome', 'Internal: a node''s answer as the fleet''s state of that node'),
-        ('f', 'ranread_fleet_resolve', 'Internal: a fleet''s nodes by name and connection string'),
-        ('f', 'ranread_fleet_run', 'Internal: the fleet coordinator''s run'),
-        ('f', 'ranread_fleet_check', 'Internal: checks a fleet''s options before it starts'),
         -- tables
         ('r', 'ranread_batches', 'History: one row per batch, with every option, the figures (IOPS, MiB/s, latency in ms) and both merged histograms'),
         ('r', 'ranread_results', 'History: one row per process of each batch (IOPS, latency in ms, histograms)'),

@@ -59,15 +59,15 @@ GRANT EXECUTE ON FUNCTION @extschema@.ranread_options(),
                           ranread_internal.ranread_help_closest(text) TO pg_monitor;
 
 -- Functions the views and reports call on the reader's behalf.
-GRANT EXECUTE ON FUNCTION @extschema@.ranread_target_state(oid, bigint),
-                          @extschema@.ranread_target_info(oid, bigint),
-                          @extschema@.ranread_batch_live(bigint),
+GRANT EXECUTE ON FUNCTION ranread_internal.ranread_target_state(oid, bigint),
+                          ranread_internal.ranread_target_info(oid, bigint),
+                          ranread_internal.ranread_batch_live(bigint),
                           ranread_internal.ranread_call_running(text, bigint),
                           ranread_internal.ranread_running_calls(),
-                          @extschema@.ranread_status_now(text, bigint, text),
+                          ranread_internal.ranread_status_now(text, bigint, text),
                           ranread_internal.ranread_round(float8, integer),
                           ranread_internal.ranread_workload_words(integer, text, integer, integer, text),
-                          @extschema@.ranread_fleet_live(integer, timestamptz),
+                          ranread_internal.ranread_fleet_live(integer, timestamptz),
                           @extschema@.ranread_fleet_rows(bigint),
                           @extschema@.ranread_fleet_chart(bigint),
                           @extschema@.ranread_fleet_timeline(bigint) TO pg_monitor;

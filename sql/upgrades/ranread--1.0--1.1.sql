@@ -151,6 +151,7 @@ ALTER FUNCTION @extschema@.ranread_hist_merge_sfunc(internal, bytea) SET SCHEMA 
 ALTER FUNCTION @extschema@.ranread_hist_merge_final(internal) SET SCHEMA ranread_internal;
 ALTER FUNCTION @extschema@.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8) SET SCHEMA ranread_internal;
 ALTER FUNCTION @extschema@.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8) SET SCHEMA ranread_internal;
+ALTER FUNCTION @extschema@.ranread_target_state(oid, bigint) SET SCHEMA ranread_internal;
 
 -- @include sql/install/01_access_method.sql
 

@@ -24,8 +24,8 @@ SETUP = [
     " PERFORM ranread_setup('8MB'); END IF; END$$",
     "DELETE FROM ranread_nodes WHERE name = 'fuzz_self'",
     "INSERT INTO ranread_nodes VALUES ('fuzz_self', format('host=%s port=%s dbname=%s',"
-    " ranread_conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),"
-    " current_setting('port'), ranread_conninfo_quote(current_database())))",
+    " ranread_internal.ranread_conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),"
+    " current_setting('port'), ranread_internal.ranread_conninfo_quote(current_database())))",
 ]
 
 SECRETS = []
@@ -289,8 +289,8 @@ def cases(rng, n):
             yield "INSERT INTO ranread_nodes VALUES (%s, %s)" % (
                 lit("fuzz_%d" % rng.randint(0, 10**9)), lit(conninfo_text(rng)))
         else:
-            f = rng.choice(["ranread_conninfo_strip(%s)", "ranread_conninfo_name(%s)",
-                            "ranread_conninfo_problem(%s)", "ranread_conninfo_has_password(%s)",
-                            "ranread_conninfo_scrub('password ' || %s, %s)"])
+            f = rng.choice(["ranread_internal.ranread_conninfo_strip(%s)", "ranread_internal.ranread_conninfo_name(%s)",
+                            "ranread_internal.ranread_conninfo_problem(%s)", "ranread_internal.ranread_conninfo_has_password(%s)",
+                            "ranread_internal.ranread_conninfo_scrub('password ' || %s, %s)"])
             c = lit(conninfo_text(rng)) if rng.random() < 0.95 else "NULL"
             yield "SELECT " + (f % (c, c) if f.count("%s") == 2 else f % c)

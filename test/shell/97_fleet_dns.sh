@@ -74,7 +74,7 @@ q "CREATE EXTENSION ranread" >/dev/null
 is "$(q "SELECT 1")" 1 "a coordinator whose resolver never answers, on port $CP"
 
 HANG="ARRAY['host=$NAME port=5432 connect_timeout=60', 'host=node2.ranread-dns.test port=5432 connect_timeout=60', 'host=node3.ranread-dns.test,node4.ranread-dns.test port=5432 connect_timeout=60']"
-CONNECT="SELECT ranread_remote_connect(ARRAY['a', 'b', 'c'], $HANG)"
+CONNECT="SELECT ranread_internal.ranread_remote_connect(ARRAY['a', 'b', 'c'], $HANG)"
 
 # --- statement_timeout, cancel, terminate end the call at once
 for how in timeout cancel terminate; do
@@ -104,7 +104,7 @@ is "$(q "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'dns_
 
 # --- nobody intervening: the connect timeout bounds the lookup, named
 t0=$(now_ms)
-got=$(q "SELECT (ranread_remote_connect(ARRAY['x', 'y'], ARRAY['host=$NAME port=5432 connect_timeout=2', 'host=node2.ranread-dns.test port=5432 connect_timeout=3']))::text")
+got=$(q "SELECT (ranread_internal.ranread_remote_connect(ARRAY['x', 'y'], ARRAY['host=$NAME port=5432 connect_timeout=2', 'host=node2.ranread-dns.test port=5432 connect_timeout=3']))::text")
 took=$(( $(now_ms) - t0 ))
 diag "connect_timeout 2 and 3: $took ms; $got"
 cmp_ok "$took" "<" 4500 "the lookups of several names run at once, each within its connection's connect_timeout"
@@ -121,11 +121,11 @@ diag "ranread_fleet under statement_timeout 3 s: $took ms; $msg"
 cmp_ok "$took" "<" 5000 "ranread_fleet with a node whose name does not resolve ends within 2 s of statement_timeout"
 
 # --- names that resolve (from /etc/hosts) are connected to through the address found
-got=$(q "SELECT (ranread_remote_connect(ARRAY['l'], ARRAY['host=localhost port=$CP dbname=dns connect_timeout=5 hostaddr=']))[1] IS NULL,
-                ranread_remote_query('l', 'SELECT host(inet_client_addr())', 5000)")
+got=$(q "SELECT (ranread_internal.ranread_remote_connect(ARRAY['l'], ARRAY['host=localhost port=$CP dbname=dns connect_timeout=5 hostaddr=']))[1] IS NULL,
+                ranread_internal.ranread_remote_query('l', 'SELECT host(inet_client_addr())', 5000)")
 is "$got" "t|127.0.0.1" "a host name that resolves is connected to at its address"
-got=$(q "SELECT (ranread_remote_connect(ARRAY['l'], ARRAY['host=localhost,$C port=1,$CP dbname=dns connect_timeout=5']))[1] IS NULL,
-                ranread_remote_query('l', 'SELECT inet_client_addr() IS NULL', 5000)")
+got=$(q "SELECT (ranread_internal.ranread_remote_connect(ARRAY['l'], ARRAY['host=localhost,$C port=1,$CP dbname=dns connect_timeout=5']))[1] IS NULL,
+                ranread_internal.ranread_remote_query('l', 'SELECT inet_client_addr() IS NULL', 5000)")
 is "$got" "t|t" "... and a host list with a name and a socket directory, with a port each, keeps its order and ports"
 
 done_testing

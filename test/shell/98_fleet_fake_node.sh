@@ -53,16 +53,16 @@ hwm_after() {
 fake silent; SILENT=$FAKE_PORT
 # (one transaction: a connection lives until the end of its transaction)
 bg_psql huge "BEGIN" \
-  "SELECT ranread_remote_connect(ARRAY['h'], ARRAY['host=127.0.0.1 port=$SILENT connect_timeout=99999999999999'], NULL, false)" \
-  "SELECT ranread_remote_wait(ARRAY['h'], 90000)" \
-  "SELECT round(extract(epoch FROM clock_timestamp() - now()))::int || ' ' || (ranread_remote_result('h', 0)->>'message')" \
+  "SELECT ranread_internal.ranread_remote_connect(ARRAY['h'], ARRAY['host=127.0.0.1 port=$SILENT connect_timeout=99999999999999'], NULL, false)" \
+  "SELECT ranread_internal.ranread_remote_wait(ARRAY['h'], 90000)" \
+  "SELECT round(extract(epoch FROM clock_timestamp() - now()))::int || ' ' || (ranread_internal.ranread_remote_result('h', 0)->>'message')" \
   "COMMIT"
 HUGE_PID=$BG_PID
 
 # --- 1 MiB rows without end: broken past 64 MB, memory bounded
 fake rows 256; ROWS=$FAKE_PORT
 t0=$(now_ms)
-out=$(hwm_after "SELECT (ranread_remote_connect(ARRAY['f'], ARRAY['host=127.0.0.1 port=$ROWS']))[1], ranread_remote_query('f', 'SELECT 1', 15000)")
+out=$(hwm_after "SELECT (ranread_internal.ranread_remote_connect(ARRAY['f'], ARRAY['host=127.0.0.1 port=$ROWS']))[1], ranread_internal.ranread_remote_query('f', 'SELECT 1', 15000)")
 took=$(( $(now_ms) - t0 ))
 hwm=$(echo "$out" | sed -n 's/^hwm=//p')
 diag "1 MiB rows: $took ms, peak $hwm kB; $(echo "$out" | grep ERROR)"
@@ -73,7 +73,7 @@ cmp_ok "$took" "<" 10000 "... at once, not after the query's timeout"
 
 # --- one row that says it is 1 GiB long
 fake bigrow 256; BIG=$FAKE_PORT
-out=$(hwm_after "SELECT (ranread_remote_connect(ARRAY['f'], ARRAY['host=127.0.0.1 port=$BIG']))[1], ranread_remote_query('f', 'SELECT 1', 15000)")
+out=$(hwm_after "SELECT (ranread_internal.ranread_remote_connect(ARRAY['f'], ARRAY['host=127.0.0.1 port=$BIG']))[1], ranread_internal.ranread_remote_query('f', 'SELECT 1', 15000)")
 hwm=$(echo "$out" | sed -n 's/^hwm=//p')
 diag "one 1 GiB row: peak $hwm kB; $(echo "$out" | grep ERROR)"
 echo "$out" | grep -q "ERROR:  08006: the server at 127.0.0.1:$BIG sent more than 64 MB for one answer"
@@ -89,7 +89,7 @@ ok $? "ranread_fleet with a node that floods: that node is unavailable, the erro
 
 # --- NOTICEs with newlines: answered, nothing in the server log
 fake notices; NOT=$FAKE_PORT
-got=$(q "SELECT (ranread_remote_connect(ARRAY['n'], ARRAY['host=127.0.0.1 port=$NOT']))[1] IS NULL, ranread_remote_query('n', 'SELECT 1', 5000)")
+got=$(q "SELECT (ranread_internal.ranread_remote_connect(ARRAY['n'], ARRAY['host=127.0.0.1 port=$NOT']))[1] IS NULL, ranread_internal.ranread_remote_query('n', 'SELECT 1', 5000)")
 is "$got" "t|1" "a node that sends NOTICEs is answered"
 sleep 0.5
 grep -c "FAKE-" "$LOG" > "$WORK/count"
@@ -98,7 +98,7 @@ is "$(cat "$WORK/count")" 0 "... and none of its NOTICEs (200 with newlines) rea
 # --- connect_timeout=0: ranread's 10 s
 t0=$(now_ms)
 # (statement_timeout 30 s: without ranread's bound this call would never end)
-got=$(PGOPTIONS="-c statement_timeout=30s" q_try "SELECT (ranread_remote_connect(ARRAY['z'], ARRAY['host=127.0.0.1 port=$SILENT connect_timeout=0']))[1]")
+got=$(PGOPTIONS="-c statement_timeout=30s" q_try "SELECT (ranread_internal.ranread_remote_connect(ARRAY['z'], ARRAY['host=127.0.0.1 port=$SILENT connect_timeout=0']))[1]")
 took=$(( $(now_ms) - t0 ))
 diag "connect_timeout=0: $took ms; $got"
 is "$got" "the server did not answer the connection within 10000 ms (ranread's connect timeout, as its connect_timeout of 0 would set no bound)" \
