@@ -73,6 +73,17 @@ typedef struct DurabilityStamp
 	uint32		block;
 } DurabilityStamp;
 
+/* A durability test's number, as ranread_durability_seq gives them */
+static void
+durability_valid(int64 durability)
+{
+	if (durability < 1 || durability > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("durability test " INT64_FORMAT " is out of range", durability),
+				 errhint("Durability tests are numbered from 1 to %d (ranread_durability.durability).", PG_INT32_MAX)));
+}
+
 /* The relation of run `durability` in ranread_target, or InvalidOid */
 static Oid
 durability_relid(int64 durability, char *relname)
@@ -87,10 +98,12 @@ static char *
 durability_path(int64 durability)
 {
 	char		relname[NAMEDATALEN];
-	Oid			relid = durability_relid(durability, relname);
+	Oid			relid;
 	Relation	rel;
 	char	   *path;
 
+	durability_valid(durability);
+	relid = durability_relid(durability, relname);
 	if (!OidIsValid(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -164,8 +177,8 @@ ranread_durability_create(PG_FUNCTION_ARGS)
 {
 	int64		durability = PG_GETARG_INT64(0);
 	char	   *spcname = PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1));
-	int64		blocks = PG_GETARG_INT64(3);
-	bool		local_log = PG_GETARG_BOOL(4);
+	int64		blocks = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT64(3);
+	bool		local_log = PG_ARGISNULL(4) ? true : PG_GETARG_BOOL(4);
 	Oid			spcoid;
 	struct stat wal,
 				dir;
@@ -181,6 +194,11 @@ ranread_durability_create(PG_FUNCTION_ARGS)
 	int			fd;
 	char	   *note;
 
+	durability_valid(durability);
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("method, blocks and local_log of ranread_durability_create must not be NULL")));
 	(void) durability_method(PG_GETARG_TEXT_PP(2));
 	if (blocks < 1 || blocks > DURABILITY_MAX_BLOCKS)
 		ereport(ERROR,
@@ -438,9 +456,11 @@ ranread_durability_drop(PG_FUNCTION_ARGS)
 {
 	int64		durability = PG_GETARG_INT64(0);
 	char		relname[NAMEDATALEN];
-	Oid			relid = durability_relid(durability, relname);
+	Oid			relid;
 	ObjectAddress rel;
 
+	durability_valid(durability);
+	relid = durability_relid(durability, relname);
 	if (durability == cur_durability && cur_fd >= 0)
 	{
 		close(cur_fd);

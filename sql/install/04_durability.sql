@@ -52,6 +52,67 @@ CREATE FUNCTION ranread_internal.ranread_durability_drop(durability bigint)
 RETURNS boolean AS 'MODULE_PATHNAME', 'ranread_durability_drop'
 LANGUAGE C STRICT VOLATILE;
 
+-- The log on another server (log_conninfo): connect as
+-- 'ranread_durability_log' (src/remote.c: every wait bounded, cancel
+-- honoured, no password stored or shown), refuse this very server, make
+-- the log table there.  durability > 0: start that test's log row, keep
+-- the connection; < 0: return the acknowledged writes logged for test
+-- -durability; 0: check only.
+CREATE FUNCTION ranread_internal.ranread_durability_log_connect(conninfo text, sysid bigint,
+    durability bigint)
+RETURNS bigint
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    why   text;
+    there bigint;
+    acked text;
+BEGIN
+    why := (@extschema@.ranread_remote_connect(ARRAY['ranread_durability_log'], ARRAY[conninfo], 15000))[1];
+    IF why IS NOT NULL THEN
+        RAISE EXCEPTION 'cannot reach the log server of the durability test (log_conninfo): %', why
+            USING ERRCODE = 'connection_failure',
+                  HINT = 'log_conninfo names another server that takes connections from this one; nothing was written.';
+    END IF;
+    there := @extschema@.ranread_remote_query('ranread_durability_log',
+        'SELECT system_identifier FROM pg_control_system()', 10000)::bigint;
+    IF there = sysid THEN
+        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+        RAISE EXCEPTION 'log_conninfo of the durability test reaches this server itself (system identifier %)', sysid
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Its log would be lost with the acknowledged writes in a power cut of this server.',
+                  HINT = 'Log to another server, on other storage (diskchecker.pl''s listener).';
+    END IF;
+    PERFORM @extschema@.ranread_remote_query('ranread_durability_log', 'SET synchronous_commit = on', 10000);
+    IF durability < 0 THEN
+        acked := @extschema@.ranread_remote_query('ranread_durability_log',
+            format('SELECT acknowledged FROM ranread_durability_log WHERE system_identifier = %s AND durability = %s',
+                   sysid, -durability), 10000);
+        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+        IF acked IS NULL THEN
+            RAISE EXCEPTION 'the log server has no log of durability test %', -durability
+                USING ERRCODE = 'no_data_found',
+                      HINT = 'Pass the log_conninfo the start was given.';
+        END IF;
+        RETURN acked::bigint;
+    END IF;
+    PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+        'CREATE TABLE IF NOT EXISTS ranread_durability_log (system_identifier bigint NOT NULL, '
+        'durability bigint NOT NULL, acknowledged bigint NOT NULL DEFAULT 0, last_ack timestamptz, '
+        'PRIMARY KEY (system_identifier, durability))', 10000);
+    IF durability > 0 THEN
+        PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+            format('INSERT INTO ranread_durability_log (system_identifier, durability) VALUES (%s, %s) '
+                   'ON CONFLICT (system_identifier, durability) DO UPDATE SET acknowledged = 0', sysid, durability),
+            10000);
+    ELSE
+        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+    END IF;
+    RETURN 0;
+END
+$$;
+
 -- The advisory lock a running start holds for its whole session (class 1
 -- of ranread's two-key locks: the durability test's number)
 CREATE FUNCTION ranread_internal.ranread_durability_lock_key()
@@ -67,7 +128,8 @@ CREATE OR REPLACE PROCEDURE @extschema@.ranread_durability_start(
     tablespace name     DEFAULT NULL,
     method     text     DEFAULT 'fdatasync',
     duration   interval DEFAULT '60s',
-    size       text     DEFAULT '64MB')
+    size       text     DEFAULT '64MB',
+    log_conninfo text   DEFAULT NULL)
 LANGUAGE plpgsql
 AS $$
 DECLARE
@@ -79,6 +141,9 @@ DECLARE
     v_stop    boolean := false;
     v_log     text;
     v_pending record;
+    v_remote  boolean := log_conninfo IS NOT NULL;
+    v_sysid   bigint := (SELECT s.system_identifier FROM pg_catalog.pg_control_system() s);
+    v_why     text;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only('ranread_durability_start');
     IF method IS NULL OR method NOT IN ('fdatasync', 'fsync', 'open_datasync', 'open_sync') THEN
@@ -118,6 +183,16 @@ BEGIN
                   DETAIL = pg_catalog.format('Its status is %s: its durability file holds what a power cut would have left.', v_pending.status),
                   HINT = 'Read it back first: SELECT * FROM ranread_durability_check();';
     END IF;
+    -- the log server: reachable, not this server, its log table there
+    IF v_remote THEN
+        v_why := @extschema@.ranread_conninfo_problem(log_conninfo);
+        IF v_why IS NOT NULL THEN
+            RAISE EXCEPTION 'invalid log_conninfo for ranread_durability_start: %', v_why
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'log_conninfo is a libpq connection string of another server, e.g. ''host=logserver dbname=postgres''.';
+        END IF;
+        PERFORM ranread_internal.ranread_durability_log_connect(log_conninfo, v_sysid, 0);
+    END IF;
     -- leftovers of tests whose rows are gone (a restore, a DELETE)
     PERFORM ranread_internal.ranread_durability_drop(pg_catalog.substr(c.relname, 20)::bigint)
        FROM pg_catalog.pg_class c
@@ -130,27 +205,46 @@ BEGIN
                                   WHERE db.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())),
             method, duration, v_blocks)
     RETURNING durability INTO v_id;
-    v_log := ranread_internal.ranread_durability_create(v_id, tablespace, method, v_blocks, true);
+    v_log := ranread_internal.ranread_durability_create(v_id, tablespace, method, v_blocks, NOT v_remote);
+    IF v_remote THEN
+        v_log := pg_catalog.format('%s at %s', v_log, @extschema@.ranread_conninfo_name(log_conninfo));
+    END IF;
     UPDATE @extschema@.ranread_durability d SET log = v_log WHERE d.durability OPERATOR(pg_catalog.=) v_id;
     COMMIT;
     -- held for the session: ranread_durability_check knows a test is running
     PERFORM pg_catalog.pg_advisory_lock(ranread_internal.ranread_durability_lock_key(), v_id::integer);
+    IF v_remote THEN
+        -- the COMMIT above closed the first connection: the log's own one
+        PERFORM ranread_internal.ranread_durability_log_connect(log_conninfo, v_sysid, v_id);
+    END IF;
     RAISE NOTICE 'durability test %: writing % blocks of 8 kB on tablespace % with %, for %; cut the power of that storage now, then run ranread_durability_check() after the restart',
         v_id, v_blocks, coalesce(tablespace, 'of the database'), method, duration;
     v_until := pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) duration;
     WHILE NOT v_stop AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) v_until LOOP
         v_seq := v_seq OPERATOR(pg_catalog.+) 1;
         PERFORM ranread_internal.ranread_durability_write(v_id, method, v_seq, v_blocks);
-        -- the acknowledgement, durable in pg_wal before the next write
-        PERFORM pg_catalog.set_config('synchronous_commit', 'on', true);
-        UPDATE @extschema@.ranread_durability d
-           SET acknowledged = v_seq, last_ack = pg_catalog.clock_timestamp()
-         WHERE d.durability OPERATOR(pg_catalog.=) v_id
-        RETURNING d.stop_requested INTO v_stop;
-        COMMIT;
+        IF v_remote THEN
+            -- the acknowledgement, committed on the log server (no COMMIT
+            -- here: it would close the connection)
+            PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+                pg_catalog.format('UPDATE ranread_durability_log SET acknowledged = %s, last_ack = now() '
+                                  'WHERE system_identifier = %s AND durability = %s', v_seq, v_sysid, v_id),
+                10000);
+            SELECT d.stop_requested INTO v_stop FROM @extschema@.ranread_durability d
+             WHERE d.durability OPERATOR(pg_catalog.=) v_id;
+        ELSE
+            -- the acknowledgement, durable in pg_wal before the next write
+            PERFORM pg_catalog.set_config('synchronous_commit', 'on', true);
+            UPDATE @extschema@.ranread_durability d
+               SET acknowledged = v_seq, last_ack = pg_catalog.clock_timestamp()
+             WHERE d.durability OPERATOR(pg_catalog.=) v_id
+            RETURNING d.stop_requested INTO v_stop;
+            COMMIT;
+        END IF;
     END LOOP;
     UPDATE @extschema@.ranread_durability d
-       SET status = 'written', written_until = pg_catalog.clock_timestamp()
+       SET status = 'written', written_until = pg_catalog.clock_timestamp(),
+           acknowledged = v_seq
      WHERE d.durability OPERATOR(pg_catalog.=) v_id;
     COMMIT;
     PERFORM pg_catalog.pg_advisory_unlock(ranread_internal.ranread_durability_lock_key(), v_id::integer);
@@ -177,7 +271,7 @@ $$;
 
 -- ranread_durability_check: read the durability file of the last test back
 -- against the log, record and return the verdict, and drop the file.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_durability_check()
+CREATE OR REPLACE FUNCTION @extschema@.ranread_durability_check(log_conninfo text DEFAULT NULL)
 RETURNS TABLE (durability bigint, method text, tablespace name, acknowledged bigint,
                checked bigint, lost bigint, torn bigint, unacknowledged bigint,
                verdict text)
@@ -208,6 +302,16 @@ BEGIN
             USING ERRCODE = 'object_in_use',
                   HINT = 'Cut the power during it, or wait until it ends (SELECT ranread_durability_stop() ends it now), then check.';
     END IF;
+    IF d.log LIKE 'another server%' THEN
+        IF log_conninfo IS NULL THEN
+            RAISE EXCEPTION 'durability test % logged its acknowledged writes to another server', d.durability
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = d.log,
+                      HINT = 'Pass that server''s connection string: ranread_durability_check(log_conninfo => ''...'').';
+        END IF;
+        d.acknowledged := ranread_internal.ranread_durability_log_connect(log_conninfo,
+            (SELECT s.system_identifier FROM pg_control_system() s), -d.durability);
+    END IF;
     r := ranread_internal.ranread_durability_read(d.durability, d.blocks, d.acknowledged);
     IF r.lost = 0 THEN
         v := format('flushes honoured: %s acknowledged writes, 0 lost', r.checked);
@@ -223,7 +327,8 @@ BEGIN
         v := v || format('; %s blocks torn (a write half-done at the cut)', r.torn);
     END IF;
     UPDATE @extschema@.ranread_durability x
-       SET status = 'checked', checked = now(), checked_writes = r.checked, lost = r.lost,
+       SET status = 'checked', checked = now(), acknowledged = d.acknowledged,
+           checked_writes = r.checked, lost = r.lost,
            torn = r.torn, unacknowledged = r.unacknowledged, first_lost = r.first_lost,
            verdict = v
      WHERE x.durability = d.durability;

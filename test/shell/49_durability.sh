@@ -124,6 +124,37 @@ ok $(( ! (dropped >= lost && dropped <= lost + 1) )) "... as many as the rig ack
 case "$verdict" in "LOST $lost of $checked acknowledged writes: this storage does not keep what it flushes: "*"disable the write cache"*"battery"*) r=0 ;; *) r=1 ;; esac
 ok $r "... and the verdict says LOST k of N and what to do"
 
+# --- lying cache, the log on another server (log_conninfo, src/remote.c)
+L=$WORK/logsrv
+LPORT=$(free_port)
+cluster_init "$L"
+cluster_start "$L" "$LPORT"
+LOGCI="host=$L port=$LPORT user=postgres dbname=postgres"
+n_before=$(Q "SELECT count(*) FROM ranread_durability")
+out=$(E "CALL ranread_durability_start('rig', log_conninfo => 'host=$WORK/nowhere port=1')")
+case "$out" in "cannot reach the log server of the durability test (log_conninfo): "*) r=0 ;; *) r=1; diag "$out" ;; esac
+ok $r "an unreachable log server is refused"
+out=$(E "CALL ranread_durability_start('rig', log_conninfo => 'host=$D port=$PORT user=postgres dbname=postgres')")
+case "$out" in "log_conninfo of the durability test reaches this server itself"*) r=0 ;; *) r=1; diag "$out" ;; esac
+ok $r "a log_conninfo that reaches this server itself is refused"
+is "$(Q "SELECT count(*) FROM ranread_durability")|$(files)" "$n_before|0" "... and neither wrote a row or a file"
+dropped0=$(slowfs_stats "$M" dropped_acked)
+psql -qAtX -h "$D" -p "$PORT" -U postgres -d postgres \
+  -c "CALL ranread_durability_start('rig', duration => '60s', size => '8MB', log_conninfo => '$LOGCI')" > "$WORK/start.out" 2>&1 &
+START_PID=$!
+wait_for 30 "SELECT count(*) FROM ranread_durability_log WHERE acknowledged >= 40" 1 "$L" "$LPORT" ||
+  diag "start: $(cat "$WORK/start.out")"
+restart cut
+wait "$START_PID" 2>/dev/null
+is "$(E "SELECT * FROM ranread_durability_check()")" "durability test $(Q "SELECT max(durability) FROM ranread_durability") logged its acknowledged writes to another server" \
+  "a test logged to another server is not checked without its log_conninfo"
+read -r acked lost < <(Q "SELECT acknowledged, lost FROM ranread_durability_check(log_conninfo => '$LOGCI')" | tr '|' ' ')
+dropped=$(( $(slowfs_stats "$M" dropped_acked) - dropped0 ))
+diag "lying, log on another server: $acked acknowledged, $lost lost, rig dropped $dropped acknowledged"
+cmp_ok "$lost" ">=" 40 "log on another server, lying cache: the acknowledged writes it logged are found lost"
+ok $(( ! (lost == acked && dropped >= lost && dropped <= lost + 1) )) "... all of them, as many as the rig dropped"
+cluster_stop "$L"
+
 # --- open_datasync on a lying cache, torn at the cut
 run_start "'rig', method => 'open_datasync', duration => '60s', size => '8MB'"
 restart tear
@@ -146,7 +177,7 @@ out=$(psql -qAtX -h "$D" -p "$PORT" -U postgres -d postgres -c "SET statement_ti
 case "$out" in *"canceling statement due to statement timeout"*) r=0 ;; *) r=1; diag "$out" ;; esac
 ok $r "a start is cancelled by statement_timeout"
 is "$(Q "SELECT lost FROM ranread_durability_check()")" 0 "... and its test is checked afterwards"
-is "$(Q "SELECT count(*), count(verdict) FROM ranread_durability WHERE status = 'checked'")" "8|8" "the history keeps every check with its verdict"
+is "$(Q "SELECT count(*), count(verdict) FROM ranread_durability WHERE status = 'checked'")" "9|9" "the history keeps every check with its verdict"
 run_start "'rig', duration => '60s', size => '1MB'" 5
 Q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'CALL ranread_durability_start%'" > /dev/null
 wait "$START_PID" 2>/dev/null
