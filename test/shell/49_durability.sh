@@ -12,8 +12,11 @@
 #  - a write torn at the cut is found as torn
 #  - the durability file survives crash recovery, the check drops it, the
 #    history keeps every check; a start while one is pending is refused
-#  - ranread_durability_stop ends a run; a cancelled run can be checked;
-#    DROP EXTENSION removes the durability file
+#  - the log on another server (log_conninfo): unreachable or this server
+#    itself refused before any write; the check needs it and finds the loss
+#  - a check while the start runs is refused; ranread_durability_stop ends a
+#    run; a cancelled run can be checked; ranread_durability_purge drops the
+#    file of a terminated run; DROP EXTENSION removes the durability file
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cluster.bash"
 . "$(dirname "$0")/../rig/slowfs.sh"
@@ -166,6 +169,8 @@ is "$torn" 1 "a write torn at the power cut is found as one torn block"
 # --- stop, cancel, history, DROP EXTENSION
 slowfs_control "$M" honest
 run_start "'rig', method => 'fsync', duration => '60s', size => '256kB'" 60
+id=$(Q "SELECT max(durability) FROM ranread_durability")
+is "$(E "SELECT * FROM ranread_durability_check()")" "durability test $id is still running" "a check while the start runs is refused"
 Q "SELECT ranread_durability_stop()" > /dev/null
 t0=$SECONDS
 wait "$START_PID"; rc=$?
@@ -178,6 +183,14 @@ case "$out" in *"canceling statement due to statement timeout"*) r=0 ;; *) r=1; 
 ok $r "a start is cancelled by statement_timeout"
 is "$(Q "SELECT lost FROM ranread_durability_check()")" 0 "... and its test is checked afterwards"
 is "$(Q "SELECT count(*), count(verdict) FROM ranread_durability WHERE status = 'checked'")" "9|9" "the history keeps every check with its verdict"
+run_start "'rig', duration => '60s', size => '1MB'" 5
+Q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'CALL ranread_durability_start%'" > /dev/null
+wait "$START_PID" 2>/dev/null
+wait_for 10 "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'CALL ranread_durability_start%'" 0 "$D" "$PORT"
+is "$(files)" 1 "a start whose session was terminated leaves its durability file, to be checked"
+is "$(Q "SELECT ranread_durability_purge()")" 1 "ranread_durability_purge drops it"
+is "$(files)|$(Q "SELECT status, verdict FROM ranread_durability ORDER BY durability DESC LIMIT 1")" "0|checked|purged unchecked" \
+  "... and marks its test checked, purged unchecked"
 run_start "'rig', duration => '60s', size => '1MB'" 5
 Q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'CALL ranread_durability_start%'" > /dev/null
 wait "$START_PID" 2>/dev/null
