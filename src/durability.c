@@ -166,11 +166,12 @@ tablespace_dir(Oid spcoid)
 }
 
 /*
- * ranread_internal.durability_create(durability, tablespace, method, blocks,
- * local_log) returns text: check every argument and, for a local log, that
- * pg_wal is on other storage than the tablespace; then create and commit...
- * (the caller commits) the durability file: blocks x 8 kB, sparse, its size
- * flushed.  Returns where the log goes and what was checked.
+ * ranread_internal.ranread_durability_create(durability, tablespace, method,
+ * blocks, local_log) returns text: check every argument and, for a log in
+ * this server's tables, that pg_wal is on another device than the
+ * tablespace; then create the durability file's relation (the caller
+ * commits it before the first write) and size the file: blocks x 8 kB,
+ * sparse, the size flushed.  Returns where the log goes and the devices.
  */
 Datum
 ranread_durability_create(PG_FUNCTION_ARGS)
@@ -306,7 +307,7 @@ static RanreadSync cur_method = SYNC_NONE;
 static char cur_page[BLCKSZ] pg_attribute_aligned(4096);	/* O_DIRECT */
 
 /*
- * ranread_internal.durability_write(durability, method, seq, blocks): write
+ * ranread_internal.ranread_durability_write(durability, method, seq, blocks): write
  * number seq, made durable by method; returns when the storage has
  * acknowledged it.
  */
@@ -358,7 +359,7 @@ ranread_durability_write(PG_FUNCTION_ARGS)
 }
 
 /*
- * ranread_internal.durability_read(durability, blocks, acknowledged):
+ * ranread_internal.ranread_durability_read(durability, blocks, acknowledged):
  * read the file back.  checked: acknowledged writes the file can show (the
  * newest to each block); lost: of those, the ones it does not hold; torn:
  * blocks with a bad checksum or stamp; unacknowledged: blocks holding a
@@ -450,7 +451,7 @@ ranread_durability_read(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
-/* ranread_internal.durability_drop(durability): drop the file; true if it was there */
+/* ranread_internal.ranread_durability_drop(durability): drop the file; true if it was there */
 Datum
 ranread_durability_drop(PG_FUNCTION_ARGS)
 {
