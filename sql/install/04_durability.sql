@@ -158,7 +158,7 @@ BEGIN
     END IF;
     BEGIN
         v_bytes := pg_catalog.pg_size_bytes(size);
-    EXCEPTION WHEN invalid_parameter_value OR null_value_not_allowed THEN
+    EXCEPTION WHEN invalid_parameter_value OR null_value_not_allowed OR numeric_value_out_of_range THEN
         v_bytes := NULL;
     END;
     IF v_bytes IS NULL OR v_bytes < 8192 OR v_bytes > 1073741824 THEN
@@ -167,11 +167,11 @@ BEGIN
                   HINT = 'size is from ''8kB'' (one block) to ''1GB'', as pg_size_bytes reads it (e.g. ''64MB''); writes wrap around the file.';
     END IF;
     v_blocks := v_bytes / 8192;
-    IF pg_catalog.current_setting('fsync')::boolean IS NOT TRUE THEN
+    IF NOT v_remote AND pg_catalog.current_setting('fsync')::boolean IS NOT TRUE THEN
         RAISE EXCEPTION 'ranread_durability_start needs fsync = on'
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   DETAIL = 'The log of acknowledged writes is committed to this server''s WAL, which fsync = off does not flush.',
-                  HINT = 'ALTER SYSTEM SET fsync = on; SELECT pg_reload_conf();';
+                  HINT = 'ALTER SYSTEM SET fsync = on; SELECT pg_reload_conf(); or log to another server: log_conninfo => ''...''.';
     END IF;
     SELECT d.durability, d.status INTO v_pending
       FROM @extschema@.ranread_durability d

@@ -82,6 +82,14 @@ is "$(E "CALL ranread_durability_start('rig', size => 'lots')")" 'invalid size "
   "a size pg_size_bytes does not read is refused"
 is "$(E "CALL ranread_durability_start('rig', size => '2GB')")" 'invalid size "2GB" for ranread_durability_start' \
   "a size over one segment file is refused"
+is "$(E "CALL ranread_durability_start('rig', size => '9e99 TB')")" 'invalid size "9e99 TB" for ranread_durability_start' \
+  "a size beyond bigint is refused, named"
+Q "ALTER SYSTEM SET fsync = off" > /dev/null; Q "SELECT pg_reload_conf()" > /dev/null
+wait_for 10 "SHOW fsync" off "$D" "$PORT"
+is "$(E "CALL ranread_durability_start('rig')")" "ranread_durability_start needs fsync = on" \
+  "a log in this server's tables needs fsync = on"
+Q "ALTER SYSTEM RESET fsync" > /dev/null; Q "SELECT pg_reload_conf()" > /dev/null
+wait_for 10 "SHOW fsync" on "$D" "$PORT"
 is "$(E "CALL ranread_durability_start('nowhere')")" 'tablespace "nowhere" of ranread_durability_start does not exist' \
   "a missing tablespace is refused"
 like_wal=$(E "CALL ranread_durability_start()")
@@ -92,6 +100,7 @@ is "$(Q "SELECT count(*) FROM ranread_durability")|$(files)" "0|0" "... and none
 # --- honest cache: nothing acknowledged is lost
 run_start "'rig', duration => '60s', size => '8MB'"
 is "$(files)" 1 "a start writes its durability file on the tested tablespace"
+is "$(Q "SELECT count(*) FROM ranread_target_check()")" 0 "ranread_target_check does not take the durability file for a stray relation"
 diag "log: $(Q "SELECT log FROM ranread_durability")"
 restart cut
 wait "$START_PID" 2>/dev/null
