@@ -17,6 +17,7 @@ OBJS = \
 	src/run.o \
 	src/leader.o \
 	src/commit.o \
+	src/durability.o \
 	src/worker.o \
 	src/engine_uring.o \
 	src/engine_sync.o \

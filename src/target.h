@@ -38,6 +38,7 @@ extern char *target_relname(const char *target);
 
 /* target_am.c */
 extern void target_am_allow_create(const char *relname, Oid nsp);
+extern void target_am_allow_create_logged(const char *relname, Oid nsp);
 extern void target_am_end_create(void);
 
 #endif							/* RANREAD_TARGET_H */

@@ -109,6 +109,7 @@ static bool callbacks_registered = false;
 /* The relation ranread_setup is creating now (target_am_allow_create) */
 static char creating_relname[NAMEDATALEN];
 static Oid	creating_nsp = InvalidOid;
+static bool creating_logged = false;	/* a durability file (durability.c) */
 
 /*
  * Relations of this access method that this transaction gave a new
@@ -385,6 +386,19 @@ target_am_allow_create(const char *relname, Oid nsp)
 	register_callbacks();
 	strlcpy(creating_relname, relname, NAMEDATALEN);
 	creating_nsp = nsp;
+	creating_logged = false;
+}
+
+/*
+ * The durability check is about to create its durability file, relname in
+ * schema nsp: a permanent relation (an unlogged one's main fork is reset
+ * after a crash).  Cleared as target_am_allow_create's.
+ */
+void
+target_am_allow_create_logged(const char *relname, Oid nsp)
+{
+	target_am_allow_create(relname, nsp);
+	creating_logged = true;
 }
 
 void
@@ -392,6 +406,7 @@ target_am_end_create(void)
 {
 	creating_nsp = InvalidOid;
 	creating_relname[0] = '\0';
+	creating_logged = false;
 }
 
 /* A relation this transaction gave a new relfilenode, to check before commit */
@@ -447,7 +462,8 @@ allowed_relation(Relation rel, char persistence)
 	/* the target ranread_setup is creating */
 	if (OidIsValid(creating_nsp) && RelationGetNamespace(rel) == creating_nsp &&
 		strcmp(RelationGetRelationName(rel), creating_relname) == 0 &&
-		rel->rd_rel->relkind == RELKIND_RELATION && persistence == RELPERSISTENCE_UNLOGGED)
+		rel->rd_rel->relkind == RELKIND_RELATION &&
+		persistence == (creating_logged ? RELPERSISTENCE_PERMANENT : RELPERSISTENCE_UNLOGGED))
 	{
 		target_am_end_create();
 		return relid;

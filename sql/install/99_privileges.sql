@@ -15,7 +15,7 @@ BEGIN
                  WHERE e.extname OPERATOR(pg_catalog.=) 'ranread')
            AND d.deptype OPERATOR(pg_catalog.=) 'e'
     LOOP
-        EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', fn);
+        EXECUTE pg_catalog.format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', fn);  -- procedures too
     END LOOP;
 END
 $$;

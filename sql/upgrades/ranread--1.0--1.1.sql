@@ -182,6 +182,7 @@ END
 $$;
 -- @include sql/install/02_groups.sql
 -- @include sql/install/03_commit.sql
+-- @include sql/install/04_durability.sql
 -- @include sql/install/05_views.sql
 -- @include sql/install/10_core.sql
 -- @include sql/install/20_report.sql

@@ -85,6 +85,63 @@ is "$(stat -c '%U:%G %a' "$B/pgdir/sub" "$B/pgdir/sub/f" | sort -u | tr '\n' ' '
 runuser -u postgres -- bash -c "echo z > '$M/a'" 2>/dev/null
 ok $(( ! $? )) "default_permissions: postgres cannot write root's file"
 
+# --- the volatile write cache: honest, lying, power cuts
+C="$WORK/mntc" CB="$WORK/backc"
+st() { slowfs_stats "$C" "$1"; }
+ctl() { printf '%s\n' "$1" > "$C/.slowfs-control"; }
+blk() { dd if="$1" bs=8k skip="$2" count=1 status=none | od -An -tx1 | tr -d ' \n' | cut -c1-16; }
+slowfs_mount "$CB" "$C" "cache=honest"
+ok $? "slowfs mounts with cache=honest"
+is "$(st mode)" honest "the stats file says the cache's mode"
+head -c $((8192 * 4)) /dev/zero > "$C/d"; sync "$C/d"
+is "$(st cached_writes)" 0 "an fsync writes the file's cache through (honest)"
+cmp -s "$CB/d" <(head -c $((8192 * 4)) /dev/zero)
+ok $? "... and the backing file holds what was written"
+w() { python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_WRONLY | int(sys.argv[4])); os.pwritev(fd, [bytes([int(sys.argv[2])])*8192], int(sys.argv[3])*8192, int(sys.argv[5])); os.close(fd)' "$@"; }
+w "$C/d" 17 1 0 0
+is "$(blk "$C/d" 1)" 1111111111111111 "a write without a flush is read back through the mount"
+is "$(blk "$CB/d" 1)" 0000000000000000 "... but is only in the cache, not in the backing file"
+is "$(st cached_writes)" 1 "... and the stats count it as cached"
+ctl cut
+is "$(blk "$C/d" 1)" 0000000000000000 "a power cut drops an unflushed write"
+is "$(st dropped_writes):$(st dropped_acked):$(st cuts)" "1:0:1" "... counted as dropped, none of it acknowledged"
+w "$C/d" 34 1 "$(python3 -c 'import os; print(os.O_DSYNC)')" 0
+is "$(blk "$CB/d" 1)" 2222222222222222 "a write to a file opened O_DSYNC is written through (honest)"
+cmp_ok "$(st dsync_writes)" ">=" 1 "... as a flush the daemon sees in the write's flags"
+w "$C/d" 51 2 0 "$(python3 -c 'import os; print(os.RWF_DSYNC)')"
+is "$(blk "$CB/d" 2)" 3333333333333333 "a pwritev2 with RWF_DSYNC is written through (honest)"
+w "$C/d" 68 3 "$(python3 -c 'import os; print(os.O_DIRECT | os.O_SYNC)')" 0
+is "$(blk "$CB/d" 3)" 4444444444444444 "an O_DIRECT | O_SYNC write is written through (honest)"
+ctl lying
+is "$(st mode)" lying "the control file switches the cache to lying"
+w "$C/d" 85 0 0 0; sync -d "$C/d"
+w "$C/d" 102 1 "$(python3 -c 'import os; print(os.O_DSYNC)')" 0
+w "$C/d" 119 2 0 0
+is "$(blk "$CB/d" 0)$(blk "$CB/d" 1)" 00000000000000002222222222222222 "a lying cache acknowledges fdatasync and O_DSYNC and keeps the data"
+is "$(blk "$C/d" 0)$(blk "$C/d" 2)" 55555555555555557777777777777777 "... while reads through the mount see it"
+is "$(st cached_writes):$(st cached_acked)" "3:2" "... and the stats count 3 cached writes, 2 of them acknowledged"
+ctl cut
+is "$(blk "$C/d" 0)$(blk "$C/d" 1)$(blk "$C/d" 2)" 000000000000000022222222222222223333333333333333 \
+  "a power cut loses what the lying cache acknowledged"
+is "$(st dropped_writes):$(st dropped_acked)" "4:2" "... and the stats count the acknowledged writes it took"
+w "$C/d" 136 3 0 0; sync "$C/d"
+ctl tear
+is "$(dd if="$CB/d" bs=4k skip=6 count=2 status=none | od -An -v -tx1 -w4096 | cut -c2-3 | tr -d '\n')" "8844" \
+  "tear: the newest cached write's first half reaches the backing file, the rest is lost"
+is "$(st torn)" 1 "... counted as torn"
+w "$C/d" 153 0 0 0; truncate -s $((8192 * 4)) "$C/d"
+is "$(blk "$CB/d" 0)" 9999999999999999 "a truncate writes the file's cache through first"
+w "$C/d" 170 0 0 0; ctl writeback
+is "$(blk "$CB/d" 0):$(st cached_writes)" "aaaaaaaaaaaaaaaa:0" "writeback writes the whole cache through"
+printf 'explode\n' > "$C/.slowfs-control" 2>/dev/null
+ok $(( ! $? )) "an unknown control command fails"
+python3 -c 'import os; fd=os.open("'"$C/e"'", os.O_WRONLY|os.O_CREAT, 0o644); os.pwrite(fd, b"x"*8192, 300*8192); os.close(fd)'
+ctl cut
+is "$(stat -c %s "$CB/e")" $((301 * 8192)) "a write beyond the end extends the backing file at once (metadata survives a cut)"
+slowfs_umount "$C"
+slowfs_mount "$CB" "$WORK/mntbad" "cache=maybe" 2>/dev/null
+ok $(( ! $? )) "cache=maybe is refused"
+
 # --- io_uring submits block beyond max_background
 dd if=/dev/zero of="$M/probe" bs=1M count=1 oflag=direct status=none
 if [ -z "$SLOWFS_PROBE" ]; then

@@ -21,7 +21,35 @@
  *                           (default: the kernel's, 12)
  *   congestion_threshold=N  the connection's congestion threshold
  *                           (default: the kernel's, 3/4 of max_background)
+ *   cache=none|honest|lying a volatile write cache in the daemon's memory
+ *                           (default none: writes go to the backing file)
+ *   cache_mb=N              the cache is written back whole when it holds
+ *                           more than N MiB, as a full drive cache would
+ *                           (default 1024)
  * and every libfuse option; tests mount with allow_other,default_permissions.
+ *
+ * The write cache: with cache=honest or cache=lying every WRITE lands in the
+ * cache (a list of the writes per file, read back over the backing file, so
+ * a reader sees what was written); a write beyond the end extends the
+ * backing file at once (metadata, as a journal would keep it), with zeros.
+ * A flush is FSYNC (fsync and fdatasync) or a WRITE the kernel marks
+ * O_DSYNC or O_SYNC (a file opened so, or pwritev2 with RWF_DSYNC: libfuse
+ * passes the write's flags in fuse_file_info.flags).  An honest cache writes
+ * the file's cached writes to the backing file on a flush and then answers;
+ * a lying one answers at once and keeps them, marked acknowledged.
+ * TRUNCATE and FALLOCATE write the file's cache through first, in both
+ * modes.  The virtual file /.slowfs-control (write-only, not listed) takes
+ * one command per write:
+ *   honest | lying  switch the cache's mode (writes cached so far stay)
+ *   cut             a power cut: drop the whole cache, writing nothing
+ *   tear            a power cut during a write: the newest cached write's
+ *                   first half (512-byte sectors) reaches the backing file,
+ *                   the rest of the cache is dropped
+ *   writeback       write the whole cache through (as a drive does at last)
+ * The stats file adds what the cache did: mode, cached_writes,
+ * cached_acked (acknowledged by a lying flush but still only cached),
+ * flushes, dsync_writes, cuts, dropped_writes and dropped_acked (summed over
+ * the cuts: the acknowledged writes a power cut took), torn.
  * The daemon runs up to 256 threads (-o max_threads=N to change), so that
  * the daemon is never what limits the requests in flight.
  *
@@ -33,7 +61,7 @@
  * through the mount belong to the uid/gid of the calling process.
  *
  * The virtual file /.slowfs-stats (not listed, never cached) reads as
- *   reads N / writes N / in_flight N / max_in_flight N
+ *   reads N / writes N / in_flight N / max_in_flight N (and the cache's lines)
  * counted in the daemon: READ and WRITE requests served, those being served
  * now, and the most ever served at once.
  *
@@ -48,6 +76,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -61,6 +91,14 @@
 
 #define STATS_PATH "/.slowfs-stats"
 #define STATS_FH ((uint64_t) -1)
+#define CONTROL_PATH "/.slowfs-control"
+#define CONTROL_FH ((uint64_t) -2)
+
+enum cache_mode
+{
+	CACHE_NONE, CACHE_HONEST, CACHE_LYING
+};
+static const char *const cache_mode_names[] = {"none", "honest", "lying"};
 
 static struct options
 {
@@ -69,7 +107,9 @@ static struct options
 	int			max_background;		/* -1: the kernel's default */
 	int			congestion_threshold;	/* -1: the kernel's default */
 	const char *backing;
-} opt = {0, 0, -1, -1, NULL};
+	char	   *cache;			/* none, honest, lying */
+	unsigned	cache_mb;
+} opt = {0, 0, -1, -1, NULL, NULL, 1024};
 
 #define OPT(t, f) {t, offsetof(struct options, f), 0}
 static const struct fuse_opt option_spec[] = {
@@ -77,6 +117,8 @@ static const struct fuse_opt option_spec[] = {
 	OPT("write_delay_us=%u", write_delay_us),
 	OPT("max_background=%d", max_background),
 	OPT("congestion_threshold=%d", congestion_threshold),
+	OPT("cache=%s", cache),
+	OPT("cache_mb=%u", cache_mb),
 	FUSE_OPT_END
 };
 
@@ -96,6 +138,12 @@ static int
 is_stats(const char *path)
 {
 	return path && strcmp(path, STATS_PATH) == 0;
+}
+
+static int
+is_control(const char *path)
+{
+	return path && strcmp(path, CONTROL_PATH) == 0;
 }
 
 /* Give what the caller made to the caller (the daemon runs as root) */
@@ -140,6 +188,313 @@ delay_end(const struct timespec *deadline)
 	atomic_fetch_sub(&in_flight, 1);
 }
 
+/*
+ * The volatile write cache.  One cfile per backing inode holds the writes
+ * not yet written through, oldest first, and a descriptor of its own (the
+ * caller's may be closed before a flush or a write-back).  One mutex guards
+ * it all: the rig emulates a device, not a fast one.
+ */
+typedef struct centry
+{
+	struct centry *next;
+	off_t		off;
+	size_t		len;
+	bool		acked;			/* a lying flush answered for it */
+	long		seq;			/* order of arrival, for "tear" */
+	char		data[];
+} centry;
+
+typedef struct cfile
+{
+	struct cfile *next;
+	dev_t		dev;
+	ino_t		ino;
+	int			fd;
+	centry	   *head,
+			   *tail;
+} cfile;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static enum cache_mode cache_mode = CACHE_NONE;
+static cfile *cfiles;
+static size_t cache_bytes;
+static long cache_writes, cache_acked, cache_seq;
+static long n_flushes, n_dsync_writes, n_cuts, n_dropped, n_dropped_acked, n_torn;
+
+/* The cfile of the inode of fd, made if `make` (cache_lock held) */
+static cfile *
+cfile_of(int fd, bool make)
+{
+	struct stat st;
+	cfile	   *f;
+
+	if (fstat(fd, &st) != 0)
+		return NULL;
+	for (f = cfiles; f; f = f->next)
+		if (f->dev == st.st_dev && f->ino == st.st_ino)
+			return f;
+	if (!make)
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (f == NULL)
+		return NULL;
+	f->fd = dup(fd);
+	if (f->fd < 0)
+	{
+		free(f);
+		return NULL;
+	}
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->next = cfiles;
+	cfiles = f;
+	return f;
+}
+
+/* Forget f's writes; write them through first if `write`.  0 or -errno */
+static int
+cfile_empty(cfile *f, bool write)
+{
+	int			rc = 0;
+	centry	   *e,
+			   *next;
+
+	for (e = f->head; e; e = next)
+	{
+		next = e->next;
+		if (write && rc == 0 && pwrite(f->fd, e->data, e->len, e->off) != (ssize_t) e->len)
+			rc = errno ? -errno : -EIO;
+		cache_bytes -= e->len;
+		cache_writes--;
+		if (e->acked)
+			cache_acked--;
+		free(e);
+	}
+	f->head = f->tail = NULL;
+	return rc;
+}
+
+/* Drop f from the list and free it (cache_lock held) */
+static void
+cfile_free(cfile *f)
+{
+	cfile	  **p;
+
+	for (p = &cfiles; *p; p = &(*p)->next)
+		if (*p == f)
+		{
+			*p = f->next;
+			break;
+		}
+	close(f->fd);
+	free(f);
+}
+
+/* Write everything through (cache_lock held) */
+static int
+cache_writeback(void)
+{
+	int			rc = 0;
+
+	while (cfiles)
+	{
+		int			r = cfile_empty(cfiles, true);
+
+		if (rc == 0)
+			rc = r;
+		cfile_free(cfiles);
+	}
+	return rc;
+}
+
+/* A power cut: drop everything; `tear`: the newest write half-lands first */
+static void
+cache_cut(bool tear)
+{
+	centry	   *newest = NULL;
+	cfile	   *newest_f = NULL;
+
+	for (cfile *f = cfiles; f; f = f->next)
+		for (centry *e = f->head; e; e = e->next)
+			if (newest == NULL || e->seq > newest->seq)
+			{
+				newest = e;
+				newest_f = f;
+			}
+	if (tear && newest && newest->len >= 1024)
+	{
+		size_t		half = (newest->len / 2) & ~(size_t) 511;
+
+		if (pwrite(newest_f->fd, newest->data, half, newest->off) == (ssize_t) half)
+			n_torn++;
+	}
+	n_cuts++;
+	n_dropped += cache_writes;
+	n_dropped_acked += cache_acked;
+	while (cfiles)
+	{
+		cfile_empty(cfiles, false);
+		cfile_free(cfiles);
+	}
+}
+
+/* A flush of fd's file: honest writes it through, lying only answers */
+static int
+cache_flush(int fd)
+{
+	cfile	   *f;
+	int			rc = 0;
+
+	pthread_mutex_lock(&cache_lock);
+	n_flushes++;
+	f = cfile_of(fd, false);
+	if (f && cache_mode == CACHE_LYING)
+	{
+		for (centry *e = f->head; e; e = e->next)
+			if (!e->acked)
+			{
+				e->acked = true;
+				cache_acked++;
+			}
+	}
+	else if (f)
+	{
+		rc = cfile_empty(f, true);
+		cfile_free(f);
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return rc;
+}
+
+/* Before a truncate or fallocate of fd's file: its cache goes through */
+static int
+cache_through(int fd)
+{
+	cfile	   *f;
+	int			rc = 0;
+
+	if (cache_mode == CACHE_NONE && cfiles == NULL)
+		return 0;
+	pthread_mutex_lock(&cache_lock);
+	f = cfile_of(fd, false);
+	if (f)
+	{
+		rc = cfile_empty(f, true);
+		cfile_free(f);
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return rc;
+}
+
+/* A WRITE into the cache; returns the bytes taken or -errno */
+static ssize_t
+cache_write(int fd, const char *buf, size_t size, off_t off, int flags)
+{
+	cfile	   *f;
+	centry	   *e;
+	struct stat st;
+	ssize_t		rc = (ssize_t) size;
+
+	pthread_mutex_lock(&cache_lock);
+	f = cfile_of(fd, true);
+	e = malloc(sizeof(*e) + size);
+	if (f == NULL || e == NULL)
+	{
+		free(e);
+		pthread_mutex_unlock(&cache_lock);
+		return -ENOMEM;
+	}
+	/* the size is metadata: it reaches the backing file at once */
+	if (fstat(f->fd, &st) == 0 && st.st_size < off + (off_t) size &&
+		ftruncate(f->fd, off + (off_t) size) != 0)
+	{
+		free(e);
+		rc = -errno;
+		pthread_mutex_unlock(&cache_lock);
+		return rc;
+	}
+	memcpy(e->data, buf, size);
+	e->off = off;
+	e->len = size;
+	e->acked = false;
+	e->seq = ++cache_seq;
+	e->next = NULL;
+	if (f->tail)
+		f->tail->next = e;
+	else
+		f->head = e;
+	f->tail = e;
+	cache_bytes += size;
+	cache_writes++;
+	if (cache_bytes > (size_t) opt.cache_mb << 20)
+		rc = cache_writeback() ?: rc;
+	pthread_mutex_unlock(&cache_lock);
+	if (flags & O_DSYNC)		/* O_SYNC includes O_DSYNC's bit */
+	{
+		int			r;
+
+		pthread_mutex_lock(&cache_lock);
+		n_dsync_writes++;
+		n_flushes--;			/* cache_flush counts it again */
+		pthread_mutex_unlock(&cache_lock);
+		r = cache_flush(fd);
+		if (r < 0)
+			rc = r;
+	}
+	return rc;
+}
+
+/* A READ sees the cached writes over the backing file's bytes */
+static void
+cache_overlay(int fd, char *buf, size_t n, off_t off)
+{
+	cfile	   *f;
+
+	pthread_mutex_lock(&cache_lock);
+	f = cfile_of(fd, false);
+	if (f)
+		for (centry *e = f->head; e; e = e->next)
+		{
+			off_t		lo = e->off > off ? e->off : off;
+			off_t		hi = e->off + (off_t) e->len < off + (off_t) n ?
+				e->off + (off_t) e->len : off + (off_t) n;
+
+			if (lo < hi)
+				memcpy(buf + (lo - off), e->data + (lo - e->off), (size_t) (hi - lo));
+		}
+	pthread_mutex_unlock(&cache_lock);
+}
+
+/* A command written to /.slowfs-control */
+static int
+control(const char *buf, size_t size)
+{
+	char		cmd[32];
+	int			rc = 0;
+
+	while (size > 0 && (buf[size - 1] == '\n' || buf[size - 1] == ' '))
+		size--;
+	if (size == 0 || size >= sizeof(cmd))
+		return -EINVAL;
+	memcpy(cmd, buf, size);
+	cmd[size] = '\0';
+	pthread_mutex_lock(&cache_lock);
+	if (strcmp(cmd, "honest") == 0)
+		cache_mode = CACHE_HONEST;
+	else if (strcmp(cmd, "lying") == 0)
+		cache_mode = CACHE_LYING;
+	else if (strcmp(cmd, "cut") == 0)
+		cache_cut(false);
+	else if (strcmp(cmd, "tear") == 0)
+		cache_cut(true);
+	else if (strcmp(cmd, "writeback") == 0)
+		rc = cache_writeback();
+	else
+		rc = -EINVAL;
+	pthread_mutex_unlock(&cache_lock);
+	return rc;
+}
+
 static void *
 sf_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
@@ -170,6 +525,13 @@ sf_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 	{
 		memset(st, 0, sizeof(*st));
 		st->st_mode = S_IFREG | 0444;
+		st->st_nlink = 1;
+		return 0;
+	}
+	if (is_control(path) || (fi && fi->fh == CONTROL_FH))
+	{
+		memset(st, 0, sizeof(*st));
+		st->st_mode = S_IFREG | 0200;
 		st->st_nlink = 1;
 		return 0;
 	}
@@ -259,12 +621,17 @@ sf_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	int			fd,
 				rc;
 
+	if (is_control(path) || (fi && fi->fh == CONTROL_FH))
+		return 0;				/* echo cut > .slowfs-control truncates first */
 	if (fi)
-		return ftruncate((int) fi->fh, size) == 0 ? 0 : -errno;
+		return (rc = cache_through((int) fi->fh)) != 0 ? rc :
+			ftruncate((int) fi->fh, size) == 0 ? 0 : -errno;
 	fd = openat(base_fd, rel(path), O_WRONLY);
 	if (fd < 0)
 		return -errno;
-	rc = ftruncate(fd, size) == 0 ? 0 : -errno;
+	rc = cache_through(fd);
+	if (rc == 0)
+		rc = ftruncate(fd, size) == 0 ? 0 : -errno;
 	close(fd);
 	return rc;
 }
@@ -288,6 +655,14 @@ sf_open(const char *path, struct fuse_file_info *fi)
 			return -EACCES;
 		fi->fh = STATS_FH;
 		fi->direct_io = 1;		/* fresh figures on every read */
+		return 0;
+	}
+	if (is_control(path))
+	{
+		if ((fi->flags & O_ACCMODE) != O_WRONLY)
+			return -EACCES;
+		fi->fh = CONTROL_FH;
+		fi->direct_io = 1;
 		return 0;
 	}
 	fd = openat(base_fd, rel(path), fi->flags & ~O_DIRECT);
@@ -318,11 +693,20 @@ sf_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 static int
 sf_read_stats(char *buf, size_t size, off_t off)
 {
-	char		text[256];
-	int			len = snprintf(text, sizeof(text),
-							   "reads %ld\nwrites %ld\nin_flight %ld\nmax_in_flight %ld\n",
-							   atomic_load(&n_reads), atomic_load(&n_writes),
-							   atomic_load(&in_flight), atomic_load(&max_in_flight));
+	char		text[1024];
+	int			len;
+
+	pthread_mutex_lock(&cache_lock);
+	len = snprintf(text, sizeof(text),
+				   "reads %ld\nwrites %ld\nin_flight %ld\nmax_in_flight %ld\n"
+				   "mode %s\ncached_writes %ld\ncached_bytes %zu\ncached_acked %ld\n"
+				   "flushes %ld\ndsync_writes %ld\ncuts %ld\ndropped_writes %ld\n"
+				   "dropped_acked %ld\ntorn %ld\n",
+				   atomic_load(&n_reads), atomic_load(&n_writes),
+				   atomic_load(&in_flight), atomic_load(&max_in_flight),
+				   cache_mode_names[cache_mode], cache_writes, cache_bytes, cache_acked,
+				   n_flushes, n_dsync_writes, n_cuts, n_dropped, n_dropped_acked, n_torn);
+	pthread_mutex_unlock(&cache_lock);
 
 	if (off >= len)
 		return 0;
@@ -345,6 +729,8 @@ sf_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_in
 	n = pread((int) fi->fh, buf, size, off);
 	if (n < 0)
 		n = -errno;
+	else if (cfiles != NULL || cache_mode != CACHE_NONE)
+		cache_overlay((int) fi->fh, buf, (size_t) n, off);
 	delay_end(&deadline);
 	return (int) n;
 }
@@ -353,12 +739,20 @@ static int
 sf_write(const char *path, const char *buf, size_t size, off_t off,
 		 struct fuse_file_info *fi)
 {
-	struct timespec deadline = delay_start(opt.write_delay_us, &n_writes);
+	struct timespec deadline;
 	ssize_t		n;
 
 	(void) path;
-	n = pwrite((int) fi->fh, buf, size, off);
-	if (n < 0)
+	if (fi->fh == CONTROL_FH)
+	{
+		int			rc = control(buf, size);
+
+		return rc < 0 ? rc : (int) size;
+	}
+	deadline = delay_start(opt.write_delay_us, &n_writes);
+	if (cache_mode != CACHE_NONE)
+		n = cache_write((int) fi->fh, buf, size, off, fi->flags);
+	else if ((n = pwrite((int) fi->fh, buf, size, off)) < 0)
 		n = -errno;
 	delay_end(&deadline);
 	return (int) n;
@@ -375,7 +769,7 @@ static int
 sf_release(const char *path, struct fuse_file_info *fi)
 {
 	(void) path;
-	if (fi->fh != STATS_FH)
+	if (fi->fh != STATS_FH && fi->fh != CONTROL_FH)
 		close((int) fi->fh);
 	return 0;
 }
@@ -384,8 +778,15 @@ static int
 sf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
 	(void) path;
-	if (fi->fh == STATS_FH)
+	if (fi->fh == STATS_FH || fi->fh == CONTROL_FH)
 		return 0;
+	if (cache_mode != CACHE_NONE || cfiles != NULL)
+	{
+		int			rc = cache_flush((int) fi->fh);
+
+		if (rc != 0 || cache_mode == CACHE_LYING)
+			return rc;
+	}
 	return (datasync ? fdatasync((int) fi->fh) : fsync((int) fi->fh)) == 0 ? 0 : -errno;
 }
 
@@ -454,7 +855,11 @@ sf_fsyncdir(const char *path, int datasync, struct fuse_file_info *fi)
 static int
 sf_fallocate(const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
 {
+	int			rc = cache_through((int) fi->fh);
+
 	(void) path;
+	if (rc != 0)
+		return rc;
 	return fallocate((int) fi->fh, mode, off, len) == 0 ? 0 : -errno;
 }
 
@@ -521,10 +926,23 @@ main(int argc, char *argv[])
 	if (co.show_help || opt.backing == NULL || co.mountpoint == NULL)
 	{
 		fprintf(stderr, "usage: %s BACKING_DIR MOUNTPOINT [-f] [-o read_delay_us=N,write_delay_us=N,"
-				"max_background=N,congestion_threshold=N,...]\n", argv[0]);
+				"max_background=N,congestion_threshold=N,cache=none|honest|lying,cache_mb=N,...]\n", argv[0]);
 		if (co.show_help)
 			fuse_cmdline_help();
 		return co.show_help ? 0 : 1;
+	}
+	for (int m = 0; opt.cache && m <= CACHE_LYING; m++)
+		if (strcmp(opt.cache, cache_mode_names[m]) == 0)
+		{
+			cache_mode = (enum cache_mode) m;
+			free(opt.cache);
+			opt.cache = NULL;
+			break;
+		}
+	if (opt.cache)
+	{
+		fprintf(stderr, "slowfs: cache=%s: the cache is none, honest or lying\n", opt.cache);
+		return 1;
 	}
 	base_fd = open(opt.backing, O_RDONLY | O_DIRECTORY);
 	if (base_fd < 0)

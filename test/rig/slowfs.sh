@@ -136,13 +136,22 @@ slowfs_umount_all() {
 
 # slowfs_stats MOUNTPOINT [FIELD]: the daemon's counters, or one of them
 # (reads, writes, in_flight, max_in_flight: READ and WRITE requests served
-# since the mount, being served now, the most served at once)
+# since the mount, being served now, the most served at once; and the write
+# cache's mode, cached_writes, cached_acked, flushes, dsync_writes, cuts,
+# dropped_writes, dropped_acked, torn)
 slowfs_stats() {
   if [ -n "${2:-}" ]; then
     awk -v f="$2" '$1 == f { print $2 }' "$1/.slowfs-stats"
   else
     cat "$1/.slowfs-stats"
   fi
+}
+
+# slowfs_control MOUNTPOINT COMMAND: send the daemon's write cache a command
+# (honest, lying, cut, tear, writeback; mount with cache=honest or
+# cache=lying); see slowfs.c's header.  Fails on an unknown command.
+slowfs_control() {
+  printf '%s\n' "$2" > "$1/.slowfs-control"
 }
 
 # slowfs_pg_dir MOUNTPOINT NAME: make MOUNTPOINT/NAME owned by postgres,

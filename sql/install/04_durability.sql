@@ -1,0 +1,376 @@
+-- 1.1, the power-loss durability check (src/durability.c; README, "Does
+-- the storage keep what it flushes?").  New in 1.1, so the upgrade script
+-- includes this file whole.
+
+CREATE SEQUENCE @extschema@.ranread_durability_seq;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_durability_seq', '');
+
+-- One row per durability test: what ranread_durability_start wrote and the
+-- log of it (acknowledged: the last write the storage acknowledged, each
+-- committed to this server's WAL on other storage as soon as acknowledged),
+-- then what ranread_durability_check read back.
+CREATE TABLE @extschema@.ranread_durability (
+    durability     bigint PRIMARY KEY DEFAULT pg_catalog.nextval('@extschema@.ranread_durability_seq'),
+    started        timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    tablespace     name NOT NULL,
+    method         text NOT NULL,
+    duration       interval NOT NULL,
+    blocks         bigint NOT NULL,
+    log            text,
+    status         text NOT NULL DEFAULT 'running'
+                   CHECK (status IN ('running', 'written', 'checked')),
+    acknowledged   bigint NOT NULL DEFAULT 0,
+    last_ack       timestamptz,
+    stop_requested boolean NOT NULL DEFAULT false,
+    written_until  timestamptz,
+    checked        timestamptz,
+    checked_writes bigint,
+    lost           bigint,
+    torn           bigint,
+    unacknowledged bigint,
+    first_lost     bigint,
+    verdict        text
+);
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_durability', '');
+COMMENT ON TABLE @extschema@.ranread_durability IS
+    'ranread durability tests: writes acknowledged by the storage (the log) and what read back after the power cut';
+
+CREATE FUNCTION ranread_internal.ranread_durability_create(durability bigint, tablespace name,
+    method text, blocks bigint, local_log boolean)
+RETURNS text AS 'MODULE_PATHNAME', 'ranread_durability_create'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+CREATE FUNCTION ranread_internal.ranread_durability_write(durability bigint, method text,
+    seq bigint, blocks bigint)
+RETURNS void AS 'MODULE_PATHNAME', 'ranread_durability_write'
+LANGUAGE C STRICT VOLATILE;
+CREATE FUNCTION ranread_internal.ranread_durability_read(durability bigint, blocks bigint,
+    acknowledged bigint, OUT checked bigint, OUT lost bigint, OUT torn bigint,
+    OUT unacknowledged bigint, OUT first_lost bigint)
+AS 'MODULE_PATHNAME', 'ranread_durability_read'
+LANGUAGE C STRICT VOLATILE;
+CREATE FUNCTION ranread_internal.ranread_durability_drop(durability bigint)
+RETURNS boolean AS 'MODULE_PATHNAME', 'ranread_durability_drop'
+LANGUAGE C STRICT VOLATILE;
+
+-- The log on another server (log_conninfo): connect as
+-- 'ranread_durability_log' (src/remote.c: every wait bounded, cancel
+-- honoured, no password stored or shown), refuse this very server, make
+-- the log table there.  durability > 0: start that test's log row, keep
+-- the connection; < 0: return the acknowledged writes logged for test
+-- -durability; 0: check only.
+CREATE FUNCTION ranread_internal.ranread_durability_log_connect(conninfo text, sysid bigint,
+    durability bigint)
+RETURNS bigint
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    why   text;
+    there bigint;
+    acked text;
+BEGIN
+    why := (@extschema@.ranread_remote_connect(ARRAY['ranread_durability_log'], ARRAY[conninfo], 15000))[1];
+    IF why IS NOT NULL THEN
+        RAISE EXCEPTION 'cannot reach the log server of the durability test (log_conninfo): %', why
+            USING ERRCODE = 'connection_failure',
+                  HINT = 'log_conninfo names another server that takes connections from this one; nothing was written.';
+    END IF;
+    there := @extschema@.ranread_remote_query('ranread_durability_log',
+        'SELECT system_identifier FROM pg_control_system()', 10000)::bigint;
+    IF there = sysid THEN
+        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+        RAISE EXCEPTION 'log_conninfo of the durability test reaches this server itself (system identifier %)', sysid
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Its log would be lost with the acknowledged writes in a power cut of this server.',
+                  HINT = 'Log to another server, on other storage (diskchecker.pl''s listener).';
+    END IF;
+    PERFORM @extschema@.ranread_remote_query('ranread_durability_log', 'SET synchronous_commit = on', 10000);
+    IF durability < 0 THEN
+        acked := @extschema@.ranread_remote_query('ranread_durability_log',
+            format('SELECT acknowledged FROM ranread_durability_log WHERE system_identifier = %s AND durability = %s',
+                   sysid, -durability), 10000);
+        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+        IF acked IS NULL THEN
+            RAISE EXCEPTION 'the log server has no log of durability test %', -durability
+                USING ERRCODE = 'no_data_found',
+                      HINT = 'Pass the log_conninfo the start was given.';
+        END IF;
+        RETURN acked::bigint;
+    END IF;
+    PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+        'CREATE TABLE IF NOT EXISTS ranread_durability_log (system_identifier bigint NOT NULL, '
+        'durability bigint NOT NULL, acknowledged bigint NOT NULL DEFAULT 0, last_ack timestamptz, '
+        'PRIMARY KEY (system_identifier, durability))', 10000);
+    IF durability > 0 THEN
+        PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+            format('INSERT INTO ranread_durability_log (system_identifier, durability) VALUES (%s, %s) '
+                   'ON CONFLICT (system_identifier, durability) DO UPDATE SET acknowledged = 0', sysid, durability),
+            10000);
+    ELSE
+        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+    END IF;
+    RETURN 0;
+END
+$$;
+
+-- The advisory lock a running start holds for its whole session (class 1
+-- of ranread's two-key locks: the durability test's number)
+CREATE FUNCTION ranread_internal.ranread_durability_lock_key()
+RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT 1381253185 $$;
+
+-- ranread_durability_start: write the durability file until duration has
+-- passed (or ranread_durability_stop), each write made durable by method
+-- and, once acknowledged, committed to the log.  Cut the power of the
+-- tested storage during the run; after the restart, ranread_durability_check.
+-- A procedure: it commits after every acknowledged write (CALL it outside a
+-- transaction block).
+CREATE OR REPLACE PROCEDURE @extschema@.ranread_durability_start(
+    tablespace name     DEFAULT NULL,
+    method     text     DEFAULT 'fdatasync',
+    duration   interval DEFAULT '60s',
+    size       text     DEFAULT '64MB',
+    log_conninfo text   DEFAULT NULL)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_id      bigint;
+    v_blocks  bigint;
+    v_bytes   bigint;
+    v_seq     bigint := 0;
+    v_until   timestamptz;
+    v_stop    boolean := false;
+    v_log     text;
+    v_pending record;
+    v_remote  boolean := log_conninfo IS NOT NULL;
+    v_sysid   bigint := (SELECT s.system_identifier FROM pg_catalog.pg_control_system() s);
+    v_why     text;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only('ranread_durability_start');
+    IF method IS NULL OR method NOT IN ('fdatasync', 'fsync', 'open_datasync', 'open_sync') THEN
+        RAISE EXCEPTION 'invalid method "%" for ranread_durability_start', method
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'method is ''fdatasync'', ''fsync'', ''open_datasync'' or ''open_sync'', as wal_sync_method names them.';
+    END IF;
+    IF duration IS NULL OR duration <= interval '0' OR duration > interval '1 day' THEN
+        RAISE EXCEPTION 'duration % of ranread_durability_start is out of range', coalesce(duration::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'duration is more than 0 and at most 1 day: long enough to cut the power during it (diskchecker.pl''s advice: a few minutes).';
+    END IF;
+    BEGIN
+        v_bytes := pg_catalog.pg_size_bytes(size);
+    EXCEPTION WHEN invalid_parameter_value OR null_value_not_allowed OR numeric_value_out_of_range THEN
+        v_bytes := NULL;
+    END;
+    IF v_bytes IS NULL OR v_bytes < 8192 OR v_bytes > 1073741824 THEN
+        RAISE EXCEPTION 'invalid size "%" for ranread_durability_start', coalesce(size, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'size is from ''8kB'' (one block) to ''1GB'', as pg_size_bytes reads it (e.g. ''64MB''); writes wrap around the file.';
+    END IF;
+    v_blocks := v_bytes / 8192;
+    IF NOT v_remote AND pg_catalog.current_setting('fsync')::boolean IS NOT TRUE THEN
+        RAISE EXCEPTION 'ranread_durability_start needs fsync = on'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = 'The log of acknowledged writes is committed to this server''s WAL, which fsync = off does not flush.',
+                  HINT = 'ALTER SYSTEM SET fsync = on; SELECT pg_reload_conf(); or log to another server: log_conninfo => ''...''.';
+    END IF;
+    SELECT d.durability, d.status INTO v_pending
+      FROM @extschema@.ranread_durability d
+     WHERE d.status OPERATOR(pg_catalog.<>) 'checked'
+     ORDER BY d.durability LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'durability test % is not checked yet', v_pending.durability
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = pg_catalog.format('Its status is %s: its durability file holds what a power cut would have left.', v_pending.status),
+                  HINT = 'Read it back first: SELECT * FROM ranread_durability_check();';
+    END IF;
+    -- the log server: reachable, not this server, its log table there
+    IF v_remote THEN
+        v_why := @extschema@.ranread_conninfo_problem(log_conninfo);
+        IF v_why IS NOT NULL THEN
+            RAISE EXCEPTION 'invalid log_conninfo for ranread_durability_start: %', v_why
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'log_conninfo is a libpq connection string of another server, e.g. ''host=logserver dbname=postgres''.';
+        END IF;
+        PERFORM ranread_internal.ranread_durability_log_connect(log_conninfo, v_sysid, 0);
+    END IF;
+    -- leftovers of tests whose rows are gone (a restore, a DELETE)
+    PERFORM ranread_internal.ranread_durability_drop(pg_catalog.substr(c.relname, 20)::bigint)
+       FROM pg_catalog.pg_class c
+      WHERE c.relnamespace OPERATOR(pg_catalog.=) 'ranread_target'::pg_catalog.regnamespace
+        AND c.relname ~ '^ranread_durability_[0-9]+$';
+
+    INSERT INTO @extschema@.ranread_durability (tablespace, method, duration, blocks)
+    VALUES (coalesce(tablespace, (SELECT t.spcname FROM pg_catalog.pg_tablespace t
+                                   JOIN pg_catalog.pg_database db ON db.dattablespace OPERATOR(pg_catalog.=) t.oid
+                                  WHERE db.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())),
+            method, duration, v_blocks)
+    RETURNING durability INTO v_id;
+    v_log := ranread_internal.ranread_durability_create(v_id, tablespace, method, v_blocks, NOT v_remote);
+    IF v_remote THEN
+        v_log := pg_catalog.format('%s at %s', v_log, @extschema@.ranread_conninfo_name(log_conninfo));
+    END IF;
+    UPDATE @extschema@.ranread_durability d SET log = v_log WHERE d.durability OPERATOR(pg_catalog.=) v_id;
+    COMMIT;
+    -- held for the session: ranread_durability_check knows a test is running
+    PERFORM pg_catalog.pg_advisory_lock(ranread_internal.ranread_durability_lock_key(), v_id::integer);
+    IF v_remote THEN
+        -- the COMMIT above closed the first connection: the log's own one
+        PERFORM ranread_internal.ranread_durability_log_connect(log_conninfo, v_sysid, v_id);
+    END IF;
+    RAISE NOTICE 'durability test %: writing % blocks of 8 kB on tablespace % with %, for %; cut the power of that storage now, then run ranread_durability_check() after the restart',
+        v_id, v_blocks, coalesce(tablespace, 'of the database'), method, duration;
+    v_until := pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) duration;
+    WHILE NOT v_stop AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) v_until LOOP
+        v_seq := v_seq OPERATOR(pg_catalog.+) 1;
+        PERFORM ranread_internal.ranread_durability_write(v_id, method, v_seq, v_blocks);
+        IF v_remote THEN
+            -- the acknowledgement, committed on the log server (no COMMIT
+            -- here: it would close the connection)
+            PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+                pg_catalog.format('UPDATE ranread_durability_log SET acknowledged = %s, last_ack = now() '
+                                  'WHERE system_identifier = %s AND durability = %s', v_seq, v_sysid, v_id),
+                10000);
+            SELECT d.stop_requested INTO v_stop FROM @extschema@.ranread_durability d
+             WHERE d.durability OPERATOR(pg_catalog.=) v_id;
+        ELSE
+            -- the acknowledgement, durable in pg_wal before the next write
+            PERFORM pg_catalog.set_config('synchronous_commit', 'on', true);
+            UPDATE @extschema@.ranread_durability d
+               SET acknowledged = v_seq, last_ack = pg_catalog.clock_timestamp()
+             WHERE d.durability OPERATOR(pg_catalog.=) v_id
+            RETURNING d.stop_requested INTO v_stop;
+            COMMIT;
+        END IF;
+    END LOOP;
+    UPDATE @extschema@.ranread_durability d
+       SET status = 'written', written_until = pg_catalog.clock_timestamp(),
+           acknowledged = v_seq
+     WHERE d.durability OPERATOR(pg_catalog.=) v_id;
+    COMMIT;
+    PERFORM pg_catalog.pg_advisory_unlock(ranread_internal.ranread_durability_lock_key(), v_id::integer);
+    RAISE NOTICE 'durability test %: % writes acknowledged%; run ranread_durability_check() to read them back',
+        v_id, v_seq, CASE WHEN v_stop THEN ' (stopped)' ELSE '' END;
+END
+$$;
+
+-- ranread_durability_stop: ask a running start to stop after its current write
+CREATE OR REPLACE FUNCTION @extschema@.ranread_durability_stop()
+RETURNS bigint
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_id bigint;
+BEGIN
+    UPDATE @extschema@.ranread_durability d SET stop_requested = true
+     WHERE d.status = 'running' AND NOT d.stop_requested
+    RETURNING d.durability INTO v_id;
+    RETURN v_id;
+END
+$$;
+
+-- ranread_durability_check: read the durability file of the last test back
+-- against the log, record and return the verdict, and drop the file.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_durability_check(log_conninfo text DEFAULT NULL)
+RETURNS TABLE (durability bigint, method text, tablespace name, acknowledged bigint,
+               checked bigint, lost bigint, torn bigint, unacknowledged bigint,
+               verdict text)
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    d  record;
+    r  record;
+    v  text;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only('ranread_durability_check');
+    SELECT * INTO d FROM @extschema@.ranread_durability x
+     WHERE x.status <> 'checked' ORDER BY x.durability LIMIT 1 FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no durability test to check'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Start one first: CALL ranread_durability_start(tablespace => ''...''); cut the power during it, then check after the restart.';
+    END IF;
+    -- its writer holds the lock while it runs, and after a cancel until its
+    -- session ends: running only while that session is active
+    IF EXISTS (SELECT FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid()
+                  AND l.classid = ranread_internal.ranread_durability_lock_key()::oid
+                  AND l.objid = d.durability::integer::oid AND l.objsubid = 2
+                  AND a.state = 'active') THEN
+        RAISE EXCEPTION 'durability test % is still running', d.durability
+            USING ERRCODE = 'object_in_use',
+                  HINT = 'Cut the power during it, or wait until it ends (SELECT ranread_durability_stop() ends it now), then check.';
+    END IF;
+    IF d.log LIKE 'another server%' THEN
+        IF log_conninfo IS NULL THEN
+            RAISE EXCEPTION 'durability test % logged its acknowledged writes to another server', d.durability
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = d.log,
+                      HINT = 'Pass that server''s connection string: ranread_durability_check(log_conninfo => ''...'').';
+        END IF;
+        d.acknowledged := ranread_internal.ranread_durability_log_connect(log_conninfo,
+            (SELECT s.system_identifier FROM pg_control_system() s), -d.durability);
+    END IF;
+    r := ranread_internal.ranread_durability_read(d.durability, d.blocks, d.acknowledged);
+    IF r.lost = 0 THEN
+        v := format('flushes honoured: %s acknowledged writes, 0 lost', r.checked);
+    ELSE
+        v := format('LOST %s of %s acknowledged writes: this storage does not keep what it flushes: '
+                    'a volatile write cache acknowledged %s and lost the data at the power cut; '
+                    'disable the write cache (hdparm -W 0, sdparm --clear=WCE, the controller''s setting) '
+                    'or use a controller with a battery- or flash-backed cache, and test again; until then '
+                    'a crash can lose committed transactions and corrupt the database',
+                    r.lost, r.checked, d.method);
+    END IF;
+    IF r.torn > 0 THEN
+        v := v || format('; %s blocks torn (a write half-done at the cut)', r.torn);
+    END IF;
+    UPDATE @extschema@.ranread_durability x
+       SET status = 'checked', checked = now(), acknowledged = d.acknowledged,
+           checked_writes = r.checked, lost = r.lost,
+           torn = r.torn, unacknowledged = r.unacknowledged, first_lost = r.first_lost,
+           verdict = v
+     WHERE x.durability = d.durability;
+    PERFORM ranread_internal.ranread_durability_drop(d.durability);
+    RETURN QUERY SELECT d.durability, d.method, d.tablespace, d.acknowledged, r.checked,
+                        r.lost, r.torn, r.unacknowledged, v;
+END
+$$;
+
+-- ranread_durability_purge: drop the durability file of a test not checked
+-- (it is then marked checked with no verdict) and every leftover
+CREATE OR REPLACE FUNCTION @extschema@.ranread_durability_purge()
+RETURNS integer
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n integer := 0;
+    c record;
+BEGIN
+    FOR c IN SELECT relname FROM pg_class
+              WHERE relnamespace = 'ranread_target'::regnamespace
+                AND relname ~ '^ranread_durability_[0-9]+$' LOOP
+        IF EXISTS (SELECT FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                    WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid()
+                      AND l.classid = ranread_internal.ranread_durability_lock_key()::oid
+                      AND l.objid = substr(c.relname, 20)::integer::oid AND l.objsubid = 2
+                      AND a.state = 'active') THEN
+            RAISE EXCEPTION 'durability test % is still running', substr(c.relname, 20)
+                USING ERRCODE = 'object_in_use',
+                      HINT = 'SELECT ranread_durability_stop(); then purge.';
+        END IF;
+        IF ranread_internal.ranread_durability_drop(substr(c.relname, 20)::bigint) THEN
+            n := n + 1;
+        END IF;
+    END LOOP;
+    UPDATE @extschema@.ranread_durability x SET status = 'checked', checked = now(),
+           verdict = 'purged unchecked'
+     WHERE x.status <> 'checked';
+    RETURN n;
+END
+$$;
+
+REVOKE ALL ON @extschema@.ranread_durability FROM PUBLIC;
+GRANT SELECT ON @extschema@.ranread_durability TO pg_monitor;
