@@ -64,6 +64,13 @@ DECLARE
 BEGIN
     FOR r IN SELECT name, example FROM pg_temp.help LOOP
         BEGIN
+            -- a procedure's CALL cannot be prepared: it must name a procedure
+            IF r.example ~ '^CALL ' THEN
+                IF NOT EXISTS (SELECT FROM pg_proc WHERE proname = r.name AND prokind = 'p') THEN
+                    bad := bad || (r.name || ': CALL of something that is not a procedure');
+                END IF;
+                CONTINUE;
+            END IF;
             EXECUTE format('PREPARE help_example AS %s', rtrim(r.example, ';'));
             DEALLOCATE help_example;
         EXCEPTION WHEN OTHERS THEN

@@ -69,27 +69,27 @@ DECLARE
     there bigint;
     acked text;
 BEGIN
-    why := (@extschema@.ranread_remote_connect(ARRAY['ranread_durability_log'], ARRAY[conninfo], 15000))[1];
+    why := (ranread_internal.ranread_remote_connect(ARRAY['ranread_durability_log'], ARRAY[conninfo], 15000))[1];
     IF why IS NOT NULL THEN
         RAISE EXCEPTION 'cannot reach the log server of the durability test (log_conninfo): %', why
             USING ERRCODE = 'connection_failure',
                   HINT = 'log_conninfo names another server that takes connections from this one; nothing was written.';
     END IF;
-    there := @extschema@.ranread_remote_query('ranread_durability_log',
+    there := ranread_internal.ranread_remote_query('ranread_durability_log',
         'SELECT system_identifier FROM pg_control_system()', 10000)::bigint;
     IF there = sysid THEN
-        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+        PERFORM ranread_internal.ranread_remote_close(ARRAY['ranread_durability_log']);
         RAISE EXCEPTION 'log_conninfo of the durability test reaches this server itself (system identifier %)', sysid
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'Its log would be lost with the acknowledged writes in a power cut of this server.',
                   HINT = 'Log to another server, on other storage (diskchecker.pl''s listener).';
     END IF;
-    PERFORM @extschema@.ranread_remote_query('ranread_durability_log', 'SET synchronous_commit = on', 10000);
+    PERFORM ranread_internal.ranread_remote_query('ranread_durability_log', 'SET synchronous_commit = on', 10000);
     IF durability < 0 THEN
-        acked := @extschema@.ranread_remote_query('ranread_durability_log',
+        acked := ranread_internal.ranread_remote_query('ranread_durability_log',
             format('SELECT acknowledged FROM ranread_durability_log WHERE system_identifier = %s AND durability = %s',
                    sysid, -durability), 10000);
-        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+        PERFORM ranread_internal.ranread_remote_close(ARRAY['ranread_durability_log']);
         IF acked IS NULL THEN
             RAISE EXCEPTION 'the log server has no log of durability test %', -durability
                 USING ERRCODE = 'no_data_found',
@@ -97,17 +97,17 @@ BEGIN
         END IF;
         RETURN acked::bigint;
     END IF;
-    PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+    PERFORM ranread_internal.ranread_remote_query('ranread_durability_log',
         'CREATE TABLE IF NOT EXISTS ranread_durability_log (system_identifier bigint NOT NULL, '
         'durability bigint NOT NULL, acknowledged bigint NOT NULL DEFAULT 0, last_ack timestamptz, '
         'PRIMARY KEY (system_identifier, durability))', 10000);
     IF durability > 0 THEN
-        PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+        PERFORM ranread_internal.ranread_remote_query('ranread_durability_log',
             format('INSERT INTO ranread_durability_log (system_identifier, durability) VALUES (%s, %s) '
                    'ON CONFLICT (system_identifier, durability) DO UPDATE SET acknowledged = 0', sysid, durability),
             10000);
     ELSE
-        PERFORM @extschema@.ranread_remote_close(ARRAY['ranread_durability_log']);
+        PERFORM ranread_internal.ranread_remote_close(ARRAY['ranread_durability_log']);
     END IF;
     RETURN 0;
 END
@@ -185,7 +185,7 @@ BEGIN
     END IF;
     -- the log server: reachable, not this server, its log table there
     IF v_remote THEN
-        v_why := @extschema@.ranread_conninfo_problem(log_conninfo);
+        v_why := ranread_internal.ranread_conninfo_problem(log_conninfo);
         IF v_why IS NOT NULL THEN
             RAISE EXCEPTION 'invalid log_conninfo for ranread_durability_start: %', v_why
                 USING ERRCODE = 'invalid_parameter_value',
@@ -207,7 +207,7 @@ BEGIN
     RETURNING durability INTO v_id;
     v_log := ranread_internal.ranread_durability_create(v_id, tablespace, method, v_blocks, NOT v_remote);
     IF v_remote THEN
-        v_log := pg_catalog.format('%s at %s', v_log, @extschema@.ranread_conninfo_name(log_conninfo));
+        v_log := pg_catalog.format('%s at %s', v_log, ranread_internal.ranread_conninfo_name(log_conninfo));
     END IF;
     UPDATE @extschema@.ranread_durability d SET log = v_log WHERE d.durability OPERATOR(pg_catalog.=) v_id;
     COMMIT;
@@ -226,7 +226,7 @@ BEGIN
         IF v_remote THEN
             -- the acknowledgement, committed on the log server (no COMMIT
             -- here: it would close the connection)
-            PERFORM @extschema@.ranread_remote_query('ranread_durability_log',
+            PERFORM ranread_internal.ranread_remote_query('ranread_durability_log',
                 pg_catalog.format('UPDATE ranread_durability_log SET acknowledged = %s, last_ack = now() '
                                   'WHERE system_identifier = %s AND durability = %s', v_seq, v_sysid, v_id),
                 10000);

@@ -84,6 +84,11 @@ BEGIN
         ('f', 'ranread_grant', 'Grants a role what ''run'', ''report'' or ''export'' needs (README, "Privileges"); returns the statements it ran'),
         ('f', 'ranread_revoke', 'Takes back from a role what ranread_grant gave for ''run'', ''report'' or ''export''; returns the statements it ran'),
         -- internal steps still in this schema
+        -- durability
+        ('f', 'ranread_durability_start', 'Procedure (CALL, outside a transaction): writes stamped blocks made durable by METHOD and logs each acknowledged one where a power cut of the tested storage cannot take it; cut the power during it'),
+        ('f', 'ranread_durability_check', 'After the restart: reads the durability file back against the log; acknowledged writes lost, blocks torn, and the verdict'),
+        ('f', 'ranread_durability_stop', 'Stops a running durability start from another session; true when one was running'),
+        ('f', 'ranread_durability_purge', 'Drops the durability file of a test that will not be checked; the history row stays'),
         -- tables
         ('r', 'ranread_batches', 'History: one row per batch, with every option, the figures (IOPS, MiB/s, latency in ms) and both merged histograms'),
         ('r', 'ranread_results', 'History: one row per process of each batch (IOPS, latency in ms, histograms)'),
@@ -97,6 +102,7 @@ BEGIN
         ('r', 'ranread_fleet_nodes', 'History: one row per node of each fleet: its batch there, figures, clock offset and round trip (ms)'),
         ('r', 'ranread_fleet_seconds', 'History: one row per node of each fleet and second (IOPS, latency in ms)'),
         ('r', 'ranread_fleet_sweeps', 'History: one row per fleet sweep: its settings, why it stopped, the IOPS within the bound'),
+        ('r', 'ranread_durability', 'History: one row per durability test: method, tablespace, where the log was, acknowledged writes, and its check (lost, torn, verdict)'),
         -- views
         ('v', 'ranread_summary', 'One screen per batch: when, where, what ran, the load, IOPS, MiB/s, latency (ms, rounded) and status; every column is in ranread_summary_full'),
         ('v', 'ranread_summary_full', 'One row per batch with every column: options, figures (IOPS, MiB/s, latency in ms, rounded), CPU, device, steadiness, notes, what it ran on'),
@@ -120,6 +126,7 @@ BEGIN
         ('t', 'ranread_fleet_result', 'A row of ranread_fleet: one node''s or the fleet''s IOPS, MiB/s, latency (ms), clock offset (ms)'),
         ('t', 'ranread_fleet_options', 'A fleet''s options, as its steps pass them on'),
         -- sequences
+        ('S', 'ranread_durability_seq', 'Numbers the durability tests'),
         ('S', 'ranread_batch_seq', 'Batch ids'),
         ('S', 'ranread_sweep_seq', 'Sweep ids'),
         ('S', 'ranread_study_seq', 'Study ids'),
@@ -134,7 +141,7 @@ BEGIN
                       WHERE p.pronamespace OPERATOR(pg_catalog.=) nsp AND p.proname OPERATOR(pg_catalog.=) r.name
             LOOP
                 EXECUTE pg_catalog.format('COMMENT ON %s %s IS %L',
-                    CASE WHEN o.prokind OPERATOR(pg_catalog.=) 'a' THEN 'AGGREGATE' ELSE 'FUNCTION' END,
+                    CASE o.prokind WHEN 'a' THEN 'AGGREGATE' WHEN 'p' THEN 'PROCEDURE' ELSE 'FUNCTION' END,
                     o.sig, r.description);
                 n := n + 1;
             END LOOP;
