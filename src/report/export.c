@@ -502,6 +502,7 @@ ranread_export(PG_FUNCTION_ARGS)
 	char	   *dir;
 	char	   *schema;
 	char	   *utf8;
+	char	   *path;
 	StringInfoData buf;
 
 	export_check_privileges();
@@ -522,8 +523,14 @@ ranread_export(PG_FUNCTION_ARGS)
 
 	/* JSON must be UTF-8 (RFC 8259); write every format the same way */
 	utf8 = pg_server_to_any(buf.data, buf.len, PG_UTF8);
-	PG_RETURN_TEXT_P(cstring_to_text(export_write(dir, extensions[format],
-												  utf8, strlen(utf8))));
+	path = export_write(dir, extensions[format], utf8, strlen(utf8));
+
+	/* the files carry no units of their own (they load as they are): say them */
+	if (format != EXPORT_SVG && format != EXPORT_HTML)
+		ereport(NOTICE,
+				(errmsg("ranread_export wrote %s with every figure whole, as recorded", path),
+				 errdetail("Latencies in ms (the *_ms columns), mbps in MiB/s, seconds in s, iops in I/Os per second; ranread_summary shows them rounded.")));
+	PG_RETURN_TEXT_P(cstring_to_text(path));
 }
 
 

@@ -24,7 +24,7 @@ msgs() {
 }
 last_batch() { q "SELECT max(batch) FROM ranread_batches"; }
 # recorded_elapsed BATCH: the batch's measured seconds as the NOTICE gives them
-recorded_elapsed() { q "SELECT (round(seconds::numeric, 1) * interval '1 s')::text FROM ranread_summary WHERE batch = $1"; }
+recorded_elapsed() { q "SELECT (round(seconds::numeric, 1) * interval '1 s')::text FROM ranread_batches WHERE batch = $1"; }
 
 # one process, by duration
 out=$(msgs "SELECT * FROM ranread_run(1, duration => '1s')")
@@ -42,13 +42,13 @@ b=$(last_batch)
 want="$(recorded_elapsed "$b") of 00:00:08, stopped"
 echo "$out" | grep -qF "NOTICE:  1 process ($want) average response time = "
 ok $? "a stopped batch's NOTICE gives its measured time: ($want)"
-[ "$(q "SELECT status FROM ranread_summary WHERE batch = $b")" = stopped ]
+[ "$(q "SELECT status FROM ranread_batches WHERE batch = $b")" = stopped ]
 ok $? "... and the batch is recorded as stopped"
 
 # a steady_state early end
 out=$(msgs "SELECT * FROM ranread_run(1, duration => '20s', steady_state => '50%/3s')")
 b=$(last_batch)
-if [ "$(q "SELECT ended_steady FROM ranread_summary WHERE batch = $b")" = t ]; then
+if [ "$(q "SELECT ended_steady FROM ranread_batches WHERE batch = $b")" = t ]; then
   want="$(recorded_elapsed "$b") of 00:00:20, ended steady"
   echo "$out" | grep -qF "($want)"
   ok $? "a steady early end's NOTICE gives its measured time: ($want)"
@@ -91,7 +91,7 @@ wpid=$(psql -qAtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend
 [ -n "$wpid" ] && kill -STOP "$wpid" && sleep 1.5 && kill -CONT "$wpid"
 wait $runner
 b=$(last_batch)
-verdict=$(q "SELECT steady, round(100 * steady_excursion::numeric, 1) FROM ranread_summary WHERE batch = $b")
+verdict=$(q "SELECT steady, round(100 * steady_excursion::numeric, 1) FROM ranread_batches WHERE batch = $b")
 is "${verdict%%|*}" f "a batch paused for 1.5 s of 6 is recorded not steady"
 grep -qF "; not steady: its five rounds' IOPS differ by ${verdict#*|}% of their mean" "$TMPDIR_TEST/49_unsteady.err"
 ok $? "... and its end NOTICE says so, with the recorded excursion (${verdict#*|}%)"
@@ -107,11 +107,11 @@ wpid=$(psql -qAtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend
 [ -n "$wpid" ] && kill -STOP "$wpid" && sleep 1.5 && kill -CONT "$wpid"
 wait $runner
 b=$(last_batch)
-if [ "$(q "SELECT ended_steady AND NOT steady FROM ranread_summary WHERE batch = $b")" = t ]; then
-  grep -qF "; steady_state 50%/3s held for its last 3 s (ended_steady), but by SNIA's rule on all of it the run was not steady: its five rounds' IOPS differ by $(q "SELECT round(100 * steady_excursion::numeric, 1) FROM ranread_summary WHERE batch = $b")% of their mean" "$TMPDIR_TEST/49_both.err"
+if [ "$(q "SELECT ended_steady AND NOT steady FROM ranread_batches WHERE batch = $b")" = t ]; then
+  grep -qF "; steady_state 50%/3s held for its last 3 s (ended_steady), but by SNIA's rule on all of it the run was not steady: its five rounds' IOPS differ by $(q "SELECT round(100 * steady_excursion::numeric, 1) FROM ranread_batches WHERE batch = $b")% of their mean" "$TMPDIR_TEST/49_both.err"
   ok $? "a run that ended steady but is not steady by SNIA's rule says both, and which is which"
 else
-  TESTS_RUN=$((TESTS_RUN + 1)); echo "ok $TESTS_RUN # SKIP batch $b did not end steady and unsteady ($(q "SELECT ended_steady || '/' || coalesce(steady::text, 'null') FROM ranread_summary WHERE batch = $b"))"
+  TESTS_RUN=$((TESTS_RUN + 1)); echo "ok $TESTS_RUN # SKIP batch $b did not end steady and unsteady ($(q "SELECT ended_steady || '/' || coalesce(steady::text, 'null') FROM ranread_batches WHERE batch = $b"))"
 fi
 
 # batch_lines: a batch's own lines among the messages on stdin: its leader's
@@ -135,6 +135,14 @@ is "$(echo "$out" | grep -c '^NOTICE:  ranread commit test [0-9]*, ')" "$(q "SEL
   "a commit test says one NOTICE per test"
 is "$(echo "$out" | batch_lines)" 0 "... and none of its batches' own lines"
 
+# an export of the summary says its units and that its figures are whole
+EXP=$(pg_owned_dir export)
+out=$(msgs "SELECT ranread_export('$EXP', 'csv')")
+f=$(ls "$EXP"/ranread_*.csv 2>/dev/null | head -1)
+echo "$out" | grep -q "^NOTICE:  ranread_export wrote $f with every figure whole, as recorded$" &&
+  echo "$out" | grep -q '^DETAIL:  Latencies in ms (the \*_ms columns), mbps in MiB/s, seconds in s, iops in I/Os per second'
+ok $? "ranread_export's csv says where it wrote, that its figures are whole and their units"
+
 # errors from PL/pgSQL: no internal frames, the function called kept, also
 # as a session's first call
 for call in "ranread_study_summary(987654)|22023|invalid study 987654 for ranread_study_summary" \
@@ -144,7 +152,7 @@ for call in "ranread_study_summary(987654)|22023|invalid study 987654 for ranrea
   fn=${sql%%(*}
   err=$(psql -qX -d "$DB" -v VERBOSITY=verbose -c "SELECT $sql" 2>&1 >/dev/null)
   echo "$err" | grep -q "^ERROR:  $code: $msg" && echo "$err" | grep -q '^HINT:  ' &&
-    echo "$err" | grep -q "^CONTEXT:  PL/pgSQL function public.$fn(" && ! echo "$err" | grep -q ranread_internal
+    echo "$err" | grep -qE "^CONTEXT:  (PL/pgSQL function public.$fn\(|SQL function \"$fn\")" && ! echo "$err" | grep -q ranread_internal
   r=$?
   ok $r "an error from $fn keeps its SQLSTATE $code, message and hint, CONTEXT names $fn and no ranread_internal frame"
   [ $r = 0 ] || echo "$err" | sed 's/^/#   /'
