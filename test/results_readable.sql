@@ -23,8 +23,9 @@ SELECT c.table_name::text AS v, c.column_name::text AS col, c.data_type::text AS
                           WHERE e.extname = 'ranread')
    AND c.table_name IN ('ranread_summary', 'ranread_summary_full', 'ranread_group_summary',
                         'ranread_commit_summary', 'ranread_process_summary', 'ranread_sweep_verdict',
-                        'ranread_study_points', 'ranread_study_overview', 'ranread_latency_target_verdict');
-SELECT is((SELECT count(DISTINCT v) FROM vcols), 9::bigint, 'the nine views are there');
+                        'ranread_study_points', 'ranread_study_overview', 'ranread_latency_target_verdict',
+                        'ranread_fleet_summary', 'ranread_fleet_series');
+SELECT is((SELECT count(DISTINCT v) FROM vcols), 11::bigint, 'the eleven views are there');
 SELECT is((SELECT string_agg(v || '.' || col, ', ' ORDER BY v, col) FROM vcols
             WHERE (col ~ 'iops$' OR col = 'ops_per_s') AND col <> 'rate_iops' AND t <> 'bigint'), NULL,
     'every IOPS and ops/s column of the views is a bigint');
@@ -36,7 +37,7 @@ SELECT is((SELECT string_agg(v || '.' || col, ', ' ORDER BY v, col) FROM vcols
             WHERE col ~ 'mbps$' AND (t <> 'numeric' OR scale IS DISTINCT FROM 1)), NULL,
     'every MiB/s column (mbps) of the views is numeric with scale 1');
 SELECT is((SELECT string_agg(v || '.' || col, ', ' ORDER BY v, col) FROM vcols
-            WHERE col = 'seconds' AND (t <> 'numeric' OR scale IS DISTINCT FROM 3)), NULL,
+            WHERE col IN ('seconds', 'window_seconds', 'elapsed') AND (t <> 'numeric' OR scale IS DISTINCT FROM 3)), NULL,
     'every seconds column of the views is numeric with scale 3');
 SELECT is((SELECT string_agg(v || '.' || col, ', ' ORDER BY v, col) FROM vcols WHERE t = 'double precision'),
     'ranread_group_summary.region_end, ranread_group_summary.region_start, ranread_latency_target_verdict.percentile, ranread_latency_target_verdict.target_ms, ranread_study_overview.max_avg_ms, ranread_sweep_verdict.max_avg_ms',

@@ -466,8 +466,9 @@ AS $$
                     WHERE a.pid = $1 AND a.backend_start = $2)
 $$;
 
--- One row per fleet: its figures, how many nodes completed, the outliers.
-CREATE OR REPLACE VIEW @extschema@.ranread_fleet_summary AS
+-- One row per fleet: its figures whole, how many nodes completed, the
+-- outliers (what the fleet's charts, report and export read).
+CREATE OR REPLACE VIEW ranread_internal.ranread_fleet_summary_raw AS
 SELECT f.fleet, f.started_at, f.nodes, f.processes,
        f.processes * f.nodes AS total_processes,
        CASE WHEN f.status = 'running'
@@ -489,8 +490,9 @@ SELECT f.fleet, f.started_at, f.nodes, f.processes,
 
 -- The fleet per second: the nodes' seconds summed by epoch second, how
 -- long all of them ran in it (the shortest of their seconds: the last one
--- ends early), and whether the second is in the common window.
-CREATE OR REPLACE VIEW @extschema@.ranread_fleet_series AS
+-- ends early), and whether the second is in the common window; figures
+-- whole.
+CREATE OR REPLACE VIEW ranread_internal.ranread_fleet_series_raw AS
 SELECT s.fleet, s.at,
        (extract(epoch FROM s.at - f.start_at))::integer AS second,
        count(*)::integer AS nodes,
@@ -504,3 +506,33 @@ SELECT s.fleet, s.at,
   JOIN @extschema@.ranread_fleets f USING (fleet)
  GROUP BY s.fleet, s.at, f.start_at, f.window_start, f.window_end
  ORDER BY s.fleet, s.at;
+
+-- The fleets and their seconds as a person reads them (README, "Reading the
+-- results"): IOPS whole, MiB/s to 0.1, seconds and ms to 0.001.
+CREATE OR REPLACE VIEW @extschema@.ranread_fleet_summary AS
+SELECT f.fleet, f.started_at, f.nodes, f.processes, f.total_processes, f.status,
+       f.nodes_completed, f.reads, f.writes,
+       ranread_internal.ranread_round(f.window_seconds, 3)::numeric(12,3) AS window_seconds,
+       ranread_internal.ranread_round(f.iops, 0)::bigint AS iops,
+       ranread_internal.ranread_round(f.mbps, 1)::numeric(14,1) AS mbps,
+       ranread_internal.ranread_round(f.avg_ms, 3)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(f.p50_ms, 3)::numeric(15,3) AS p50_ms,
+       ranread_internal.ranread_round(f.p95_ms, 3)::numeric(15,3) AS p95_ms,
+       ranread_internal.ranread_round(f.p99_ms, 3)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(f.p999_ms, 3)::numeric(15,3) AS p999_ms,
+       ranread_internal.ranread_round(f.max_ms, 3)::numeric(15,3) AS max_ms,
+       f.start_at,
+       ranread_internal.ranread_round(f.start_spread_ms, 3)::numeric(15,3) AS start_spread_ms,
+       ranread_internal.ranread_round(f.offset_spread_ms, 3)::numeric(15,3) AS offset_spread_ms,
+       ranread_internal.ranread_round(f.max_rtt_ms, 3)::numeric(15,3) AS max_rtt_ms,
+       f.outliers, f.message, f.sweep, f.definition
+  FROM ranread_internal.ranread_fleet_summary_raw f;
+
+CREATE OR REPLACE VIEW @extschema@.ranread_fleet_series AS
+SELECT v.fleet, v.at, v.second, v.nodes, v.reads, v.writes,
+       ranread_internal.ranread_round(v.iops, 0)::bigint AS iops,
+       ranread_internal.ranread_round(v.avg_ms, 3)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(v.max_ms, 3)::numeric(15,3) AS max_ms,
+       ranread_internal.ranread_round(v.elapsed, 3)::numeric(12,3) AS elapsed,
+       v.in_window
+  FROM ranread_internal.ranread_fleet_series_raw v;

@@ -8,7 +8,7 @@ RETURNS SETOF @extschema@.ranread_fleet_result
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH f AS (SELECT * FROM @extschema@.ranread_fleet_summary s
+    WITH f AS (SELECT * FROM ranread_internal.ranread_fleet_summary_raw s
                 WHERE s.fleet = coalesce($1, (SELECT max(x.fleet) FROM @extschema@.ranread_fleets x)))
     SELECT * FROM (
         SELECT n.fleet, n.node, n.name, n.batch,
@@ -288,7 +288,7 @@ DECLARE
     f      record;
     median float8;
 BEGIN
-    SELECT * INTO f FROM @extschema@.ranread_fleet_summary s
+    SELECT * INTO f FROM ranread_internal.ranread_fleet_summary_raw s
      WHERE s.fleet = coalesce($1, (SELECT max(x.fleet) FROM @extschema@.ranread_fleets x));
     IF NOT FOUND THEN
         RETURN @extschema@.ranread_svg(jsonb_build_object('kind', 'bar',
@@ -345,7 +345,7 @@ AS $$
 DECLARE
     f record;
 BEGIN
-    SELECT * INTO f FROM @extschema@.ranread_fleet_summary s
+    SELECT * INTO f FROM ranread_internal.ranread_fleet_summary_raw s
      WHERE s.fleet = coalesce($1, (SELECT max(x.fleet) FROM @extschema@.ranread_fleets x));
     IF NOT FOUND THEN
         RETURN @extschema@.ranread_svg(jsonb_build_object(
@@ -370,7 +370,7 @@ BEGIN
                AND EXISTS (SELECT FROM @extschema@.ranread_fleet_seconds s WHERE s.fleet = f.fleet AND s.node = n.node)), '[]')
           || coalesce((SELECT jsonb_build_array(jsonb_build_object('label', 'fleet total', 'width', 3,
                        'x', jsonb_agg(v.second ORDER BY v.at), 'y', jsonb_agg(round(v.iops::numeric) ORDER BY v.at)))
-                         FROM @extschema@.ranread_fleet_series v WHERE v.fleet = f.fleet
+                         FROM ranread_internal.ranread_fleet_series_raw v WHERE v.fleet = f.fleet
                        HAVING count(*) > 0), '[]'),
         'notes', jsonb_build_array(
             format('common window: %s s, %s IOPS in total there; status %s',
@@ -443,11 +443,11 @@ BEGIN
         body := @extschema@.ranread_fleet_chart(id);
     ELSE
         SELECT jsonb_pretty(jsonb_build_object(
-                   'fleet', (SELECT to_jsonb(s) - 'definition' FROM @extschema@.ranread_fleet_summary s WHERE s.fleet = id),
+                   'fleet', (SELECT to_jsonb(s) - 'definition' FROM ranread_internal.ranread_fleet_summary_raw s WHERE s.fleet = id),
                    'definition', (SELECT x.definition FROM @extschema@.ranread_fleets x WHERE x.fleet = id),
                    'nodes', (SELECT jsonb_agg(to_jsonb(r)) FROM @extschema@.ranread_fleet_rows(id) r WHERE r.node > 0),
                    'seconds', (SELECT coalesce(jsonb_agg(to_jsonb(v) ORDER BY v.at), '[]')
-                                 FROM @extschema@.ranread_fleet_series v WHERE v.fleet = id)))
+                                 FROM ranread_internal.ranread_fleet_series_raw v WHERE v.fleet = id)))
           INTO body;
     END IF;
     lo := lo_from_bytea(0, convert_to(body || E'\n', 'UTF8'));

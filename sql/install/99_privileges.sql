@@ -32,7 +32,8 @@ REVOKE ALL ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_study_points, @extschema@.ranread_study_overview,
     @extschema@.ranread_summary_full, @extschema@.ranread_process_summary,
     ranread_internal.ranread_summary_raw, ranread_internal.ranread_study_points_raw,
-    ranread_internal.ranread_study_overview_raw, ranread_internal.ranread_commit_summary_raw FROM PUBLIC;
+    ranread_internal.ranread_study_overview_raw, ranread_internal.ranread_commit_summary_raw,
+    ranread_internal.ranread_fleet_summary_raw, ranread_internal.ranread_fleet_series_raw FROM PUBLIC;
 GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_intervals, @extschema@.ranread_summary,
     @extschema@.ranread_targets, @extschema@.ranread_groups,
@@ -44,7 +45,8 @@ GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
     @extschema@.ranread_study_points, @extschema@.ranread_study_overview,
     @extschema@.ranread_summary_full, @extschema@.ranread_process_summary,
     ranread_internal.ranread_summary_raw, ranread_internal.ranread_study_points_raw,
-    ranread_internal.ranread_study_overview_raw, ranread_internal.ranread_commit_summary_raw TO pg_monitor;
+    ranread_internal.ranread_study_overview_raw, ranread_internal.ranread_commit_summary_raw,
+    ranread_internal.ranread_fleet_summary_raw, ranread_internal.ranread_fleet_series_raw TO pg_monitor;
 
 -- The internal schema: pg_monitor may look up the internal functions that
 -- the functions it may call use (each still needs its own EXECUTE).

@@ -109,9 +109,9 @@ done
 ok $same "each node's row (batch, figures, histogram, first I/O) and seconds equal that node's own history, whose batch carries the fleet id"
 
 is "$(q "SELECT f.reads = (SELECT sum(n.reads) FROM ranread_fleet_nodes n WHERE n.fleet = f.fleet)
-          AND abs(f.window_seconds - (SELECT sum(v.elapsed) FROM ranread_fleet_series v WHERE v.fleet = f.fleet AND v.in_window)) < 1e-9
-          AND NOT EXISTS (SELECT FROM ranread_fleet_series v WHERE v.fleet = f.fleet AND v.in_window AND v.nodes <> 3)
-          AND abs(f.iops - (SELECT sum(v.iops * v.elapsed) / sum(v.elapsed) FROM ranread_fleet_series v
+          AND abs(f.window_seconds - (SELECT sum(v.elapsed) FROM ranread_internal.ranread_fleet_series_raw v WHERE v.fleet = f.fleet AND v.in_window)) < 1e-9
+          AND NOT EXISTS (SELECT FROM ranread_internal.ranread_fleet_series_raw v WHERE v.fleet = f.fleet AND v.in_window AND v.nodes <> 3)
+          AND abs(f.iops - (SELECT sum(v.iops * v.elapsed) / sum(v.elapsed) FROM ranread_internal.ranread_fleet_series_raw v
                              WHERE v.fleet = f.fleet AND v.in_window)) < 1e-6 * f.iops
           AND f.window_seconds >= 2
         FROM ranread_fleets f WHERE f.fleet = $F")" t \
