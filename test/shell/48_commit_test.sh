@@ -92,7 +92,8 @@ is "$(q "SELECT count(DISTINCT tablespace) || '|' || min(tablespace) FROM ranrea
 # ranread_advise_wal_sync_method's note on them (what ranread_advise says)
 verdict=$(q "SELECT format('commit test %s on pg_wal, one 8 kB write and its sync: %s; %s|%s', c.commit_test, w.measured, w.note,
                            w.method IS DISTINCT FROM current_setting('wal_sync_method') AND w.method IS NOT NULL)
-               FROM (SELECT commit_test, array_agg(method) AS m, array_agg(ops_per_s) AS o FROM ranread_commit_summary
+               FROM (SELECT commit_test, array_agg(method) AS m, array_agg(ops_per_s) AS o
+                       FROM ranread_internal.ranread_commit_summary_raw   -- the figures whole, as the NOTICE has them
                       WHERE commit_test = (SELECT max(commit_test) FROM ranread_commit_summary)
                         AND test = 'one 8 kB write' AND durable AND status = 'completed' GROUP BY commit_test) c,
                     LATERAL ranread_advise_wal_sync_method(c.m, c.o, current_setting('wal_sync_method')) w")
