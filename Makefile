@@ -14,6 +14,7 @@ OBJS = \
 	src/options.o \
 	src/workload.o \
 	src/forward.o \
+	src/errcontext.o \
 	src/run.o \
 	src/leader.o \
 	src/commit.o \

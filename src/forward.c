@@ -172,9 +172,6 @@ static const Forwarded forwarded[] = {
 /* remote.c: the passwords of connection strings out of the statement's text */
 extern PGDLLEXPORT Datum ranread_conninfo_hide(PG_FUNCTION_ARGS);
 
-/* A CONTEXT line that names this marks a frame of the extension's internals */
-#define FORWARD_INTERNAL_MARK "ranread_internal."
-
 /* What an argument of an implementation is bound to */
 #define BIND_SPEC	-2			/* the workload as a spec */
 #define BIND_ARGS	-3			/* every argument by name */
@@ -907,70 +904,6 @@ forward_clean_context(ErrorData *ed, const char *marker)
 	while (*outer == '\n')
 		outer++;
 	ed->context = *outer ? pstrdup(outer) : NULL;
-}
-
-/*
- * The frames of ranread_internal in a message's CONTEXT, dropped as the
- * message goes out (the server log and the client alike): the user calls
- * the functions of the extension's schema, and the PL/pgSQL functions of
- * ranread_internal behind them (a profile's checks, a study's steps, a
- * chart's queries) are no frame of theirs.  What stays is the function the
- * user called, with its line, the keys of a spec, and the caller's own
- * frames.  An internal error (XX000) keeps its whole stack.  A caught
- * error is not emitted, so GET STACKED DIAGNOSTICS still sees every frame.
- */
-static emit_log_hook_type prev_emit_log_hook = NULL;
-
-/* Does the line at p start a frame of a function: PL/pgSQL or SQL? */
-static bool
-frame_header(const char *p, bool internal)
-{
-	static const char *const kinds[] = {"PL/pgSQL function ", "SQL function \""};
-
-	for (int i = 0; i < lengthof(kinds); i++)
-		if (strncmp(p, kinds[i], strlen(kinds[i])) == 0)
-			return !internal ||
-				strncmp(p + strlen(kinds[i]), FORWARD_INTERNAL_MARK, strlen(FORWARD_INTERNAL_MARK)) == 0;
-	return false;
-}
-
-/*
- * Frames are innermost first, and the statement a frame was running (a
- * "SQL statement" entry, which may span lines) comes after the frame it
- * called: everything up to the first frame of a function not in
- * ranread_internal that follows the outermost internal one goes.
- */
-static void
-forward_emit_log(ErrorData *ed)
-{
-	if (ed->context != NULL && ERRCODE_TO_CATEGORY(ed->sqlerrcode) != ERRCODE_INTERNAL_ERROR &&
-		strstr(ed->context, FORWARD_INTERNAL_MARK) != NULL)
-	{
-		char	   *last = NULL;
-		char	   *keep = NULL;
-
-		for (char *p = ed->context; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-			if (frame_header(p, true))
-				last = p;
-		for (char *p = last; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-			if (p != last && frame_header(p, false))
-			{
-				keep = p;
-				break;
-			}
-		if (last != NULL)
-			ed->context = keep ? pstrdup(keep) : NULL;
-	}
-	if (prev_emit_log_hook)
-		prev_emit_log_hook(ed);
-}
-
-/* Install the hook above, once per backend (_PG_init) */
-void
-forward_install_hooks(void)
-{
-	prev_emit_log_hook = emit_log_hook;
-	emit_log_hook = forward_emit_log;
 }
 
 /* The passwords in the nodes and loopback arguments, out of the statement's text */

@@ -30,7 +30,6 @@ typedef struct ForwardInfo
 	struct ForwardImpl *impl;	/* ranread_forward: its implementation */
 } ForwardInfo;
 
-extern void forward_install_hooks(void);
 extern ForwardInfo *forward_info(FunctionCallInfo fcinfo);
 extern int	forward_arg(const ForwardInfo *fi, const char *name);
 extern void forward_require_options(FunctionCallInfo fcinfo, const ForwardInfo *fi, const char *fn);

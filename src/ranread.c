@@ -37,7 +37,7 @@
 #include "utils/acl.h"
 #include "utils/guc.h"
 
-#include "forward.h"
+#include "errcontext.h"
 #include "ranread.h"
 
 PG_MODULE_MAGIC;
@@ -65,8 +65,8 @@ extern PGDLLEXPORT void _PG_init(void);
 void
 _PG_init(void)
 {
-	/* CONTEXT without the frames of ranread_internal (forward.c) */
-	forward_install_hooks();
+	/* CONTEXT without the frames of ranread_internal (errcontext.c) */
+	errcontext_install_hook();
 	DefineCustomEnumVariable("ranread.engine",
 							 "I/O engine of ranread_run: auto, io_uring or sync.",
 							 "auto uses io_uring where the kernel allows it and the "
