@@ -6,7 +6,7 @@
 -- ranread_results without its histograms.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(41);
+SELECT plan(43);
 
 \ir lib/util.psql
 
@@ -54,6 +54,22 @@ SELECT is((SELECT string_agg(format('%s.%s %s', a.attrelid::regclass::text, a.at
     'ranread_setup_result.seconds numeric(12,3), ranread_setup_result.mbps numeric(14,1), '
     'ranread_study_result.mbps numeric(14,1), ranread_study_result.avg_ms numeric(15,3), ranread_study_result.p99_ms numeric(15,3), ranread_study_result.max_ms numeric(15,3)',
     'ranread_run, ranread_mix, ranread_setup and ranread_study return rounded numerics (their IOPS are bigint)');
+
+-- The fleet's rows (ranread_fleet, ranread_fleet_rows) and the fleet
+-- sweep's steps: their figures rounded as the others
+SELECT is((SELECT string_agg(format('%s %s', a.attname, format_type(a.atttypid, a.atttypmod)), ', ' ORDER BY a.attnum)
+             FROM pg_attribute a
+            WHERE a.attrelid = 'ranread_fleet_result'::regclass AND a.attnum > 0
+              AND a.attname ~ '(iops|mbps|seconds|_ms)$'),
+    'seconds numeric(12,3), iops bigint, mbps numeric(14,1), avg_ms numeric(15,3), p50_ms numeric(15,3), p99_ms numeric(15,3), p999_ms numeric(15,3), max_ms numeric(15,3), offset_ms numeric(15,3), rtt_ms numeric(15,3), first_io_ms numeric(15,3)',
+    'ranread_fleet and ranread_fleet_rows return rounded figures: IOPS bigint, MiB/s to 0.1, seconds and ms to 0.001');
+SELECT is((SELECT string_agg(format('%s %s', a.name, format_type(a.type, NULL)), ', ' ORDER BY a.k)
+             FROM pg_proc p, unnest(p.proargnames, p.proallargtypes, p.proargmodes) WITH ORDINALITY a(name, type, mode, k)
+            WHERE p.oid = (SELECT oid FROM pg_proc WHERE proname = 'ranread_fleet_sweep'
+                              AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ranread'))
+              AND a.mode = 't' AND a.name ~ '(iops|_ms)$'),
+    'iops bigint, avg_ms numeric, p99_ms numeric, max_ms numeric',
+    'ranread_fleet_sweep returns its steps rounded as ranread_sweep does (IOPS bigint, ms numeric)');
 
 -- The screen and the full row
 SELECT is((SELECT array_agg(col ORDER BY ordinal) FROM (

@@ -152,7 +152,35 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_fleet_sweeps', '
 -- What ranread_fleet returns: one row per node, then the fleet (node 0),
 -- whose offset_ms, rtt_ms and first_io_ms are the spread of the nodes'
 -- clock offsets, the largest round trip and the spread of their first I/Os.
+-- Its figures rounded as the other results are (IOPS whole, MiB/s to 0.1,
+-- seconds and ms to 0.001); the coordinator, the charts and the export
+-- work with ranread_internal.ranread_fleet_result_raw, the same row with
+-- its figures whole, rounded only as the rows go out
+-- (ranread_internal.ranread_fleet_round).
 CREATE TYPE @extschema@.ranread_fleet_result AS (
+    fleet       bigint,
+    node        integer,
+    name        text,
+    batch       bigint,
+    status      text,
+    reads       bigint,
+    writes      bigint,
+    seconds     numeric(12,3),
+    iops        bigint,
+    mbps        numeric(14,1),
+    avg_ms      numeric(15,3),
+    p50_ms      numeric(15,3),
+    p99_ms      numeric(15,3),
+    p999_ms     numeric(15,3),
+    max_ms      numeric(15,3),
+    offset_ms   numeric(15,3),
+    rtt_ms      numeric(15,3),
+    first_io_ms numeric(15,3),
+    outlier     boolean,
+    message     text
+);
+
+CREATE TYPE ranread_internal.ranread_fleet_result_raw AS (
     fleet       bigint,
     node        integer,
     name        text,
@@ -174,6 +202,27 @@ CREATE TYPE @extschema@.ranread_fleet_result AS (
     outlier     boolean,
     message     text
 );
+
+-- A fleet's row as users get it: its figures rounded
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_round(r ranread_internal.ranread_fleet_result_raw)
+RETURNS @extschema@.ranread_fleet_result
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT r.fleet, r.node, r.name, r.batch, r.status, r.reads, r.writes,
+           ranread_internal.ranread_round(r.seconds, 3)::numeric(12,3),
+           ranread_internal.ranread_round(r.iops, 0)::bigint,
+           ranread_internal.ranread_round(r.mbps, 1)::numeric(14,1),
+           ranread_internal.ranread_round(r.avg_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.p50_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.p99_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.p999_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.max_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.offset_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.rtt_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.first_io_ms, 3)::numeric(15,3),
+           r.outlier, r.message
+$$;
 
 -- Connection strings, read by libpq's own rules (PQconninfoParse: key =
 -- value pairs in any quoting, and postgresql:// URIs with percent-encoding

@@ -1182,7 +1182,7 @@ $$;
 -- the coordinator knows of each node is one ranread_fleet_node_state.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_run(o @extschema@.ranread_fleet_options,
     sweep bigint DEFAULT NULL, fn text DEFAULT 'ranread_fleet')
-RETURNS SETOF @extschema@.ranread_fleet_result
+RETURNS SETOF ranread_internal.ranread_fleet_result_raw
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -1287,7 +1287,7 @@ BEGIN
     END;
     PERFORM ranread_internal.ranread_remote_close(cnames || recorder);
     PERFORM ranread_internal.ranread_fleet_tell(fleet_id, o, fn, nodes, res.rows, res.fleet_row);
-    RETURN QUERY SELECT * FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_result, res.rows);
+    RETURN QUERY SELECT * FROM jsonb_populate_recordset(NULL::ranread_internal.ranread_fleet_result_raw, res.rows);
 END
 $$;
 
@@ -1391,8 +1391,9 @@ RETURNS SETOF @extschema@.ranread_fleet_result
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT * FROM ranread_internal.ranread_fleet_run(
-        jsonb_populate_record(NULL::@extschema@.ranread_fleet_options, args), NULL, fn)
+    SELECT r.* FROM ranread_internal.ranread_fleet_run(
+        jsonb_populate_record(NULL::@extschema@.ranread_fleet_options, args), NULL, fn) x,
+        LATERAL ranread_internal.ranread_fleet_round(x) r
 $$;
 
 -- One batch on many servers at once: see the top of this file and README's

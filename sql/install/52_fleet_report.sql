@@ -2,9 +2,10 @@
 -- (the sweep method with the fleet's totals), the charts and the export.
 
 -- A fleet's rows as ranread_fleet returned them: one per node, then the
--- fleet (node 0).  The latest fleet when NULL.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_rows(fleet bigint DEFAULT NULL)
-RETURNS SETOF @extschema@.ranread_fleet_result
+-- fleet (node 0), their figures whole (what the chart and the export
+-- read).  The latest fleet when NULL.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_rows_raw(fleet bigint DEFAULT NULL)
+RETURNS SETOF ranread_internal.ranread_fleet_result_raw
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -25,6 +26,17 @@ AS $$
                f.max_rtt_ms, f.start_spread_ms, NULL, f.message
           FROM f) r
      ORDER BY r.node = 0, r.node
+$$;
+
+-- A fleet's rows as ranread_fleet returned them, rounded as it returns
+-- them.  The latest fleet when NULL.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_rows(fleet bigint DEFAULT NULL)
+RETURNS SETOF @extschema@.ranread_fleet_result
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT r.* FROM ranread_internal.ranread_fleet_rows_raw($1) x,
+        LATERAL ranread_internal.ranread_fleet_round(x) r
 $$;
 
 -- The arguments of ranread_fleet_sweep that its steps' fleets do not
@@ -145,10 +157,10 @@ RETURNS TABLE (
     processes       integer,
     fleet           bigint,
     nodes_completed integer,
-    iops            float8,
-    avg_ms          float8,
-    p99_ms          float8,
-    max_ms          float8,
+    iops            bigint,
+    avg_ms          numeric,
+    p99_ms          numeric,
+    max_ms          numeric,
     within_bound    boolean,
     stop_reason     text)
 LANGUAGE plpgsql VOLATILE
@@ -158,7 +170,7 @@ DECLARE
     fn       text := 'ranread_fleet_sweep';
     o        @extschema@.ranread_fleet_options;
     nxt      record;
-    r        @extschema@.ranread_fleet_result;
+    r        ranread_internal.ranread_fleet_result_raw;
     done     integer;
     steps    @extschema@.ranread_sweep_step[] := '{}';
     counts   integer[] := '{}';
@@ -224,7 +236,9 @@ BEGIN
     PERFORM ranread_internal.ranread_fleet_sweep_end(recorder, sweep_id, steps, reason, max_avg_ms);
 
     RETURN QUERY
-        SELECT s.step, s.processes, s.batch, counts[s.k::integer], s.iops, s.avg_ms, s.p99_ms, s.max_ms,
+        SELECT s.step, s.processes, s.batch, counts[s.k::integer],
+               ranread_internal.ranread_round(s.iops, 0)::bigint, ranread_internal.ranread_round(s.avg_ms, 3),
+               ranread_internal.ranread_round(s.p99_ms, 3), ranread_internal.ranread_round(s.max_ms, 3),
                coalesce(s.status = 'completed' AND s.avg_ms <= max_avg_ms, false),
                CASE WHEN s.k = cardinality(steps) THEN reason END
           FROM unnest(steps) WITH ORDINALITY AS s(step, processes, batch, iops, avg_ms, p99_ms, max_ms, status, k);
@@ -268,10 +282,10 @@ RETURNS TABLE (
     processes       integer,
     fleet           bigint,
     nodes_completed integer,
-    iops            float8,
-    avg_ms          float8,
-    p99_ms          float8,
-    max_ms          float8,
+    iops            bigint,
+    avg_ms          numeric,
+    p99_ms          numeric,
+    max_ms          numeric,
     within_bound    boolean,
     stop_reason     text)
 AS 'MODULE_PATHNAME', 'ranread_forward'
@@ -331,7 +345,7 @@ BEGIN
                                            'tone', CASE WHEN n.status = 'completed' AND NOT coalesce(n.outlier, false) THEN 'plain' ELSE 'bad' END),
                         n.batch, round(n.iops::numeric), round(n.avg_ms::numeric, 3), round(n.p99_ms::numeric, 3),
                         round(n.max_ms::numeric, 3), round(n.first_io_ms::numeric, 2)) ORDER BY n.node), '[]')
-                       FROM @extschema@.ranread_fleet_rows(f.fleet) n WHERE n.node > 0))));
+                       FROM ranread_internal.ranread_fleet_rows_raw(f.fleet) n WHERE n.node > 0))));
 END
 $$;
 
@@ -398,7 +412,7 @@ DECLARE
     path text;
     body text;
     lo   oid;
-    q    text := 'SELECT * FROM @extschema@.ranread_fleet_rows(%s)';
+    q    text := 'SELECT * FROM ranread_internal.ranread_fleet_rows_raw(%s)';
 BEGIN
     IF directory IS NULL OR directory !~ '^/' THEN
         RAISE EXCEPTION USING
@@ -445,7 +459,7 @@ BEGIN
         SELECT jsonb_pretty(jsonb_build_object(
                    'fleet', (SELECT to_jsonb(s) - 'definition' FROM ranread_internal.ranread_fleet_summary_raw s WHERE s.fleet = id),
                    'definition', (SELECT x.definition FROM @extschema@.ranread_fleets x WHERE x.fleet = id),
-                   'nodes', (SELECT jsonb_agg(to_jsonb(r)) FROM @extschema@.ranread_fleet_rows(id) r WHERE r.node > 0),
+                   'nodes', (SELECT jsonb_agg(to_jsonb(r)) FROM ranread_internal.ranread_fleet_rows_raw(id) r WHERE r.node > 0),
                    'seconds', (SELECT coalesce(jsonb_agg(to_jsonb(v) ORDER BY v.at), '[]')
                                  FROM ranread_internal.ranread_fleet_series_raw v WHERE v.fleet = id)))
           INTO body;

@@ -71,6 +71,8 @@ GRANT EXECUTE ON FUNCTION ranread_internal.ranread_target_state(oid, bigint),
                           ranread_internal.ranread_workload_words(integer, text, integer, integer, text),
                           ranread_internal.ranread_fleet_live(integer, timestamptz),
                           @extschema@.ranread_fleet_rows(bigint),
+                          ranread_internal.ranread_fleet_rows_raw(bigint),
+                          ranread_internal.ranread_fleet_round(ranread_internal.ranread_fleet_result_raw),
                           @extschema@.ranread_fleet_chart(bigint),
                           @extschema@.ranread_fleet_timeline(bigint) TO pg_monitor;
 

@@ -129,6 +129,13 @@ echo "$starts" | awk '{ if ($1 < $2 || $2 != int($2)) bad = 1; if (min == "" || 
 ok $? "every node's first I/O is at or after start_at (a whole second), all within 100 ms"
 is "$(q "SELECT count(*) FROM ranread_fleet_nodes WHERE fleet = $F AND offset_ms IS NOT NULL AND rtt_ms > 0 AND late_ms IS NOT NULL AND outlier IS NOT NULL")" 3 \
    "each node's clock offset, round trip, lateness and outlier flag are recorded"
+is "$(q "SELECT count(*) || '|' || count(*) FILTER (WHERE r.iops = round(x.iops) AND r.mbps = round(x.mbps::numeric, 1)
+                AND r.seconds = round(x.seconds::numeric, 3) AND r.avg_ms = round(x.avg_ms::numeric, 3)
+                AND r.p99_ms = round(x.p99_ms::numeric, 3) AND r.max_ms = round(x.max_ms::numeric, 3)
+                AND r.offset_ms IS NOT DISTINCT FROM round(x.offset_ms::numeric, 3)
+                AND r.first_io_ms IS NOT DISTINCT FROM round(x.first_io_ms::numeric, 3))
+          FROM ranread_fleet_rows($F) r JOIN ranread_internal.ranread_fleet_rows_raw($F) x USING (node)")" "4|4" \
+   "ranread_fleet_rows returns the recorded figures rounded (IOPS whole, MiB/s to 0.1, seconds and ms to 0.001)"
 
 # --- nodes that cannot run: an error naming them, nothing started
 before=$(node_batches)
