@@ -2,7 +2,7 @@
 -- SVG: the latest sweep, a chosen sweep, or every completed batch.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(41);
+SELECT plan(42);
 
 \ir lib/util.psql
 
@@ -64,6 +64,9 @@ SELECT matches((SELECT svg FROM c), 'Does not meet the all-flash guidance', 'wit
 SELECT matches((SELECT svg FROM c), 'Sweep stopped on scaling: going from 320 to 640 processes',
     'and why the sweep stopped');
 SELECT is(ranread_chart(7), (SELECT svg FROM c), 'ranread_chart() is the chart of the latest sweep');
+SELECT ok((SELECT svg FROM c) ~ '>Avg within 10 ms\?</text>'
+          AND (SELECT bool_and(strpos((SELECT svg FROM c), '>' || b || '</text>') > 0) FROM generate_series(100, 106) b),
+    'ranread_chart has its table of the steps, a row per batch');
 
 -- An older sweep, without a ranread_sweeps row (say it was cancelled).
 INSERT INTO ranread_batches (batch, run_at, target, processes, iterations, block_size, queue_depth,

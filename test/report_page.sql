@@ -6,7 +6,7 @@
 -- return says so.  On a history written here (no I/O).
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(22);
+SELECT plan(24);
 
 DELETE FROM ranread_intervals;
 DELETE FROM ranread_results;
@@ -95,6 +95,11 @@ SELECT ok((SELECT s FROM s7) ~ '<figure><svg[^>]*>.*</svg>\s*</figure>' AND (SEL
 SELECT is((SELECT array_agg(m[1] ORDER BY n) FROM s7, regexp_matches(substring(s FROM '<h3>Steps</h3>.*'),
                                                                    '<tr><td>(\d+)</td>', 'g') WITH ORDINALITY x(m, n)),
     ARRAY['100', '101', '102', '103', '104', '105', '106'], 'and its steps, one row each, by processes');
+SELECT is((SELECT count(*) FROM s7, regexp_matches(s, '>105</', 'g')), 1::bigint,
+    'the sweep section lists each step once: in its own table, not again in the chart');
+SELECT ok((SELECT s FROM s7) ~ '<figure><svg.*>IOPS \(I/O operations per second\)</text>.*</svg>'
+          AND (SELECT s FROM s7) !~ 'Avg within',
+    'its chart is drawn without the chart''s table of the steps');
 SELECT ok(position('<tr><td>105</td><td>320</td><td>completed</td><td>35,210</td><td>288</td><td>9.090</td><td>34.700</td><td>95.200</td></tr>' IN (SELECT s FROM s7)) > 0,
     'a step''s row has its processes, status, IOPS, MiB/s and latencies');
 

@@ -22,6 +22,14 @@ AS 'MODULE_PATHNAME', 'ranread_chart'
 LANGUAGE C CALLED ON NULL INPUT STABLE
 SET search_path = pg_catalog, pg_temp;
 
+-- ranread_chart without its table of the steps: the HTML report's chart
+-- of a sweep, whose steps the report lists in a table of its own.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_chart_no_table(sweep bigint)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_chart_no_table'
+LANGUAGE C CALLED ON NULL INPUT STABLE
+SET search_path = pg_catalog, pg_temp;
+
 -- SVG: IOPS, average and maximum latency per second of a batch (the latest
 -- batch with per-second intervals when NULL); its spec is
 -- src/report/chart_timeline.sql, as for ranread_chart.
@@ -35,4 +43,5 @@ SET search_path = pg_catalog, pg_temp;
 -- functions only read what pg_monitor can SELECT.
 GRANT EXECUTE ON FUNCTION @extschema@.ranread_svg(jsonb),
                           @extschema@.ranread_chart(bigint),
+                          ranread_internal.ranread_chart_no_table(bigint),
                           @extschema@.ranread_timeline(bigint) TO pg_monitor;

@@ -329,7 +329,8 @@ BEGIN
               || ' the all-flash guidance (average &lt;= 2 ms, maximum &lt;= 5 ms).</li><li>Stopped on '
               || ranread_internal.ranread_html(coalesce(v.stop_reason, 'n/a')) || '</li></ul>';
     END IF;
-    h := h || ranread_internal.ranread_html_svg(@extschema@.ranread_chart(id));
+    -- the chart without its table: the steps are the table below
+    h := h || ranread_internal.ranread_html_svg(ranread_internal.ranread_chart_no_table(id));
     h := h || '<h3>Steps</h3>'
           || ranread_internal.ranread_html_table(
                  ARRAY['batch', 'processes', 'status', 'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms'],

@@ -37,6 +37,7 @@
 #include "lib/stringinfo.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
 #include "utils/float.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
@@ -46,6 +47,7 @@
 #include "ranread.h"
 
 PG_FUNCTION_INFO_V1(ranread_chart);
+PG_FUNCTION_INFO_V1(ranread_chart_no_table);
 PG_FUNCTION_INFO_V1(ranread_timeline);
 
 /* The spec queries (chart_sweep.sql, chart_timeline.sql) */
@@ -178,11 +180,12 @@ chart_plan(const char *sql, int nargs, Oid *types)
 }
 
 /*
- * The SVG of the spec a query returns, in the caller's memory (SPI's goes
- * at SPI_finish)
+ * The SVG of the spec a query returns, without its key "without" when that
+ * is not NULL, in the caller's memory (SPI's goes at SPI_finish)
  */
 static Datum
-chart_draw(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls)
+chart_draw(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
+		   const char *without)
 {
 	bool		isnull;
 	Datum		spec;
@@ -192,6 +195,9 @@ chart_draw(const char *sql, int nargs, Oid *types, Datum *values, const char *nu
 		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
 	spec = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	Assert(!isnull);
+	/* a part of the spec the caller draws apart (NULL: none) */
+	if (without != NULL)
+		spec = DirectFunctionCall2(jsonb_delete, spec, CStringGetTextDatum(without));
 	return SPI_datumTransfer(PointerGetDatum(ranread_chart_json_draw(DatumGetJsonbP(spec))),
 							 false, -1);
 }
@@ -343,8 +349,8 @@ chart_judge(const char *schema, const char *batches, Oid *argtypes, Datum *args,
  * has been no sweep.  Batches of the sweep that did not complete are listed
  * in the table but not plotted.
  */
-Datum
-ranread_chart(PG_FUNCTION_ARGS)
+static Datum
+chart_sweep(FunctionCallInfo fcinfo, bool with_table)
 {
 	bool		have_sweep = !PG_ARGISNULL(0);
 	int64		sweep = have_sweep ? PG_GETARG_INT64(0) : 0;
@@ -377,9 +383,28 @@ ranread_chart(PG_FUNCTION_ARGS)
 	args[7] = Int32GetDatum(v.processes);
 	args[8] = Int64GetDatum(v.batch);
 	args[9] = BoolGetDatum(v.flash);
-	result = chart_draw(chart_sql(chart_sweep_sql, schema, batches), 10, argtypes, args, nulls);
+	result = chart_draw(chart_sql(chart_sweep_sql, schema, batches), 10, argtypes, args, nulls,
+						with_table ? NULL : "table");
 	chart_end(nestlevel);
 	PG_RETURN_DATUM(result);
+}
+
+Datum
+ranread_chart(PG_FUNCTION_ARGS)
+{
+	return chart_sweep(fcinfo, true);
+}
+
+/*
+ * ranread_internal.ranread_chart_no_table(sweep bigint) RETURNS text
+ *
+ * The same chart without its table of the steps: for the HTML report,
+ * which lists the steps in a table of its own (searchable, copyable).
+ */
+Datum
+ranread_chart_no_table(PG_FUNCTION_ARGS)
+{
+	return chart_sweep(fcinfo, false);
 }
 
 
@@ -428,7 +453,7 @@ ranread_timeline(PG_FUNCTION_ARGS)
 					 errmsg("batch " INT64_FORMAT " for ranread_timeline does not exist", batch),
 					 errhint("Pass NULL for the latest batch; ranread_summary lists the batches.")));
 	}
-	result = chart_draw(chart_sql(chart_timeline_sql, schema, NULL), 1, argtypes, args, nulls);
+	result = chart_draw(chart_sql(chart_timeline_sql, schema, NULL), 1, argtypes, args, nulls, NULL);
 	chart_end(nestlevel);
 	PG_RETURN_DATUM(result);
 }
