@@ -20,7 +20,8 @@
  *	- the tail (p99): a two-proportion z test on the share of each side's
  *	  I/Os above a's p99 bucket (about 1% of a's under "same"; a slower
  *	  tail puts more of b's there), and the same above b's p99 bucket for
- *	  a faster tail; the direction that stands out more is the test.
+ *	  a faster tail; the direction that stands out more is the test.  It
+ *	  needs 100 I/Os on each side: below, p99 is the slowest I/O.
  *
  * Each test gives a two-sided p from the normal approximation, doubled for
  * the two tests (Bonferroni).  With hundreds of thousands of I/Os any
@@ -54,6 +55,13 @@
 #include "compare.h"
 #include "histogram.h"
 #include "sqlfunc.h"
+
+/*
+ * I/Os each side needs for the tail test: with fewer, the nearest-rank p99
+ * is the slowest I/O, and one stall (which slows a few I/Os in a row: they
+ * are not independent) would decide
+ */
+#define COMPARE_TAIL_MIN_IOS 100
 
 PG_FUNCTION_INFO_V1(ranread_hist_compare);
 PG_FUNCTION_INFO_V1(ranread_hist_make);
@@ -193,6 +201,9 @@ compare_hists(const RanreadHist *a, const RanreadHist *b, double min_factor,
 			r->tail_b = tb;
 		}
 	}
+	/* below 100 I/Os a p99 is the maximum: no tail test */
+	if (a->count < COMPARE_TAIL_MIN_IOS || b->count < COMPARE_TAIL_MIN_IOS)
+		r->tail_z = 0;
 	r->tail_p = Min(1.0, 2 * p_two_sided(r->tail_z));
 	r->p_value = Min(r->u_p, r->tail_p);
 

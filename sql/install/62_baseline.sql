@@ -8,7 +8,7 @@
 
 -- The comparison of two latency histograms (src/compare.c): a Mann-Whitney
 -- U test on the buckets for the middle, a two-proportion test on the share
--- above the pooled p99 for the tail, each with an effect size; "slower"
+-- above a side's p99 for the tail (100 I/Os or more), each with an effect size; "slower"
 -- and "faster" need both a test significant at alpha and p50 or p99 at
 -- least min_factor times apart, so that noise does not alarm.  factor is
 -- b's percentile over a's.
@@ -390,6 +390,7 @@ DECLARE
     bl @extschema@.ranread_baselines;
     prev record;
     c record;
+    s record;
     v @extschema@.ranread_probe_verdicts;
     payload jsonb;
 BEGIN
@@ -425,10 +426,40 @@ BEGIN
             v.verdict := c.verdict;
             v.factor := c.factor;
             v.confidence := c.confidence;
-            v.reason := CASE c.verdict WHEN 'same' THEN format('as its baseline (p99 %sx, p50 %sx)',
-                                                               round(c.p99_ratio::numeric, 2), round(c.p50_ratio::numeric, 2))
-                             ELSE format('%s than its baseline: %s %sx (p %s)', c.verdict, c.decided_by,
-                                         round(c.factor::numeric, 2), to_char(c.p_value, '9.9EEEE')) END;
+            IF c.verdict <> 'same' THEN
+                -- the I/Os of one probe are not independent (a burst of
+                -- load slows many in a row), so a change must also reach
+                -- past the spread of the baseline's own batches: slower
+                -- than slower_factor x the slowest of them, faster than
+                -- the fastest / slower_factor, in a percentile whose test
+                -- is significant
+                SELECT max(@extschema@.ranread_hist_percentile(x.histogram, 50)) AS max50,
+                       min(@extschema@.ranread_hist_percentile(x.histogram, 50)) AS min50,
+                       max(@extschema@.ranread_hist_percentile(x.histogram, 99)) AS max99,
+                       min(@extschema@.ranread_hist_percentile(x.histogram, 99)) AS min99
+                  INTO s
+                  FROM @extschema@.ranread_batches x
+                 WHERE x.batch = ANY (bl.batches) AND x.histogram IS NOT NULL;
+                v.verdict := CASE
+                    WHEN (c.p50_p_value < thr.alpha AND v.p50_ms >= thr.slower_factor * greatest(c.p50_a_ms, s.max50))
+                      OR (c.p99_p_value < thr.alpha AND v.p99_ms >= thr.slower_factor * greatest(c.p99_a_ms, s.max99))
+                        THEN 'slower'
+                    WHEN (c.p50_p_value < thr.alpha AND v.p50_ms * thr.slower_factor <= least(c.p50_a_ms, s.min50))
+                      OR (c.p99_p_value < thr.alpha AND v.p99_ms * thr.slower_factor <= least(c.p99_a_ms, s.min99))
+                        THEN 'faster'
+                    ELSE 'same' END;
+                IF v.verdict = 'same' THEN
+                    v.factor := c.p99_ratio;
+                    v.reason := format('within the spread of its baseline''s batches (p99 %sx, p50 %sx)',
+                                       round(c.p99_ratio::numeric, 2), round(c.p50_ratio::numeric, 2));
+                END IF;
+            END IF;
+            IF v.reason IS NULL THEN
+                v.reason := CASE v.verdict WHEN 'same' THEN format('as its baseline (p99 %sx, p50 %sx)',
+                                                                   round(c.p99_ratio::numeric, 2), round(c.p50_ratio::numeric, 2))
+                                 ELSE format('%s than its baseline: %s %sx (p %s)', v.verdict, c.decided_by,
+                                             round(c.factor::numeric, 2), to_char(c.p_value, '9.9EEEE')) END;
+            END IF;
         ELSIF NEW.probed_at >= bl.since AND NOT NEW.batch = ANY (bl.batches) THEN
             -- one of the first probes: it joins the baseline being made
             UPDATE @extschema@.ranread_baselines x
@@ -523,7 +554,7 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_health_thresholds_of(name) TO pg_monitor;
 
 COMMENT ON FUNCTION @extschema@.ranread_hist_compare(bytea, bytea, float8, float8) IS
-    'two latency histograms compared: same, slower or faster (b against a), by a Mann-Whitney U test on the buckets (p50) and a test of the share above the pooled p99 (p99), each significant at alpha and at least min_factor apart; factor is b''s percentile over a''s';
+    'two latency histograms compared: same, slower or faster (b against a), by a Mann-Whitney U test on the buckets (p50) and a test of the share above a side''s p99 (p99, with 100 I/Os or more on each side), each significant at alpha and at least min_factor apart; factor is b''s percentile over a''s';
 COMMENT ON FUNCTION ranread_internal.ranread_hist_make(float8[], bigint[]) IS
     'Internal: a latency histogram in stored form from latencies (ms) and their counts';
 COMMENT ON FUNCTION ranread_internal.ranread_batch_histogram(text, text, bigint) IS

@@ -63,13 +63,13 @@ BEGIN
             jsonb_build_object('label', 'p50 of a probe', 'x', p.x, 'y', p.p50, 'marker', 'circle'),
             jsonb_build_object('label', 'p99 of a probe', 'x', p.x, 'y', p.p99, 'marker', 'square')),
         'lines', (SELECT jsonb_agg(l.o ORDER BY l.k) FROM (VALUES
-            (1, jsonb_build_object('value', bl.p50, 'label', 'baseline p50', 'color', '#2b8a3e', 'dash', '6 3')),
-            (2, jsonb_build_object('value', bl.p99, 'label', 'baseline p99', 'color', '#2b8a3e', 'dash', '6 3')),
-            (3, jsonb_build_object('value', bl.p99 * thr.slower_factor, 'label',
+            (1, jsonb_build_object('value', bl.p50, 'legend', 'baseline p50', 'color', '#2b8a3e', 'dash', '6 3')),
+            (2, jsonb_build_object('value', bl.p99, 'legend', 'baseline p99', 'color', '#2b8a3e', 'dash', '6 3')),
+            (3, jsonb_build_object('value', bl.p99 * thr.slower_factor, 'legend',
                                    format('slower: %sx baseline p99', round(thr.slower_factor::numeric, 2)),
                                    'color', '#f59f00', 'dash', '2 3')),
-            (4, jsonb_build_object('value', thr.p99_degraded_ms, 'label', 'degraded', 'color', '#e8590c', 'dash', '9 3 2 3')),
-            (5, jsonb_build_object('value', thr.p99_critical_ms, 'label', 'critical', 'color', '#c92a2a'))) l(k, o)
+            (4, jsonb_build_object('value', thr.p99_degraded_ms, 'legend', 'degraded', 'color', '#e8590c', 'dash', '9 3 2 3')),
+            (5, jsonb_build_object('value', thr.p99_critical_ms, 'legend', 'critical', 'color', '#c92a2a'))) l(k, o)
             WHERE jsonb_typeof(l.o -> 'value') = 'number'),
         'highlights', (SELECT jsonb_agg(jsonb_build_object('series', 1, 'point', s.i - 1, 'color', '#c92a2a'))
                          FROM (SELECT row_number() OVER (ORDER BY v.probed_at, v.batch) AS i, v.verdict, v.probed_at
