@@ -6,6 +6,7 @@ OBJS = \
 	src/ranread.o \
 	src/extension.o \
 	src/histogram.o \
+	src/compare.o \
 	src/target.o \
 	src/target_am.o \
 	src/fill.o \
@@ -52,6 +53,9 @@ EXTVERSION = 1.1
 UPGRADES = ranread--1.0--1.1.sql
 DATA_built = ranread--$(EXTVERSION).sql $(UPGRADES)
 DATA = $(wildcard sql/versions/ranread--*.sql)
+# The queries file for prometheus-postgres-exporter (README, "Keeping
+# watch"), beside the extension's scripts: `pg_config --sharedir`/extension/
+DATA += metrics/ranread_postgres_exporter.yaml
 INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
 
 # pg_regress (make installcheck): test/sql/NAME.sql run, its output compared

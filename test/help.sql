@@ -17,8 +17,8 @@ SELECT is(ARRAY(SELECT attname::text FROM pg_attribute
           ARRAY['task', 'name', 'example', 'description'],
     'ranread_help() gives task, name, example and description');
 SELECT is(ARRAY(SELECT DISTINCT task FROM help ORDER BY task),
-          ARRAY['advice', 'commit path', 'compare', 'export', 'fleet', 'housekeeping', 'report', 'run', 'setup', 'study'],
-    'its tasks: setup, run, report, compare, study, fleet, commit path, advice, export, housekeeping');
+          ARRAY['advice', 'commit path', 'compare', 'export', 'fleet', 'housekeeping', 'report', 'run', 'setup', 'study', 'watch'],
+    'its tasks: setup, run, report, compare, study, fleet, watch, commit path, advice, export, housekeeping');
 SELECT is((SELECT count(*)::integer FROM help WHERE coalesce(description, '') = '' OR coalesce(example, '') = ''), 0,
     'every entry has an example and a description');
 SELECT is((SELECT count(*)::integer FROM (SELECT name FROM help GROUP BY name HAVING count(*) > 1) d), 0,

@@ -46,6 +46,19 @@ AS $$
         ('report',       17, 'ranread_steady_verdict', $x$SELECT * FROM ranread_steady_verdict(ARRAY[1000, 1010, 990, 1005, 995]);$x$),
         ('compare',       1, 'ranread_compare_chart', $x$SELECT ranread_compare_chart(studies => '{1,2}', sweeps => '{}');$x$),
         ('compare',       2, 'ranread_study_heat',   $x$SELECT ranread_study_heat(1, 'iops');$x$),
+        ('compare',       3, 'ranread_compare',      $x$SELECT * FROM ranread_compare(1, 2);$x$),
+        ('compare',       4, 'ranread_compare_sweeps', $x$SELECT * FROM ranread_compare_sweeps(1, 2);$x$),
+        ('compare',       5, 'ranread_compare_studies', $x$SELECT * FROM ranread_compare_studies(1, 2);$x$),
+        ('compare',       6, 'ranread_hist_compare', $x$SELECT * FROM ranread_hist_compare((SELECT histogram FROM ranread_batches WHERE batch = 1), (SELECT histogram FROM ranread_batches WHERE batch = 2));$x$),
+        ('watch',         1, 'ranread_probes',       $x$SELECT batch, tablespace, probed_at, job FROM ranread_probes ORDER BY probed_at DESC LIMIT 10;$x$),
+        ('watch',        10, 'ranread_health',       $x$SELECT tablespace, last_probe_at, p99_ms, baseline_p99_ms, change, verdict, status FROM ranread_health;$x$),
+        ('watch',        11, 'ranread_probe_verdicts', $x$SELECT batch, probed_at, p99_ms, verdict, factor, status FROM ranread_probe_verdicts ORDER BY probed_at DESC LIMIT 10;$x$),
+        ('watch',        12, 'ranread_health_set',   $x$SELECT * FROM ranread_health_set('pg_default', p99_degraded_ms => 5, p99_critical_ms => 10);$x$),
+        ('watch',        13, 'ranread_health_thresholds', $x$SELECT * FROM ranread_health_thresholds;$x$),
+        ('watch',        14, 'ranread_baseline_set', $x$SELECT * FROM ranread_baseline_set('pg_default', '{12,13,14}');$x$),
+        ('watch',        15, 'ranread_baseline_reset', $x$SELECT ranread_baseline_reset('pg_default');$x$),
+        ('watch',        16, 'ranread_baselines',    $x$SELECT tablespace, batches, pinned, since FROM ranread_baselines;$x$),
+        ('watch',        17, 'ranread_probe_chart',  $x$SELECT ranread_probe_chart('pg_default', since => '30 days');$x$),
         ('study',         1, 'ranread_study',        $x$SELECT * FROM ranread_study(queue_depth => '{1,4,16}', block_size => '{8192,65536}', duration => '10s');$x$),
         ('study',         2, 'ranread_study_grid',   $x$SELECT * FROM ranread_study_grid(1, 'iops');$x$),
         ('study',         3, 'ranread_study_summary', $x$SELECT * FROM ranread_study_summary(1);$x$),
@@ -170,7 +183,23 @@ AS $$
         ('one_process_mbps', 'MiB/s', 'one process''s large sequential read rate'),
         ('all_mbps', 'MiB/s', 'the rate of many processes together'),
         ('ops_per_s', 'ops/s', 'each method''s commits per second'),
-        ('current', NULL, 'the server''s wal_sync_method')
+        ('current', NULL, 'the server''s wal_sync_method'),
+        ('batch_a', NULL, 'the batch compared with (ranread_summary lists them)'),
+        ('batch_b', NULL, 'the batch compared: is it slower or faster than batch_a'),
+        ('sweep_a', NULL, 'the sweep compared with (ranread_sweeps lists them)'),
+        ('sweep_b', NULL, 'the sweep compared, step by step'),
+        ('study_a', NULL, 'the study compared with (ranread_study_overview lists them)'),
+        ('study_b', NULL, 'the study compared, point by point'),
+        ('histogram_a', NULL, 'the latency histogram compared with, as ranread stores it'),
+        ('histogram_b', NULL, 'the latency histogram compared'),
+        ('min_factor', 'ratio', 'the change of p50 or p99 that counts, besides significance: 1.25 is 25% slower'),
+        ('alpha', 'p', 'the significance level of the comparison''s tests'),
+        ('p99_degraded_ms', 'ms', 'a probe''s p99 above this: the status is degraded'),
+        ('p99_critical_ms', 'ms', 'a probe''s p99 above this (above p99_degraded_ms): the status is critical'),
+        ('slower_factor', 'ratio', 'the change against the baseline that counts as slower (min_factor of the comparison)'),
+        ('baseline_probes', 'probes', 'how many first probes make the baseline when none is pinned'),
+        ('batches', NULL, 'the batches whose merged latency histogram is the baseline'),
+        ('since', NULL, 'how far back, such as ''30 days''')
     ) a(name, unit, description)
 $$;
 
@@ -191,7 +220,7 @@ AS $$
       FROM ranread_internal.ranread_help_entries() e,
            pg_catalog.pg_extension x
      WHERE x.extname OPERATOR(pg_catalog.=) 'ranread'
-     ORDER BY pg_catalog.array_position(ARRAY['setup', 'run', 'report', 'compare', 'study', 'fleet',
+     ORDER BY pg_catalog.array_position(ARRAY['setup', 'run', 'report', 'compare', 'study', 'fleet', 'watch',
                                               'commit path', 'advice', 'export', 'housekeeping'], e.task), e.n
 $$;
 

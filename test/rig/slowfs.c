@@ -46,6 +46,8 @@
  *                   first half (512-byte sectors) reaches the backing file,
  *                   the rest of the cache is dropped
  *   writeback       write the whole cache through (as a drive does at last)
+ *   read_delay_us=N, write_delay_us=N  change a delay while mounted (the
+ *                   requests that arrive from then on take it)
  * The stats file adds what the cache did: mode, cached_writes,
  * cached_acked (acknowledged by a lying flush but still only cached),
  * flushes, dsync_writes, cuts, dropped_writes and dropped_acked (summed over
@@ -478,6 +480,22 @@ control(const char *buf, size_t size)
 		return -EINVAL;
 	memcpy(cmd, buf, size);
 	cmd[size] = '\0';
+	{
+		unsigned	us;
+		char		extra;
+
+		/* a device that gets slower or faster while it is mounted */
+		if (sscanf(cmd, "read_delay_us=%u%c", &us, &extra) == 1)
+		{
+			__atomic_store_n(&opt.read_delay_us, us, __ATOMIC_RELAXED);
+			return 0;
+		}
+		if (sscanf(cmd, "write_delay_us=%u%c", &us, &extra) == 1)
+		{
+			__atomic_store_n(&opt.write_delay_us, us, __ATOMIC_RELAXED);
+			return 0;
+		}
+	}
 	pthread_mutex_lock(&cache_lock);
 	if (strcmp(cmd, "honest") == 0)
 		cache_mode = CACHE_HONEST;
@@ -725,7 +743,7 @@ sf_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_in
 	(void) path;
 	if (fi->fh == STATS_FH)
 		return sf_read_stats(buf, size, off);
-	deadline = delay_start(opt.read_delay_us, &n_reads);
+	deadline = delay_start(__atomic_load_n(&opt.read_delay_us, __ATOMIC_RELAXED), &n_reads);
 	n = pread((int) fi->fh, buf, size, off);
 	if (n < 0)
 		n = -errno;
@@ -749,7 +767,7 @@ sf_write(const char *path, const char *buf, size_t size, off_t off,
 
 		return rc < 0 ? rc : (int) size;
 	}
-	deadline = delay_start(opt.write_delay_us, &n_writes);
+	deadline = delay_start(__atomic_load_n(&opt.write_delay_us, __ATOMIC_RELAXED), &n_writes);
 	if (cache_mode != CACHE_NONE)
 		n = cache_write((int) fi->fh, buf, size, off, fi->flags);
 	else if ((n = pwrite((int) fi->fh, buf, size, off)) < 0)

@@ -6,8 +6,8 @@
 #    profiles and a fleet of this server to itself make the history
 #  - the sweep chart, the timelines of a run and of a mix, both study
 #    charts and a heat table, the comparison chart, the profile charts, the
-#    fleet's chart and timeline, the README's ranread_svg example and the
-#    report: in each, no text leaves the picture and no two texts overlap
+#    fleet's chart and timeline, the README's ranread_svg example, a
+#    week of probes' chart (ranread_probe_chart) and the report: in each, no text leaves the picture and no two texts overlap
 #    (measured from the page's own layout: getBoundingClientRect of every
 #    <text>, see layout.py), and no short table cell of the report wraps
 #  - PNG screenshots of each are kept in the test log directory
@@ -54,6 +54,20 @@ q "INSERT INTO ranread_nodes (name, conninfo)
    VALUES ('self', 'host=$SOCK port=${PGPORT:-5432} dbname=$DB user=' || current_user)" >/dev/null
 qq "SELECT count(*) FROM ranread_fleet(ARRAY['self'], 1, duration => '2s')" > "$OUT/fleet.out" 2>&1
 ok $? "a fleet of this server to itself" || sed 's/^/# /' "$OUT/fleet.out"
+# a week of probes of pg_default, one a day, the last 3x slower in its p99
+# (its batch's histogram made so: the probe function itself is not used
+# here, so each is a paced QD1 batch and its row in ranread_probes)
+for d in 6 5 4 3 2 1; do
+  b=$(qq "SELECT batch FROM ranread_run(1, duration => '1s', rate_iops => 200)")
+  q "INSERT INTO ranread_probes (batch, tablespace, probed_at) VALUES ($b, 'pg_default', now() - interval '$d days')" >/dev/null
+done
+b=$(qq "SELECT batch FROM ranread_run(1, duration => '1s', rate_iops => 200)")
+q "UPDATE ranread_batches SET histogram = ranread_internal.ranread_hist_make(
+     ARRAY(SELECT low_ms * 3 FROM ranread_hist_buckets(histogram)),
+     ARRAY(SELECT count FROM ranread_hist_buckets(histogram))) WHERE batch = $b" >/dev/null
+q "INSERT INTO ranread_probes (batch, tablespace) VALUES ($b, 'pg_default')" >/dev/null
+is "$(q "SELECT count(*) FILTER (WHERE verdict = 'baseline') || ' ' || (SELECT verdict FROM ranread_probe_verdicts WHERE batch = $b)
+         FROM ranread_probe_verdicts")" "5 slower" "a week of probes: 5 make the baseline, the last one is slower"
 
 S1=$(q "SELECT min(study) FROM ranread_studies WHERE kind = 'study'")
 S2=$(q "SELECT max(study) FROM ranread_studies WHERE kind = 'study'")
@@ -75,15 +89,18 @@ q "SELECT ranread_profile_chart($CDM)" > "$OUT/profile_cdm.svg"
 q "SELECT ranread_profile_chart($ORION)" > "$OUT/profile_orion.svg"
 q "SELECT ranread_fleet_chart()" > "$OUT/fleet.svg"
 q "SELECT ranread_fleet_timeline()" > "$OUT/fleet_timeline.svg"
+q "SELECT ranread_probe_chart('pg_default')" > "$OUT/probes.svg"
 q "SELECT ranread_report()" > "$OUT/report.html"
 # the README's ranread_svg example, as printed there
 sed -n '/^WITH b AS (SELECT queue_depth/,/^```/p' "$(dirname "$0")/../../README.md" | sed '$d' > "$OUT/readme_svg.sql"
 psql -qAtX -d "$DB" -v ON_ERROR_STOP=1 -f "$OUT/readme_svg.sql" > "$OUT/readme_svg.svg" 2> "$OUT/readme_svg.err"
 ok $? "the README's ranread_svg example draws after a mix, a commit test and a sequential write" ||
   sed 's/^/# /' "$OUT/readme_svg.err"
-KINDS="sweep timeline_run timeline_mix study_write_pct study_qd study_heat compare profile_cdm profile_orion fleet fleet_timeline readme_svg"
+KINDS="sweep timeline_run timeline_mix study_write_pct study_qd study_heat compare profile_cdm profile_orion fleet fleet_timeline readme_svg probes"
 
 # --- what they say
+grep -q '>baseline p99</text>' "$OUT/probes.svg" && grep -q '>p99 of a probe</text>' "$OUT/probes.svg"
+ok $? "the probes' chart draws each probe's p99 and the baseline's"
 # queue depth 1 is the first curve, drawn with circles (one more in the legend)
 n_pts=$(( $(grep -o '<circle[^>]*r="4.5"' "$OUT/readme_svg.svg" | wc -l) - 1 ))
 n_ok=$(q "SELECT count(*) FROM ranread_batches WHERE status = 'completed' AND groups = 1 AND sync IS NULL

@@ -1,0 +1,607 @@
+-- 1.1, keeping watch on the storage (README, "Keeping watch"): batches
+-- compared from their latency histograms, a baseline per tablespace, a
+-- verdict and a health status for every probe (ranread_probes, in
+-- 60_watch.sql), a NOTIFY and a WARNING when a tablespace's status changes.
+-- New in 1.1, so the upgrade script includes this file whole.  How the
+-- comparison decides: src/compare.c and docs/design.md, "Comparing
+-- batches".
+
+-- The comparison of two latency histograms (src/compare.c): a Mann-Whitney
+-- U test on the buckets for the middle, a two-proportion test on the share
+-- above a side's p99 for the tail (100 I/Os or more), each with an effect size; "slower"
+-- and "faster" need both a test significant at alpha and p50 or p99 at
+-- least min_factor times apart, so that noise does not alarm.  factor is
+-- b's percentile over a's.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_hist_compare(histogram_a bytea, histogram_b bytea,
+    min_factor float8 DEFAULT 1.25, alpha float8 DEFAULT 0.001,
+    OUT verdict text, OUT factor float8, OUT confidence float8, OUT p_value float8,
+    OUT decided_by text, OUT ios_a bigint, OUT ios_b bigint,
+    OUT p50_a_ms float8, OUT p50_b_ms float8, OUT p50_ratio float8,
+    OUT p99_a_ms float8, OUT p99_b_ms float8, OUT p99_ratio float8,
+    OUT shift float8, OUT p50_p_value float8, OUT p99_p_value float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ranread_hist_compare'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
+
+-- A histogram in stored form from latencies and their counts: for tests of
+-- the comparison, and for samples of other tools
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_hist_make(latencies_ms float8[], counts bigint[])
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'ranread_hist_make'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+-- The latency histogram of a batch, or the error that names the argument
+-- (arg) when there is no such batch or it has no histogram
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_batch_histogram(fn text, arg text, id bigint)
+RETURNS bytea
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    b record;
+BEGIN
+    PERFORM ranread_internal.ranread_require(fn, arg, id, 'A batch''s id (ranread_summary lists them).');
+    SELECT x.histogram, x.status INTO b FROM @extschema@.ranread_batches x WHERE x.batch = id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+            MESSAGE = format('%s of %s: batch %s does not exist', arg, fn, id),
+            HINT = 'ranread_summary lists the batches.';
+    END IF;
+    IF b.histogram IS NULL OR @extschema@.ranread_hist_count(b.histogram) = 0 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s of %s: batch %s has no latency histogram (status %s)', arg, fn, id, b.status),
+            HINT = 'Only a batch that did I/O and was recorded (completed or stopped) can be compared.';
+    END IF;
+    RETURN b.histogram;
+END
+$$;
+
+-- Two batches compared from their merged latency histograms: is batch_b
+-- slower than batch_a, faster, or the same (ranread_hist_compare)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_compare(batch_a bigint, batch_b bigint,
+    min_factor float8 DEFAULT 1.25, alpha float8 DEFAULT 0.001)
+RETURNS TABLE (verdict text, factor numeric(12,3), confidence float8, p_value float8, decided_by text,
+               ios_a bigint, ios_b bigint, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
+               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3), p50_ratio numeric(12,3), p99_ratio numeric(12,3))
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ha bytea := ranread_internal.ranread_batch_histogram('ranread_compare', 'batch_a', batch_a);
+    hb bytea := ranread_internal.ranread_batch_histogram('ranread_compare', 'batch_b', batch_b);
+BEGIN
+    RETURN QUERY
+    SELECT c.verdict, c.factor::numeric(12,3), c.confidence, c.p_value, c.decided_by, c.ios_a, c.ios_b,
+           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3),
+           c.p50_ratio::numeric(12,3), c.p99_ratio::numeric(12,3)
+      FROM @extschema@.ranread_hist_compare(ha, hb, min_factor, alpha) c;
+END
+$$;
+
+-- Two sweeps compared step by step (the steps of the same processes), or
+-- two studies point by point (the same point): a row per pair, as
+-- ranread_compare gives it, named by its processes or point
+CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_sweeps(sweep_a bigint, sweep_b bigint,
+    min_factor float8 DEFAULT 1.25, alpha float8 DEFAULT 0.001)
+RETURNS TABLE (processes integer, batch_a bigint, batch_b bigint, verdict text, factor numeric(12,3),
+               confidence float8, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
+               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3))
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    arg text;
+    id bigint;
+BEGIN
+    FOREACH arg IN ARRAY ARRAY['sweep_a', 'sweep_b'] LOOP
+        id := CASE arg WHEN 'sweep_a' THEN sweep_a ELSE sweep_b END;
+        PERFORM ranread_internal.ranread_require('ranread_compare_sweeps', arg, id, 'A sweep''s id (ranread_sweeps lists them).');
+        IF NOT EXISTS (SELECT FROM @extschema@.ranread_sweeps s WHERE s.sweep = id) THEN
+            RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+                MESSAGE = format('%s of ranread_compare_sweeps: sweep %s does not exist', arg, id),
+                HINT = 'ranread_sweeps lists the sweeps.';
+        END IF;
+    END LOOP;
+    RETURN QUERY
+    SELECT a.processes, a.batch, b.batch, c.verdict, c.factor::numeric(12,3), c.confidence,
+           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3)
+      FROM @extschema@.ranread_batches a
+      JOIN @extschema@.ranread_batches b ON b.sweep = sweep_b AND b.processes = a.processes
+           AND b.histogram IS NOT NULL AND @extschema@.ranread_hist_count(b.histogram) > 0
+     CROSS JOIN LATERAL @extschema@.ranread_hist_compare(a.histogram, b.histogram, min_factor, alpha) c
+     WHERE a.sweep = sweep_a AND a.histogram IS NOT NULL AND @extschema@.ranread_hist_count(a.histogram) > 0
+     ORDER BY a.processes, a.batch, b.batch;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_studies(study_a bigint, study_b bigint,
+    min_factor float8 DEFAULT 1.25, alpha float8 DEFAULT 0.001)
+RETURNS TABLE (point jsonb, batch_a bigint, batch_b bigint, verdict text, factor numeric(12,3),
+               confidence float8, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
+               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3))
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    arg text;
+    id bigint;
+BEGIN
+    FOREACH arg IN ARRAY ARRAY['study_a', 'study_b'] LOOP
+        id := CASE arg WHEN 'study_a' THEN study_a ELSE study_b END;
+        PERFORM ranread_internal.ranread_require('ranread_compare_studies', arg, id, 'A study''s id (ranread_study_overview lists them).');
+        IF NOT EXISTS (SELECT FROM @extschema@.ranread_studies s WHERE s.study = id) THEN
+            RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+                MESSAGE = format('%s of ranread_compare_studies: study %s does not exist', arg, id),
+                HINT = 'ranread_study_overview lists the studies.';
+        END IF;
+    END LOOP;
+    RETURN QUERY
+    SELECT a.point, a.batch, b.batch, c.verdict, c.factor::numeric(12,3), c.confidence,
+           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3)
+      FROM @extschema@.ranread_batches a
+      JOIN @extschema@.ranread_batches b ON b.study = study_b AND b.point = a.point
+           AND b.histogram IS NOT NULL AND @extschema@.ranread_hist_count(b.histogram) > 0
+     CROSS JOIN LATERAL @extschema@.ranread_hist_compare(a.histogram, b.histogram, min_factor, alpha) c
+     WHERE a.study = study_a AND a.histogram IS NOT NULL AND @extschema@.ranread_hist_count(a.histogram) > 0
+     ORDER BY a.batch, b.batch;
+END
+$$;
+
+-- What a probe of a tablespace is judged by: the p99 above which its
+-- status is degraded and critical, the change that counts as slower, and
+-- how many first probes make its baseline when none is pinned.  A
+-- tablespace without a row has the defaults (5 ms, 10 ms, 1.25, 5).
+CREATE TABLE @extschema@.ranread_health_thresholds (
+    tablespace       name PRIMARY KEY,
+    p99_degraded_ms  float8 NOT NULL DEFAULT 5,
+    p99_critical_ms  float8 NOT NULL DEFAULT 10,
+    slower_factor    float8 NOT NULL DEFAULT 1.25,
+    baseline_probes  integer NOT NULL DEFAULT 5,
+    alpha            float8 NOT NULL DEFAULT 0.001,
+    CHECK (p99_degraded_ms > 0 AND p99_critical_ms > p99_degraded_ms),
+    CHECK (slower_factor >= 1 AND slower_factor <= 1000),
+    CHECK (baseline_probes BETWEEN 1 AND 1000),
+    CHECK (alpha > 0 AND alpha < 1)
+);
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_health_thresholds', '');
+
+-- The baseline of a tablespace: the batches it merges and their merged
+-- histogram; pinned by ranread_baseline_set, or else the first
+-- baseline_probes probes since "since" (the tablespace's first probe, or
+-- its last ranread_baseline_reset).
+CREATE TABLE @extschema@.ranread_baselines (
+    tablespace  name PRIMARY KEY,
+    batches     bigint[] NOT NULL DEFAULT '{}',
+    histogram   bytea,
+    pinned      boolean NOT NULL DEFAULT false,
+    since       timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    set_at      timestamptz
+);
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_baselines', '');
+
+-- A verdict per probe: the probe's figures, its baseline's, the comparison
+-- and the status.  verdict 'baseline': the probe is one of the first that
+-- make the baseline; NULL: its batch has no latency histogram.
+CREATE TABLE @extschema@.ranread_probe_verdicts (
+    batch            bigint PRIMARY KEY,
+    tablespace       name NOT NULL,
+    probed_at        timestamptz NOT NULL,
+    ios              bigint,
+    iops             float8,
+    p50_ms           float8,
+    p99_ms           float8,
+    baseline_p50_ms  float8,
+    baseline_p99_ms  float8,
+    p50_factor       float8,
+    p99_factor       float8,
+    verdict          text CHECK (verdict IN ('baseline', 'same', 'slower', 'faster')),
+    factor           float8,
+    confidence       float8,
+    status           text NOT NULL CHECK (status IN ('ok', 'slower', 'degraded', 'critical', 'unknown')),
+    previous_status  text,
+    reason           text
+);
+CREATE INDEX ranread_probe_verdicts_tablespace ON @extschema@.ranread_probe_verdicts (tablespace, probed_at);
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_probe_verdicts', '');
+
+-- The tablespace named by arg of fn, or the error that says it does not
+-- exist; a tablespace that is gone but still has watch rows is accepted
+-- where gone_ok (so that its baseline can still be reset)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_watch_tablespace(fn text, arg text, ts name,
+    gone_ok boolean DEFAULT false)
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM ranread_internal.ranread_require(fn, arg, ts, 'A tablespace''s name (\db in psql lists them).');
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_tablespace t WHERE t.spcname = ts)
+       AND NOT (gone_ok AND (EXISTS (SELECT FROM @extschema@.ranread_baselines b WHERE b.tablespace = ts)
+                             OR EXISTS (SELECT FROM @extschema@.ranread_probe_verdicts v WHERE v.tablespace = ts))) THEN
+        RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+            MESSAGE = format('%s of %s: tablespace "%s" does not exist', arg, fn, ts),
+            HINT = 'See \db in psql for the tablespaces of this server.';
+    END IF;
+    RETURN ts;
+END
+$$;
+
+-- Sets what a tablespace's probes are judged by (ranread_health_thresholds)
+-- and returns the row; thresholds out of order are an error that names
+-- the argument
+CREATE OR REPLACE FUNCTION @extschema@.ranread_health_set(tablespace name,
+    p99_degraded_ms float8 DEFAULT 5, p99_critical_ms float8 DEFAULT 10,
+    slower_factor float8 DEFAULT 1.25, baseline_probes integer DEFAULT 5,
+    alpha float8 DEFAULT 0.001)
+RETURNS @extschema@.ranread_health_thresholds
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn constant text := 'ranread_health_set';
+    r @extschema@.ranread_health_thresholds;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_watch_tablespace(fn, 'tablespace', tablespace);
+    PERFORM ranread_internal.ranread_require(fn, 'p99_degraded_ms', p99_degraded_ms);
+    PERFORM ranread_internal.ranread_require(fn, 'p99_critical_ms', p99_critical_ms);
+    PERFORM ranread_internal.ranread_require(fn, 'slower_factor', slower_factor);
+    PERFORM ranread_internal.ranread_require(fn, 'baseline_probes', baseline_probes);
+    PERFORM ranread_internal.ranread_require(fn, 'alpha', alpha);
+    IF NOT (p99_degraded_ms > 0 AND p99_degraded_ms < 137000) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('p99_degraded_ms of %s must be above 0 and below 137000 ms, not %s', fn, p99_degraded_ms),
+            HINT = 'p99_degraded_ms is the p99 latency above which the status is degraded, such as 5.';
+    END IF;
+    IF NOT (p99_critical_ms > p99_degraded_ms AND p99_critical_ms < 137000) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('p99_critical_ms of %s must be above p99_degraded_ms (%s ms) and below 137000 ms, not %s',
+                             fn, p99_degraded_ms, p99_critical_ms),
+            HINT = 'The thresholds go up: degraded first, then critical, such as 5 and 10.';
+    END IF;
+    IF NOT (slower_factor >= 1 AND slower_factor <= 1000) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('slower_factor of %s must be between 1 and 1000, not %s', fn, slower_factor),
+            HINT = 'slower_factor is the change of p50 or p99 against the baseline that counts, such as 1.25.';
+    END IF;
+    IF NOT (baseline_probes BETWEEN 1 AND 1000) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('baseline_probes of %s must be between 1 and 1000, not %s', fn, baseline_probes),
+            HINT = 'baseline_probes is how many first probes make the baseline when none is pinned, such as 5.';
+    END IF;
+    IF NOT (alpha > 0 AND alpha < 1) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('alpha of %s must be above 0 and below 1, not %s', fn, alpha),
+            HINT = 'alpha is the significance level of the comparison, such as 0.001.';
+    END IF;
+    INSERT INTO @extschema@.ranread_health_thresholds AS t
+           (tablespace, p99_degraded_ms, p99_critical_ms, slower_factor, baseline_probes, alpha)
+    VALUES (ranread_health_set.tablespace, p99_degraded_ms, p99_critical_ms, slower_factor, baseline_probes, alpha)
+    ON CONFLICT ON CONSTRAINT ranread_health_thresholds_pkey DO UPDATE
+       SET p99_degraded_ms = excluded.p99_degraded_ms, p99_critical_ms = excluded.p99_critical_ms,
+           slower_factor = excluded.slower_factor, baseline_probes = excluded.baseline_probes,
+           alpha = excluded.alpha
+    RETURNING t.* INTO r;
+    RETURN r;
+END
+$$;
+
+-- A tablespace's thresholds: its row, or the defaults
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_health_thresholds_of(ts name)
+RETURNS @extschema@.ranread_health_thresholds
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT d.tablespace, d.p99_degraded_ms, d.p99_critical_ms, d.slower_factor, d.baseline_probes, d.alpha
+      FROM (SELECT t.tablespace, t.p99_degraded_ms, t.p99_critical_ms, t.slower_factor, t.baseline_probes, t.alpha, 0 AS o
+              FROM @extschema@.ranread_health_thresholds t WHERE t.tablespace = ts
+            UNION ALL
+            SELECT ts, 5::float8, 10::float8, 1.25::float8, 5, 0.001::float8, 1) d
+     ORDER BY d.o LIMIT 1
+$$;
+
+-- Pins a tablespace's baseline to chosen batches (their merged histogram):
+-- every later probe is compared with it
+CREATE OR REPLACE FUNCTION @extschema@.ranread_baseline_set(tablespace name, batches bigint[])
+RETURNS @extschema@.ranread_baselines
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn constant text := 'ranread_baseline_set';
+    id bigint;
+    merged bytea;
+    r @extschema@.ranread_baselines;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_watch_tablespace(fn, 'tablespace', tablespace);
+    PERFORM ranread_internal.ranread_require(fn, 'batches', batches, 'An array of batch ids, such as ''{12,13,14}''.');
+    IF cardinality(batches) = 0 OR cardinality(batches) > 10000 OR array_position(batches, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('batches of %s must hold 1 to 10000 batch ids and no null, not %s', fn, batches),
+            HINT = 'An array of batch ids, such as ''{12,13,14}'' (ranread_summary lists them).';
+    END IF;
+    FOREACH id IN ARRAY batches LOOP
+        PERFORM ranread_internal.ranread_batch_histogram(fn, 'batches', id);
+    END LOOP;
+    SELECT @extschema@.ranread_hist_merge(b.histogram) INTO merged
+      FROM @extschema@.ranread_batches b WHERE b.batch = ANY (ranread_baseline_set.batches);
+    INSERT INTO @extschema@.ranread_baselines AS x (tablespace, batches, histogram, pinned, since, set_at)
+    VALUES (ranread_baseline_set.tablespace, ARRAY(SELECT DISTINCT u FROM unnest(ranread_baseline_set.batches) u ORDER BY u),
+            merged, true, now(), now())
+    ON CONFLICT ON CONSTRAINT ranread_baselines_pkey DO UPDATE
+       SET batches = excluded.batches, histogram = excluded.histogram, pinned = true,
+           since = excluded.since, set_at = excluded.set_at
+    RETURNING x.* INTO r;
+    RETURN r;
+END
+$$;
+
+-- Forgets a tablespace's baseline: the next baseline_probes probes make a
+-- new one.  True when there was one.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_baseline_reset(tablespace name)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn constant text := 'ranread_baseline_reset';
+    had boolean;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_watch_tablespace(fn, 'tablespace', tablespace, gone_ok => true);
+    SELECT b.histogram IS NOT NULL INTO had FROM @extschema@.ranread_baselines b
+     WHERE b.tablespace = ranread_baseline_reset.tablespace FOR UPDATE;
+    INSERT INTO @extschema@.ranread_baselines AS x (tablespace, batches, histogram, pinned, since, set_at)
+    VALUES (ranread_baseline_reset.tablespace, '{}', NULL, false, now(), now())
+    ON CONFLICT ON CONSTRAINT ranread_baselines_pkey DO UPDATE
+       SET batches = '{}', histogram = NULL, pinned = false, since = excluded.since, set_at = excluded.set_at;
+    RETURN coalesce(had, false);
+END
+$$;
+
+-- The status of a probe from its p99 and its verdict, by the thresholds:
+-- critical, degraded, slower (than its baseline), ok; unknown without p99
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_health_status(p99_ms float8, verdict text,
+    thr @extschema@.ranread_health_thresholds)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN p99_ms IS NULL THEN 'unknown'
+                WHEN p99_ms > thr.p99_critical_ms THEN 'critical'
+                WHEN p99_ms > thr.p99_degraded_ms THEN 'degraded'
+                WHEN verdict = 'slower' THEN 'slower'
+                ELSE 'ok' END
+$$;
+
+-- The trigger on ranread_probes: the probe's verdict against its
+-- tablespace's baseline (or the probe joins the baseline being made), its
+-- status; when the status changes from the tablespace's latest, a NOTIFY
+-- on channel ranread_health (a JSON payload) and a WARNING in the log
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_judge()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    thr @extschema@.ranread_health_thresholds := ranread_internal.ranread_health_thresholds_of(NEW.tablespace);
+    b record;
+    bl @extschema@.ranread_baselines;
+    prev record;
+    c record;
+    s record;
+    v @extschema@.ranread_probe_verdicts;
+    payload jsonb;
+BEGIN
+    v.batch := NEW.batch;
+    v.tablespace := NEW.tablespace;
+    v.probed_at := NEW.probed_at;
+    SELECT x.histogram, x.iops, x.status INTO b FROM @extschema@.ranread_batches x WHERE x.batch = NEW.batch;
+    SELECT w.status, w.probed_at INTO prev FROM @extschema@.ranread_probe_verdicts w
+     WHERE w.tablespace = NEW.tablespace AND w.batch <> NEW.batch
+     ORDER BY w.probed_at DESC, w.batch DESC LIMIT 1;
+
+    -- the baseline, made when the tablespace has none yet (locked: two
+    -- probes of one tablespace at once take turns)
+    INSERT INTO @extschema@.ranread_baselines (tablespace, since)
+    VALUES (NEW.tablespace, NEW.probed_at) ON CONFLICT DO NOTHING;
+    SELECT x.* INTO bl FROM @extschema@.ranread_baselines x WHERE x.tablespace = NEW.tablespace FOR UPDATE;
+
+    IF NOT FOUND OR b.histogram IS NULL OR @extschema@.ranread_hist_count(b.histogram) = 0 THEN
+        v.status := 'unknown';
+        v.reason := CASE WHEN b IS NULL THEN format('batch %s is not in ranread_batches', NEW.batch)
+                         ELSE format('batch %s has no latency histogram (status %s)', NEW.batch, b.status) END;
+    ELSE
+        v.ios := @extschema@.ranread_hist_count(b.histogram);
+        v.iops := b.iops;
+        v.p50_ms := @extschema@.ranread_hist_percentile(b.histogram, 50);
+        v.p99_ms := @extschema@.ranread_hist_percentile(b.histogram, 99);
+        IF bl.histogram IS NOT NULL AND (bl.pinned OR cardinality(bl.batches) >= thr.baseline_probes) THEN
+            SELECT x.* INTO c FROM @extschema@.ranread_hist_compare(bl.histogram, b.histogram, thr.slower_factor, thr.alpha) x;
+            v.baseline_p50_ms := c.p50_a_ms;
+            v.baseline_p99_ms := c.p99_a_ms;
+            v.p50_factor := c.p50_ratio;
+            v.p99_factor := c.p99_ratio;
+            v.verdict := c.verdict;
+            v.factor := c.factor;
+            v.confidence := c.confidence;
+            IF c.verdict <> 'same' THEN
+                -- the I/Os of one probe are not independent (a burst of
+                -- load slows many in a row), so a change must also reach
+                -- past the spread of the baseline's own batches: slower
+                -- than slower_factor x the slowest of them, faster than
+                -- the fastest / slower_factor, in a percentile whose test
+                -- is significant
+                SELECT max(@extschema@.ranread_hist_percentile(x.histogram, 50)) AS max50,
+                       min(@extschema@.ranread_hist_percentile(x.histogram, 50)) AS min50,
+                       max(@extschema@.ranread_hist_percentile(x.histogram, 99)) AS max99,
+                       min(@extschema@.ranread_hist_percentile(x.histogram, 99)) AS min99
+                  INTO s
+                  FROM @extschema@.ranread_batches x
+                 WHERE x.batch = ANY (bl.batches) AND x.histogram IS NOT NULL;
+                v.verdict := CASE
+                    WHEN (c.p50_p_value < thr.alpha AND v.p50_ms >= thr.slower_factor * greatest(c.p50_a_ms, s.max50))
+                      OR (c.p99_p_value < thr.alpha AND v.p99_ms >= thr.slower_factor * greatest(c.p99_a_ms, s.max99))
+                        THEN 'slower'
+                    WHEN (c.p50_p_value < thr.alpha AND v.p50_ms * thr.slower_factor <= least(c.p50_a_ms, s.min50))
+                      OR (c.p99_p_value < thr.alpha AND v.p99_ms * thr.slower_factor <= least(c.p99_a_ms, s.min99))
+                        THEN 'faster'
+                    ELSE 'same' END;
+                IF v.verdict = 'same' THEN
+                    v.factor := c.p99_ratio;
+                    v.reason := format('within the spread of its baseline''s batches (p99 %sx, p50 %sx)',
+                                       round(c.p99_ratio::numeric, 2), round(c.p50_ratio::numeric, 2));
+                END IF;
+            END IF;
+            IF v.reason IS NULL THEN
+                v.reason := CASE v.verdict WHEN 'same' THEN format('as its baseline (p99 %sx, p50 %sx)',
+                                                                   round(c.p99_ratio::numeric, 2), round(c.p50_ratio::numeric, 2))
+                                 ELSE format('%s than its baseline: %s %sx (p %s)', v.verdict, c.decided_by,
+                                             round(c.factor::numeric, 2), to_char(c.p_value, '9.9EEEE')) END;
+            END IF;
+        ELSIF NEW.probed_at >= bl.since AND NOT NEW.batch = ANY (bl.batches) THEN
+            -- one of the first probes: it joins the baseline being made
+            UPDATE @extschema@.ranread_baselines x
+               SET batches = x.batches || NEW.batch,
+                   histogram = (SELECT @extschema@.ranread_hist_merge(h) FROM unnest(ARRAY[x.histogram, b.histogram]) h
+                                 WHERE h IS NOT NULL),
+                   set_at = CASE WHEN cardinality(x.batches) + 1 >= thr.baseline_probes THEN now() END
+             WHERE x.tablespace = NEW.tablespace;
+            v.verdict := 'baseline';
+            v.reason := format('probe %s of the %s that make the baseline', cardinality(bl.batches) + 1, thr.baseline_probes);
+        ELSE
+            v.reason := 'older than the baseline: not compared';
+        END IF;
+        v.status := ranread_internal.ranread_health_status(v.p99_ms, v.verdict, thr);
+    END IF;
+    v.previous_status := prev.status;
+    INSERT INTO @extschema@.ranread_probe_verdicts VALUES (v.*)
+    ON CONFLICT (batch) DO NOTHING;
+
+    -- a change of status, told once: not for a probe older than the latest
+    -- one, nor for a first probe that is ok
+    IF v.status IS DISTINCT FROM prev.status AND (prev.probed_at IS NULL OR prev.probed_at <= NEW.probed_at)
+       AND NOT (prev.status IS NULL AND v.status = 'ok') THEN
+        payload := jsonb_build_object('tablespace', NEW.tablespace, 'status', v.status,
+                       'previous_status', prev.status, 'batch', NEW.batch, 'probed_at', NEW.probed_at,
+                       'verdict', v.verdict, 'factor', round(v.factor::numeric, 3),
+                       'p99_ms', round(v.p99_ms::numeric, 3), 'baseline_p99_ms', round(v.baseline_p99_ms::numeric, 3),
+                       'reason', v.reason);
+        PERFORM pg_notify('ranread_health', payload::text);
+        RAISE WARNING USING
+            MESSAGE = format('ranread: tablespace "%s" is now %s (was %s): probe %s, p99 %s ms',
+                             NEW.tablespace, v.status, coalesce(prev.status, 'not probed'), NEW.batch,
+                             coalesce(round(v.p99_ms::numeric, 3)::text, 'n/a')),
+            DETAIL = v.reason,
+            HINT = 'SELECT * FROM ranread_health shows every watched tablespace.';
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER ranread_probe_judge AFTER INSERT ON @extschema@.ranread_probes
+    FOR EACH ROW EXECUTE FUNCTION ranread_internal.ranread_probe_judge();
+
+-- One row per watched tablespace (a probe, a baseline or thresholds): its
+-- last probe, its figures, its baseline, the change, the verdict and the
+-- status, since when it has that status, and its thresholds
+CREATE OR REPLACE VIEW @extschema@.ranread_health AS
+SELECT w.tablespace,
+       l.batch AS last_batch,
+       l.probed_at AS last_probe_at,
+       l.p50_ms::numeric(15,3) AS p50_ms,
+       l.p99_ms::numeric(15,3) AS p99_ms,
+       round(l.iops)::bigint AS iops,
+       (CASE WHEN bl.histogram IS NOT NULL AND (bl.pinned OR cardinality(bl.batches) >= thr.baseline_probes)
+             THEN @extschema@.ranread_hist_percentile(bl.histogram, 50) END)::numeric(15,3) AS baseline_p50_ms,
+       (CASE WHEN bl.histogram IS NOT NULL AND (bl.pinned OR cardinality(bl.batches) >= thr.baseline_probes)
+             THEN @extschema@.ranread_hist_percentile(bl.histogram, 99) END)::numeric(15,3) AS baseline_p99_ms,
+       l.p99_factor::numeric(12,3) AS change,
+       l.verdict,
+       l.factor::numeric(12,3) AS factor,
+       l.confidence,
+       coalesce(l.status, 'unknown') AS status,
+       (SELECT min(v.probed_at) FROM @extschema@.ranread_probe_verdicts v
+         WHERE v.tablespace = w.tablespace
+           AND v.probed_at > coalesce((SELECT max(o.probed_at) FROM @extschema@.ranread_probe_verdicts o
+                                        WHERE o.tablespace = w.tablespace AND o.status <> l.status), '-infinity')) AS since,
+       (SELECT count(*) FROM @extschema@.ranread_probe_verdicts v WHERE v.tablespace = w.tablespace) AS probes,
+       coalesce(cardinality(bl.batches), 0) AS baseline_batches,
+       coalesce(bl.pinned, false) AS baseline_pinned,
+       thr.p99_degraded_ms,
+       thr.p99_critical_ms,
+       thr.slower_factor,
+       l.reason
+  FROM (SELECT v.tablespace FROM @extschema@.ranread_probe_verdicts v
+        UNION SELECT b.tablespace FROM @extschema@.ranread_baselines b
+        UNION SELECT t.tablespace FROM @extschema@.ranread_health_thresholds t) w
+  LEFT JOIN LATERAL (SELECT v.* FROM @extschema@.ranread_probe_verdicts v WHERE v.tablespace = w.tablespace
+                      ORDER BY v.probed_at DESC, v.batch DESC LIMIT 1) l ON true
+  LEFT JOIN @extschema@.ranread_baselines bl ON bl.tablespace = w.tablespace
+  CROSS JOIN LATERAL ranread_internal.ranread_health_thresholds_of(w.tablespace) thr;
+
+-- Readers of the history (pg_monitor) see the watch and compare batches
+GRANT SELECT ON @extschema@.ranread_health, @extschema@.ranread_probe_verdicts,
+                @extschema@.ranread_baselines, @extschema@.ranread_health_thresholds TO pg_monitor;
+GRANT EXECUTE ON FUNCTION
+    @extschema@.ranread_hist_compare(bytea, bytea, float8, float8),
+    @extschema@.ranread_compare(bigint, bigint, float8, float8),
+    @extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8),
+    @extschema@.ranread_compare_studies(bigint, bigint, float8, float8),
+    ranread_internal.ranread_batch_histogram(text, text, bigint),
+    ranread_internal.ranread_watch_tablespace(text, text, name, boolean),
+    ranread_internal.ranread_health_thresholds_of(name) TO pg_monitor;
+
+COMMENT ON FUNCTION @extschema@.ranread_hist_compare(bytea, bytea, float8, float8) IS
+    'two latency histograms compared: same, slower or faster (b against a), by a Mann-Whitney U test on the buckets (p50) and a test of the share above a side''s p99 (p99, with 100 I/Os or more on each side), each significant at alpha and at least min_factor apart; factor is b''s percentile over a''s';
+COMMENT ON FUNCTION ranread_internal.ranread_hist_make(float8[], bigint[]) IS
+    'Internal: a latency histogram in stored form from latencies (ms) and their counts';
+COMMENT ON FUNCTION ranread_internal.ranread_batch_histogram(text, text, bigint) IS
+    'Internal: the latency histogram of a batch, or the error that names the argument';
+COMMENT ON FUNCTION @extschema@.ranread_compare(bigint, bigint, float8, float8) IS
+    'two batches compared from their merged latency histograms: is batch_b same, slower or faster than batch_a, by what factor and with what confidence (ranread_hist_compare)';
+COMMENT ON FUNCTION @extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8) IS
+    'two sweeps compared step by step (the steps of the same processes), as ranread_compare compares two batches';
+COMMENT ON FUNCTION @extschema@.ranread_compare_studies(bigint, bigint, float8, float8) IS
+    'two studies compared point by point (the same point), as ranread_compare compares two batches';
+COMMENT ON TABLE @extschema@.ranread_health_thresholds IS
+    'ranread watch: what a tablespace''s probes are judged by (p99 thresholds in ms, slower factor, probes of an automatic baseline, alpha); without a row, 5 ms, 10 ms, 1.25, 5 and 0.001';
+COMMENT ON TABLE @extschema@.ranread_baselines IS
+    'ranread watch: the baseline of each tablespace, the batches it merges and their merged latency histogram, pinned (ranread_baseline_set) or its first probes';
+COMMENT ON TABLE @extschema@.ranread_probe_verdicts IS
+    'ranread watch: a verdict per probe against its tablespace''s baseline (baseline, same, slower, faster) and its health status (ok, slower, degraded, critical, unknown)';
+COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.verdict IS
+    'baseline: one of the first probes that make the baseline; same, slower or faster than the baseline (ranread_hist_compare); NULL: not compared';
+COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.factor IS
+    'the probe''s p50 or p99 (the one that decided; p99 when same) over the baseline''s';
+COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.status IS
+    'critical or degraded: p99 above the thresholds; slower: slower than the baseline; ok; unknown: the batch has no histogram';
+COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.p50_ms IS 'the probe''s median latency (ms)';
+COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.p99_ms IS 'the probe''s 99th percentile latency (ms)';
+COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.baseline_p50_ms IS 'the baseline''s median latency (ms)';
+COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.baseline_p99_ms IS 'the baseline''s 99th percentile latency (ms)';
+COMMENT ON FUNCTION ranread_internal.ranread_watch_tablespace(text, text, name, boolean) IS
+    'Internal: the tablespace named by an argument, or the error that says it does not exist';
+COMMENT ON FUNCTION @extschema@.ranread_health_set(name, float8, float8, float8, integer, float8) IS
+    'sets what a tablespace''s probes are judged by: p99 above p99_degraded_ms is degraded, above p99_critical_ms critical, slower_factor the change that counts, baseline_probes the first probes that make a baseline';
+COMMENT ON FUNCTION ranread_internal.ranread_health_thresholds_of(name) IS
+    'Internal: a tablespace''s thresholds, its row or the defaults';
+COMMENT ON FUNCTION @extschema@.ranread_baseline_set(name, bigint[]) IS
+    'pins a tablespace''s baseline to chosen batches (their merged latency histogram): every later probe is compared with it';
+COMMENT ON FUNCTION @extschema@.ranread_baseline_reset(name) IS
+    'forgets a tablespace''s baseline: its next probes make a new one; true when there was one';
+COMMENT ON FUNCTION ranread_internal.ranread_health_status(float8, text, @extschema@.ranread_health_thresholds) IS
+    'Internal: a probe''s status from its p99, its verdict and the thresholds';
+COMMENT ON FUNCTION ranread_internal.ranread_probe_judge() IS
+    'Internal: the trigger on ranread_probes: a probe''s verdict and status, a NOTIFY on ranread_health and a WARNING when the status changes';
+COMMENT ON VIEW @extschema@.ranread_health IS
+    'ranread watch: one row per watched tablespace: last probe, p50, p99, IOPS, baseline p99, change, verdict, status (ok, slower, degraded, critical, unknown) and since when';
+COMMENT ON COLUMN @extschema@.ranread_health.change IS 'the last probe''s p99 over its baseline''s p99';
+COMMENT ON COLUMN @extschema@.ranread_health.p50_ms IS 'the last probe''s median latency (ms)';
+COMMENT ON COLUMN @extschema@.ranread_health.p99_ms IS 'the last probe''s 99th percentile latency (ms)';
+COMMENT ON COLUMN @extschema@.ranread_health.baseline_p50_ms IS 'the baseline''s median latency (ms)';
+COMMENT ON COLUMN @extschema@.ranread_health.baseline_p99_ms IS 'the baseline''s 99th percentile latency (ms)';
+COMMENT ON COLUMN @extschema@.ranread_health.status IS
+    'critical or degraded: the last probe''s p99 above the thresholds; slower: slower than the baseline; ok; unknown: no probe judged';
+COMMENT ON COLUMN @extschema@.ranread_health.since IS 'the first probe of the tablespace''s current status';

@@ -1,0 +1,155 @@
+#!/bin/bash
+# Keeping watch (README, "Keeping watch"): baselines, verdicts, health and
+# its NOTIFY, with real probes of a device that gets slower, on slowfs
+# (test/rig): FUSE storage that takes 40 ms per read, then 120 ms (its
+# delay changed while mounted, read_delay_us through .slowfs-control).  40
+# ms, not 2: on a machine whose CPUs are shared by many test clusters,
+# slowfs's daemon threads and the worker wake late, by up to tens of ms for
+# a whole probe (seen: a 10 ms device's probe at p50 33 ms), and that noise
+# must stay small beside the device's own latency for a test of one device
+# to be about the device.
+#  - until ranread_probe is in (sql/install/61_probe.sql), a probe here is
+#    what it makes: a small paced QD1 read batch (3 s at 6 I/Os per
+#    second, below what the device does even when 3x slower: a paced batch
+#    that falls behind counts the wait in its latency) and its row in ranread_probes, inserted by this test once the
+#    batch is recorded
+#  - the first 5 probes make the tablespace's baseline (verdict baseline)
+#  - 5 more probes of the unchanged device: every verdict same, status ok,
+#    no NOTIFY (no false alarm; the 20 probes of the statistics are
+#    test/watch_compare.sql's, on synthetic histograms)
+#  - ranread_compare of two probes of the same device: same
+#  - the device 3x slower: the next probe's verdict is slower by about 3x,
+#    its status changes (ok -> slower), a session that LISTENs on
+#    ranread_health receives one NOTIFY whose JSON says so, and the insert
+#    raises the WARNING that goes to the server log; ranread_health shows it
+#  - another slow probe changes nothing (no second NOTIFY); with the
+#    baseline pinned to the slow probes (ranread_baseline_set) a slow probe
+#    is the same and ok; the device back to 40 ms: faster, ok
+#  - thresholds set below the device: degraded, then critical, each notified
+#  - the probes' chart draws them with the baseline
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/../rig/slowfs.sh"
+
+slowfs_build "" || { echo "1..0 # SKIP $SLOWFS_WHY"; exit 0; }
+MNT="$WORK/mnt"
+LPID=
+cleanup() {
+  [ -n "$LPID" ] && kill "$LPID" 2>/dev/null
+  faults_cleanup
+  psql -qX -d "${DB:-postgres}" -c "SELECT ranread_purge('watch')" >/dev/null 2>&1
+  psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_watch" -c "DROP TABLESPACE IF EXISTS rr_watch_slow" >/dev/null 2>&1
+  slowfs_umount_all
+}
+trap cleanup EXIT
+
+slowfs_mount "$WORK/backing" "$MNT" read_delay_us=40000
+ok $? "slowfs is mounted: 40 ms per read"
+DIR=$(slowfs_pg_dir "$MNT" spc)
+setup_db rr_watch
+q "CREATE TABLESPACE rr_watch_slow LOCATION '$DIR'" >/dev/null
+is "$(q "SELECT size_bytes FROM ranread_setup('64MB', 'rr_watch_slow', 'watch')")" 67108864 "a 64 MB target on it"
+# p99 thresholds far above the device's, so that the status follows the
+# verdict; the thresholds are tested at the end, set below the device
+q "SELECT ranread_health_set('rr_watch_slow', p99_degraded_ms => 1000, p99_critical_ms => 2000, baseline_probes => 5)" >/dev/null
+
+# A session that listens, polling so that psql prints what arrives
+LISTEN_OUT="$WORK/listen.out"
+( echo "LISTEN ranread_health;"; while sleep 0.2; do echo "SELECT 1;"; done ) |
+  psql -qAtX -d "$DB" > "$LISTEN_OUT" 2>&1 &
+LPID=$!
+notifies() { grep -c 'Asynchronous notification "ranread_health"' "$LISTEN_OUT"; }
+wait_n() { local d=$((SECONDS + 5)); while [ "$(notifies)" -lt "$1" ] && [ $SECONDS -lt $d ]; do sleep 0.2; done; sleep 0.5; }
+
+# probe: one probe as ranread_probe makes it (see the top), its batch's id
+probe() {
+  local b
+  b=$(q "SELECT batch FROM ranread_run(1, target => 'watch', duration => '3s', rate_iops => 6)")
+  q "INSERT INTO ranread_probes (batch, tablespace) VALUES ($b, 'rr_watch_slow')" >/dev/null
+  echo "$b"
+}
+verdicts() {
+  q "SELECT batch, ios, round(p50_ms::numeric, 3), round(p99_ms::numeric, 3), verdict, round(factor::numeric, 2), status, reason
+       FROM ranread_probe_verdicts WHERE batch >= $1 ORDER BY batch" | sed 's/^/#   /'
+}
+
+for i in 1 2 3 4 5; do probe >/dev/null; done
+is "$(q "SELECT string_agg(verdict, ',' ORDER BY probed_at) FROM ranread_probe_verdicts")" "baseline,baseline,baseline,baseline,baseline" \
+  "the first 5 probes make the baseline"
+is "$(q "SELECT cardinality(batches) || ' ' || pinned || ' ' || (ranread_hist_count(histogram) > 80) FROM ranread_baselines WHERE tablespace = 'rr_watch_slow'")" \
+  "5 false true" "... which merges their histograms, not pinned"
+
+FIRST=$(probe)
+for i in $(seq 2 5); do LAST=$(probe); done
+IFS='|' read -r n_same n_ok max_f <<< "$(q "SELECT count(*) FILTER (WHERE verdict = 'same'), count(*) FILTER (WHERE status = 'ok'),
+                                                     round(max(p99_factor)::numeric, 2)
+                                                FROM ranread_probe_verdicts WHERE batch >= $FIRST")"
+diag "5 probes of the unchanged device: $n_same same, $n_ok ok, p99 factor at most $max_f"
+is "$n_same $n_ok" "5 5" "5 probes of the unchanged device: every verdict same, every status ok (no false alarm; 20 are in test/watch_compare.sql)"
+[ "$n_same $n_ok" = "5 5" ] || verdicts 1
+sleep 0.5
+is "$(notifies)" 0 "... and no NOTIFY on ranread_health"
+cv=$(q "SELECT verdict FROM ranread_compare($FIRST, $LAST)")
+is "$cv" same "ranread_compare of two probes of the same device: same"
+[ "$cv" = same ] || q "SELECT * FROM ranread_compare($FIRST, $LAST)" | sed 's/^/#   /'
+
+# the device 3x slower
+echo read_delay_us=120000 > "$MNT/.slowfs-control"
+ok $? "slowfs takes 120 ms per read from now on"
+B=$(q "SELECT batch FROM ranread_run(1, target => 'watch', duration => '3s', rate_iops => 6)")
+warn=$(psql -qAtX -d "$DB" -c "INSERT INTO ranread_probes (batch, tablespace) VALUES ($B, 'rr_watch_slow')" 2>&1 >/dev/null)
+IFS='|' read -r verdict factor status prev <<< "$(q "SELECT verdict, round(factor::numeric, 2), status, previous_status FROM ranread_probe_verdicts WHERE batch = $B")"
+diag "the probe 3x slower: $verdict, factor $factor, $status (was $prev)"
+is "$verdict" slower "a probe of the device made 3x slower: verdict slower"
+[ "$verdict" = slower ] || verdicts "$B"
+cmp_ok "$factor" ">=" 2.4 "... by a factor of about 3 (at least 2.4)"
+cmp_ok "$factor" "<=" 4 "... (at most 4: a tail event of one probe may add to its p99)"
+is "$status $prev" "slower ok" "... its status changes from ok to slower (than its baseline)"
+echo "$warn" | grep -q 'WARNING:  ranread: tablespace "rr_watch_slow" is now slower (was ok)'
+ok $? "... the insert raises the WARNING the server log gets" || diag "$warn"
+wait_n 1
+is "$(notifies)" 1 "a session listening on ranread_health receives one NOTIFY"
+payload=$(sed -n 's/^Asynchronous notification "ranread_health" with payload "\(.*\)" received from server process.*/\1/p' "$LISTEN_OUT" | head -1)
+is "$(echo "$payload" | jq -r '[.tablespace, .status, .previous_status, .verdict, (.batch | tostring)] | join(" ")')" \
+   "rr_watch_slow slower ok slower $B" "... whose JSON payload names the tablespace, the status, the one before, the verdict and the probe"
+is "$(q "SELECT status || ' ' || verdict || ' ' || last_batch || ' ' || (change = (SELECT round(p99_factor::numeric, 3) FROM ranread_probe_verdicts WHERE batch = $B))
+           FROM ranread_health WHERE tablespace = 'rr_watch_slow'")" \
+   "slower slower $B true" "ranread_health shows the tablespace slower, its last probe, the change (its p99 over the baseline's; of 18 I/Os, p99 is the slowest one, so no size is asserted)"
+
+B2=$(probe)
+wait_n 2
+is "$(q "SELECT status FROM ranread_probe_verdicts WHERE batch = $B2") $(notifies)" "slower 1" \
+  "another probe of the slow device: still slower, no second NOTIFY"
+
+# a pinned baseline: the slow probes
+q "SELECT ranread_baseline_set('rr_watch_slow', ARRAY[$B, $B2])" >/dev/null
+B3=$(probe)
+is "$(q "SELECT verdict || ' ' || status FROM ranread_probe_verdicts WHERE batch = $B3")" "same ok" \
+  "against a baseline pinned to the slow probes, a slow probe is the same, status ok"
+wait_n 2
+is "$(notifies)" 2 "... a change of status that is notified too"
+echo read_delay_us=40000 > "$MNT/.slowfs-control"
+B4=$(probe)
+is "$(q "SELECT verdict || ' ' || status FROM ranread_probe_verdicts WHERE batch = $B4")" "faster ok" \
+  "the device back to 40 ms: faster than the pinned baseline, status ok"
+
+# the thresholds: p99 above p99_degraded_ms is degraded, above p99_critical_ms critical
+q "SELECT ranread_health_set('rr_watch_slow', p99_degraded_ms => 5, p99_critical_ms => 5000)" >/dev/null
+B5=$(probe)
+is "$(q "SELECT status FROM ranread_probe_verdicts WHERE batch = $B5")" degraded "a probe whose p99 is above p99_degraded_ms: degraded"
+q "SELECT ranread_health_set('rr_watch_slow', p99_degraded_ms => 2, p99_critical_ms => 5)" >/dev/null
+B6=$(probe)
+is "$(q "SELECT status FROM ranread_probe_verdicts WHERE batch = $B6")" critical "... above p99_critical_ms: critical"
+wait_n 4
+is "$(notifies)" 4 "... each change notified"
+is "$(sed -n 's/^Asynchronous notification "ranread_health" with payload "\(.*\)" received from server process.*/\1/p' "$LISTEN_OUT" | jq -r .status | tr '\n' ' ')" \
+   "slower ok degraded critical " "... in order: slower, ok, degraded, critical"
+
+q "SELECT ranread_probe_chart('rr_watch_slow')" > "$WORK/probes.svg"
+grep -q '>baseline p99</text>' "$WORK/probes.svg"
+ok $? "the probes' chart draws the baseline's p99"
+grep -q '>Probes of tablespace rr_watch_slow: p50 and p99 latency</text>' "$WORK/probes.svg"
+ok $? "... under its title"
+
+kill "$LPID" 2>/dev/null; LPID=
+done_testing
