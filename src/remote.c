@@ -2091,6 +2091,28 @@ remote_wait_all(Remote **rs, int n, TimestampTz until)
 	}
 }
 
+/*
+ * Progress on one remote until it waits no more (true: it answered, failed
+ * or broke) or until passes first (false: it is still waiting).
+ */
+static bool
+remote_await(Remote **r, TimestampTz until)
+{
+	for (;;)
+	{
+		long		left;
+
+		if (remote_waiting(*r))
+			remote_step(*r, false);
+		if (!remote_waiting(*r))
+			return true;
+		left = ms_left(until);
+		if (left == 0)
+			return false;
+		remote_wait_once(r, 1, left);
+	}
+}
+
 static Remote *
 get_remote(text *t)
 {
@@ -2401,19 +2423,7 @@ ranread_remote_result(PG_FUNCTION_ARGS)
 	Remote	   *r = get_remote(PG_GETARG_TEXT_PP(0));
 	TimestampTz until = deadline_in(timeout_arg(fcinfo, 1));
 
-	for (;;)
-	{
-		long		left;
-
-		if (remote_waiting(r))
-			remote_step(r, false);
-		if (!remote_waiting(r))
-			break;
-		left = ms_left(until);
-		if (left == 0)
-			break;
-		remote_wait_once(&r, 1, left);
-	}
+	(void) remote_await(&r, until);
 	PG_RETURN_DATUM(outcome_jsonb(r));
 }
 
@@ -2440,21 +2450,8 @@ ranread_remote_query(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONNECTION_FAILURE),
 				 errmsg("%s", r->message ? r->message : "the connection is closed")));
-	for (;;)
-	{
-		long		left;
-
-		remote_step(r, false);
-		if (!remote_waiting(r))
-			break;
-		left = ms_left(until);
-		if (left == 0)
-		{
-			set_broken(r, psprintf("the server did not answer within %d ms", timeout));
-			break;
-		}
-		remote_wait_once(&r, 1, left);
-	}
+	if (!remote_await(&r, until))
+		set_broken(r, psprintf("the server did not answer within %d ms", timeout));
 	if (r->state == RS_BROKEN || r->failed)
 	{
 		char		st[6];

@@ -7,7 +7,7 @@
 -- again.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(28);
+SELECT plan(31);
 \ir lib/util.psql
 
 CREATE ROLE tap_roles_runner;
@@ -119,5 +119,26 @@ BEGIN
     EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', format('rm -rf %s', (SELECT d FROM pg_temp.dir)));
 END
 $$;
+-- grant and revoke in one body: the same statements, in opposite
+-- directions and opposite orders of kinds
+CREATE ROLE tap_roles_order;
+CREATE TEMP TABLE ord AS
+SELECT 'grant' AS dir, t.n, t.s FROM ranread_grant('tap_roles_order', 'export') WITH ORDINALITY AS t(s, n);
+INSERT INTO ord SELECT 'revoke', t.n, t.s FROM ranread_revoke('tap_roles_order', 'export') WITH ORDINALITY AS t(s, n);
+CREATE TEMP VIEW ord_kind AS
+SELECT dir, n, CASE WHEN s LIKE '% ON SCHEMA %' THEN 1 WHEN s LIKE '% ON TABLE %' THEN 2
+                    WHEN s LIKE '% ON SEQUENCE %' THEN 3 WHEN s LIKE '% ON FUNCTION %' THEN 4 ELSE 5 END AS k
+  FROM ord;
+SELECT is(ARRAY(SELECT k FROM ord_kind WHERE dir = 'grant' ORDER BY n),
+          ARRAY(SELECT k FROM ord_kind WHERE dir = 'grant' ORDER BY k, n),
+    'ranread_grant runs its statements schema first, then tables, sequences, functions and roles');
+SELECT is(ARRAY(SELECT k FROM ord_kind WHERE dir = 'revoke' ORDER BY n),
+          ARRAY(SELECT k FROM ord_kind WHERE dir = 'revoke' ORDER BY k DESC, n),
+    'ranread_revoke runs its statements in the reverse order: roles first, the schema last');
+SELECT is(ARRAY(SELECT regexp_replace(regexp_replace(s, '^REVOKE ', 'GRANT '), ' FROM (tap_roles_order;)$', ' TO \1')
+                  FROM ord WHERE dir = 'revoke' ORDER BY 1),
+          ARRAY(SELECT s FROM ord WHERE dir = 'grant' ORDER BY 1),
+    'ranread_revoke takes back every statement ranread_grant ran from a role that holds nothing else');
+
 SELECT * FROM finish();
 ROLLBACK;

@@ -306,12 +306,8 @@ BEGIN
             HINT = format('workers must be between 1 and %s, the processes of the first window, or NULL to let each window choose.',
                           smallest);
     END IF;
-    IF current_setting('transaction_isolation') <> 'read committed' THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-            MESSAGE = format('%s must run at the read committed isolation level, not %s',
-                             fn, current_setting('transaction_isolation')),
-            HINT = 'Each window''s histogram is written by its batch''s worker while the search runs, which a repeatable read snapshot cannot see; run the search outside an explicit transaction.';
-    END IF;
+    PERFORM ranread_internal.ranread_require_read_committed(fn,
+        'Each window''s histogram is written by its batch''s worker while the search runs, which a repeatable read snapshot cannot see; run the search outside an explicit transaction.');
 END
 $$;
 

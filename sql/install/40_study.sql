@@ -647,12 +647,8 @@ BEGIN
         'EXECUTE on function ranread_internal.ranread_call_register(text, bigint)',
         'USAGE on sequence @extschema@.ranread_study_seq',
         'INSERT on table @extschema@.ranread_studies']);
-    IF current_setting('transaction_isolation') <> 'read committed' THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-            MESSAGE = format('%s must run at the read committed isolation level, not %s',
-                             fn, current_setting('transaction_isolation')),
-            HINT = 'Its points are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.';
-    END IF;
+    PERFORM ranread_internal.ranread_require_read_committed(fn,
+        'Its points are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');
 
     SELECT * INTO ax
       FROM ranread_internal.ranread_study_axes(ARRAY(SELECT e -> 'point' FROM jsonb_array_elements(points) e), NULL, fn);
@@ -1059,3 +1055,24 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_study(
 RETURNS SETOF @extschema@.ranread_study_result
 AS 'MODULE_PATHNAME', 'ranread_forward'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+-- Error unless this transaction runs at read committed: fn records its
+-- steps while it runs (a study's points and a latency-target search's
+-- windows through their workers, a fleet sweep's steps through the
+-- recorder), which a repeatable read snapshot cannot see.  hint says what
+-- fn records and what to do.  Shared by ranread_study,
+-- ranread_latency_target and ranread_fleet_sweep.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_require_read_committed(fn text, hint text)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+            MESSAGE = format('%s must run at the read committed isolation level, not %s',
+                             fn, current_setting('transaction_isolation')),
+            HINT = hint;
+    END IF;
+END
+$$;

@@ -74,6 +74,7 @@ DECLARE
     mode  text;
     pass  integer;
     p     jsonb;
+    points jsonb[];
 BEGIN
     IF name LIKE 'crystaldiskmark%' THEN
         tests := CASE name
@@ -107,7 +108,7 @@ BEGIN
     END IF;
 
     IF name IN ('orion-oltp', 'orion-dss', 'orion-normal') THEN
-        FOR p IN
+        points := ARRAY(
             SELECT g.point
               FROM ranread_internal.ranread_study_grid_points(
                        CASE name
@@ -117,30 +118,24 @@ BEGIN
                                                    'large', to_jsonb(ARRAY(SELECT generate_series(0, 2 * num_disks))))
                        END,
                        CASE name WHEN 'orion-oltp' THEN 'row' WHEN 'orion-dss' THEN 'col' ELSE 'detailed' END) g
-             ORDER BY g.n
-        LOOP
-            pts := pts || jsonb_build_object('point', p,
-                                             'groups', ranread_internal.ranread_study_groups(p, target));
-        END LOOP;
-        RETURN pts;
-    END IF;
-
-    IF name = 'snia-latency' THEN
-        FOR p IN
+             ORDER BY g.n);
+    ELSIF name = 'snia-latency' THEN
+        points := ARRAY(
             SELECT jsonb_build_object('block_size', bs, 'write_pct', w)
               FROM unnest(CASE WHEN small_blocks THEN ARRAY[512, 4096, 8192] ELSE ARRAY[4096, 8192] END)
                    WITH ORDINALITY b(bs, i),
                    unnest(ARRAY[0, 35, 100]) WITH ORDINALITY m(w, j)
              WHERE w = 0 OR bs % page_size = 0
-             ORDER BY i, j
-        LOOP
-            pts := pts || jsonb_build_object('point', p,
-                                             'groups', ranread_internal.ranread_study_groups(p, target));
-        END LOOP;
-        RETURN pts;
+             ORDER BY i, j);
+    ELSE
+        RETURN NULL;
     END IF;
-
-    RETURN NULL;
+    -- ORION's and SNIA's points, each with its groups as a study's grid has them
+    FOREACH p IN ARRAY points LOOP
+        pts := pts || jsonb_build_object('point', p,
+                                         'groups', ranread_internal.ranread_study_groups(p, target));
+    END LOOP;
+    RETURN pts;
 END
 $$;
 

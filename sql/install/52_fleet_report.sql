@@ -58,12 +58,8 @@ BEGIN
             MESSAGE = format('invalid start %s for %s', coalesce(start::text, 'NULL'), fn),
             HINT = format('start is the processes per node of the first step: 1 to %s.', lim.max_processes);
     END IF;
-    IF current_setting('transaction_isolation') <> 'read committed' THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-            MESSAGE = format('%s must run at the read committed isolation level, not %s',
-                             fn, current_setting('transaction_isolation')),
-            HINT = 'Its steps are recorded while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.';
-    END IF;
+    PERFORM ranread_internal.ranread_require_read_committed(fn,
+        'Its steps are recorded while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');
     IF max_processes IS NULL OR max_processes < start OR max_processes > lim.max_processes THEN
         RAISE EXCEPTION USING
             ERRCODE = CASE WHEN max_processes IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,

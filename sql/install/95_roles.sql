@@ -159,29 +159,55 @@ AS $$
       FROM ranread_internal.ranread_role_privileges(what) p
 $$;
 
--- ranread_grant(role, what): grant role what 'run', 'report' or 'export'
--- needs; returns the statements it ran, in the order it ran them
-CREATE OR REPLACE FUNCTION @extschema@.ranread_grant(role pg_catalog.regrole, what text)
+-- Grant (grant_it) or revoke role what a kind of use needs: the one body
+-- of ranread_grant and ranread_revoke.  A grant runs the statements
+-- schema first, a revoke in the reverse order (role first); a revoke keeps
+-- what the other kinds of use the role holds need ('run' and 'export'
+-- include 'report').  Returns the statements it ran, in the order it ran
+-- them.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_role_change(grant_it boolean, role pg_catalog.regrole, what text)
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    s text;
+    fn    constant text := CASE WHEN grant_it THEN 'ranread_grant' ELSE 'ranread_revoke' END;
+    kinds constant text[] := ARRAY['schema', 'table', 'sequence', 'function', 'role'];
+    kept  text[] := '{}';
+    s     text;
 BEGIN
-    PERFORM ranread_internal.ranread_role_what('ranread_grant', role, what);
-    FOR s IN SELECT ranread_internal.ranread_role_statement(true, role, p.privilege, p.kind, p.object)
+    PERFORM ranread_internal.ranread_role_what(fn, role, what);
+    IF NOT grant_it THEN
+        kept := ARRAY(SELECT w FROM unnest(ARRAY['run', 'export']) w
+                       WHERE w OPERATOR(pg_catalog.<>) what AND ranread_internal.ranread_role_holds(role, w));
+    END IF;
+    FOR s IN SELECT ranread_internal.ranread_role_statement(grant_it, role, p.privilege, p.kind, p.object)
                FROM ranread_internal.ranread_role_privileges(what) p
-              ORDER BY array_position(ARRAY['schema', 'table', 'sequence', 'function', 'role'], p.kind),
+              WHERE NOT EXISTS (SELECT FROM unnest(kept) k, ranread_internal.ranread_role_privileges(k) o
+                                 WHERE (o.privilege, o.kind, o.object) = (p.privilege, p.kind, p.object))
+              ORDER BY CASE WHEN grant_it THEN 1 ELSE -1 END * array_position(kinds, p.kind),
                        p.object COLLATE "C", p.privilege
     LOOP
         EXECUTE s;
         RETURN NEXT s;
     END LOOP;
-    IF what OPERATOR(pg_catalog.=) 'export' THEN
+    IF grant_it AND what OPERATOR(pg_catalog.=) 'export' THEN
         RAISE NOTICE '% may now write files on the database server wherever its operating-system user may (pg_write_server_files)', role;
     END IF;
+    IF cardinality(kept) > 0 THEN
+        RAISE NOTICE '% keeps what % needs of it', role, array_to_string(kept, ' and ');
+    END IF;
 END
+$$;
+
+-- ranread_grant(role, what): grant role what 'run', 'report' or 'export'
+-- needs; returns the statements it ran, in the order it ran them
+CREATE OR REPLACE FUNCTION @extschema@.ranread_grant(role pg_catalog.regrole, what text)
+RETURNS SETOF text
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ranread_internal.ranread_role_change(true, role, what)
 $$;
 
 -- ranread_revoke(role, what): take back what ranread_grant(role, what)
@@ -190,28 +216,8 @@ $$;
 -- run keeps it reading); returns the statements it ran
 CREATE OR REPLACE FUNCTION @extschema@.ranread_revoke(role pg_catalog.regrole, what text)
 RETURNS SETOF text
-LANGUAGE plpgsql VOLATILE
+LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    s text;
-    kept text[];
-BEGIN
-    PERFORM ranread_internal.ranread_role_what('ranread_revoke', role, what);
-    kept := ARRAY(SELECT w FROM unnest(ARRAY['run', 'export']) w
-                   WHERE w OPERATOR(pg_catalog.<>) what AND ranread_internal.ranread_role_holds(role, w));
-    FOR s IN SELECT ranread_internal.ranread_role_statement(false, role, p.privilege, p.kind, p.object)
-               FROM ranread_internal.ranread_role_privileges(what) p
-              WHERE NOT EXISTS (SELECT FROM unnest(kept) k, ranread_internal.ranread_role_privileges(k) o
-                                 WHERE (o.privilege, o.kind, o.object) = (p.privilege, p.kind, p.object))
-              ORDER BY array_position(ARRAY['role', 'function', 'sequence', 'table', 'schema'], p.kind),
-                       p.object COLLATE "C", p.privilege
-    LOOP
-        EXECUTE s;
-        RETURN NEXT s;
-    END LOOP;
-    IF cardinality(kept) > 0 THEN
-        RAISE NOTICE '% keeps what % needs of it', role, array_to_string(kept, ' and ');
-    END IF;
-END
+    SELECT ranread_internal.ranread_role_change(false, role, what)
 $$;

@@ -20,33 +20,36 @@ BEGIN
 END
 $$;
 
-REVOKE ALL ON @extschema@.ranread_batches, @extschema@.ranread_results,
-    @extschema@.ranread_intervals, @extschema@.ranread_target_catalog,
-    @extschema@.ranread_summary, @extschema@.ranread_targets,
-    @extschema@.ranread_groups, @extschema@.ranread_group_summary,
-    @extschema@.ranread_commit_summary, @extschema@.ranread_nodes,
-    @extschema@.ranread_fleets, @extschema@.ranread_fleet_nodes,
-    @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
-    @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series,
-    @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
-    @extschema@.ranread_study_points, @extschema@.ranread_study_overview,
-    @extschema@.ranread_summary_full, @extschema@.ranread_process_summary,
-    ranread_internal.ranread_summary_raw, ranread_internal.ranread_study_points_raw,
-    ranread_internal.ranread_study_overview_raw, ranread_internal.ranread_commit_summary_raw,
-    ranread_internal.ranread_fleet_summary_raw, ranread_internal.ranread_fleet_series_raw FROM PUBLIC;
-GRANT SELECT ON @extschema@.ranread_batches, @extschema@.ranread_results,
-    @extschema@.ranread_intervals, @extschema@.ranread_summary,
-    @extschema@.ranread_targets, @extschema@.ranread_groups,
-    @extschema@.ranread_group_summary, @extschema@.ranread_commit_summary,
-    @extschema@.ranread_nodes, @extschema@.ranread_fleets, @extschema@.ranread_fleet_nodes,
-    @extschema@.ranread_fleet_seconds, @extschema@.ranread_fleet_sweeps,
-    @extschema@.ranread_fleet_summary, @extschema@.ranread_fleet_series,
-    @extschema@.ranread_latency_target_verdict, @extschema@.ranread_studies,
-    @extschema@.ranread_study_points, @extschema@.ranread_study_overview,
-    @extschema@.ranread_summary_full, @extschema@.ranread_process_summary,
-    ranread_internal.ranread_summary_raw, ranread_internal.ranread_study_points_raw,
-    ranread_internal.ranread_study_overview_raw, ranread_internal.ranread_commit_summary_raw,
-    ranread_internal.ranread_fleet_summary_raw, ranread_internal.ranread_fleet_series_raw TO pg_monitor;
+-- The history's tables and views: no one but their owner may change them,
+-- pg_monitor reads them (all but the target catalog, which ranread_targets
+-- shows).  Each named once.
+DO $$
+DECLARE
+    rel text;
+BEGIN
+    FOREACH rel IN ARRAY ARRAY[
+        '@extschema@.ranread_batches', '@extschema@.ranread_results',
+        '@extschema@.ranread_intervals', '@extschema@.ranread_target_catalog',
+        '@extschema@.ranread_summary', '@extschema@.ranread_targets',
+        '@extschema@.ranread_groups', '@extschema@.ranread_group_summary',
+        '@extschema@.ranread_commit_summary', '@extschema@.ranread_nodes',
+        '@extschema@.ranread_fleets', '@extschema@.ranread_fleet_nodes',
+        '@extschema@.ranread_fleet_seconds', '@extschema@.ranread_fleet_sweeps',
+        '@extschema@.ranread_fleet_summary', '@extschema@.ranread_fleet_series',
+        '@extschema@.ranread_latency_target_verdict', '@extschema@.ranread_studies',
+        '@extschema@.ranread_study_points', '@extschema@.ranread_study_overview',
+        '@extschema@.ranread_summary_full', '@extschema@.ranread_process_summary',
+        'ranread_internal.ranread_summary_raw', 'ranread_internal.ranread_study_points_raw',
+        'ranread_internal.ranread_study_overview_raw', 'ranread_internal.ranread_commit_summary_raw',
+        'ranread_internal.ranread_fleet_summary_raw', 'ranread_internal.ranread_fleet_series_raw']
+    LOOP
+        EXECUTE pg_catalog.format('REVOKE ALL ON %s FROM PUBLIC', rel);
+        IF rel OPERATOR(pg_catalog.<>) '@extschema@.ranread_target_catalog' THEN
+            EXECUTE pg_catalog.format('GRANT SELECT ON %s TO pg_monitor', rel);
+        END IF;
+    END LOOP;
+END
+$$;
 
 -- The internal schema: pg_monitor may look up the internal functions that
 -- the functions it may call use (each still needs its own EXECUTE).
