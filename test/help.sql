@@ -17,8 +17,8 @@ SELECT is(ARRAY(SELECT attname::text FROM pg_attribute
           ARRAY['task', 'name', 'example', 'description'],
     'ranread_help() gives task, name, example and description');
 SELECT is(ARRAY(SELECT DISTINCT task FROM help ORDER BY task),
-          ARRAY['advice', 'commit path', 'compare', 'export', 'fleet', 'housekeeping', 'report', 'run', 'setup', 'study'],
-    'its tasks: setup, run, report, compare, study, fleet, commit path, advice, export, housekeeping');
+          ARRAY['advice', 'commit path', 'compare', 'export', 'fleet', 'housekeeping', 'report', 'run', 'setup', 'study', 'watch'],
+    'its tasks: setup, run, report, compare, study, fleet, watch, commit path, advice, export, housekeeping');
 SELECT is((SELECT count(*)::integer FROM help WHERE coalesce(description, '') = '' OR coalesce(example, '') = ''), 0,
     'every entry has an example and a description');
 SELECT is((SELECT count(*)::integer FROM (SELECT name FROM help GROUP BY name HAVING count(*) > 1) d), 0,
@@ -86,7 +86,7 @@ SELECT is(pg_temp.example_errors(), '{}'::text[], 'every example parses against 
 CREATE TEMP TABLE run_help AS SELECT * FROM ranread_help('ranread_run');
 SELECT is(ARRAY(SELECT argument FROM run_help),
           (SELECT proargnames[1:pronargs]::text[] FROM pg_proc
-            WHERE oid = 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz)'::regprocedure),
+            WHERE oid = 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text)'::regprocedure),
     'ranread_help(''ranread_run'') gives every argument of ranread_run, in order');
 SELECT is((SELECT count(*)::integer FROM run_help h JOIN ranread_options() o ON o.name = h.argument
             WHERE h.unit IS NOT DISTINCT FROM o.unit AND h.allowed IS NOT DISTINCT FROM o.allowed AND h.description = o.help),
