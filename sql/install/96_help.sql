@@ -63,6 +63,12 @@ AS $$
         ('fleet',         6, 'ranread_fleet_chart',  $x$SELECT ranread_fleet_chart();$x$),
         ('fleet',         7, 'ranread_fleet_timeline', $x$SELECT ranread_fleet_timeline();$x$),
         ('fleet',         8, 'ranread_fleet_series', $x$SELECT second, nodes, iops FROM ranread_fleet_series WHERE fleet = 1 ORDER BY second;$x$),
+        ('watch',         1, 'ranread_probe_setup',  $x$SELECT * FROM ranread_probe_setup('pg_default');$x$),
+        ('watch',         2, 'ranread_probe',        $x$SELECT * FROM ranread_probe('pg_default', duration => '10s', rate_iops => 200);$x$),
+        ('watch',         3, 'ranread_probe_schedule', $x$SELECT ranread_probe_schedule('pg_default', '*/5 * * * *');$x$),
+        ('watch',         4, 'ranread_probe_schedules', $x$SELECT * FROM ranread_probe_schedules();$x$),
+        ('watch',         5, 'ranread_probe_unschedule', $x$SELECT ranread_probe_unschedule('pg_default');$x$),
+        ('watch',         6, 'ranread_probes',       $x$SELECT * FROM ranread_probes ORDER BY probed_at DESC LIMIT 10;$x$),
         ('commit path',   1, 'ranread_commit_test',  $x$SELECT * FROM ranread_commit_test(duration => '5s');$x$),
         ('commit path',   2, 'ranread_commit_summary', $x$SELECT test, method, ops_per_s, avg_ms, durable FROM ranread_commit_summary ORDER BY batch DESC;$x$),
         ('commit path',   3, 'ranread_durability_start', $x$CALL ranread_durability_start(tablespace => 'pg_default', method => 'fdatasync', duration => '5min');$x$),
@@ -170,7 +176,9 @@ AS $$
         ('one_process_mbps', 'MiB/s', 'one process''s large sequential read rate'),
         ('all_mbps', 'MiB/s', 'the rate of many processes together'),
         ('ops_per_s', 'ops/s', 'each method''s commits per second'),
-        ('current', NULL, 'the server''s wal_sync_method')
+        ('current', NULL, 'the server''s wal_sync_method'),
+        ('schedule', NULL, 'pg_cron''s schedule: five cron fields such as ''*/5 * * * *'', or @hourly, @daily'),
+        ('job', NULL, 'the pg_cron job that runs the probe, kept in ranread_probes.job; ranread_probe_schedule sets it')
     ) a(name, unit, description)
 $$;
 
@@ -191,7 +199,7 @@ AS $$
       FROM ranread_internal.ranread_help_entries() e,
            pg_catalog.pg_extension x
      WHERE x.extname OPERATOR(pg_catalog.=) 'ranread'
-     ORDER BY pg_catalog.array_position(ARRAY['setup', 'run', 'report', 'compare', 'study', 'fleet',
+     ORDER BY pg_catalog.array_position(ARRAY['setup', 'run', 'report', 'compare', 'study', 'fleet', 'watch',
                                               'commit path', 'advice', 'export', 'housekeeping'], e.task), e.n
 $$;
 

@@ -210,6 +210,7 @@ $$;
 -- @include sql/install/51_fleet_run.sql
 -- @include sql/install/52_fleet_report.sql
 -- @include sql/install/60_watch.sql
+-- @include sql/install/61_probe.sql
 
 -- Roles, the help and the comments of every user-facing object
 -- @include sql/install/95_roles.sql
