@@ -32,6 +32,7 @@ OBJS = \
 	src/calls.o \
 	src/limits.o \
 	src/remote.o \
+	src/probe.o \
 	$(REPORT_OBJS)
 
 # The report module (src/report/, README "Layout"): the chart renderer, its

@@ -169,6 +169,8 @@ typedef struct BatchParams
 	bool		huge_pages;		/* ranread.huge_pages: buffers in huge pages */
 	int			nintervals;		/* per-second slots per worker and group */
 	TimestampTz start_at;		/* start the I/O at this instant; 0 = when ready */
+	int			ioprio;			/* io_priority for ioprio_set(2); 0 = not set */
+	char		ioprio_text[32];	/* as given, for messages */
 	int64		study;			/* ids of what the batch is part of; 0 = none */
 	int64		fleet;
 	int64		commit_test;

@@ -3,9 +3,9 @@
  *		The user-facing SQL functions that take a workload, read by name.
  *
  * ranread_run, ranread_mix, ranread_sweep, ranread_latency_target,
- * ranread_study, ranread_fleet and ranread_fleet_sweep name the workload's
- * options in their signatures, as a named-argument interface must, and hand
- * them on as one spec (workload.c).  None of them lists the options again:
+ * ranread_study, ranread_probe, ranread_fleet and ranread_fleet_sweep
+ * name the workload's options in their signatures, as a named-argument
+ * interface must, and hand them on as one spec (workload.c).  None of them lists the options again:
  * the called function's own pg_proc entry (fcinfo->flinfo->fn_oid) names
  * its arguments, and every argument whose name and type are an option's is
  * packed into the spec by that name.  A new option added to a signature
@@ -132,6 +132,24 @@ static const char *const study_needs[] = {
 	"INSERT on table @extschema@.ranread_studies",
 };
 
+/*
+ * the probe (sql/install/61_probe.sql): its cap and target, one batch, its
+ * row; and what its setup and schedule use besides (ranread_grant 'run')
+ */
+static const char *const probe_needs[] = {
+	"USAGE on schema ranread_internal",
+	"EXECUTE on functions ranread_internal.ranread_probe_*",
+	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
+	"EXECUTE on function ranread_internal.ranread_require(text, text, anyelement, text)",
+	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
+	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
+	"EXECUTE on function ranread_internal.ranread_round(float8, integer)",
+	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
+	"SELECT on table @extschema@.ranread_targets",
+	"SELECT on table @extschema@.ranread_batches",
+	"INSERT on table @extschema@.ranread_probes",
+};
+
 /* the fleets: what they use of ranread_internal (their own steps are theirs) */
 static const char *const fleet_needs[] = {
 	"USAGE on schema ranread_internal",
@@ -167,6 +185,7 @@ static const Forwarded forwarded[] = {
 	{"ranread_sweep", NEEDS(sweep_needs), false},
 	{"ranread_latency_target", NEEDS(latency_target_needs), false},
 	{"ranread_study", NEEDS(study_needs), false},
+	{"ranread_probe", NEEDS(probe_needs), false},
 	{"ranread_fleet", NEEDS(fleet_needs), true},
 	{"ranread_fleet_sweep", NEEDS(fleet_sweep_needs), true},
 };

@@ -197,6 +197,51 @@ params_start_at(BatchParams *p, TimestampTz at)
 	p->start_at = at;
 }
 
+/*
+ * io_priority: the workers' I/O priority, as ioprio_set(2) takes it (class
+ * in the top bits, level below; linux/ioprio.h's encoding, spelled out
+ * here since glibc has no wrapper): 'idle', 'best-effort:N' or
+ * 'realtime:N', N from 0 (highest) to 7; 'best-effort' and 'realtime'
+ * alone are level 4, the kernel's default.  Whether the server may set
+ * it (realtime needs CAP_SYS_ADMIN or CAP_SYS_NICE) the workers learn when
+ * they set it, before the I/O starts.
+ */
+#define PARAMS_IOPRIO_CLASS_SHIFT 13
+void
+params_io_priority(BatchParams *p, const char *text)
+{
+	static const char *const classes[] = {"realtime", "best-effort", "idle"};	/* 1, 2, 3 */
+	const char *colon = strchr(text, ':');
+	int			len = colon ? colon - text : strlen(text);
+	int			cls = 0;
+	int			level = 4;
+
+	for (int i = 0; i < lengthof(classes); i++)
+		if (strlen(classes[i]) == len && pg_strncasecmp(text, classes[i], len) == 0)
+			cls = i + 1;
+	if (cls != 0 && colon != NULL)
+	{
+		const char *d = colon + 1;
+
+		if (cls == 3 || d[0] < '0' || d[0] > '7' || d[1] != '\0')
+			cls = -1;
+		else
+			level = d[0] - '0';
+	}
+	if (cls == 3)
+		level = 0;
+	if (cls <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid io_priority \"%s\" for %s", params_shown(text), owner_name),
+				 errdetail(cls == 0 ? "The class must be idle, best-effort or realtime." :
+						   cls == 3 || (colon && pg_strncasecmp(text, "idle", 4) == 0) ? "The idle class has no level." :
+						   "The level must be a digit from 0 (highest) to 7 (lowest)."),
+				 errhint("io_priority is 'idle', 'best-effort:N' or 'realtime:N' with N from 0 (highest) to 7, such as 'best-effort:7'; NULL leaves the server's own.")));
+	p->ioprio = (cls << PARAMS_IOPRIO_CLASS_SHIFT) | level;
+	ranread_strlcpy(p->ioprio_text, text, sizeof(p->ioprio_text));
+}
+
 /* A region in percent of the target: printed precisely enough to tell */
 static char *
 pct(double v)

@@ -26,6 +26,7 @@ extern void params_distribution(GroupParams *g, const char *text);
 extern const char *const ranread_sync_names[RANREAD_NSYNC];
 extern RanreadSync params_sync(const char *text);
 extern void params_start_at(BatchParams *p, TimestampTz at);
+extern void params_io_priority(BatchParams *p, const char *text);
 extern void params_region(GroupParams *g, double start, double end);
 extern void params_check_group(GroupParams *g);
 extern void params_rate(GroupParams *g, bool isnull, int rate, bool in_mix);

@@ -49,6 +49,8 @@ int			ranread_engine_guc = ENGINE_AUTO;
 bool		ranread_timing_guc = true;
 bool		ranread_huge_pages_guc = true;
 int			ranread_reserve_guc = -1;
+int			ranread_probe_max_iops_guc = 1000;
+int			ranread_probe_max_seconds_guc = 60;
 
 static const struct config_enum_entry engine_options[] = {
 	{"auto", ENGINE_AUTO, false},
@@ -105,6 +107,23 @@ _PG_init(void)
 							-1, -1, INT_MAX,
 							PGC_SUSET,
 							GUC_UNIT_MB,
+							NULL, NULL, NULL);
+	/* superuser-only, so that a monitoring role cannot raise its own cap */
+	DefineCustomIntVariable("ranread.probe_max_iops",
+							"The most I/Os per second ranread_probe may ask for.",
+							"A probe above it is refused; only a superuser sets it.",
+							&ranread_probe_max_iops_guc,
+							1000, 1, 100000000,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("ranread.probe_max_seconds",
+							"The longest duration ranread_probe may ask for.",
+							"A probe above it is refused; only a superuser sets it.",
+							&ranread_probe_max_seconds_guc,
+							60, 1, 86400,
+							PGC_SUSET,
+							GUC_UNIT_S,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("ranread");
 }

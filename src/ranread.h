@@ -42,6 +42,7 @@
  *	 histogram.c	 the latency histogram and its SQL functions
  *	 report/		 the report module: the chart renderer and its jsonb
  *				 spec reader, the charts, export, server info
+ *	 probe.c		 the probe's cap (ranread.probe_max_iops, _seconds)
  *	 remote.c		 the fleet's connections to other servers (libpq, every
  *					 wait bounded and interruptible); connection strings
  *					 read by libpq's rules, shown without passwords
@@ -103,6 +104,8 @@ extern int	ranread_engine_guc;
 extern bool ranread_timing_guc;
 extern bool ranread_huge_pages_guc;
 extern int	ranread_reserve_guc;
+extern int	ranread_probe_max_iops_guc;
+extern int	ranread_probe_max_seconds_guc;
 extern void *ranread_shmem_struct(const char *name, Size size, Size mutex_offset);
 extern RanreadControl *ranread_control(void);
 extern const char *ranread_status_name(RanreadStop s);

@@ -106,7 +106,7 @@ history_describe_blockers(BatchShared *bs)
  * batch running now, $3 to $6 the sweeps, studies, latency-target searches
  * and fleets that run now (calls.c).  Sweeps and studies go whole (a run of
  * batches is kept or removed with all its batches), fleets with their nodes
- * and seconds; what runs now stays whole, whatever `before` says, so that a
+ * and seconds, a probe (ranread_probes) with its batch; what runs now stays whole, whatever `before` says, so that a
  * reset never splits a call that is still writing; the named nodes
  * (ranread_nodes) are settings, not history, and stay.
  */
@@ -154,7 +154,8 @@ reset_sql(const char *schema, bool v11)
 					 "i AS (DELETE FROM %1$s.ranread_intervals WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))",
 					 schema);
 	if (v11)
-		appendStringInfo(&q, ", g AS (DELETE FROM %s.ranread_groups WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))",
+		appendStringInfo(&q, ", g AS (DELETE FROM %1$s.ranread_groups WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
+						 "pr AS (DELETE FROM %1$s.ranread_probes WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))",
 						 schema);
 	appendStringInfoString(&q, " SELECT pg_catalog.count(*) FROM gone");
 	return q.data;

@@ -43,6 +43,7 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "access/xact.h"
@@ -324,6 +325,34 @@ open_targets(Worker *w, int *fd_base)
 }
 
 /*
+ * The batch's io_priority for this worker (ioprio_set(2), the process and
+ * so every I/O it submits, io_uring's too, which takes the submitter's
+ * priority): set before the worker counts itself ready, so a priority the
+ * server may not set (realtime without CAP_SYS_ADMIN or CAP_SYS_NICE) fails
+ * the batch before any I/O is measured.  Only an I/O scheduler that honours
+ * priorities (bfq; mq-deadline for realtime) acts on them.
+ */
+#define RANREAD_IOPRIO_WHO_PROCESS 1
+static void
+worker_io_priority(const BatchParams *p, int index)
+{
+	if (p->ioprio == 0)
+		return;
+	if (syscall(SYS_ioprio_set, RANREAD_IOPRIO_WHO_PROCESS, 0, p->ioprio) != 0)
+	{
+		int			err = errno;
+
+		/* the leader passes the message on alone: it says what to do */
+		errno = err;
+		ereport(ERROR,
+				(errcode(err == EPERM ? ERRCODE_INSUFFICIENT_PRIVILEGE : ERRCODE_SYSTEM_ERROR),
+				 errmsg("could not set io_priority '%s' for worker %d of batch " INT64_FORMAT ": %m%s",
+						p->ioprio_text, index + 1, p->batch,
+						err == EPERM ? " (realtime needs CAP_SYS_ADMIN or CAP_SYS_NICE; use 'best-effort:N' or 'idle')" : "")));
+	}
+}
+
+/*
  * Open the targets, seed the streams, give them slots and buffers, and
  * prepare the batch's engine
  */
@@ -345,6 +374,7 @@ worker_prepare(BatchWorker *bw, BatchShared *bs, int index)
 	w->interrupt = &ranread_worker_terminate;
 	w->progress = worker_progress;
 	w->nstreams = me->nstreams;
+	worker_io_priority(p, index);
 	open_targets(w, fd_base);
 	for (int t = 0; t < p->ntargets; t++)
 	{

@@ -604,6 +604,9 @@ apply_batch(BatchRead *r, const WorkloadOption *o, const JsonbValue *v)
 		case OPT_START_AT:
 			params_start_at(p, DatumGetTimestampTz(json_typed(key, v, timestamptz_in)));
 			break;
+		case OPT_IO_PRIORITY:
+			params_io_priority(p, json_text(key, v));
+			break;
 		case OPT_SWEEP:
 			p->sweep = json_int(key, v);
 			break;

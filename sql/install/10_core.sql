@@ -92,7 +92,9 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_run(
     distribution text     DEFAULT 'uniform',
     steady_state text     DEFAULT NULL,
     sync         text     DEFAULT NULL,
-    start_at     timestamptz DEFAULT NULL)
+    start_at     timestamptz DEFAULT NULL,
+    -- the workers' I/O priority (ioprio_set): 'idle', 'best-effort:N', 'realtime:N'
+    io_priority  text     DEFAULT NULL)
 RETURNS @extschema@.ranread_run_result
 AS 'MODULE_PATHNAME', 'ranread_run_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;

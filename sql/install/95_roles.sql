@@ -6,7 +6,8 @@
 --           decides that; this file copies it from the catalog, so the two
 --           cannot differ), without the rest of pg_monitor
 --   run     report, and make targets and run batches, mixes, sweeps,
---           latency-target searches, studies, profiles and commit tests:
+--           latency-target searches, studies, profiles, commit tests and
+--           probes (and their pg_cron schedules):
 --           EXECUTE on those functions and what their implementations use
 --           (the sweeps', searches' and studies' lists are forward.c's, the
 --           ones their privilege check names)
@@ -74,12 +75,14 @@ AS $$
                ('run', 'ranread_blocks'), ('run', 'ranread_limits'), ('run', 'ranread_sweep'),
                ('run', 'ranread_latency_target'), ('run', 'ranread_study'),
                ('run', 'ranread_profile'), ('run', 'ranread_commit_test'),
+               ('run', 'ranread_probe'), ('run', 'ranread_probe_setup'), ('run', 'ranread_probe_schedule'),
+               ('run', 'ranread_probe_schedules'), ('run', 'ranread_probe_unschedule'),
                ('export', 'ranread_export'), ('export', 'ranread_export_study'),
                ('export', 'ranread_export_sweep')
     ), needs(what, need) AS (
         -- what their implementations use besides themselves
         SELECT 'run', pg_catalog.unnest(ranread_internal.ranread_needs(f))
-          FROM pg_catalog.unnest(ARRAY['ranread_sweep', 'ranread_latency_target', 'ranread_study']) f
+          FROM pg_catalog.unnest(ARRAY['ranread_sweep', 'ranread_latency_target', 'ranread_study', 'ranread_probe']) f
         UNION ALL
         SELECT 'run', pg_catalog.unnest(ARRAY[
             -- a profile is a study of a fixed definition (43_profile.sql)

@@ -50,7 +50,12 @@ AS $$
         ('compare',       4, 'ranread_compare_sweeps', $x$SELECT * FROM ranread_compare_sweeps(1, 2);$x$),
         ('compare',       5, 'ranread_compare_studies', $x$SELECT * FROM ranread_compare_studies(1, 2);$x$),
         ('compare',       6, 'ranread_hist_compare', $x$SELECT * FROM ranread_hist_compare((SELECT histogram FROM ranread_batches WHERE batch = 1), (SELECT histogram FROM ranread_batches WHERE batch = 2));$x$),
-        ('watch',         1, 'ranread_probes',       $x$SELECT batch, tablespace, probed_at, job FROM ranread_probes ORDER BY probed_at DESC LIMIT 10;$x$),
+        ('watch',         1, 'ranread_probe_setup',  $x$SELECT * FROM ranread_probe_setup('pg_default');$x$),
+        ('watch',         2, 'ranread_probe',        $x$SELECT * FROM ranread_probe('pg_default', duration => '10s', rate_iops => 200);$x$),
+        ('watch',         3, 'ranread_probe_schedule', $x$SELECT ranread_probe_schedule('pg_default', '*/5 * * * *');$x$),
+        ('watch',         4, 'ranread_probe_schedules', $x$SELECT * FROM ranread_probe_schedules();$x$),
+        ('watch',         5, 'ranread_probe_unschedule', $x$SELECT ranread_probe_unschedule('pg_default');$x$),
+        ('watch',         6, 'ranread_probes',       $x$SELECT * FROM ranread_probes ORDER BY probed_at DESC LIMIT 10;$x$),
         ('watch',        10, 'ranread_health',       $x$SELECT tablespace, last_probe_at, p99_ms, baseline_p99_ms, change, verdict, status FROM ranread_health;$x$),
         ('watch',        11, 'ranread_probe_verdicts', $x$SELECT batch, probed_at, p99_ms, verdict, factor, status FROM ranread_probe_verdicts ORDER BY probed_at DESC LIMIT 10;$x$),
         ('watch',        12, 'ranread_health_set',   $x$SELECT * FROM ranread_health_set('pg_default', p99_degraded_ms => 5, p99_critical_ms => 10);$x$),
@@ -199,7 +204,9 @@ AS $$
         ('slower_factor', 'ratio', 'the change against the baseline that counts as slower (min_factor of the comparison)'),
         ('baseline_probes', 'probes', 'how many first probes make the baseline when none is pinned'),
         ('batches', NULL, 'the batches whose merged latency histogram is the baseline'),
-        ('since', NULL, 'how far back, such as ''30 days''')
+        ('since', NULL, 'how far back, such as ''30 days'''),
+        ('schedule', NULL, 'pg_cron''s schedule: five cron fields such as ''*/5 * * * *'', or @hourly, @daily'),
+        ('job', NULL, 'the pg_cron job that runs the probe, kept in ranread_probes.job; ranread_probe_schedule sets it')
     ) a(name, unit, description)
 $$;
 

@@ -210,6 +210,7 @@ $$;
 -- @include sql/install/51_fleet_run.sql
 -- @include sql/install/52_fleet_report.sql
 -- @include sql/install/60_watch.sql
+-- @include sql/install/61_probe.sql
 -- @include sql/install/62_baseline.sql
 -- @include sql/install/63_probe_chart.sql
 
@@ -228,7 +229,7 @@ BEGIN
     LOOP
         EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s',
             CASE pg_catalog.split_part(g, ' ', 1)
-                WHEN 'ranread_run' THEN '@extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz)'
+                WHEN 'ranread_run' THEN '@extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text)'
                 WHEN 'ranread_run_step' THEN '@extschema@.ranread_run_step(jsonb)'
                 WHEN 'ranread_sweep' THEN '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'
                 WHEN 'ranread_blocks' THEN '@extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)'
