@@ -7,7 +7,7 @@
 -- install it.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(38);
+SELECT plan(39);
 
 -- No probe target yet: an error that says how to make one, and no batch
 SELECT throws_like($$SELECT * FROM ranread_probe('pg_default')$$,
@@ -117,6 +117,8 @@ SELECT is((SELECT status FROM p3), 'completed', 'a role granted ''run'' runs a p
 RESET ROLE;
 SELECT is((SELECT count(*)::integer FROM ranread_probes WHERE batch = (SELECT batch FROM p3)), 1,
     '... listed in ranread_probes');
+SELECT is((SELECT count(*)::integer FROM ranread_probe_verdicts WHERE batch = (SELECT batch FROM p3)), 1,
+    '... and judged against its tablespace''s baseline, though the role may not write the verdicts itself');
 
 -- Without pg_cron (not installed here), the schedule says how to get it
 SELECT throws_like($$SELECT ranread_probe_schedule('pg_default')$$,

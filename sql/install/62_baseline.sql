@@ -379,9 +379,15 @@ $$;
 -- tablespace's baseline (or the probe joins the baseline being made), its
 -- status; when the status changes from the tablespace's latest, a NOTIFY
 -- on channel ranread_health (a JSON payload) and a WARNING in the log
+--
+-- It runs as the extension's owner (SECURITY DEFINER): a role granted 'run'
+-- records a probe (INSERT on ranread_probes) but not the verdicts and
+-- baselines the probe's judgement writes.  A trigger function cannot be
+-- called by itself, every name in it is qualified and its search_path is
+-- pinned, so all it can do for the caller is judge a probe row.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_judge()
 RETURNS trigger
-LANGUAGE plpgsql VOLATILE
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
