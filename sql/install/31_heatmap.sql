@@ -25,9 +25,11 @@ AS $$
         SELECT greatest(1, ceil((max(s.second) + 1) / 40.0))::integer AS width FROM s
     ), b AS (
         -- a bucket's band: the power of two of a ms its midpoint lies in
-        SELECT s.second / w.width AS col, floor(log(2.0, ((k.low_ms + k.high_ms) / 2)::numeric))::integer AS band,
-               k.count
+        -- (no midpoint is a power of two: float8 is exact enough)
+        SELECT s.second / w.width AS col, floor(ln((k.low_ms + k.high_ms) / 2) / ln(2.0::float8))::integer AS band,
+               sum(k.count) AS count
           FROM s, w, LATERAL @extschema@.ranread_hist_buckets(s.h) k
+         GROUP BY 1, 2
     ), bands AS (
         SELECT generate_series(min(b.band), max(b.band)) AS band FROM b
     ), cols AS (
@@ -35,8 +37,9 @@ AS $$
           FROM w, (SELECT max(s.second) + 1 AS n FROM s) m, generate_series(0, (m.n - 1) / w.width) c
     )
     SELECT c.col, c.first_second, c.last_second, d.band, power(2.0, d.band)::float8, power(2.0, d.band + 1)::float8,
-           coalesce((SELECT sum(b.count) FROM b WHERE b.col = c.col AND b.band = d.band), 0)::bigint
-      FROM cols c, bands d
+           coalesce(b.count, 0)::bigint
+      FROM cols c CROSS JOIN bands d
+      LEFT JOIN b ON b.col = c.col AND b.band = d.band
      ORDER BY c.col, d.band
 $$;
 
@@ -71,16 +74,16 @@ BEGIN
             USING ERRCODE = 'no_data_found',
                   HINT = 'Its seconds were not timed (ranread.timing = off) or it was recorded before 1.1.';
     END IF;
+    WITH x AS MATERIALIZED (SELECT * FROM ranread_internal.ranread_latency_heat_cells(id))
     SELECT (SELECT jsonb_agg(to_jsonb(CASE WHEN c.first_second = c.last_second THEN c.first_second::text
                                            ELSE format('%s-%s', c.first_second, c.last_second) END) ORDER BY c.col)
-              FROM (SELECT DISTINCT x.col, x.first_second, x.last_second
-                      FROM ranread_internal.ranread_latency_heat_cells(id) x) c) AS cols,
+              FROM (SELECT DISTINCT x.col, x.first_second, x.last_second FROM x) c) AS cols,
            (SELECT jsonb_agg(to_jsonb(format('%s-%s ms', trim_scale(round(r.lo_ms::numeric, 4)),
                                              trim_scale(round(r.hi_ms::numeric, 4)))) ORDER BY r.band DESC)
-              FROM (SELECT DISTINCT x.band, x.lo_ms, x.hi_ms FROM ranread_internal.ranread_latency_heat_cells(id) x) r) AS rows,
+              FROM (SELECT DISTINCT x.band, x.lo_ms, x.hi_ms FROM x) r) AS rows,
            (SELECT jsonb_agg(r.vals ORDER BY r.band DESC)
               FROM (SELECT x.band, jsonb_agg(CASE WHEN x.ios > 0 THEN to_jsonb(x.ios) ELSE 'null'::jsonb END ORDER BY x.col) AS vals
-                      FROM ranread_internal.ranread_latency_heat_cells(id) x GROUP BY x.band) r) AS vals
+                      FROM x GROUP BY x.band) r) AS vals
       INTO g;
     RETURN jsonb_build_object(
         'kind', 'heat',
