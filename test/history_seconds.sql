@@ -6,7 +6,7 @@
 -- ranread_percentiles_over_time gives each second's p50 and p99 from them.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(9);
+SELECT plan(10);
 
 SELECT ok((SELECT size_bytes = 33554432 FROM ranread_setup('32MB', target => 'tap_seconds')), 'a 32MB target');
 CREATE TEMP TABLE r1 AS SELECT * FROM ranread_run(2, target => 'tap_seconds', duration => '3s', queue_depth => 2);
@@ -31,6 +31,9 @@ SELECT ok((SELECT bool_and(p.p50_ms <= p.p99_ms AND p.p99_ms <= b.max_ms + 0.001
              FROM ranread_percentiles_over_time p JOIN ranread_batches b USING (batch)
             WHERE p.batch = (SELECT batch FROM r1)),
     '... ordered, and within the batch''s maximum');
+
+SELECT ok(ranread_timeline((SELECT batch FROM r1)) LIKE '%>p99 latency, merged histograms (right)<%',
+    'ranread_timeline draws each second''s p99 from its merged histograms');
 
 -- a mix: each group's seconds sum to that group's histogram
 CREATE TEMP TABLE m1 AS SELECT * FROM ranread_mix($$[
