@@ -217,6 +217,47 @@ typedef struct IntervalSlot
 } IntervalSlot;
 
 /*
+ * Per-second latency histograms (README, "Percentiles over time"): the
+ * leader takes them, the recorder stores them (ranread_intervals.histogram).
+ * The workers' hot loop is untouched: each stream's histograms in
+ * StreamStats only grow, so once a second of the measured part is over
+ * the leader merges every stream of a group (reads and writes) and keeps
+ * the difference from its previous snapshot, sparse, in a pool of this
+ * segment: second s's entries are HistSecondIndex [s][group] into the pool.
+ *
+ * The race rule.  The leader reads each bucket with a single aligned load
+ * while the workers may be adding to it: an I/O recorded while the leader
+ * reads lands in this second or the next, never in both, never lost; the
+ * leader wakes every 100 ms, so a second's histogram holds the I/Os
+ * recorded between two snapshots about a second apart (their count may
+ * differ from the interval's reads + writes, counted by completion time, by
+ * the I/Os of that jitter).  The last second is the rest: the group's whole
+ * histogram less the seconds before it, so that the seconds of a group sum
+ * to its histogram's count exactly.  A second the leader could not take
+ * (it woke more than a second late, or the pool was full) and every one
+ * after it has no histogram (NULL), nor then does the last.
+ *
+ * Publication: the leader writes a second's entries and index, then (after
+ * a write barrier) raises hsec_done; the recorder reads hsec_done once and
+ * reads only the seconds below it.
+ */
+typedef struct HistSecondEntry
+{
+	uint16		bucket;
+	uint16		pad;
+	uint32		count;
+} HistSecondEntry;
+
+typedef struct HistSecondIndex
+{
+	uint32		first;			/* into the pool */
+	uint32		n;
+} HistSecondIndex;
+
+#define HIST_SECOND_AVG_ENTRIES	256 /* the pool's room per group and second */
+#define HIST_SECOND_POOL_MAX	(2 * 1024 * 1024)	/* entries: 16 MB at most */
+
+/*
  * One process (I/O stream): written only by the worker driving it.  Its
  * latency histograms: reads, then writes only in a batch where some group
  * writes (a read-only batch needs half the memory), so StreamStats lie
@@ -307,6 +348,11 @@ typedef struct BatchShared
 	Size		stream_off;
 	Size		stream_size;	/* stream_stats_size(any group writes) */
 	Size		interval_off;
+	Size		hsec_index_off; /* per-second histograms: [nintervals][ngroups] */
+	Size		hsec_pool_off;	/* and their entries */
+	uint32		hsec_pool_size; /* entries the pool holds */
+	uint32		hsec_used;		/* the leader's: entries used */
+	volatile int hsec_done;		/* seconds published (see above) */
 	WorkerSlot	workers[FLEXIBLE_ARRAY_MEMBER];
 } BatchShared;
 
@@ -350,6 +396,19 @@ batch_intervals(BatchShared *bs, int worker, int group)
 {
 	return (IntervalSlot *) ((char *) bs + bs->interval_off) +
 		((Size) worker * bs->p.ngroups + group) * bs->p.nintervals;
+}
+
+/* The index entry of second s, group g's histogram */
+static inline HistSecondIndex *
+batch_hsec_index(BatchShared *bs, int s, int g)
+{
+	return (HistSecondIndex *) ((char *) bs + bs->hsec_index_off) + (Size) s * bs->p.ngroups + g;
+}
+
+static inline HistSecondEntry *
+batch_hsec_pool(BatchShared *bs)
+{
+	return (HistSecondEntry *) ((char *) bs + bs->hsec_pool_off);
 }
 
 #endif							/* RANREAD_BATCH_H */

@@ -165,74 +165,49 @@ tablespace_dir(Oid spcoid)
 	return psprintf("pg_tblspc/%u/%s/%u", spcoid, TABLESPACE_VERSION_DIRECTORY, MyDatabaseId);
 }
 
-/*
- * ranread_internal.ranread_durability_create(durability, tablespace, method,
- * blocks, local_log) returns text: check every argument and, for a log in
- * this server's tables, that pg_wal is on another device than the
- * tablespace; then create the durability file's relation (the caller
- * commits it before the first write) and size the file: blocks x 8 kB,
- * sparse, the size flushed.  Returns where the log goes and the devices.
- */
-Datum
-ranread_durability_create(PG_FUNCTION_ARGS)
+/* The tablespace a start names (NULL: the database's), checked; its oid */
+static Oid
+durability_tablespace(const char *spcname)
 {
-	int64		durability = PG_GETARG_INT64(0);
-	char	   *spcname = PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1));
-	int64		blocks = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT64(3);
-	bool		local_log = PG_ARGISNULL(4) ? true : PG_GETARG_BOOL(4);
 	Oid			spcoid;
-	struct stat wal,
-				dir;
-	char	   *dirpath;
-	char		relname[NAMEDATALEN];
-	Oid			nsp;
-	FsInfo		fs;
-	RanreadOwnerState owner;
-	Oid			relid;
-	ObjectAddress rel,
-				ext;
-	char	   *path;
-	int			fd;
-	char	   *note;
 
-	durability_valid(durability);
-	if (PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4))
+	if (spcname == NULL)
+		return MyDatabaseTableSpace;
+	spcoid = get_tablespace_oid(spcname, true);
+	if (!OidIsValid(spcoid))
 		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("method, blocks and local_log of ranread_durability_create must not be NULL")));
-	(void) durability_method(PG_GETARG_TEXT_PP(2));
-	if (blocks < 1 || blocks > DURABILITY_MAX_BLOCKS)
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("tablespace \"%s\" of ranread_durability_start does not exist", spcname),
+				 errhint("See \\db in psql for the tablespaces of this server.")));
+	if (spcoid == GLOBALTABLESPACE_OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("size %s of ranread_durability_start is out of range",
-						fsinfo_pretty((uint64) blocks * BLCKSZ)),
-				 errhint("size is from 8 kB (one block) to 1 GB (one segment file).")));
-	if (spcname == NULL)
-		spcoid = MyDatabaseTableSpace;
-	else
-	{
-		spcoid = get_tablespace_oid(spcname, true);
-		if (!OidIsValid(spcoid))
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("tablespace \"%s\" of ranread_durability_start does not exist", spcname),
-					 errhint("See \\db in psql for the tablespaces of this server.")));
-		if (spcoid == GLOBALTABLESPACE_OID)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("tablespace \"pg_global\" of ranread_durability_start cannot hold the durability file"),
-					 errhint("pg_global is the data directory's filesystem, as pg_default is: name pg_default.")));
-		if (spcoid != MyDatabaseTableSpace &&
-			pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
-			aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLESPACE, spcname);
-	}
-	spcname = get_tablespace_name(spcoid);
-	dirpath = tablespace_dir(spcoid);
+				 errmsg("tablespace \"pg_global\" of ranread_durability_start cannot hold the durability file"),
+				 errhint("pg_global is the data directory's filesystem, as pg_default is: name pg_default.")));
+	if (spcoid != MyDatabaseTableSpace &&
+		pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLESPACE, spcname);
+	return spcoid;
+}
+
+/*
+ * The storage of the tablespace: not memory, and for a log in this
+ * server's tables (local_log) not the device of pg_wal.  Returns where the
+ * log goes and the devices, for the test's row.
+ */
+static char *
+durability_storage(Oid spcoid, const char *spcname, bool local_log)
+{
+	char	   *spcdir = spcoid == DEFAULTTABLESPACE_OID ? "base" : psprintf("pg_tblspc/%u", spcoid);
+	char	   *dirpath = tablespace_dir(spcoid);
+	struct stat wal,
+				dir;
+	FsInfo		fs;
+
 	if (stat(XLOGDIR, &wal) != 0)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not inspect \"%s\": %m", XLOGDIR)));
 	/* the database's directory there may not exist yet: its tablespace's */
-	if (stat(dirpath, &dir) != 0 &&
-		stat(spcoid == DEFAULTTABLESPACE_OID ? "base" : psprintf("pg_tblspc/%u", spcoid), &dir) != 0)
+	if (stat(dirpath, &dir) != 0 && stat(spcdir, &dir) != 0)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not inspect \"%s\": %m", dirpath)));
 	fsinfo_read(spcoid == DEFAULTTABLESPACE_OID ? "base" : psprintf("pg_tblspc/%u/", spcoid), &fs);
 	if (fs.memory)
@@ -248,15 +223,27 @@ ranread_durability_create(PG_FUNCTION_ARGS)
 						spcname, major(dir.st_dev), minor(dir.st_dev)),
 				 errdetail("This server's own log of acknowledged writes would be lost with them in a power cut of that storage."),
 				 errhint("Test a tablespace on other storage than pg_wal, or log to another server: log_conninfo => '...'.")));
-	note = local_log ?
-		psprintf("this server's tables: pg_wal on device %u:%u, the tested %s (%s at %s) on device %u:%u",
-				 major(wal.st_dev), minor(wal.st_dev), spcname, fs.type, fs.mount_point,
-				 major(dir.st_dev), minor(dir.st_dev)) :
-		psprintf("another server; the tested %s (%s at %s) on device %u:%u",
-				 spcname, fs.type, fs.mount_point, major(dir.st_dev), minor(dir.st_dev));
+	if (local_log)
+		return psprintf("this server's tables: pg_wal on device %u:%u, the tested %s (%s at %s) on device %u:%u",
+						major(wal.st_dev), minor(wal.st_dev), spcname, fs.type, fs.mount_point,
+						major(dir.st_dev), minor(dir.st_dev));
+	return psprintf("another server; the tested %s (%s at %s) on device %u:%u",
+					spcname, fs.type, fs.mount_point, major(dir.st_dev), minor(dir.st_dev));
+}
 
-	/* the relation, made by the extension's owner, a member of the extension */
-	nsp = get_namespace_oid("ranread_target", false);
+/*
+ * The durability file's relation in ranread_target, made by the extension's
+ * owner and a member of the extension (DROP EXTENSION drops it)
+ */
+static void
+durability_make_relation(int64 durability, const char *spcname)
+{
+	char		relname[NAMEDATALEN];
+	Oid			nsp = get_namespace_oid("ranread_target", false);
+	RanreadOwnerState owner;
+	ObjectAddress rel,
+				ext;
+
 	if (OidIsValid(durability_relid(durability, relname)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
@@ -284,19 +271,61 @@ ranread_durability_create(PG_FUNCTION_ARGS)
 				false, 0);
 	SPI_finish();
 	ranread_restore_user(&owner);
-	relid = durability_relid(durability, relname);
-	ObjectAddressSet(rel, RelationRelationId, relid);
+	ObjectAddressSet(rel, RelationRelationId, durability_relid(durability, relname));
 	ObjectAddressSet(ext, ExtensionRelationId, get_extension_oid("ranread", false));
 	recordDependencyOn(&rel, &ext, DEPENDENCY_EXTENSION);
 	CommandCounterIncrement();
+}
 
-	path = durability_path(durability);
-	fd = OpenTransientFile(path, O_RDWR | PG_BINARY);
+/* Size the durability file: blocks x 8 kB, sparse, the size flushed */
+static void
+durability_size_file(int64 durability, int64 blocks)
+{
+	char	   *path = durability_path(durability);
+	int			fd = OpenTransientFile(path, O_RDWR | PG_BINARY);
+
 	if (fd < 0)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not open \"%s\": %m", path)));
 	if (ftruncate(fd, (off_t) blocks * BLCKSZ) != 0 || pg_fsync(fd) != 0)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not size \"%s\": %m", path)));
 	CloseTransientFile(fd);
+}
+
+/*
+ * ranread_internal.ranread_durability_create(durability, tablespace, method,
+ * blocks, local_log) returns text: check every argument and, for a log in
+ * this server's tables, that pg_wal is on another device than the
+ * tablespace; then create the durability file's relation (the caller
+ * commits it before the first write) and size the file.  Returns where the
+ * log goes and the devices.
+ */
+Datum
+ranread_durability_create(PG_FUNCTION_ARGS)
+{
+	int64		durability = PG_GETARG_INT64(0);
+	char	   *spcname = PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1));
+	int64		blocks = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT64(3);
+	bool		local_log = PG_ARGISNULL(4) ? true : PG_GETARG_BOOL(4);
+	Oid			spcoid;
+	char	   *note;
+
+	durability_valid(durability);
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("method, blocks and local_log of ranread_durability_create must not be NULL")));
+	(void) durability_method(PG_GETARG_TEXT_PP(2));
+	if (blocks < 1 || blocks > DURABILITY_MAX_BLOCKS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("size %s of ranread_durability_start is out of range",
+						fsinfo_pretty((uint64) blocks * BLCKSZ)),
+				 errhint("size is from 8 kB (one block) to 1 GB (one segment file).")));
+	spcoid = durability_tablespace(spcname);
+	spcname = get_tablespace_name(spcoid);
+	note = durability_storage(spcoid, spcname, local_log);
+	durability_make_relation(durability, spcname);
+	durability_size_file(durability, blocks);
 	PG_RETURN_TEXT_P(cstring_to_text(note));
 }
 
@@ -449,6 +478,38 @@ ranread_durability_read(PG_FUNCTION_ARGS)
 	values[4] = Int64GetDatum(first_lost);
 	nulls[4] = first_lost == 0;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * The durability files on tablespace spcoid (InvalidOid: on any), as "test
+ * 3 (64 MB)" phrases, or NULL when there are none.  ranread_purge names
+ * them and leaves them: after a power cut such a file is the evidence the
+ * check reads, which only ranread_durability_check (or, given up,
+ * ranread_durability_purge) may drop.
+ */
+char *
+durability_files_on(Oid spcoid)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	char	   *found = NULL;
+	bool		isnull;
+	Datum		d;
+
+	SPI_connect();
+	ranread_spi_select(psprintf("SELECT pg_catalog.string_agg(pg_catalog.format('test %%s (%%s)', "
+								"pg_catalog.substr(c.relname, 20), pg_catalog.pg_size_pretty(pg_catalog.pg_relation_size(c.oid))), "
+								"', ' ORDER BY pg_catalog.substr(c.relname, 20)::pg_catalog.int8) "
+								"FROM pg_catalog.pg_class c "
+								"WHERE c.relnamespace OPERATOR(pg_catalog.=) 'ranread_target'::pg_catalog.regnamespace "
+								"AND c.relname OPERATOR(pg_catalog.~) '^ranread_durability_[0-9]+$' "
+								"AND (%u OPERATOR(pg_catalog.=) 0 OR "
+								"CASE c.reltablespace WHEN 0 THEN %u ELSE c.reltablespace END OPERATOR(pg_catalog.=) %u)",
+								spcoid, MyDatabaseTableSpace, spcoid));
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull)
+		found = MemoryContextStrdup(caller, TextDatumGetCString(d));
+	SPI_finish();
+	return found;
 }
 
 /* ranread_internal.ranread_durability_drop(durability): drop the file; true if it was there */

@@ -31,6 +31,18 @@
  * it).  A filesystem whose st_dev is no block device (btrfs, overlay, NFS,
  * FUSE: an anonymous device number) has no such stat, and its batches
  * record no utilisation.
+ *
+ * Atomic writes (fsinfo_atomic): Linux 6.11 and later say through statx
+ * (STATX_WRITE_ATOMIC) which write sizes a file takes whole or not at all:
+ * stx_atomic_write_unit_min and _max, and how many segments one such write
+ * may have.  The filesystem answers for its files, from what the device
+ * under it guarantees (its queue's atomic_write_unit_max_bytes) and its own
+ * block size; a device that guarantees nothing reports 0 and 0.  The
+ * guarantee holds for a write issued with RWF_ATOMIC and O_DIRECT, which
+ * PostgreSQL 15 does not issue: ranread_advise says what that means for
+ * full_page_writes.  Debian 12's headers predate the fields, so the struct
+ * is laid out here as the kernel's uapi has it, and the syscall made raw;
+ * an older kernel leaves the mask bit unset, which reads as "not reported".
  */
 #include "postgres.h"
 
@@ -38,10 +50,19 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "access/htup_details.h"
 #include "access/xlog.h"
+#include "catalog/pg_tablespace_d.h"
+#include "commands/tablespace.h"
+#include "common/relpath.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 #include "fsinfo.h"
@@ -133,6 +154,120 @@ fsinfo_read(const char *path, FsInfo *fi)
 			fi->dio_align = Max(stx.stx_dio_offset_align, stx.stx_dio_mem_align);
 	}
 #endif
+}
+
+/* struct statx as Linux 6.11+ lays it out (include/uapi/linux/stat.h) */
+typedef struct RanreadStatx
+{
+	uint32		stx_mask;
+	uint32		stx_blksize;
+	uint64		stx_attributes;
+	uint32		stx_nlink;
+	uint32		stx_uid;
+	uint32		stx_gid;
+	uint16		stx_mode;
+	uint16		spare0;
+	uint64		stx_ino;
+	uint64		stx_size;
+	uint64		stx_blocks;
+	uint64		stx_attributes_mask;
+	uint64		stx_times[8];	/* atime, btime, ctime, mtime: 16 bytes each */
+	uint32		stx_rdev_major;
+	uint32		stx_rdev_minor;
+	uint32		stx_dev_major;
+	uint32		stx_dev_minor;
+	uint64		stx_mnt_id;
+	uint32		stx_dio_mem_align;
+	uint32		stx_dio_offset_align;
+	uint64		stx_subvol;
+	uint32		stx_atomic_write_unit_min;	/* at 0xa8 */
+	uint32		stx_atomic_write_unit_max;
+	uint32		stx_atomic_write_segments_max;
+	uint32		stx_dio_read_offset_align;
+	uint32		stx_atomic_write_unit_max_opt;
+	uint32		spare2;
+	uint64		spare3[8];
+} RanreadStatx;
+
+StaticAssertDecl(sizeof(RanreadStatx) == 0x100, "struct statx is 256 bytes");
+StaticAssertDecl(offsetof(RanreadStatx, stx_atomic_write_unit_min) == 0xa8,
+				 "stx_atomic_write_unit_min is at 0xa8");
+
+#define RR_STATX_WRITE_ATOMIC		0x00010000U
+#define RR_STATX_ATTR_WRITE_ATOMIC	UINT64CONST(0x00400000)
+
+/*
+ * The file to ask about atomic writes under path: path itself, or for a
+ * directory the first regular file in it (a relation's segment), since
+ * filesystems answer for files; the directory when it has none.
+ */
+static void
+atomic_probe_path(const char *path, char *out)
+{
+	struct stat st;
+	DIR		   *d;
+	struct dirent *de;
+
+	ranread_strlcpy(out, path, MAXPGPATH);
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || (d = opendir(path)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL)
+	{
+		char		f[MAXPGPATH];
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(f, sizeof(f), "%s/%s", path, de->d_name);
+		if (stat(f, &st) == 0 && S_ISREG(st.st_mode))
+		{
+			ranread_strlcpy(out, f, MAXPGPATH);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+/*
+ * What statx says of atomic writes under path (see the top).  Never fails:
+ * a->reported false when the kernel or filesystem says nothing.
+ */
+void
+fsinfo_atomic(const char *path, FsAtomic *a)
+{
+	memset(a, 0, sizeof(*a));
+	atomic_probe_path(path, a->asked);
+#ifdef SYS_statx
+	{
+		RanreadStatx stx;
+
+		memset(&stx, 0, sizeof(stx));
+		if (syscall(SYS_statx, AT_FDCWD, a->asked, 0, RR_STATX_WRITE_ATOMIC, &stx) != 0 ||
+			!(stx.stx_mask & RR_STATX_WRITE_ATOMIC))
+			return;
+		a->reported = true;
+		a->attribute = (stx.stx_attributes & RR_STATX_ATTR_WRITE_ATOMIC) != 0;
+		a->unit_min = stx.stx_atomic_write_unit_min;
+		a->unit_max = stx.stx_atomic_write_unit_max;
+		a->segments_max = stx.stx_atomic_write_segments_max;
+		a->atomic_8k = a->unit_min > 0 && a->unit_min <= BLCKSZ && a->unit_max >= BLCKSZ &&
+			a->segments_max >= 1;
+	}
+#endif
+}
+
+/* One phrase: "atomic 8 kB writes guaranteed (...)" or not, and why */
+char *
+fsinfo_atomic_note(const FsAtomic *a)
+{
+	if (!a->reported)
+		return pstrdup("atomic 8 kB writes not guaranteed (statx reports no atomic writes here: a kernel before 6.11, or a filesystem that does not say)");
+	if (a->atomic_8k)
+		return psprintf("atomic 8 kB writes guaranteed (statx: writes of %u to %u bytes, %u segment%s, whole or not at all with RWF_ATOMIC and O_DIRECT)",
+						a->unit_min, a->unit_max, a->segments_max, a->segments_max == 1 ? "" : "s");
+	if (a->unit_max == 0)
+		return pstrdup("atomic 8 kB writes not guaranteed (statx: no atomic write unit, the device or filesystem guarantees none)");
+	return psprintf("atomic 8 kB writes not guaranteed (statx: atomic writes of %u to %u bytes only)",
+					a->unit_min, a->unit_max);
 }
 
 /*
@@ -237,4 +372,59 @@ fsinfo_pretty(uint64 bytes)
 {
 	return text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty,
 															  Int64GetDatum((int64) bytes))));
+}
+
+PG_FUNCTION_INFO_V1(ranread_atomic_writes);
+
+/*
+ * ranread_internal.ranread_atomic_writes(tablespace name) returns (asked,
+ * reported, unit_min, unit_max, segments_max, atomic_8k, note): what statx
+ * says of atomic writes on the tablespace (NULL: the database's own), asked
+ * of a relation's file in the database's directory there (fsinfo_atomic).
+ * It names a path: superusers and pg_monitor, as ranread_server_info.
+ */
+Datum
+ranread_atomic_writes(PG_FUNCTION_ARGS)
+{
+	Oid			spcoid = MyDatabaseTableSpace;
+	char	   *dir;
+	struct stat st;
+	FsAtomic	a;
+	TupleDesc	tupdesc;
+	Datum		values[7];
+	bool		nulls[7] = {false};
+
+	if (!PG_ARGISNULL(0))
+	{
+		char	   *name = NameStr(*PG_GETARG_NAME(0));
+
+		spcoid = get_tablespace_oid(name, true);
+		if (!OidIsValid(spcoid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("tablespace \"%s\" does not exist", name),
+					 errhint("See \\db in psql for the tablespaces of this server.")));
+	}
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "ranread_atomic_writes must return a row");
+	if (spcoid == DEFAULTTABLESPACE_OID)
+		dir = psprintf("base/%u", MyDatabaseId);
+	else if (spcoid == GLOBALTABLESPACE_OID)
+		dir = pstrdup("global");
+	else
+	{
+		dir = psprintf("pg_tblspc/%u/%s/%u", spcoid, TABLESPACE_VERSION_DIRECTORY, MyDatabaseId);
+		if (stat(dir, &st) != 0)
+			dir = psprintf("pg_tblspc/%u", spcoid);
+	}
+	fsinfo_atomic(dir, &a);
+	values[0] = CStringGetTextDatum(a.asked);
+	values[1] = BoolGetDatum(a.reported);
+	values[2] = Int32GetDatum((int32) Min(a.unit_min, (uint32) PG_INT32_MAX));
+	values[3] = Int32GetDatum((int32) Min(a.unit_max, (uint32) PG_INT32_MAX));
+	values[4] = Int32GetDatum((int32) Min(a.segments_max, (uint32) PG_INT32_MAX));
+	nulls[2] = nulls[3] = nulls[4] = !a.reported;
+	values[5] = BoolGetDatum(a.atomic_8k);
+	values[6] = CStringGetTextDatum(fsinfo_atomic_note(&a));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

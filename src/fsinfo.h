@@ -45,7 +45,25 @@ typedef struct FsDevice
 	char		stat_path[MAXPGPATH];	/* its /sys/.../stat */
 } FsDevice;
 
+/*
+ * Atomic writes under a path, as statx (STATX_WRITE_ATOMIC, Linux 6.11+)
+ * reports them for a file there: the sizes a single RWF_ATOMIC write with
+ * O_DIRECT may have and be written whole or not at all.
+ */
+typedef struct FsAtomic
+{
+	bool		reported;		/* statx answered STATX_WRITE_ATOMIC */
+	bool		attribute;		/* STATX_ATTR_WRITE_ATOMIC set on the file */
+	uint32		unit_min;		/* bytes; 0 when none */
+	uint32		unit_max;
+	uint32		segments_max;
+	bool		atomic_8k;		/* an 8 kB write is one of them */
+	char		asked[MAXPGPATH];	/* the file (or directory) asked */
+} FsAtomic;
+
 extern void fsinfo_read(const char *path, FsInfo *fi);
+extern void fsinfo_atomic(const char *path, FsAtomic *a);
+extern char *fsinfo_atomic_note(const FsAtomic *a);
 extern void fsinfo_device(const char *path, FsDevice *d);
 extern bool fsinfo_io_ticks(const FsDevice *d, uint64 *ms);
 extern void fsinfo_reserve(const FsInfo *fi, FsReserve *r);

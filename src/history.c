@@ -517,8 +517,63 @@ interval_sum(BatchShared *bs, int group, int s)
 }
 
 /*
+ * Second s of group g's latency histogram (batch.h, "Per-second latency
+ * histograms"), stored; NULL where the leader could not take it.  acc
+ * holds the group's seconds before s, to which this one is added; the last
+ * second (last) is the group's whole histogram less them.  The buckets
+ * are exact counts; sum, min and max are the buckets' (midpoints, bounds
+ * within the group's own minimum and maximum), since the row's avg_ms and
+ * max_ms are the exact ones.
+ */
+static bytea *
+interval_histogram(BatchShared *bs, int g, int s, bool last, int done, uint64 *acc)
+{
+	const RanreadHist *whole;
+	RanreadHist *h;
+	int			lo = -1,
+				hi = -1;
+
+	if (!bs->p.timing || rec_all == NULL || (last ? s > done : s >= done))
+		return NULL;
+	whole = &rec_all[g];
+	h = palloc(sizeof(RanreadHist));
+	hist_reset(h);
+	if (last)
+	{
+		for (int b = 0; b < HIST_BUCKETS; b++)
+			h->buckets[b] = whole->buckets[b] > acc[b] ? whole->buckets[b] - acc[b] : 0;
+	}
+	else
+	{
+		HistSecondIndex *ix = batch_hsec_index(bs, s, g);
+		HistSecondEntry *e = batch_hsec_pool(bs) + ix->first;
+
+		for (uint32 i = 0; i < ix->n; i++)
+			h->buckets[e[i].bucket] += e[i].count;
+	}
+	for (int b = 0; b < HIST_BUCKETS; b++)
+	{
+		if (h->buckets[b] == 0)
+			continue;
+		acc[b] += h->buckets[b];
+		h->count += h->buckets[b];
+		h->sum_ns += h->buckets[b] * ((hist_bucket_low(b) + hist_bucket_high(b)) / 2);
+		if (lo < 0)
+			lo = b;
+		hi = b;
+	}
+	if (lo >= 0)
+	{
+		h->min_ns = Max(hist_bucket_low(lo), whole->min_ns);
+		h->max_ns = Min(hist_bucket_high(hi), whole->max_ns);
+	}
+	h->sumsq_known = false;
+	return hist_to_bytea(h);
+}
+
+/*
  * Insert the per-second rows, per group (a 1.0 database gets the batch's
- * seconds).  Seconds without any I/O get a row too (a stall is news).  In a
+ * seconds), each with its latency histogram (interval_histogram).  Seconds without any I/O get a row too (a stall is news).  In a
  * duration run the I/Os still in flight when the time is up complete a
  * little after it; they count in the last second, whose length stretches to
  * cover them.
@@ -530,7 +585,10 @@ insert_intervals(BatchShared *bs, double seconds)
 	bool		per_group = p->sql_version >= 11;
 	int			n;
 	SPIPlanPtr	plan = NULL;
+	int			done = bs->hsec_done;
+	uint64	   *acc = palloc(HIST_BUCKETS * sizeof(uint64));
 
+	pg_read_barrier();			/* the seconds below done are whole */
 	if (p->duration_ns > 0)
 		n = (int) Min((p->duration_ns - 1) / 1000000000 + 1, (int64) ceil(seconds));
 	else
@@ -538,9 +596,12 @@ insert_intervals(BatchShared *bs, double seconds)
 	n = Min(n, p->nintervals);
 
 	for (int g = 0; g < (per_group ? p->ngroups : 1); g++)
+	{
+		memset(acc, 0, HIST_BUCKETS * sizeof(uint64));
 		for (int s = 0; s < n; s++)
 		{
 			IntervalSlot sum = interval_sum(bs, per_group ? g : -1, s);
+			bytea	   *hist = per_group ? interval_histogram(bs, g, s, s == n - 1, done, acc) : NULL;
 			uint64		ios = sum.reads + sum.writes;
 			double		len = s == n - 1 ? seconds - s : 1.0;
 			bool		lat = ios > 0 && p->timing;
@@ -556,6 +617,7 @@ insert_intervals(BatchShared *bs, double seconds)
 			col_float(&r, "avg_ms", ios ? sum.sum_ns / (double) ios / 1e6 : 0, !lat, 10);
 			col_float(&r, "max_ms", sum.max_ns / 1e6, !lat, 10);
 			col(&r, "grp", INT4OID, Int32GetDatum(g + 1), false, 11);
+			col(&r, "histogram", BYTEAOID, PointerGetDatum(hist), hist == NULL, 11);
 			if (plan == NULL)
 			{
 				plan = SPI_prepare(insert_sql(&r, p->schema, "ranread_intervals"), r.n, r.types);
@@ -565,6 +627,7 @@ insert_intervals(BatchShared *bs, double seconds)
 			if (SPI_execute_plan(plan, r.values, r.nulls, false, 0) != SPI_OK_INSERT)
 				elog(ERROR, "could not record intervals of batch " INT64_FORMAT, p->batch);
 		}
+	}
 }
 
 /* Insert one group's row (1.1) */

@@ -325,8 +325,16 @@ leader_detach(dsm_segment *seg, Datum arg)
 }
 
 /* Size of the batch's segment and the offsets inside it */
+static uint32
+hsec_pool_entries(const BatchParams *p)
+{
+	return (uint32) Min((uint64) p->nintervals * p->ngroups * HIST_SECOND_AVG_ENTRIES,
+						(uint64) HIST_SECOND_POOL_MAX);
+}
+
 static Size
-batch_layout(const BatchParams *p, int nworkers, Size *stream_off, Size *interval_off)
+batch_layout(const BatchParams *p, int nworkers, Size *stream_off, Size *interval_off,
+			 Size *hsec_index_off, Size *hsec_pool_off)
 {
 	Size		sz = MAXALIGN(add_size(offsetof(BatchShared, workers),
 									   mul_size(nworkers, sizeof(WorkerSlot))));
@@ -336,7 +344,11 @@ batch_layout(const BatchParams *p, int nworkers, Size *stream_off, Size *interva
 	*interval_off = sz;
 	sz = add_size(sz, mul_size(mul_size(mul_size(nworkers, p->ngroups), p->nintervals),
 							   sizeof(IntervalSlot)));
-	return sz;
+	/* then the per-second histograms' index and pool */
+	*hsec_index_off = sz = MAXALIGN(sz);
+	sz = add_size(sz, mul_size(mul_size(p->ngroups, p->nintervals), sizeof(HistSecondIndex)));
+	*hsec_pool_off = sz = MAXALIGN(sz);
+	return add_size(sz, mul_size(hsec_pool_entries(p), sizeof(HistSecondEntry)));
 }
 
 /* Create the batch's shared memory and fill in what the workers read */
@@ -345,7 +357,10 @@ create_segment(BatchParams *p, RunContext *rc)
 {
 	Size		stream_off;
 	Size		interval_off;
-	Size		size = batch_layout(p, rc->nworkers, &stream_off, &interval_off);
+	Size		hsec_index_off;
+	Size		hsec_pool_off;
+	Size		size = batch_layout(p, rc->nworkers, &stream_off, &interval_off,
+									&hsec_index_off, &hsec_pool_off);
 	BatchShared *bs;
 
 	PG_TRY();
@@ -359,7 +374,8 @@ create_segment(BatchParams *p, RunContext *rc)
 	}
 	PG_END_TRY();
 	bs = dsm_segment_address(rc->seg);
-	memset(bs, 0, size);
+	/* the pool is written before it is read: its pages stay untouched until used */
+	memset(bs, 0, hsec_pool_off);
 	ConditionVariableInit(&bs->cv);
 	pg_atomic_init_u32(&bs->ready, 0);
 	bs->p = *p;
@@ -367,6 +383,9 @@ create_segment(BatchParams *p, RunContext *rc)
 	bs->stream_off = stream_off;
 	bs->stream_size = stream_stats_size(batch_writes(p));
 	bs->interval_off = interval_off;
+	bs->hsec_index_off = hsec_index_off;
+	bs->hsec_pool_off = hsec_pool_off;
+	bs->hsec_pool_size = hsec_pool_entries(p);
 	bs->leader_latch = &MyProc->procLatch;
 	bs->run_at = GetCurrentTimestamp();
 	for (int i = 0; i < p->processes; i++)
@@ -621,6 +640,94 @@ watch_steady(BatchShared *bs, uint64 now, int *checked, int level)
 	}
 }
 
+/* The leader's side of the per-second histograms (batch.h) */
+typedef struct HistWatch
+{
+	int			next;			/* the second to take next */
+	bool		stopped;		/* a second was missed, or the pool is full */
+	uint64	   *prev;			/* [ngroups][HIST_BUCKETS]: the last snapshot */
+	uint64	   *cur;			/* [HIST_BUCKETS]: one group now */
+} HistWatch;
+
+/* Add the buckets of h as they are now (the workers may be adding) */
+static void
+hsec_add_buckets(uint64 *sum, const RanreadHist *h)
+{
+	const volatile uint64 *b = h->buckets;
+
+	for (int i = 0; i < HIST_BUCKETS; i++)
+		sum[i] += b[i];
+}
+
+/*
+ * Take second s: each group's merged buckets now, less the last snapshot,
+ * into the pool.  false when the pool has no room for it.
+ */
+static bool
+hsec_take(BatchShared *bs, HistWatch *hw, int s)
+{
+	const BatchParams *p = &bs->p;
+	HistSecondEntry *pool = batch_hsec_pool(bs);
+
+	for (int g = 0; g < p->ngroups; g++)
+	{
+		const GroupParams *gp = &p->groups[g];
+		uint64	   *prev = hw->prev + (Size) g * HIST_BUCKETS;
+		HistSecondIndex *ix = batch_hsec_index(bs, s, g);
+
+		memset(hw->cur, 0, HIST_BUCKETS * sizeof(uint64));
+		for (int i = gp->first_stream; i < gp->first_stream + gp->processes; i++)
+		{
+			StreamStats *st = batch_stream(bs, i);
+
+			hsec_add_buckets(hw->cur, &st->hist[HIST_READS]);
+			hsec_add_buckets(hw->cur, stream_write_hist(bs, st));
+		}
+		ix->first = bs->hsec_used;
+		ix->n = 0;
+		for (int b = 0; b < HIST_BUCKETS; b++)
+		{
+			if (hw->cur[b] <= prev[b])
+				continue;		/* monotonic: never less, but be safe */
+			if (bs->hsec_used >= bs->hsec_pool_size)
+				return false;
+			pool[bs->hsec_used].bucket = (uint16) b;
+			pool[bs->hsec_used].pad = 0;
+			pool[bs->hsec_used].count = (uint32) Min(hw->cur[b] - prev[b], (uint64) PG_UINT32_MAX);
+			bs->hsec_used++;
+			ix->n++;
+			prev[b] = hw->cur[b];
+		}
+	}
+	return true;
+}
+
+/*
+ * Once a second of the measured part is over, take its histograms and
+ * publish them (batch.h, "Per-second latency histograms").  A leader that
+ * wakes more than a second late takes no more: those seconds are unknown.
+ */
+static void
+watch_hist_seconds(BatchShared *bs, uint64 now, HistWatch *hw)
+{
+	const BatchParams *p = &bs->p;
+	uint64		end;
+
+	if (hw->stopped || !p->timing || !bs->go || now < bs->measure_ns || hw->next >= p->nintervals)
+		return;
+	end = bs->measure_ns + (uint64) (hw->next + 1) * 1000000000;
+	if (now < end)
+		return;
+	if (now >= end + 1000000000 || !hsec_take(bs, hw, hw->next))
+	{
+		hw->stopped = true;
+		return;
+	}
+	hw->next++;
+	pg_write_barrier();
+	bs->hsec_done = hw->next;
+}
+
 /* Wait for the batch to be recorded, with progress notices (at level) */
 static void
 wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level)
@@ -629,7 +736,10 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level)
 	uint64		next_conn_check = 0;
 	uint64		blocked_since = 0;
 	int			steady_checked = 0;
+	HistWatch	hw = {0};
 
+	hw.prev = palloc0((Size) bs->p.ngroups * HIST_BUCKETS * sizeof(uint64));
+	hw.cur = palloc(HIST_BUCKETS * sizeof(uint64));
 	while (bs->record_state == RECORD_PENDING)
 	{
 		uint64		now;
@@ -654,6 +764,7 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level)
 		if (recorder_gone(bs, handles))
 			break;
 		watch_steady(bs, now, &steady_checked, level);
+		watch_hist_seconds(bs, now, &hw);
 		watch_recording(bs, now, &blocked_since, &next_notice);
 		if (now >= next_notice && now > bs->measure_ns && !io_over(bs))
 		{

@@ -902,13 +902,32 @@ ranread_purge(PG_FUNCTION_ARGS)
 {
 	char	   *target;
 
+	RanreadTarget t;
+	Oid			spcoid;
+	char	   *files;
+
 	ranread_refuse_on_standby("ranread_purge");
 	target = pstrdup(target_arg(fcinfo, 0, "ranread_purge"));
 	lock_target_name(target);
+	memset(&t, 0, sizeof(t));
+	spcoid = target_lookup(target, &t) ? t.spcoid : InvalidOid;
 	if (!target_drop(target))
+	{
+		files = strncmp(target, "ranread_durability_", 19) == 0 ? durability_files_on(InvalidOid) : NULL;
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("ranread target \"%s\" does not exist", target),
+				 files ? errhint("A durability file is no target: ranread_durability_check() reads it back and drops it, "
+								 "ranread_durability_purge() drops it unchecked (%s).", files) :
 				 errhint("SELECT * FROM ranread_targets lists the targets.")));
+	}
+	/*
+	 * A purge is about its target: a durability file on the same tablespace
+	 * (after a power cut, the evidence its check reads) stays, and is named
+	 */
+	if (OidIsValid(spcoid) && (files = durability_files_on(spcoid)) != NULL)
+		ereport(NOTICE,
+				(errmsg("ranread_purge leaves the durability file of %s on tablespace \"%s\"", files, t.tablespace),
+				 errhint("ranread_durability_check() reads it back and drops it; ranread_durability_purge() drops it unchecked.")));
 	PG_RETURN_BOOL(true);
 }

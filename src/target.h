@@ -36,6 +36,9 @@ extern bool target_lookup(const char *name, RanreadTarget *t);
 extern void target_check_usable(const RanreadTarget *t, const char *fn);
 extern char *target_relname(const char *target);
 
+/* durability.c: the durability files a purge leaves (README, "Does the storage keep what it flushes?") */
+extern char *durability_files_on(Oid spcoid);
+
 /* target_am.c */
 extern void target_am_allow_create(const char *relname, Oid nsp);
 extern void target_am_allow_create_logged(const char *relname, Oid nsp);

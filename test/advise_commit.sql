@@ -11,6 +11,7 @@ SELECT plan(17);
 
 DELETE FROM ranread_batches;
 DELETE FROM ranread_groups;
+DELETE FROM ranread_durability;
 
 SELECT is(current_setting('wal_sync_method'), 'fdatasync',
     'the cluster runs with Linux''s default wal_sync_method, fdatasync (the cases below are written for it)');
@@ -42,7 +43,7 @@ SELECT is((SELECT suggested FROM a1), NULL,
     'a commit test that measured only open_sync suggests nothing: the current method was not measured with it');
 SELECT matches((SELECT figures FROM a1),
     '^missing: a commit test on pg_wal''s filesystem that measured fdatasync, the server''s wal_sync_method, and other methods together; '
-    'not counted: commit test 901 \([-0-9: ]+\): only open_sync was measured, not fdatasync, the server''s wal_sync_method: nothing to compare$',
+    'not counted: commit test 901 \([-0-9: ]+\): only open_sync was measured, not fdatasync, the server''s wal_sync_method: nothing to compare; no durability check on record: [^;]*$',
     'it says what is missing, and why the commit test there does not count');
 SELECT is((SELECT to_measure FROM a1), 'SELECT * FROM ranread_commit_test(duration => ''00:00:02'');',
     'and the SQL that measures every method together');
@@ -66,7 +67,7 @@ SELECT is((SELECT batches FROM a2),
 SELECT matches((SELECT figures FROM a2),
     '^commit test 902 on pg_wal \(ext4, [-0-9: ]+\), one 8 kB write and its sync: fdatasync 4,817 ops/s, open_datasync 4,650 ops/s, open_sync 4,500 ops/s, fsync 4,300 ops/s; '
     'the fastest of fdatasync, open_datasync, open_sync, fsync is fdatasync, the server''s wal_sync_method; '
-    'not counted: commit test 903 \([-0-9: ]+\): only open_sync was measured, not fdatasync, the server''s wal_sync_method: nothing to compare$',
+    'not counted: commit test 903 \([-0-9: ]+\): only open_sync was measured, not fdatasync, the server''s wal_sync_method: nothing to compare; no durability check on record: [^;]*$',
     'the figures are the full commit test''s, and the later one is named as not counted, with why');
 
 -- 3. A full commit test whose fastest is within 10% of the current method
@@ -76,7 +77,7 @@ CREATE TEMP TABLE a3 AS SELECT * FROM ranread_advise() WHERE setting = 'wal_sync
 SELECT is((SELECT suggested FROM a3), 'fdatasync',
     'open_datasync 4% faster than fdatasync: within the noise of 10%, the current method stays');
 SELECT matches((SELECT figures FROM a3),
-    '; the fastest of open_datasync, open_sync, fdatasync, fsync is open_datasync, 4% faster than fdatasync, the server''s wal_sync_method: within the noise of 10% between two runs, so fdatasync stays$',
+    '; the fastest of open_datasync, open_sync, fdatasync, fsync is open_datasync, 4% faster than fdatasync, the server''s wal_sync_method: within the noise of 10% between two runs, so fdatasync stays; no durability check on record: [^;]*$',
     'and says the difference is within the noise');
 
 -- 4. More than 10% faster: the fastest
@@ -86,7 +87,7 @@ CREATE TEMP TABLE a4 AS SELECT * FROM ranread_advise() WHERE setting = 'wal_sync
 SELECT is((SELECT suggested FROM a4), 'open_datasync', 'open_datasync 20% faster than fdatasync: open_datasync');
 SELECT is((SELECT apply_sql FROM a4), 'ALTER SYSTEM SET wal_sync_method = ''open_datasync''; SELECT pg_reload_conf();',
     'with the SQL that would switch');
-SELECT matches((SELECT figures FROM a4), 'is open_datasync, 20% faster than fdatasync, the server''s wal_sync_method$',
+SELECT matches((SELECT figures FROM a4), 'is open_datasync, 20% faster than fdatasync, the server''s wal_sync_method; no durability check on record: [^;]*$',
     'and says by how much it is faster');
 
 -- 5. A later commit test whose fdatasync did not complete, and one on another
@@ -99,7 +100,7 @@ CREATE TEMP TABLE a5 AS SELECT * FROM ranread_advise() WHERE setting = 'wal_sync
 SELECT is((SELECT suggested FROM a5), 'open_datasync',
     'a commit test whose fdatasync test did not complete, or on another tablespace, does not count: commit test 905 still does');
 SELECT matches((SELECT figures FROM a5),
-    '^commit test 905 .*; not counted: commit test 906 \([-0-9: ]+\): the fastest of open_datasync, open_sync is open_datasync, but fdatasync, the server''s wal_sync_method, was not measured with them: nothing to compare it with$',
+    '^commit test 905 .*; not counted: commit test 906 \([-0-9: ]+\): the fastest of open_datasync, open_sync is open_datasync, but fdatasync, the server''s wal_sync_method, was not measured with them: nothing to compare it with; no durability check on record: [^;]*$',
     'the one that did not measure fdatasync is named');
 
 -- 6. pg_monitor sees the same

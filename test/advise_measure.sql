@@ -28,9 +28,9 @@ SELECT c.* FROM ranread_internal.ranread_advise_cache(
       WHERE b.target = 'tap_advise_measure' AND b.pattern = 'random' AND b.processes = 1 AND b.queue_depth = 1),
     'tap_advise_measure', 67108864, ranread_internal.ranread_ram_bytes()) c;
 SELECT is((SELECT count(*) FROM a, cache
-            WHERE CASE WHEN a.setting = 'wal_sync_method' OR NOT cache.withhold
+            WHERE CASE WHEN a.setting IN ('wal_sync_method', 'full_page_writes') OR NOT cache.withhold
                        THEN a.suggested IS NOT NULL AND a.to_measure IS NULL AND a.figures NOT LIKE 'missing%'
-                       ELSE a.suggested IS NULL AND a.warning = cache.note END), 6::bigint,
+                       ELSE a.suggested IS NULL AND a.warning = cache.note END), 7::bigint,
     'after measuring, every setting has a suggestion, or a warning where a cache may have answered');
 SELECT diag(format('%s: suggested %s, warning %s, figures %s', a.setting, a.suggested, a.warning, left(a.figures, 200)))
   FROM a, cache

@@ -54,8 +54,8 @@ INSERT INTO b VALUES ('c2', pg_temp.batch(2, 1, 8192, 'random', 2002, 1.0)),
 CREATE TEMP TABLE c1 AS SELECT * FROM ranread_advise(cache_hit_ratio => 0);
 CREATE TEMP TABLE c2 AS SELECT * FROM ranread_advise(cache_hit_ratio => 0);
 CREATE TEMP TABLE c3 AS SELECT * FROM ranread_advise(cache_hit_ratio => 0);
-SELECT is((SELECT count(*) FROM c1 WHERE suggested IS NOT NULL), 5::bigint,
-    'the history advises every setting but wal_sync_method (no commit test)');
+SELECT is((SELECT count(*) FROM c1 WHERE suggested IS NOT NULL), 6::bigint,
+    'the history advises every setting but wal_sync_method (no commit test), full_page_writes from the storage''s facts');
 SELECT results_eq('TABLE c2', 'TABLE c1', 'a second call gives the same advice, every column');
 SELECT results_eq('TABLE c3', 'TABLE c1', '... and a third');
 

@@ -67,8 +67,8 @@ SELECT is(pg_temp.error_of($$CREATE FUNCTION ranread_internal.ranread_advise_sam
                               LANGUAGE sql AS 'SELECT true'$$),
           '42501: permission denied for schema ranread_internal',
           'a member of pg_monitor cannot put a function of its own in ranread_internal');
-SELECT is((SELECT count(*)::integer FROM ranread_advise()), 6,
-          'a member of pg_monitor gets advice from the history, through the advisor''s steps');
+SELECT is((SELECT count(*)::integer FROM ranread_advise()), 7,
+          'a member of pg_monitor gets advice from the history, through the advisor''s steps (full_page_writes and the durability check too)');
 RESET ROLE;
 
 -- A profile run by a superuser, read back by a member of pg_monitor

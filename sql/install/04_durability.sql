@@ -23,6 +23,7 @@ CREATE TABLE @extschema@.ranread_durability (
     last_ack       timestamptz,
     stop_requested boolean NOT NULL DEFAULT false,
     written_until  timestamptz,
+    ended_by       text,        -- why the writes ended before their duration (NULL: they did not)
     checked        timestamptz,
     checked_writes bigint,
     lost           bigint,
@@ -118,34 +119,19 @@ $$;
 CREATE FUNCTION ranread_internal.ranread_durability_lock_key()
 RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT 1381253185 $$;
 
--- ranread_durability_start: write the durability file until duration has
--- passed (or ranread_durability_stop), each write made durable by method
--- and, once acknowledged, committed to the log.  Cut the power of the
--- tested storage during the run; after the restart, ranread_durability_check.
--- A procedure: it commits after every acknowledged write (CALL it outside a
--- transaction block).
-CREATE OR REPLACE PROCEDURE @extschema@.ranread_durability_start(
-    tablespace name     DEFAULT NULL,
-    method     text     DEFAULT 'fdatasync',
-    duration   interval DEFAULT '60s',
-    size       text     DEFAULT '64MB',
-    log_conninfo text   DEFAULT NULL)
+-- ranread_durability_start's arguments, checked before anything is
+-- written: the method, the duration, the size (returned in blocks of 8 kB),
+-- fsync = on for a log in this server's tables, and no test pending.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_durability_args(method text, duration interval,
+    size text, remote boolean)
+RETURNS bigint
 LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    v_id      bigint;
-    v_blocks  bigint;
     v_bytes   bigint;
-    v_seq     bigint := 0;
-    v_until   timestamptz;
-    v_stop    boolean := false;
-    v_log     text;
     v_pending record;
-    v_remote  boolean := log_conninfo IS NOT NULL;
-    v_sysid   bigint := (SELECT s.system_identifier FROM pg_catalog.pg_control_system() s);
-    v_why     text;
 BEGIN
-    PERFORM ranread_internal.ranread_primary_only('ranread_durability_start');
     IF method IS NULL OR method NOT IN ('fdatasync', 'fsync', 'open_datasync', 'open_sync') THEN
         RAISE EXCEPTION 'invalid method "%" for ranread_durability_start', method
             USING ERRCODE = 'invalid_parameter_value',
@@ -157,7 +143,7 @@ BEGIN
                   HINT = 'duration is more than 0 and at most 1 day: long enough to cut the power during it (diskchecker.pl''s advice: a few minutes).';
     END IF;
     BEGIN
-        v_bytes := pg_catalog.pg_size_bytes(size);
+        v_bytes := pg_size_bytes(size);
     EXCEPTION WHEN invalid_parameter_value OR null_value_not_allowed OR numeric_value_out_of_range THEN
         v_bytes := NULL;
     END;
@@ -166,8 +152,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'size is from ''8kB'' (one block) to ''1GB'', as pg_size_bytes reads it (e.g. ''64MB''); writes wrap around the file.';
     END IF;
-    v_blocks := v_bytes / 8192;
-    IF NOT v_remote AND pg_catalog.current_setting('fsync')::boolean IS NOT TRUE THEN
+    IF NOT remote AND current_setting('fsync')::boolean IS NOT TRUE THEN
         RAISE EXCEPTION 'ranread_durability_start needs fsync = on'
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   DETAIL = 'The log of acknowledged writes is committed to this server''s WAL, which fsync = off does not flush.',
@@ -175,64 +160,136 @@ BEGIN
     END IF;
     SELECT d.durability, d.status INTO v_pending
       FROM @extschema@.ranread_durability d
-     WHERE d.status OPERATOR(pg_catalog.<>) 'checked'
+     WHERE d.status <> 'checked'
      ORDER BY d.durability LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'durability test % is not checked yet', v_pending.durability
             USING ERRCODE = 'object_not_in_prerequisite_state',
-                  DETAIL = pg_catalog.format('Its status is %s: its durability file holds what a power cut would have left.', v_pending.status),
+                  DETAIL = format('Its status is %s: its durability file holds what a power cut would have left.', v_pending.status),
                   HINT = 'Read it back first: SELECT * FROM ranread_durability_check();';
     END IF;
-    -- the log server: reachable, not this server, its log table there
-    IF v_remote THEN
+    RETURN v_bytes / 8192;
+END
+$$;
+
+-- ranread_durability_start's test before its first write: the log server
+-- checked (reachable, not this server, its log table there), leftovers of
+-- tests whose rows are gone (a restore, a DELETE) dropped, the row and the
+-- durability file made.  Returns the test's number; the caller commits.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_durability_prepare(tablespace name, method text,
+    duration interval, blocks bigint, log_conninfo text, sysid bigint)
+RETURNS bigint
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_id  bigint;
+    v_log text;
+    v_why text;
+BEGIN
+    IF log_conninfo IS NOT NULL THEN
         v_why := ranread_internal.ranread_conninfo_problem(log_conninfo);
         IF v_why IS NOT NULL THEN
             RAISE EXCEPTION 'invalid log_conninfo for ranread_durability_start: %', v_why
                 USING ERRCODE = 'invalid_parameter_value',
                       HINT = 'log_conninfo is a libpq connection string of another server, e.g. ''host=logserver dbname=postgres''.';
         END IF;
-        PERFORM ranread_internal.ranread_durability_log_connect(log_conninfo, v_sysid, 0);
+        PERFORM ranread_internal.ranread_durability_log_connect(log_conninfo, sysid, 0);
     END IF;
-    -- leftovers of tests whose rows are gone (a restore, a DELETE)
-    PERFORM ranread_internal.ranread_durability_drop(pg_catalog.substr(c.relname, 20)::bigint)
-       FROM pg_catalog.pg_class c
-      WHERE c.relnamespace OPERATOR(pg_catalog.=) 'ranread_target'::pg_catalog.regnamespace
+    PERFORM ranread_internal.ranread_durability_drop(substr(c.relname, 20)::bigint)
+       FROM pg_class c
+      WHERE c.relnamespace = 'ranread_target'::regnamespace
         AND c.relname ~ '^ranread_durability_[0-9]+$';
-
     INSERT INTO @extschema@.ranread_durability (tablespace, method, duration, blocks)
-    VALUES (coalesce(tablespace, (SELECT t.spcname FROM pg_catalog.pg_tablespace t
-                                   JOIN pg_catalog.pg_database db ON db.dattablespace OPERATOR(pg_catalog.=) t.oid
-                                  WHERE db.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())),
-            method, duration, v_blocks)
+    VALUES (coalesce(tablespace, (SELECT t.spcname FROM pg_tablespace t
+                                   JOIN pg_database db ON db.dattablespace = t.oid
+                                  WHERE db.datname = current_database())),
+            method, duration, blocks)
     RETURNING durability INTO v_id;
-    v_log := ranread_internal.ranread_durability_create(v_id, tablespace, method, v_blocks, NOT v_remote);
-    IF v_remote THEN
-        v_log := pg_catalog.format('%s at %s', v_log, ranread_internal.ranread_conninfo_name(log_conninfo));
+    v_log := ranread_internal.ranread_durability_create(v_id, tablespace, method, blocks, log_conninfo IS NULL);
+    IF log_conninfo IS NOT NULL THEN
+        v_log := format('%s at %s', v_log, ranread_internal.ranread_conninfo_name(log_conninfo));
     END IF;
-    UPDATE @extschema@.ranread_durability d SET log = v_log WHERE d.durability OPERATOR(pg_catalog.=) v_id;
+    UPDATE @extschema@.ranread_durability d SET log = v_log WHERE d.durability = v_id;
+    RETURN v_id;
+END
+$$;
+
+-- ranread_durability_start: write the durability file until duration has
+-- passed (or ranread_durability_stop), each write made durable by method
+-- and, once acknowledged, committed to the log.  Cut the power of the
+-- tested storage during the run; after the restart, ranread_durability_check.
+-- A procedure: it commits after every acknowledged write (CALL it outside a
+-- transaction block).  With the log on another server, a log server that
+-- fails or stops answering (each statement there has 10 s), a cancel or a
+-- statement_timeout ends the run: the test is then recorded as written up
+-- to the last write logged, with why in ended_by, and the error raised
+-- says so (a log in this server's tables commits every acknowledgement,
+-- so a cancel there leaves the test running until its session ends, which
+-- ranread_durability_check allows for).
+CREATE OR REPLACE PROCEDURE @extschema@.ranread_durability_start(
+    tablespace name     DEFAULT NULL,
+    method     text     DEFAULT 'fdatasync',
+    duration   interval DEFAULT '60s',
+    size       text     DEFAULT '64MB',
+    log_conninfo text   DEFAULT NULL)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_id      bigint;
+    v_blocks  bigint;
+    v_seq     bigint := 0;
+    v_until   timestamptz;
+    v_stop    boolean := false;
+    v_remote  boolean := log_conninfo IS NOT NULL;
+    v_sysid   bigint := (SELECT s.system_identifier FROM pg_catalog.pg_control_system() s);
+    v_err     text;             -- why a run with its log on another server ended early
+    v_state   text;             -- its SQLSTATE
+    v_what    text;             -- and what failed
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only('ranread_durability_start');
+    v_blocks := ranread_internal.ranread_durability_args(method, duration, size, v_remote);
+    v_id := ranread_internal.ranread_durability_prepare(tablespace, method, duration, v_blocks,
+                                                        log_conninfo, v_sysid);
     COMMIT;
     -- held for the session: ranread_durability_check knows a test is running
     PERFORM pg_catalog.pg_advisory_lock(ranread_internal.ranread_durability_lock_key(), v_id::integer);
     IF v_remote THEN
         -- the COMMIT above closed the first connection: the log's own one
-        PERFORM ranread_internal.ranread_durability_log_connect(log_conninfo, v_sysid, v_id);
+        v_what := pg_catalog.concat('the log server at ', ranread_internal.ranread_conninfo_name(log_conninfo));
+        BEGIN
+            PERFORM ranread_internal.ranread_durability_log_connect(log_conninfo, v_sysid, v_id);
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            GET STACKED DIAGNOSTICS v_err = MESSAGE_TEXT, v_state = RETURNED_SQLSTATE;
+        END;
     END IF;
-    RAISE NOTICE 'durability test %: writing % blocks of 8 kB on tablespace % with %, for %; cut the power of that storage now, then run ranread_durability_check() after the restart',
-        v_id, v_blocks, coalesce(tablespace, 'of the database'), method, duration;
+    IF v_err IS NULL THEN
+        RAISE NOTICE 'durability test %: writing % blocks of 8 kB on tablespace % with %, for %; cut the power of that storage now, then run ranread_durability_check() after the restart',
+            v_id, v_blocks, coalesce(tablespace, 'of the database'), method, duration;
+    END IF;
     v_until := pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) duration;
-    WHILE NOT v_stop AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) v_until LOOP
-        v_seq := v_seq OPERATOR(pg_catalog.+) 1;
-        PERFORM ranread_internal.ranread_durability_write(v_id, method, v_seq, v_blocks);
+    WHILE v_err IS NULL AND NOT v_stop AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) v_until LOOP
         IF v_remote THEN
-            -- the acknowledgement, committed on the log server (no COMMIT
-            -- here: it would close the connection)
-            PERFORM ranread_internal.ranread_remote_query('ranread_durability_log',
-                pg_catalog.format('UPDATE ranread_durability_log SET acknowledged = %s, last_ack = now() '
-                                  'WHERE system_identifier = %s AND durability = %s', v_seq, v_sysid, v_id),
-                10000);
-            SELECT d.stop_requested INTO v_stop FROM @extschema@.ranread_durability d
-             WHERE d.durability OPERATOR(pg_catalog.=) v_id;
+            -- the write and its acknowledgement, committed on the log server
+            -- (no COMMIT here: it would close the connection)
+            BEGIN
+                v_what := 'the write to the durability file';
+                PERFORM ranread_internal.ranread_durability_write(v_id, method, v_seq OPERATOR(pg_catalog.+) 1, v_blocks);
+                v_what := pg_catalog.concat('the log server at ', ranread_internal.ranread_conninfo_name(log_conninfo));
+                PERFORM ranread_internal.ranread_remote_query('ranread_durability_log',
+                    pg_catalog.format('UPDATE ranread_durability_log SET acknowledged = %s, last_ack = now() '
+                                      'WHERE system_identifier = %s AND durability = %s',
+                                      v_seq OPERATOR(pg_catalog.+) 1, v_sysid, v_id),
+                    10000);
+                v_seq := v_seq OPERATOR(pg_catalog.+) 1;
+                SELECT d.stop_requested INTO v_stop FROM @extschema@.ranread_durability d
+                 WHERE d.durability OPERATOR(pg_catalog.=) v_id;
+            EXCEPTION WHEN OTHERS OR query_canceled THEN
+                GET STACKED DIAGNOSTICS v_err = MESSAGE_TEXT, v_state = RETURNED_SQLSTATE;
+            END;
         ELSE
+            v_seq := v_seq OPERATOR(pg_catalog.+) 1;
+            PERFORM ranread_internal.ranread_durability_write(v_id, method, v_seq, v_blocks);
             -- the acknowledgement, durable in pg_wal before the next write
             PERFORM pg_catalog.set_config('synchronous_commit', 'on', true);
             UPDATE @extschema@.ranread_durability d
@@ -242,14 +299,70 @@ BEGIN
             COMMIT;
         END IF;
     END LOOP;
-    UPDATE @extschema@.ranread_durability d
-       SET status = 'written', written_until = pg_catalog.clock_timestamp(),
-           acknowledged = v_seq
-     WHERE d.durability OPERATOR(pg_catalog.=) v_id;
+    PERFORM ranread_internal.ranread_durability_written(v_id, v_seq, v_stop, v_err, v_state, v_what);
     COMMIT;
     PERFORM pg_catalog.pg_advisory_unlock(ranread_internal.ranread_durability_lock_key(), v_id::integer);
-    RAISE NOTICE 'durability test %: % writes acknowledged%; run ranread_durability_check() to read them back',
-        v_id, v_seq, CASE WHEN v_stop THEN ' (stopped)' ELSE '' END;
+    PERFORM ranread_internal.ranread_durability_ended(v_id, v_seq, v_stop, v_err, v_state, v_what);
+END
+$$;
+
+-- The end of a start's writes: its test written up to write seq (the last
+-- one logged), and why it ended early (what failed with err, its SQLSTATE
+-- state) in ended_by.  A log server that failed before the first write
+-- leaves nothing to check: the file is dropped and the test marked
+-- checked, not run.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_durability_written(durability bigint, seq bigint,
+    stopped boolean, err text, state text, what text)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_why text := CASE WHEN err IS NULL AND stopped THEN 'ranread_durability_stop'
+                       WHEN state = '57014' THEN format('cancelled: %s', err)
+                       WHEN err IS NOT NULL THEN format('%s failed: %s', what, err) END;
+BEGIN
+    IF err IS NOT NULL AND seq = 0 THEN
+        PERFORM ranread_internal.ranread_durability_drop(durability);
+        UPDATE @extschema@.ranread_durability d
+           SET status = 'checked', written_until = clock_timestamp(), checked = clock_timestamp(),
+               acknowledged = 0, ended_by = v_why, verdict = 'not run: ' || v_why
+         WHERE d.durability = ranread_durability_written.durability;
+        RETURN;
+    END IF;
+    UPDATE @extschema@.ranread_durability d
+       SET status = 'written', written_until = clock_timestamp(), acknowledged = seq, ended_by = v_why
+     WHERE d.durability = ranread_durability_written.durability;
+END
+$$;
+
+-- What a start says at its end: a NOTICE when its writes ended as asked
+-- (duration, ranread_durability_stop), else the error that ended them
+-- (its SQLSTATE state), with what was recorded.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_durability_ended(durability bigint, seq bigint,
+    stopped boolean, err text, state text, what text)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_rec text := CASE WHEN seq = 0 THEN 'nothing was written: the test is marked checked, not run'
+                       ELSE format('its test is recorded as written, %s writes acknowledged and logged: check it with ranread_durability_check(log_conninfo => ''...'') once the log server answers, or drop it with ranread_durability_purge()', seq) END;
+BEGIN
+    IF err IS NULL THEN
+        RAISE NOTICE 'durability test %: % writes acknowledged%; run ranread_durability_check() to read them back',
+            durability, seq, CASE WHEN stopped THEN ' (stopped)' ELSE '' END;
+    ELSIF state = '57014' THEN
+        RAISE EXCEPTION '%', err
+            USING ERRCODE = 'query_canceled',
+                  DETAIL = format('Durability test %s: %s.', durability, v_rec);
+    ELSE
+        RAISE EXCEPTION 'durability test % ended: % failed: %', durability, what, err
+            USING ERRCODE = CASE WHEN state LIKE '08%' OR state LIKE '58%' OR state LIKE '53%' THEN state
+                                 ELSE 'connection_failure' END,
+                  DETAIL = format('The log server (log_conninfo) must answer every acknowledgement within 10 s; %s.', v_rec),
+                  HINT = 'Log to a server that stays up during the test, on other storage than the tested one.';
+    END IF;
 END
 $$;
 
@@ -374,3 +487,45 @@ $$;
 
 REVOKE ALL ON @extschema@.ranread_durability FROM PUBLIC;
 GRANT SELECT ON @extschema@.ranread_durability TO pg_monitor;
+
+-- What ranread_advise says of the durability checks next to its
+-- wal_sync_method advice: the latest check that read its file back
+-- (durability, tablespace, method, checked, acknowledged, checked_writes,
+-- lost; all NULL when none), as one sentence; current is the server's
+-- wal_sync_method.  warning is set when that check lost acknowledged
+-- writes.  Pure, so that its tests can feed it either answer.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_durability(
+    durability bigint, tablespace name, method text, checked timestamptz,
+    acknowledged bigint, checked_writes bigint, lost bigint, current text,
+    OUT citation text, OUT warning text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN $1 IS NULL
+                THEN 'no durability check on record: CALL ranread_durability_start(...) then ranread_durability_check() after a power cut'
+                ELSE format('durability check %s (%s on tablespace %s, %s): %s%s',
+                            $1, $3, $2, to_char($4, 'YYYY-MM-DD HH24:MI'),
+                            CASE WHEN $7 = 0
+                                 THEN format('flushes honoured, %s acknowledged / 0 lost', $5)
+                                 ELSE format('LOST %s of %s acknowledged writes checked (%s acknowledged)', $7, $6, $5) END,
+                            CASE WHEN $3 <> $8 THEN format('; it checked %s, not %s, the server''s wal_sync_method', $3, $8)
+                                 ELSE '' END) END,
+           CASE WHEN $7 > 0
+                THEN format('durability check %s lost %s of %s acknowledged writes after a power cut: that storage does not keep what it flushes, whatever wal_sync_method says; disable its volatile write cache or use a controller with a battery- or flash-backed cache, then check again',
+                            $1, $7, $6) END
+$$;
+
+-- The latest durability check that read its file back, cited
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_durability_latest(
+    OUT citation text, OUT warning text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT f.citation, f.warning
+      FROM (SELECT) one
+      LEFT JOIN LATERAL (SELECT * FROM @extschema@.ranread_durability d
+                          WHERE d.status = 'checked' AND d.lost IS NOT NULL
+                          ORDER BY d.checked DESC, d.durability DESC LIMIT 1) d ON true,
+           LATERAL ranread_internal.ranread_advise_durability(d.durability, d.tablespace, d.method, d.checked,
+               d.acknowledged, d.checked_writes, d.lost, current_setting('wal_sync_method')) f
+$$;

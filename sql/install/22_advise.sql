@@ -934,25 +934,57 @@ AS $$
 $$;
 
 -- Step: wal_sync_method (ranread_advise_wal_sync_method) from the commit
--- test the evidence names, which measured the server's method with others.
+-- test the evidence names, which measured the server's method with others;
+-- and next to it the latest durability check (ranread_advise_durability:
+-- did the storage keep what it flushed?), or that none was run.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_wal_rows(ev ranread_internal.ranread_advise_evidence)
 RETURNS ranread_internal.ranread_advice[]
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT ARRAY[ranread_internal.ranread_advise_row($1, 'wal_sync_method', 'server', ($1).commit_method,
-        CASE WHEN ($1).commit_method IS NULL
+DECLARE
+    a   ranread_internal.ranread_advice;
+    dur record;
+BEGIN
+    dur := ranread_internal.ranread_advise_durability_latest();
+    a := ranread_internal.ranread_advise_row(ev, 'wal_sync_method', 'server', ev.commit_method,
+        CASE WHEN ev.commit_method IS NULL
              THEN format('missing: a commit test on pg_wal''s filesystem that measured %s, the server''s wal_sync_method, and other methods together',
                          current_setting('wal_sync_method'))
              ELSE format('commit test %s on pg_wal (%s, %s), one 8 kB write and its sync: %s; %s',
-                         ($1).commit_test, ($1).commit_filesystem, to_char(($1).commit_run_at, 'YYYY-MM-DD HH24:MI'),
-                         ($1).commit_measured, ($1).commit_note) END
-        || coalesce('; not counted: ' || ($1).commit_skipped, ''),
-        format('the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem among those one commit test measured together with the server''s wal_sync_method, as pg_test_fsync compares them; the current method stays unless that one is more than %s%% faster (closer is noise between two runs). Trusts the device to keep its promise to write through; open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.',
+                         ev.commit_test, ev.commit_filesystem, to_char(ev.commit_run_at, 'YYYY-MM-DD HH24:MI'),
+                         ev.commit_measured, ev.commit_note) END
+        || coalesce('; not counted: ' || ev.commit_skipped, '')
+        || '; ' || dur.citation,
+        format('the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem among those one commit test measured together with the server''s wal_sync_method, as pg_test_fsync compares them; the current method stays unless that one is more than %s%% faster (closer is noise between two runs). Trusts the device to keep its promise to write through (a durability check tests that promise across a power cut); open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.',
                100 * ranread_internal.ranread_advise_noise()),
-        CASE WHEN ($1).commit_method IS NULL
-             THEN ranread_internal.ranread_advise_measure_sql('commit test', NULL, ($1).duration, ($1).max_avg_ms) END,
-        coalesce(($1).commit_batches, '{}'))]
+        CASE WHEN ev.commit_method IS NULL
+             THEN ranread_internal.ranread_advise_measure_sql('commit test', NULL, ev.duration, ev.max_avg_ms) END,
+        coalesce(ev.commit_batches, '{}'));
+    a.warning := nullif(concat_ws('; ', a.warning, dur.warning), '');
+    RETURN ARRAY[a];
+END
+$$;
+
+-- Step: full_page_writes (ranread_advise_full_page_writes) from what statx
+-- says of atomic writes on the advised tablespace and on the database's
+-- default one (ranread_atomic_writes): the storage's facts, not figures.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_fpw_rows(ev ranread_internal.ranread_advise_evidence)
+RETURNS ranread_internal.ranread_advice[]
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY[ranread_internal.ranread_advise_row($1, 'full_page_writes', 'server', f.suggested, f.figures,
+        'full_page_writes stays on unless the storage under every tablespace guarantees that an 8 kB page write is atomic (statx STATX_WRITE_ATOMIC, Linux 6.11+: the atomic write unit covers 8 kB), and even then only where PostgreSQL''s writes get that guarantee; a torn page is otherwise repaired only from the full page image in the WAL.',
+        NULL, '{}')]
+      FROM (SELECT array_agg(p.name ORDER BY p.i) AS places, array_agg(w.atomic_8k ORDER BY p.i) AS atomic,
+                   array_agg(w.note ORDER BY p.i) AS notes
+              FROM (SELECT DISTINCT ON (x.name) x.name, x.i
+                      FROM unnest(ARRAY[($1).tablespace, ($1).reference]) WITH ORDINALITY AS x(name, i)
+                     ORDER BY x.name, x.i) p,
+                   LATERAL ranread_internal.ranread_atomic_writes(p.name) w) a,
+           LATERAL ranread_internal.ranread_advise_full_page_writes(a.places, a.atomic, a.notes,
+                                                                    current_setting('full_page_writes')) f
 $$;
 
 -- Step: the NOTICE that ends the advice: the statements that would apply
@@ -981,7 +1013,8 @@ BEGIN
                      THEN format('ALTER TABLESPACE %s SET (%s);', quote_ident(tablespace), array_to_string(ts_sets, ', ')) END,
                 array_to_string(sys_sets, ' '),
                 CASE WHEN cardinality(sys_sets) > 0 THEN 'SELECT pg_reload_conf();' END);
-    ELSIF (SELECT bool_and(x.suggested IS NULL) FROM unnest(advice) x) THEN
+    -- full_page_writes follows from the storage's facts, not from figures
+    ELSIF (SELECT bool_and(x.suggested IS NULL) FROM unnest(advice) x WHERE x.setting <> 'full_page_writes') THEN
         RAISE NOTICE 'ranread_advise for %: no figures to advise from yet; to_measure says what to run, or call ranread_advise(%, measure => true)',
             tablespace, quote_literal(tablespace);
     ELSE
@@ -1037,7 +1070,8 @@ BEGIN
     advice := ranread_internal.ranread_advise_page_cost_rows(ev)
               || ranread_internal.ranread_advise_io_rows(ev)
               || ranread_internal.ranread_advise_parallel_rows(ev)
-              || ranread_internal.ranread_advise_wal_rows(ev);
+              || ranread_internal.ranread_advise_wal_rows(ev)
+              || ranread_internal.ranread_advise_fpw_rows(ev);
     RETURN QUERY SELECT * FROM unnest(advice);
     -- one WARNING names the settings whose advice carries a warning, for
     -- a caller who reads only setting and suggested
@@ -1081,5 +1115,10 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_advise_io_rows(ranread_internal.ranread_advise_evidence),
     ranread_internal.ranread_advise_parallel_rows(ranread_internal.ranread_advise_evidence),
     ranread_internal.ranread_advise_wal_rows(ranread_internal.ranread_advise_evidence),
+    ranread_internal.ranread_advise_durability(bigint, name, text, timestamptz, bigint, bigint, bigint, text),
+    ranread_internal.ranread_advise_durability_latest(),
+    ranread_internal.ranread_advise_fpw_rows(ranread_internal.ranread_advise_evidence),
+    ranread_internal.ranread_atomic_writes(name),
+    ranread_internal.ranread_advise_full_page_writes(name[], boolean[], text[], text),
     ranread_internal.ranread_advise_notice(name, ranread_internal.ranread_advice[])
     TO pg_monitor;

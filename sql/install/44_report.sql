@@ -479,7 +479,7 @@ BEGIN
         h := h || ranread_internal.ranread_report_sweep(id);
     END LOOP;
     IF scope = 'history' THEN
-        h := h || ranread_internal.ranread_report_batches();
+        h := h || ranread_internal.ranread_report_heatmap() || ranread_internal.ranread_report_batches();
     END IF;
     RETURN h || '<footer><p class="muted">Every figure above is in the history tables of ranread (ranread_summary, ranread_study_points); the calls rerun what produced them.</p></footer></body></html>' || E'\n';
 END

@@ -44,6 +44,8 @@ AS $$
         ('report',       15, 'ranread_hist_buckets', $x$SELECT * FROM ranread_hist_buckets((SELECT histogram FROM ranread_batches WHERE batch = 1));$x$),
         ('report',       16, 'ranread_hist_within',  $x$SELECT ranread_hist_within(histogram, 1) FROM ranread_batches WHERE batch = 1;$x$),
         ('report',       17, 'ranread_steady_verdict', $x$SELECT * FROM ranread_steady_verdict(ARRAY[1000, 1010, 990, 1005, 995]);$x$),
+        ('report',       18, 'ranread_latency_heatmap', $x$SELECT ranread_latency_heatmap();$x$),
+        ('report',       19, 'ranread_percentiles_over_time', $x$SELECT second, p50_ms, p99_ms FROM ranread_percentiles_over_time WHERE batch = 1 ORDER BY second;$x$),
         ('compare',       1, 'ranread_compare_chart', $x$SELECT ranread_compare_chart(studies => '{1,2}', sweeps => '{}');$x$),
         ('compare',       2, 'ranread_study_heat',   $x$SELECT ranread_study_heat(1, 'iops');$x$),
         ('compare',       3, 'ranread_compare',      $x$SELECT * FROM ranread_compare(1, 2);$x$),

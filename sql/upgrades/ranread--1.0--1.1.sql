@@ -119,6 +119,10 @@ ALTER TABLE @extschema@.ranread_batches
 ALTER TABLE @extschema@.ranread_results
     ADD COLUMN lat_stddev_ms float8;
 
+-- Percentiles over time: each second's merged latency histogram
+ALTER TABLE @extschema@.ranread_intervals
+    ADD COLUMN histogram bytea;
+
 -- Functions whose arguments change in 1.1 are made again: keep who may
 -- execute them (their grants are carried over below, by function name).
 DO $$
@@ -184,7 +188,9 @@ $$;
 -- @include sql/install/03_commit.sql
 -- @include sql/install/04_durability.sql
 -- @include sql/install/05_views.sql
+-- @include sql/install/06_atomic.sql
 -- @include sql/install/10_core.sql
+-- @include sql/install/11_seconds.sql
 -- @include sql/install/20_report.sql
 
 -- The latency-target search and the settings advisor, new in 1.1
@@ -196,6 +202,7 @@ $$;
 -- C now runs a query of the library that builds their specs, drawn through
 -- the renderer.
 -- @include sql/install/30_charts.sql
+-- @include sql/install/31_heatmap.sql
 
 -- Studies and profiles: grids of batches, their pivots, comparison charts,
 -- the HTML report.  New in 1.1.

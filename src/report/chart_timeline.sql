@@ -6,7 +6,8 @@
 -- the maximum is over 10x the highest average, so that the average is not
 -- a flat line at 0), and the figures in words, so that throttling and
 -- exhausted burst credits show as steps in the IOPS line (noted when the
--- last third of the run is 20% below the first).
+-- last third of the run is 20% below the first); and, where the seconds
+-- have latency histograms (1.1), each second's p99 from them merged.
 --   $1  the batch (charts.c checks that it exists), or NULL when no batch
 --       has per-second intervals yet
 -- A batch's seconds are the sums over its groups (a plain batch has one),
@@ -40,12 +41,16 @@ WITH ch AS (
     SELECT s.second::float8 + 0.5 AS x,
            sum(s.iops) AS iops,
            sum(s.avg_ms * (s.ios / NULLIF(s.total, 0))) AS avg_ms,
-           max(s.max_ms) AS max_ms
+           max(s.max_ms) AS max_ms,
+           -- p99 from the second's merged histograms (1.1; none in 1.0)
+           CASE WHEN bool_and(s.h IS NOT NULL)
+                THEN @extschema@.ranread_hist_percentile(@extschema@.ranread_hist_merge(s.h), 99) END AS p99_ms
       FROM (SELECT i.second,
                    CASE WHEN abs(i.iops) <= 1e300::float8 THEN i.iops END AS iops,
                    CASE WHEN abs(i.avg_ms) <= 1e300::float8 THEN i.avg_ms END AS avg_ms,
                    i.max_ms,
                    i.reads::float8 + i.writes::float8 AS ios,
+                   decode(substr(to_jsonb(i) ->> 'histogram', 3), 'hex') AS h,
                    sum(i.reads::float8 + i.writes::float8) OVER (PARTITION BY i.second) AS total
               FROM @extschema@.ranread_intervals i
              WHERE i.batch = $1) s
@@ -81,7 +86,9 @@ WITH ch AS (
            coalesce(jsonb_agg(x), '[]') AS xs,
            coalesce(jsonb_agg(CASE WHEN ok THEN iops END), '[]') AS ys_iops,
            coalesce(jsonb_agg(CASE WHEN abs(avg_ms) <= 1e300::float8 THEN avg_ms END), '[]') AS ys_avg,
-           coalesce(jsonb_agg(CASE WHEN abs(max_ms) <= 1e300::float8 THEN max_ms END), '[]') AS ys_max
+           coalesce(jsonb_agg(CASE WHEN abs(max_ms) <= 1e300::float8 THEN max_ms END), '[]') AS ys_max,
+           coalesce(jsonb_agg(p99_ms), '[]') AS ys_p99,
+           count(p99_ms) > 0 AS has_p99
       FROM q
 ), fig AS (
     -- the mean as a float8 computes it (a jsonb number), the coefficient
@@ -175,7 +182,11 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
                                             'dash', 'solid', 'width', 2.0),
                          jsonb_build_object('label', 'Maximum latency (right)', 'x', fig.xs, 'y', fig.ys_max,
                                             'axis', 'right', 'color', '#f59f00', 'marker', 'none',
-                                            'dash', 'solid', 'width', 1.2)) END,
+                                            'dash', 'solid', 'width', 1.2)) END
+                     || CASE WHEN NOT (fig.timed AND fig.has_p99) THEN '[]' ELSE jsonb_build_array(
+                         jsonb_build_object('label', 'p99 latency, merged histograms (right)', 'x', fig.xs,
+                                            'y', fig.ys_p99, 'axis', 'right', 'color', '#c92a2a',
+                                            'marker', 'diamond', 'dash', '5 3', 'width', 1.6)) END,
            'lines', CASE WHEN fig.seconds = 0 THEN '[]' ELSE jsonb_build_array(jsonb_build_object(
                         'value', fig.mean,
                         'legend', jsonb_build_array('Mean IOPS ', jsonb_build_object('count', fig.mean)),

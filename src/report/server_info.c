@@ -101,19 +101,25 @@ info_device(const char *source)
 	return s.data;
 }
 
-/* "ext4 on /dev/vda1 (...), mounted at /, 12 GB free of 40 GB" */
+/*
+ * "ext4 on /dev/vda1 (...), mounted at /, 12 GB free of 40 GB; atomic 8 kB
+ * writes not guaranteed (statx: ...)"
+ */
 static char *
 info_filesystem(const char *path)
 {
 	FsInfo		fi;
+	FsAtomic	a;
 	struct stat st;
 
 	if (stat(path, &st) != 0)
 		return psprintf("%s: not found", path);
 	fsinfo_read(path, &fi);
-	return psprintf("%s on %s, mounted at %s, %s free of %s",
+	fsinfo_atomic(path, &a);
+	return psprintf("%s on %s, mounted at %s, %s free of %s; %s",
 					fi.type, info_device(fi.source), fi.mount_point,
-					fsinfo_pretty(fi.avail_bytes), fsinfo_pretty(fi.size_bytes));
+					fsinfo_pretty(fi.avail_bytes), fsinfo_pretty(fi.size_bytes),
+					fsinfo_atomic_note(&a));
 }
 
 static void

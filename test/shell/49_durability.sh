@@ -14,8 +14,15 @@
 #    history keeps every check; a start while one is pending is refused
 #  - the log on another server (log_conninfo): unreachable or this server
 #    itself refused before any write; the check needs it and finds the loss
+#  - the log server freezes mid-run (SIGSTOP of its postmaster and
+#    backends): the start ends by itself within its 10 s per statement, or
+#    at once on a cancel, with an error naming the test; the test is
+#    recorded as written (ended_by says why) and is checked once the log
+#    server answers again
 #  - a check while the start runs is refused; ranread_durability_stop ends a
-#    run; a cancelled run can be checked; ranread_durability_purge drops the
+#    run; a cancelled run can be checked; ranread_purge of a target leaves
+#    (and names) a durability file on its tablespace, and points a
+#    durability file's name to ranread_durability_purge, which drops the
 #    file of a terminated run; DROP EXTENSION removes the durability file
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cluster.bash"
@@ -165,6 +172,56 @@ dropped=$(( $(slowfs_stats "$M" dropped_acked) - dropped0 ))
 diag "lying, log on another server: $acked acknowledged, $lost lost, rig dropped $dropped acknowledged"
 cmp_ok "$lost" ">=" 40 "log on another server, lying cache: the acknowledged writes it logged are found lost"
 ok $(( ! (lost == acked && dropped >= lost && dropped <= lost + 1) )) "... all of them, as many as the rig dropped"
+
+# --- the log server freezes mid-run: the start ends, its state recorded
+slowfs_control "$M" honest
+freeze() {  # STOP|CONT: the log server's postmaster and every process it started
+  local pm; pm=$(head -1 "$L/postmaster.pid")
+  kill -"$1" "$pm" $(ps -o pid= --ppid "$pm")
+}
+start_logged() {  # start with the log on L, wait for 20 logged acknowledgements; sets ID
+  psql -qAtX -h "$D" -p "$PORT" -U postgres -d postgres \
+    -c "CALL ranread_durability_start('rig', duration => '120s', size => '1MB', log_conninfo => '$LOGCI')" > "$WORK/start.out" 2>&1 &
+  START_PID=$!
+  wait_for 30 "SELECT count(*) FROM ranread_durability WHERE status = 'running'" 1 "$D" "$PORT"
+  ID=$(Q "SELECT durability FROM ranread_durability WHERE status = 'running'")
+  wait_for 30 "SELECT count(*) FROM ranread_durability_log WHERE durability = ${ID:-0} AND acknowledged >= 20" 1 "$L" "$LPORT" ||
+    diag "start: $(cat "$WORK/start.out")"
+}
+start_logged
+freeze STOP
+t0=$SECONDS
+wait "$START_PID"; rc=$?
+took=$((SECONDS - t0))
+out=$(cat "$WORK/start.out")
+freeze CONT
+ok $(( !(rc != 0 && took >= 8 && took <= 20) )) "a log server that freezes mid-run ends the start by itself, after its 10 s per statement (${took} s)"
+case "$out" in *"ERROR:  durability test $ID ended: the log server at "*" failed: the server did not answer within 10000 ms"*) r=0 ;; *) r=1; diag "$out" ;; esac
+ok $r "... with an error naming the test, the log server and the wait"
+read -r status acked ended < <(Q "SELECT status, acknowledged, ended_by FROM ranread_durability WHERE durability = $ID" | tr '|' ' ')
+is "$status" written "... its test is recorded as written"
+cmp_ok "$acked" ">=" 20 "... up to the last write logged"
+case "$ended" in "the log server at "*) r=0 ;; *) r=1; diag "$ended" ;; esac
+ok $r "... and ended_by says the log server failed"
+is "$(Q "SELECT lost FROM ranread_durability_check(log_conninfo => '$LOGCI') WHERE durability = $ID")" 0 \
+  "... and it is checked once the log server answers again (no power cut: nothing lost)"
+start_logged
+freeze STOP
+sleep 1
+Q "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE 'CALL ranread_durability_start%'" > /dev/null
+t0=$SECONDS
+wait "$START_PID"; rc=$?
+took=$((SECONDS - t0))
+out=$(cat "$WORK/start.out")
+freeze CONT
+ok $(( !(rc != 0 && took <= 3) )) "a cancel ends a start waiting for a frozen log server at once (${took} s)"
+case "$out" in *"ERROR:  canceling statement due to user request"*"DETAIL:  Durability test $ID: its test is recorded as written"*) r=0 ;; *) r=1; diag "$out" ;; esac
+ok $r "... with the cancel's error, and a detail saying what was recorded"
+is "$(Q "SELECT status || ' ' || (ended_by LIKE 'cancelled: %') FROM ranread_durability WHERE durability = $ID")" "written true" \
+  "... its test is recorded as written, ended_by cancelled"
+is "$(Q "SELECT lost FROM ranread_durability_check(log_conninfo => '$LOGCI') WHERE durability = $ID")" 0 \
+  "... and it is checked afterwards"
+slowfs_control "$M" lying
 cluster_stop "$L"
 
 # --- open_datasync on a lying cache, torn at the cut
@@ -191,12 +248,22 @@ out=$(psql -qAtX -h "$D" -p "$PORT" -U postgres -d postgres -c "SET statement_ti
 case "$out" in *"canceling statement due to statement timeout"*) r=0 ;; *) r=1; diag "$out" ;; esac
 ok $r "a start is cancelled by statement_timeout"
 is "$(Q "SELECT lost FROM ranread_durability_check()")" 0 "... and its test is checked afterwards"
-is "$(Q "SELECT count(*), count(verdict) FROM ranread_durability WHERE status = 'checked'")" "9|9" "the history keeps every check with its verdict"
+is "$(Q "SELECT count(*), count(verdict) FROM ranread_durability WHERE status = 'checked'")" "11|11" "the history keeps every check with its verdict"
 run_start "'rig', duration => '60s', size => '1MB'" 5
 Q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'CALL ranread_durability_start%'" > /dev/null
 wait "$START_PID" 2>/dev/null
 wait_for 10 "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'CALL ranread_durability_start%'" 0 "$D" "$PORT"
 is "$(files)" 1 "a start whose session was terminated leaves its durability file, to be checked"
+id=$(Q "SELECT max(durability) FROM ranread_durability")
+Q "SELECT ranread_setup('1MB', 'rig', 'rig_target')" > /dev/null
+out=$(psql -qAtX -h "$D" -p "$PORT" -U postgres -d postgres -c "SELECT ranread_purge('rig_target')" 2>&1)
+case "$out" in *"NOTICE:  ranread_purge leaves the durability file of test $id (1024 kB) on tablespace \"rig\""*) r=0 ;; *) r=1; diag "$out" ;; esac
+ok $r "ranread_purge of a target on the same tablespace names the durability file it leaves"
+is "$(files)|$(Q "SELECT count(*) FROM ranread_targets WHERE target = 'rig_target'")" "1|0" \
+  "... drops its target and leaves the durability file, the evidence of a check"
+out=$(psql -qAtX -h "$D" -p "$PORT" -U postgres -d postgres -c "SELECT ranread_purge('ranread_durability_$id')" 2>&1)
+case "$out" in *"ranread target \"ranread_durability_$id\" does not exist"*"HINT:  A durability file is no target: "*"ranread_durability_purge() drops it unchecked (test $id (1024 kB))."*) r=0 ;; *) r=1; diag "$out" ;; esac
+ok $r "ranread_purge of a durability file's name is refused, pointing to ranread_durability_check and ranread_durability_purge"
 is "$(Q "SELECT ranread_durability_purge()")" 1 "ranread_durability_purge drops it"
 is "$(files)|$(Q "SELECT status, verdict FROM ranread_durability ORDER BY durability DESC LIMIT 1")" "0|checked|purged unchecked" \
   "... and marks its test checked, purged unchecked"

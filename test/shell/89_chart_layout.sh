@@ -4,7 +4,7 @@
 #  - a run, a mix, a sweep, a commit test, a sequential write, two small
 #    studies (write percentages, queue depths), CrystalDiskMark and ORION
 #    profiles and a fleet of this server to itself make the history
-#  - the sweep chart, the timelines of a run and of a mix, both study
+#  - the sweep chart, the timelines and latency heatmaps of a run and of a mix, both study
 #    charts and a heat table, the comparison chart, the profile charts, the
 #    fleet's chart and timeline, the README's ranread_svg example, a
 #    week of probes' chart (ranread_probe_chart) and the report: in each, no text leaves the picture and no two texts overlap
@@ -81,6 +81,8 @@ MIX=$(q "SELECT max(batch) FROM ranread_batches WHERE groups = 2 AND study IS NU
 q "SELECT ranread_chart($SW)" > "$OUT/sweep.svg"
 q "SELECT ranread_timeline($RUN)" > "$OUT/timeline_run.svg"
 q "SELECT ranread_timeline($MIX)" > "$OUT/timeline_mix.svg"
+q "SELECT ranread_latency_heatmap($RUN)" > "$OUT/heatmap_run.svg"
+q "SELECT ranread_latency_heatmap($MIX)" > "$OUT/heatmap_mix.svg"
 q "SELECT ranread_study_chart($S1)" > "$OUT/study_write_pct.svg"
 q "SELECT ranread_study_chart($S2)" > "$OUT/study_qd.svg"
 q "SELECT ranread_study_heat($S1)" > "$OUT/study_heat.svg"
@@ -96,7 +98,7 @@ sed -n '/^WITH b AS (SELECT queue_depth/,/^```/p' "$(dirname "$0")/../../README.
 psql -qAtX -d "$DB" -v ON_ERROR_STOP=1 -f "$OUT/readme_svg.sql" > "$OUT/readme_svg.svg" 2> "$OUT/readme_svg.err"
 ok $? "the README's ranread_svg example draws after a mix, a commit test and a sequential write" ||
   sed 's/^/# /' "$OUT/readme_svg.err"
-KINDS="sweep timeline_run timeline_mix study_write_pct study_qd study_heat compare profile_cdm profile_orion fleet fleet_timeline readme_svg probes"
+KINDS="sweep timeline_run timeline_mix heatmap_run heatmap_mix study_write_pct study_qd study_heat compare profile_cdm profile_orion fleet fleet_timeline readme_svg probes"
 
 # --- what they say
 grep -q '>baseline p99</text>' "$OUT/probes.svg" && grep -q '>p99 of a probe</text>' "$OUT/probes.svg"

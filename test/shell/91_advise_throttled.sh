@@ -31,8 +31,8 @@ echo "$out" | grep -q "ranread_advise measures random sweep: SELECT \* FROM ranr
 ok $? "... and says what it runs, as SQL"
 q "SELECT setting, suggested, figures FROM advice" | while IFS= read -r line; do diag "$line"; done
 
-is "$(q "SELECT count(*) FROM advice WHERE suggested IS NOT NULL AND to_measure IS NULL")" 6 \
-  "every setting gets a suggestion from what it measured"
+is "$(q "SELECT count(*) FROM advice WHERE suggested IS NOT NULL AND to_measure IS NULL")" 7 \
+  "every setting gets a suggestion from what it measured (full_page_writes from the storage's facts)"
 
 # The figures: what the caps allow.  blk-throttle lets each one-second
 # batch start with a burst of up to a slice's worth, hence 125% above.
