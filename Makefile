@@ -31,6 +31,7 @@ OBJS = \
 	src/calls.o \
 	src/limits.o \
 	src/remote.o \
+	src/verify.o \
 	$(REPORT_OBJS)
 
 # The report module (src/report/, README "Layout"): the chart renderer, its

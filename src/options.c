@@ -66,6 +66,9 @@ const WorkloadOption workload_options[] = {
 	{"start_at", OPT_START_AT, LEVEL_BATCH, false, WT_TIMESTAMPTZ, NULL, 0, 0, "from now to an hour ahead", NULL,
 		"as soon as the workers are ready",
 	"start_at is when the I/O starts, up to an hour from now, such as now() + interval '2 s'."},
+	/* verified writes and reads (verify.h) */
+	{"verify", OPT_VERIFY, LEVEL_GROUP, false, WT_BOOL, "false", 0, 0, "true or false", NULL, NULL,
+	"verify is true to stamp and checksum every page written and check every page read: wrong block, corrupt, or older than an acknowledged write (lost)."},
 	{"label", OPT_LABEL, LEVEL_GROUP, false, WT_TEXT, NULL, 0, 0, "a non-empty name but \"total\"", NULL, "g1, g2 ... by its place",
 	"A label names the group's rows in the results and the history, such as \"oltp\"."},
 	{"groups", OPT_GROUPS, LEVEL_BATCH, false, WT_JSONB, NULL, 1, RANREAD_MAX_GROUPS, "an array of 1 to 16 groups", NULL, NULL,
@@ -111,7 +114,7 @@ Oid
 workload_type_oid(WorkloadType type)
 {
 	static const Oid oids[] = {INT4OID, INT8OID, FLOAT8OID, TEXTOID, NAMEOID, INTERVALOID,
-	TIMESTAMPTZOID, JSONBOID};
+	TIMESTAMPTZOID, JSONBOID, BOOLOID};
 
 	return oids[type];
 }

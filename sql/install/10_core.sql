@@ -92,7 +92,8 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_run(
     distribution text     DEFAULT 'uniform',
     steady_state text     DEFAULT NULL,
     sync         text     DEFAULT NULL,
-    start_at     timestamptz DEFAULT NULL)
+    start_at     timestamptz DEFAULT NULL,
+    verify       boolean  DEFAULT false)
 RETURNS @extschema@.ranread_run_result
 AS 'MODULE_PATHNAME', 'ranread_run_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;

@@ -74,6 +74,7 @@ AS $$
                ('run', 'ranread_blocks'), ('run', 'ranread_limits'), ('run', 'ranread_sweep'),
                ('run', 'ranread_latency_target'), ('run', 'ranread_study'),
                ('run', 'ranread_profile'), ('run', 'ranread_commit_test'),
+               ('run', 'ranread_verify'),
                ('export', 'ranread_export'), ('export', 'ranread_export_study'),
                ('export', 'ranread_export_sweep')
     ), needs(what, need) AS (
