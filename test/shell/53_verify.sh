@@ -14,6 +14,7 @@
 #    write) is found as lost by the verify batch that acknowledged it
 #  - a truncated file: ranread_verify counts the missing blocks, a batch is
 #    refused with a clear error, nothing crashes
+#  - block numbers run on across segment files
 #  - bad input: a non-boolean verify, a missing target, verify with a block
 #    size of part of a page, a group that writes a verified target unverified
 . "$(dirname "$0")/lib.sh"
@@ -145,6 +146,17 @@ echo "$err" | grep -q 'ranread target "v" has 4194304 bytes on disk, not the 838
 ok $? "... and a verify batch on it is refused with a clear error ($err)"
 is "$(q "SELECT pg_postmaster_start_time()")" "$START" "nothing crashed"
 q "SELECT ranread_setup('8MB', target => 'v')" >/dev/null
+
+# --- a target of two segment files: block numbers run on across them
+q "SELECT ranread_setup('1100MB', target => 'big')" >/dev/null
+is "$(q "SELECT blocks || '/' || errors FROM ranread_verify('big')")" "140800/0" \
+  "ranread_verify on a fresh two-segment target: every block of both segments whole"
+G=$(q "SELECT batch FROM ranread_run(2, target => 'big', duration => '1s', write_pct => 30, queue_depth => 8, region_start => 95, verify => true)")
+is "$(q "SELECT status || '/' || verify_errors || '/' || (verify_checked > 0) FROM ranread_batches WHERE batch = $G")" "completed/0/true" \
+  "a verify batch in the second segment checks its pages and finds none bad"
+is "$(q "SELECT errors || '/' || newest_batch FROM ranread_verify('big')")" "0/$G" \
+  "... and ranread_verify then finds its pages, stamped for their blocks, whole"
+q "SELECT ranread_purge('big')" >/dev/null
 
 # --- bad input
 err=$(q_err "SELECT * FROM ranread_run_step('{\"groups\": [{\"processes\": 1, \"verify\": \"yes\"}], \"iterations\": 10, \"target\": \"v\"}')")
