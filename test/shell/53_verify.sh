@@ -72,16 +72,6 @@ echo "$row" | cut -d'|' -f5 | grep -q 'verify found 1 bad block.*block 100 of ta
 ok $? "... and its message names the block and the kind"
 is "$(q "SELECT string_agg(block || '/' || kind || '/' || grp, ',') FROM ranread_verify_errors WHERE batch = (SELECT max(batch) FROM ranread_batches)")" "100/corrupt/1" \
   "... which ranread_verify_errors records with the batch and group"
-# a page whose bytes are its own but one bit flipped: the checksum finds it
-python3 - "$TMP/b100" "$TMP/flip" <<'EOF'
-import sys
-b = bytearray(open(sys.argv[1], 'rb').read())
-b[5000] ^= 0x10
-open(sys.argv[2], 'wb').write(b)
-EOF
-put 100 flip
-is "$(q "SELECT corrupt FROM ranread_verify('v')")/$(q "SELECT block || ':' || (found LIKE 'checksum %') FROM ranread_verify_errors WHERE batch IS NULL ORDER BY at DESC LIMIT 1")" "1/100:true" \
-  "one bit flipped in a stamped page: found corrupt by its checksum"
 put 100 b100
 is "$(q "SELECT errors FROM ranread_verify('v')")" 0 "the block put back: no bad block"
 
@@ -101,6 +91,19 @@ put 300 b300
 
 # --- another target's page in its place
 q "SELECT ranread_setup('8MB', target => 'w')" >/dev/null
+# a page whose bytes are its own but one bit flipped (the fill's page: it has a checksum)
+WF="$(data_dir)/$(target_path w)"
+dd if="$WF" of="$TMP/w7" bs=8192 skip=7 count=1 status=none
+python3 - "$TMP/w7" "$TMP/flip" <<'EOF'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+b[5000] ^= 0x10
+open(sys.argv[2], 'wb').write(b)
+EOF
+dd if="$TMP/flip" of="$WF" bs=8192 seek=7 count=1 conv=notrunc oflag=direct status=none
+is "$(q "SELECT corrupt FROM ranread_verify('w')")/$(q "SELECT block || ':' || (found LIKE 'checksum %') FROM ranread_verify_errors WHERE batch IS NULL ORDER BY at DESC LIMIT 1")" "1/7:true" \
+  "one bit flipped in a page of setup's fill: found corrupt by its checksum"
+dd if="$TMP/w7" of="$WF" bs=8192 seek=7 count=1 conv=notrunc oflag=direct status=none
 dd if="$(data_dir)/$(target_path w)" of="$TMP/w5" bs=8192 skip=5 count=1 status=none
 blk 5 b5
 put 5 w5
@@ -176,6 +179,13 @@ is "$err" 'group "b" of ranread_mix writes target "v", which group "a" verifies,
 M=$(q "SELECT batch FROM ranread_mix('[{\"label\": \"a\", \"processes\": 1, \"verify\": true, \"write_pct\": 20}, {\"label\": \"b\", \"processes\": 1}]', target => 'v', duration => '1s') LIMIT 1")
 is "$(q "SELECT string_agg(label || ':' || verify || ':' || coalesce(verify_errors::text, 'null'), ',' ORDER BY grp) FROM ranread_groups WHERE batch = $M")" \
   "a:true:0,b:false:null" "a mix's groups verify each as asked, and record it"
+
+# --- ranread_reset takes the bad blocks with their batches, and ranread_verify's by their time
+cmp_ok "$(q "SELECT count(*) FROM ranread_verify_errors")" '>' 0 "the history holds bad blocks"
+q "SELECT ranread_reset(now() - interval '1 hour')" >/dev/null
+cmp_ok "$(q "SELECT count(*) FROM ranread_verify_errors")" '>' 0 "ranread_reset(before) keeps those found since"
+q "SELECT ranread_reset()" >/dev/null
+is "$(q "SELECT count(*) FROM ranread_verify_errors")" 0 "ranread_reset() removes every one, with the batches"
 
 rm -rf "$TMP"
 done_testing
