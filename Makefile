@@ -33,6 +33,7 @@ OBJS = \
 	src/limits.o \
 	src/remote.o \
 	src/probe.o \
+	src/verify.o \
 	$(REPORT_OBJS)
 
 # The report module (src/report/, README "Layout"): the chart renderer, its

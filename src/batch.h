@@ -33,6 +33,7 @@
 
 #include "blocks.h"
 #include "histogram.h"
+#include "verify.h"
 
 #define RANREAD_MAX_GROUPS		16
 #define RANREAD_MAX_TARGETS		8
@@ -111,6 +112,8 @@ typedef struct BatchTarget
 	bool		written;		/* some group writes it: opened read-write */
 	bool		scratch;		/* the commit test's file, not a relation */
 	bool		buffered;		/* opened without O_DIRECT (commit test only) */
+	Oid			relid;			/* its relation: the identity its pages' stamps carry */
+	bool		verified;		/* some group verifies it (verify.h) */
 } BatchTarget;
 
 /* One group of processes: what each of them does */
@@ -135,6 +138,7 @@ typedef struct GroupParams
 	RanreadSync sync;			/* how writes are made durable */
 	int			writes_per_op;	/* an I/O of block_size is this many writes
 								 * (commit test: 2 x 8 kB, 16 x 1 kB); 1 */
+	bool		verify;			/* the verify option: stamp writes, check reads */
 } GroupParams;
 
 /* What a batch does: filled by the leader, read-only once assigned */
@@ -269,6 +273,10 @@ typedef struct StreamStats
 	uint64		writes;
 	uint64		first_ns;		/* start of its first measured I/O */
 	uint64		last_ns;		/* completion of its last measured I/O */
+	/* verify (verify.h): every I/O, warm-up included */
+	uint64		verify_checked; /* pages read and checked */
+	uint64		verify_skipped; /* pages read while a write of theirs was in flight */
+	uint64		verify_bad[VERIFY_NKINDS];	/* per VerifyKind (VERIFY_OK unused) */
 	RanreadHist hist[FLEXIBLE_ARRAY_MEMBER];	/* HIST_READS, HIST_WRITES */
 } StreamStats;
 
@@ -307,6 +315,10 @@ typedef struct RanreadFigures
 	bool		latency;		/* latency figures exist (some I/O was timed) */
 	bool		read_latency;
 	bool		write_latency;
+	/* verify: pages checked and found bad, per VerifyKind */
+	uint64		verify_checked;
+	uint64		verify_skipped;
+	uint64		verify_bad[VERIFY_NKINDS];
 } RanreadFigures;
 
 /*
@@ -345,6 +357,9 @@ typedef struct BatchShared
 	RecordState record_state;
 	char		record_message[RANREAD_MSG_LEN];
 
+	VerifyShared verify;		/* verify.h: sequence, first bad blocks */
+	Size		verify_off[RANREAD_MAX_TARGETS];	/* each verified target's
+													 * per-block words; 0: none */
 	Size		stream_off;
 	Size		stream_size;	/* stream_stats_size(any group writes) */
 	Size		interval_off;

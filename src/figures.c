@@ -215,6 +215,47 @@ conclude_status(BatchShared *bs, RanreadStop ended)
 		conclude_nothing_measured(bs);
 }
 
+/* Bad blocks found by verify, of the whole batch (or one group's figures) */
+uint64
+figures_verify_errors(const RanreadFigures *f)
+{
+	return f->verify_bad[VERIFY_CORRUPT] + f->verify_bad[VERIFY_WRONG_BLOCK] +
+		f->verify_bad[VERIFY_LOST] + f->verify_bad[VERIFY_MISSING];
+}
+
+/*
+ * A batch whose verify found a bad block failed, whatever else it did: say
+ * how many of each kind, and the first
+ */
+static void
+conclude_verify(BatchShared *bs)
+{
+	const RanreadFigures *f = &bs->total;
+	uint64		errors = figures_verify_errors(f);
+	const VerifyError *first = NULL;
+	char	   *text;
+
+	if (errors == 0)
+		return;
+	for (int i = 0; i < (int) Min(pg_atomic_read_u32(&bs->verify.nerrors), RANREAD_VERIFY_ERRORS); i++)
+		if (bs->verify.errors[i].ready &&
+			(first == NULL || bs->verify.errors[i].at_ns < first->at_ns))
+			first = &bs->verify.errors[i];
+	text = psprintf("verify found " UINT64_FORMAT " bad block%s in " UINT64_FORMAT " checked (" UINT64_FORMAT " corrupt, " UINT64_FORMAT " wrong block, " UINT64_FORMAT " lost)",
+					errors, errors == 1 ? "" : "s", f->verify_checked,
+					f->verify_bad[VERIFY_CORRUPT], f->verify_bad[VERIFY_WRONG_BLOCK],
+					f->verify_bad[VERIFY_LOST]);
+	if (first)
+		text = psprintf("%s; the first: block " UINT64_FORMAT " of target \"%s\", %s: expected %s, found %s",
+						text, first->block, bs->p.targets[first->target].name,
+						verify_kind_name(first->kind), verify_expected_text(first, bs->p.batch),
+						verify_found_text(first, bs->p.targets[first->target].relid));
+	if (bs->status == STOP_FAILED && bs->message[0])
+		text = psprintf("%s; and %s", text, bs->message);
+	bs->status = STOP_FAILED;
+	ranread_strlcpy(bs->message, text, sizeof(bs->message));
+}
+
 /*
  * Decide the status and compute every group's and the batch's figures,
  * once.  Call only when no worker counts any more.  all and writes, when not
@@ -260,6 +301,10 @@ figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *all, RanreadHi
 			hist_merge(&w[idx], stream_write_hist(bs, st));
 			f->reads += st->reads;
 			f->writes += st->writes;
+			f->verify_checked += st->verify_checked;
+			f->verify_skipped += st->verify_skipped;
+			for (int v = 0; v < VERIFY_NKINDS; v++)
+				f->verify_bad[v] += st->verify_bad[v];
 			if (st->first_ns != 0 && (f->first_ns == 0 || st->first_ns < f->first_ns))
 				f->first_ns = st->first_ns;
 			f->seconds = Max(f->seconds, pf.seconds);
@@ -284,8 +329,12 @@ figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *all, RanreadHi
 		f->iops = sums.iops;
 		f->mbps = sums.mbps;
 		f->first_ns = sums.first_ns;
+		f->verify_checked = sums.verify_checked;
+		f->verify_skipped = sums.verify_skipped;
+		memcpy(f->verify_bad, sums.verify_bad, sizeof(f->verify_bad));
 		f->busy = slot_s[g] > 0 ? lat_s[g] / slot_s[g] : get_float8_nan();
 	}
+	conclude_verify(bs);
 	figures_steady(bs);
 	pg_write_barrier();
 	bs->figures_ready = true;

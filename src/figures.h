@@ -20,6 +20,7 @@ extern double figures_stream_seconds(BatchShared *bs, int stream);
 extern void figures_stream(BatchShared *bs, int stream, RanreadFigures *f, RanreadHist *all);
 extern void figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *all,
 							 RanreadHist *writes);
+extern uint64 figures_verify_errors(const RanreadFigures *f);
 extern bool figures_busy_low(const RanreadFigures *f, int slots);
 extern uint64 figures_second_ios(BatchShared *bs, int second);
 extern bool figures_snia(const double *rounds, double *excursion, double *slope);

@@ -10,9 +10,11 @@
  * through io_uring, or one at a time with pwrite where a batch would not
  * use io_uring (ranread.engine = sync, or not allowed here); a tail shorter
  * than 1 MiB is a second such process of 8 kB writes, run after it.
- * io_prepare makes each write's pages (io_fill_page, with the block's
- * checksum) just before it goes out.  The segment files are opened with
- * O_DIRECT and, once written, fdatasync'd and dropped from the page cache.
+ * io_prepare makes each write's pages (io_fill_page, stamped for the
+ * block as setup's, batch 0, and with the block's checksum: verify.h) just
+ * before it goes out, so ranread_verify can check a fresh target.  The
+ * segment files are opened with O_DIRECT and, once written, fdatasync'd
+ * and dropped from the page cache.
  * Nothing is sparse or fallocated: reads of unwritten extents return zeros
  * without touching the device, and compressing or deduplicating storage
  * flatters repeated patterns.  The buffers are the huge-page I/O buffers of
@@ -56,6 +58,7 @@ typedef struct Filler
 	int		   *fds;
 	int			nsegs;
 	const char *target;
+	Oid			relid;			/* the target's relation: its pages' stamp */
 	int64		size;
 	uint64		done_blocks;	/* by the passes before this one */
 	uint64		start_ns;
@@ -168,6 +171,7 @@ fill_describe(Filler *f, const char *relpath)
 	t->size_bytes = f->size;
 	t->nsegs = f->nsegs;
 	t->written = true;
+	t->relid = f->relid;
 	if (whole > 0)
 		fill_group(p, 0, whole, FILL_CHUNK, depth);
 	if (blocks > whole)
@@ -207,6 +211,10 @@ fill_pass(Filler *f, int g)
 	io_stream_init(st, f->p, f->p->groups[g].first_stream);
 	st->stats = f->stats;
 	st->fill = true;
+	/* setup's own stamp: batch 0, sequence 0, with a checksum (verify.h) */
+	st->stamp.target = f->p->targets[0].relid;
+	st->stamp.batch = 0;
+	st->stamp.flags = STAMP_CHECKSUM;
 	io_alloc_slots(w, ranread_huge_pages_guc);
 	if (f->ops->prepare)
 		f->ops->prepare(w);
@@ -276,7 +284,7 @@ close_segments(Filler *f, bool sync)
  * segment at relpath; returns the seconds the fill took.
  */
 double
-target_fill(const char *target, const char *relpath, const char *spcname, int64 size)
+target_fill(const char *target, Oid relid, const char *relpath, const char *spcname, int64 size)
 {
 	Filler		f;
 	char		why[128];
@@ -284,6 +292,7 @@ target_fill(const char *target, const char *relpath, const char *spcname, int64 
 
 	memset(&f, 0, sizeof(f));
 	f.target = target;
+	f.relid = relid;
 	f.size = size;
 	f.nsegs = (int) ((size / BLCKSZ + RELSEG_SIZE - 1) / RELSEG_SIZE);
 	f.fds = palloc(sizeof(int) * f.nsegs);

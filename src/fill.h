@@ -7,7 +7,7 @@
 
 #include "c.h"
 
-extern double target_fill(const char *target, const char *relpath, const char *spcname,
+extern double target_fill(const char *target, Oid relid, const char *relpath, const char *spcname,
 						  int64 size);
 
 #endif							/* RANREAD_FILL_H */

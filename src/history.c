@@ -57,7 +57,7 @@
 #include "iobuf.h"
 #include "params.h"
 
-#define HISTORY_MAX_COLS	48
+#define HISTORY_MAX_COLS	64
 
 static const char *pattern_names[] = {"random", "sequential"};
 
@@ -112,6 +112,69 @@ static void
 col_text(HistoryRow *r, const char *name, const char *v, int since)
 {
 	col(r, name, TEXTOID, v && v[0] ? CStringGetTextDatum(v) : (Datum) 0, !(v && v[0]), since);
+}
+
+static TimestampTz wall_time(BatchShared *bs, uint64 ns);
+
+/*
+ * verify's counts of a batch or group row (1.1): pages checked, skipped
+ * (read while a write of theirs was in flight), bad and bad of each kind;
+ * NULL where nothing was verified
+ */
+static void
+col_verify(HistoryRow *r, const RanreadFigures *f, bool verified)
+{
+	col(r, "verify_checked", INT8OID, Int64GetDatum((int64) f->verify_checked), !verified, 11);
+	col(r, "verify_skipped", INT8OID, Int64GetDatum((int64) f->verify_skipped), !verified, 11);
+	col(r, "verify_errors", INT8OID, Int64GetDatum((int64) figures_verify_errors(f)), !verified, 11);
+	col(r, "verify_corrupt", INT8OID, Int64GetDatum((int64) f->verify_bad[VERIFY_CORRUPT]), !verified, 11);
+	col(r, "verify_wrong_block", INT8OID, Int64GetDatum((int64) f->verify_bad[VERIFY_WRONG_BLOCK]), !verified, 11);
+	col(r, "verify_lost", INT8OID, Int64GetDatum((int64) f->verify_bad[VERIFY_LOST]), !verified, 11);
+}
+
+/* Does any group of the batch verify? */
+static bool
+batch_verifies(const BatchParams *p)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].verify)
+			return true;
+	return false;
+}
+
+/*
+ * The first bad blocks verify found (1.1), in the order they were found,
+ * into ranread_verify_errors
+ */
+static void
+insert_verify_errors(BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	int			n = (int) Min(pg_atomic_read_u32(&bs->verify.nerrors), RANREAD_VERIFY_ERRORS);
+	int			order[RANREAD_VERIFY_ERRORS];
+	int			k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (bs->verify.errors[i].ready)
+			order[k++] = i;
+	/* by the time they were found (a few, at most RANREAD_VERIFY_ERRORS) */
+	for (int i = 1; i < k; i++)
+		for (int j = i; j > 0 && bs->verify.errors[order[j]].at_ns < bs->verify.errors[order[j - 1]].at_ns; j--)
+		{
+			int			t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int i = 0; i < k; i++)
+	{
+		const VerifyError *e = &bs->verify.errors[order[i]];
+		const BatchTarget *t = &p->targets[e->target];
+
+		verify_insert_error(p->schema, p->batch, e->group, t->name, e,
+							verify_expected_text(e, p->batch), verify_found_text(e, t->relid),
+							wall_time(bs, e->at_ns));
+	}
 }
 
 /* The latency figures of a row, shared by batch and process rows */
@@ -396,6 +459,7 @@ history_insert_running(BatchShared *bs)
 		p->point[0] == '\0', 11);
 	col(&r, "fleet", INT8OID, Int64GetDatum(p->fleet), p->fleet == 0, 11);
 	col(&r, "commit_test", INT8OID, Int64GetDatum(p->commit_test), p->commit_test == 0, 11);
+	col(&r, "verify", BOOLOID, BoolGetDatum(batch_verifies(p)), false, 11);
 
 	ranread_become_owner(&owner);
 	history_repair_orphans(p);
@@ -664,6 +728,8 @@ insert_group_row(BatchShared *bs, int g)
 	col_text(&r, "sync", gp->sync == SYNC_NONE ? NULL : ranread_sync_names[gp->sync], 11);
 	col(&r, "writes_per_op", INT4OID, Int32GetDatum(gp->writes_per_op), false, 11);
 	col_usage(&r, bs, g, &rec_all[g]);
+	col(&r, "verify", BOOLOID, BoolGetDatum(gp->verify), false, 11);
+	col_verify(&r, f, gp->verify);
 	execute(insert_sql(&r, p->schema, "ranread_groups"), &r, SPI_OK_INSERT);
 }
 
@@ -708,6 +774,7 @@ history_finish(BatchShared *bs)
 	col_float(&r, "steady_excursion", bs->steady_excursion, bs->steady < 0, 11);
 	col_float(&r, "steady_slope", bs->steady_slope, bs->steady < 0, 11);
 	col_usage(&r, bs, -1, all);
+	col_verify(&r, f, batch_verifies(p));
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "UPDATE %s.ranread_batches SET finished_at = pg_catalog.now()",
@@ -723,5 +790,7 @@ history_finish(BatchShared *bs)
 	for (int i = 0; i < p->processes; i++)
 		insert_process_row(bs, i, status, &plan);
 	insert_intervals(bs, f->seconds);
+	if (p->sql_version >= 11)
+		insert_verify_errors(bs);
 	ranread_restore_user(&owner);
 }

@@ -83,6 +83,9 @@ io_alloc_slots(Worker *w, bool huge)
 			w->slots[slot].stream = i;
 			w->slots[slot].buf = buf;
 			w->slots[slot].len = (unsigned) g->block_size;
+			/* verify: a read's words at its start, one per page */
+			if (st->verify)
+				w->slots[slot].vwords = palloc0(sizeof(uint64) * (g->block_size / BLCKSZ));
 			/* scratch writes: the same incompressible bytes every time */
 			if (!st->fill)
 				for (int b = 0; b + 8 <= g->block_size; b += 8)
@@ -216,17 +219,117 @@ io_engine_error(Worker *w, const char *msg)
 
 /*
  * A target page: a valid, empty heap page whose free space is pseudo-random
- * (so that no two pages are alike and none compresses), with a data
- * checksum for blkno when the cluster has them.
+ * (so that no two pages are alike and none compresses), stamped (verify.h)
+ * for blkno with the stream's stamp and sequence seq, with a checksum for
+ * blkno where the stamp says so (the fill, a verifying batch) or the cluster
+ * has data checksums.
  */
 void
-io_fill_page(char *page, BlockNumber blkno, uint64 *rng)
+io_fill_page(char *page, BlockNumber blkno, uint64 *rng, const PageStamp *stamp, uint64 seq)
 {
 	uint64	   *p;
 	uint64	   *end = (uint64 *) (page + BLCKSZ);
+	PageStamp  *ps = (PageStamp *) (page + MAXALIGN(SizeOfPageHeaderData));
 
 	PageInit((Page) page, BLCKSZ, 0);
-	for (p = (uint64 *) (page + MAXALIGN(SizeOfPageHeaderData)); p < end; p++)
+	*ps = *stamp;
+	ps->magic = RANREAD_STAMP_MAGIC;
+	ps->blkno = blkno;
+	ps->seq = seq;
+	for (p = (uint64 *) (ps + 1); p < end; p++)
 		*p = rng_next(rng);
-	PageSetChecksumInplace((Page) page, blkno);
+	if (stamp->flags & STAMP_CHECKSUM)
+		((PageHeader) page)->pd_checksum = pg_checksum_page(page, blkno);
+	else
+		PageSetChecksumInplace((Page) page, blkno);
+}
+
+/*
+ * Verify, as a slot's I/O is prepared (io_prepare, before it is submitted):
+ * a write takes the batch's next sequence, gets its pages stamped with it
+ * and enters the blocks' words as in flight; a read notes the blocks' words
+ * as they are now (verify.h says why).
+ */
+void
+io_verify_begin(Worker *w, Slot *s)
+{
+	Stream	   *st = &w->streams[s->stream];
+	int			pages = (int) (s->len / BLCKSZ);
+
+	if (s->is_write)
+	{
+		s->vseq = Min(pg_atomic_fetch_add_u64(&st->vs->next_seq, 1), VW_SEQ_MASK);
+		for (int i = 0; i < pages; i++)
+		{
+			verify_word_write_begin(&st->words[s->blkno + i]);
+			io_fill_page(s->buf + i * BLCKSZ, s->blkno + i, st->data_rng, &st->stamp, s->vseq);
+		}
+		pg_write_barrier();
+	}
+	else
+	{
+		for (int i = 0; i < pages; i++)
+			s->vwords[i] = pg_atomic_read_u64(&st->words[s->blkno + i]);
+		pg_read_barrier();
+	}
+}
+
+/* Keep one bad block (the first RANREAD_VERIFY_ERRORS of the batch) */
+static void
+verify_keep(Worker *w, Slot *s, VerifyError *e, uint64 now)
+{
+	Stream	   *st = &w->streams[s->stream];
+	uint32		n = pg_atomic_fetch_add_u32(&st->vs->nerrors, 1);
+	VerifyError *slot;
+
+	if (n >= RANREAD_VERIFY_ERRORS)
+		return;
+	slot = &st->vs->errors[n];
+	*slot = *e;
+	slot->ready = false;
+	slot->group = st->group;
+	slot->target = st->g->target;
+	slot->at_ns = now;
+	pg_write_barrier();
+	slot->ready = true;
+}
+
+/*
+ * Verify, as a slot's I/O completes: a write leaves its blocks' words,
+ * acknowledged; a read's pages are checked unless a write of theirs raced
+ * the read.
+ */
+void
+io_verify_end(Worker *w, Slot *s, uint64 now)
+{
+	Stream	   *st = &w->streams[s->stream];
+	int			pages = (int) (s->len / BLCKSZ);
+
+	if (s->is_write)
+	{
+		pg_memory_barrier();
+		for (int i = 0; i < pages; i++)
+			verify_word_write_end(&st->words[s->blkno + i], s->vseq);
+		return;
+	}
+	pg_read_barrier();
+	for (int i = 0; i < pages; i++)
+	{
+		uint64		after = pg_atomic_read_u64(&st->words[s->blkno + i]);
+		VerifyError e;
+		VerifyKind	kind;
+
+		if (verify_word_raced(s->vwords[i], after))
+		{
+			st->stats->verify_skipped++;
+			continue;
+		}
+		st->stats->verify_checked++;
+		kind = verify_page(s->buf + i * BLCKSZ, s->blkno + i, st->stamp.target, st->stamp.batch,
+						   s->vwords[i] & VW_SEQ_MASK, &e);
+		if (likely(kind == VERIFY_OK))
+			continue;
+		st->stats->verify_bad[kind]++;
+		verify_keep(w, s, &e, now);
+	}
 }

@@ -48,6 +48,11 @@ typedef struct Stream
 	uint64		seq_hi;
 	StreamStats *stats;			/* its counts (in the batch's shared memory) */
 	IntervalSlot *intervals;	/* its group's seconds; NULL without them */
+	/* the stamp of its written pages (verify.h); verify: its group's option */
+	PageStamp	stamp;			/* target, batch, flags (blkno, seq per page) */
+	bool		verify;			/* stamp writes with sequences, check reads */
+	pg_atomic_uint64 *words;	/* verify: its target's per-block words */
+	VerifyShared *vs;			/* verify: the batch's sequence and bad blocks */
 } Stream;
 
 typedef struct Slot
@@ -62,6 +67,9 @@ typedef struct Slot
 	uint64		rate_interval_ns;	/* paced: between its I/Os; 0 unpaced */
 	char	   *buf;
 	unsigned	len;			/* its group's block size */
+	BlockNumber blkno;			/* verify: its first page's relation block */
+	uint64		vseq;			/* verify: a write's sequence */
+	uint64	   *vwords;			/* verify: a read's words at its start, per page */
 } Slot;
 
 /* Why a run failed (Worker.failure) */
@@ -143,7 +151,10 @@ io_may_issue(Worker *w, Slot *s, uint64 now)
 	return st->remaining > 0 && now < w->end_ns;
 }
 
-extern void io_fill_page(char *page, BlockNumber blkno, uint64 *rng);
+extern void io_fill_page(char *page, BlockNumber blkno, uint64 *rng, const PageStamp *stamp,
+						 uint64 seq);
+extern void io_verify_begin(Worker *w, Slot *s);
+extern void io_verify_end(Worker *w, Slot *s, uint64 now);
 
 /*
  * Choose where the slot's next I/O goes and whether it writes; a write to a
@@ -172,12 +183,18 @@ io_prepare(Worker *w, Slot *s, uint64 now)
 	if (s->measured)
 		st->remaining--;
 	s->is_write = g->write_pct > 0 && (int) rng_below(st->rng, 100) < g->write_pct;
-	if (s->is_write && st->fill)
+	if (unlikely(st->verify))
+	{
+		/* its sequence, its words: before the I/O is submitted */
+		s->blkno = (BlockNumber) ((uint64) seg * RELSEG_SIZE + s->offset / BLCKSZ);
+		io_verify_begin(w, s);
+	}
+	else if (s->is_write && st->fill)
 	{
 		BlockNumber blk = (BlockNumber) ((uint64) seg * RELSEG_SIZE + s->offset / BLCKSZ);
 
 		for (int off = 0; off < g->block_size; off += BLCKSZ)
-			io_fill_page(s->buf + off, blk++, st->data_rng);
+			io_fill_page(s->buf + off, blk++, st->data_rng, &st->stamp, 0);
 	}
 }
 
@@ -218,9 +235,11 @@ io_complete(Worker *w, Slot *s, uint64 now)
 	uint64		sec;
 	IntervalSlot *iv;
 
+	st = &w->streams[s->stream];
+	if (unlikely(st->verify))
+		io_verify_end(w, s, now);	/* warm-up included */
 	if (!s->measured)
 		return;
-	st = &w->streams[s->stream];
 	stats = st->stats;
 	if (s->is_write)
 		stats->writes++;

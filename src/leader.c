@@ -351,6 +351,25 @@ batch_layout(const BatchParams *p, int nworkers, Size *stream_off, Size *interva
 	return add_size(sz, mul_size(hsec_pool_entries(p), sizeof(HistSecondEntry)));
 }
 
+/*
+ * Where each verified target's per-block words go (verify.h), after the
+ * rest of the segment of size sz; returns the segment's new size
+ */
+static Size
+verify_layout(const BatchParams *p, Size sz, Size *verify_off)
+{
+	for (int t = 0; t < p->ntargets; t++)
+	{
+		verify_off[t] = 0;
+		if (!p->targets[t].verified)
+			continue;
+		sz = MAXALIGN(sz);
+		verify_off[t] = sz;
+		sz = add_size(sz, mul_size(p->targets[t].size_bytes / BLCKSZ, sizeof(pg_atomic_uint64)));
+	}
+	return sz;
+}
+
 /* Create the batch's shared memory and fill in what the workers read */
 static BatchShared *
 create_segment(BatchParams *p, RunContext *rc)
@@ -359,8 +378,10 @@ create_segment(BatchParams *p, RunContext *rc)
 	Size		interval_off;
 	Size		hsec_index_off;
 	Size		hsec_pool_off;
-	Size		size = batch_layout(p, rc->nworkers, &stream_off, &interval_off,
-									&hsec_index_off, &hsec_pool_off);
+	Size		verify_off[RANREAD_MAX_TARGETS];
+	Size		size = verify_layout(p, batch_layout(p, rc->nworkers, &stream_off, &interval_off,
+													 &hsec_index_off, &hsec_pool_off),
+									 verify_off);
 	BatchShared *bs;
 
 	PG_TRY();
@@ -376,6 +397,11 @@ create_segment(BatchParams *p, RunContext *rc)
 	bs = dsm_segment_address(rc->seg);
 	/* the pool is written before it is read: its pages stay untouched until used */
 	memset(bs, 0, hsec_pool_off);
+	/* ... and verify's per-block words, after the pool, start at zero */
+	for (int t = 0; t < p->ntargets; t++)
+		if (verify_off[t] != 0)
+			memset((char *) bs + verify_off[t], 0,
+				   mul_size(p->targets[t].size_bytes / BLCKSZ, sizeof(pg_atomic_uint64)));
 	ConditionVariableInit(&bs->cv);
 	pg_atomic_init_u32(&bs->ready, 0);
 	bs->p = *p;
@@ -386,6 +412,9 @@ create_segment(BatchParams *p, RunContext *rc)
 	bs->hsec_index_off = hsec_index_off;
 	bs->hsec_pool_off = hsec_pool_off;
 	bs->hsec_pool_size = hsec_pool_entries(p);
+	memcpy(bs->verify_off, verify_off, sizeof(verify_off));
+	pg_atomic_init_u64(&bs->verify.next_seq, 1);
+	pg_atomic_init_u32(&bs->verify.nerrors, 0);
 	bs->leader_latch = &MyProc->procLatch;
 	bs->run_at = GetCurrentTimestamp();
 	for (int i = 0; i < p->processes; i++)
@@ -947,6 +976,16 @@ batch_is_step(const BatchParams *p)
 		ranread_call_in_progress();
 }
 
+/* Does a group of the batch verify? */
+static bool
+report_verifies(const BatchParams *p)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].verify)
+			return true;
+	return false;
+}
+
 /* The NOTICEs and WARNINGs of a finished batch */
 static void
 report_batch(BatchShared *bs, RunContext *rc, int level)
@@ -963,6 +1002,15 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 				(errmsg("%d process%s (%s) average response time = %s, calculated IOPS = %.0f%s",
 						p->processes, p->processes == 1 ? "" : "es", elapsed_words(bs),
 						avg_words(f), f->iops, steady_words(bs))));
+	if (report_verifies(p))
+		ereport(figures_verify_errors(f) > 0 ? WARNING : level,
+				(errmsg("ranread batch " INT64_FORMAT " verify: " UINT64_FORMAT " bad blocks (" UINT64_FORMAT " corrupt, " UINT64_FORMAT " wrong block, " UINT64_FORMAT " lost) in " UINT64_FORMAT " pages read and checked",
+						p->batch, figures_verify_errors(f), f->verify_bad[VERIFY_CORRUPT],
+						f->verify_bad[VERIFY_WRONG_BLOCK], f->verify_bad[VERIFY_LOST], f->verify_checked),
+				 errdetail(UINT64_FORMAT " pages read while a write of theirs was in flight were not checked; every page written was stamped and checksummed.",
+						   f->verify_skipped),
+				 figures_verify_errors(f) > 0 ?
+				 errhint("The first bad blocks are in ranread_verify_errors (batch " INT64_FORMAT ").", p->batch) : 0));
 	if (bs->status == STOP_FAILED)
 		ereport(WARNING,
 				(errmsg("ranread batch " INT64_FORMAT " failed: %s", p->batch, bs->message)));

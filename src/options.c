@@ -70,6 +70,9 @@ const WorkloadOption workload_options[] = {
 		"'idle', 'best-effort:0' to 'best-effort:7' or 'realtime:0' to 'realtime:7'", NULL,
 		"the workers keep the server's own I/O priority",
 	"io_priority is the workers' I/O priority class and level, as ioprio_set(2) and fio's prioclass/prio: 'idle', 'best-effort:N' or 'realtime:N' with N from 0 (highest) to 7; realtime needs CAP_SYS_ADMIN or CAP_SYS_NICE."},
+	/* verified writes and reads (verify.h) */
+	{"verify", OPT_VERIFY, LEVEL_GROUP, false, WT_BOOL, "false", 0, 0, "true or false", NULL, NULL,
+	"verify is true to stamp and checksum every page written and check every page read: wrong block, corrupt, or older than an acknowledged write (lost)."},
 	{"label", OPT_LABEL, LEVEL_GROUP, false, WT_TEXT, NULL, 0, 0, "a non-empty name but \"total\"", NULL, "g1, g2 ... by its place",
 	"A label names the group's rows in the results and the history, such as \"oltp\"."},
 	{"groups", OPT_GROUPS, LEVEL_BATCH, false, WT_JSONB, NULL, 1, RANREAD_MAX_GROUPS, "an array of 1 to 16 groups", NULL, NULL,
@@ -115,7 +118,7 @@ Oid
 workload_type_oid(WorkloadType type)
 {
 	static const Oid oids[] = {INT4OID, INT8OID, FLOAT8OID, TEXTOID, NAMEOID, INTERVALOID,
-	TIMESTAMPTZOID, JSONBOID};
+	TIMESTAMPTZOID, JSONBOID, BOOLOID};
 
 	return oids[type];
 }

@@ -25,7 +25,8 @@ typedef enum WorkloadType
 	WT_NAME,
 	WT_INTERVAL,
 	WT_TIMESTAMPTZ,
-	WT_JSONB
+	WT_JSONB,
+	WT_BOOL
 } WorkloadType;
 
 typedef enum WorkloadKey
@@ -55,7 +56,8 @@ typedef enum WorkloadKey
 	OPT_STUDY,
 	OPT_POINT,
 	OPT_FLEET,
-	OPT_CALLER
+	OPT_CALLER,
+	OPT_VERIFY
 } WorkloadKey;
 
 /* One option of a workload: one row of ranread_options() */

@@ -400,6 +400,7 @@ resolve_target(BatchTarget *bt, const char *fn)
 	ranread_strlcpy(bt->tablespace, t.tablespace, NAMEDATALEN);
 	ranread_strlcpy(bt->filesystem, fi.type, RANREAD_FS_LEN);
 	strlcpy(bt->relpath, t.relpath, MAXPGPATH);
+	bt->relid = t.relid;
 	bt->size_bytes = t.size_bytes;
 	bt->nsegs = (int) ((t.size_bytes + (uint64) RELSEG_SIZE * BLCKSZ - 1) / ((uint64) RELSEG_SIZE * BLCKSZ));
 	bt->dio_align = fi.dio_align;
@@ -503,8 +504,62 @@ params_steady(BatchParams *p, const char *text)
 }
 
 /*
+ * verify (verify.h): every page of an I/O is checked, so a verifying group's
+ * block_size is whole pages; every group that writes a target a group
+ * verifies verifies too, since a read is checked against the writes it
+ * knows of; the per-block words count at most VERIFY_MAX_INFLIGHT I/Os in
+ * flight.  Marks the verified targets.
+ */
+static void
+params_check_verify(BatchParams *p, const char *fn)
+{
+	int64		inflight = 0;
+
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		GroupParams *g = &p->groups[i];
+
+		if (!g->verify)
+			continue;
+		params_owner(fn, p->ngroups > 1 || p->mix ? g->label : NULL);
+		if (g->block_size % BLCKSZ != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("block_size %d of %s cannot be used with verify", g->block_size, owner_name),
+					 errdetail("verify checks whole pages of %d bytes.", BLCKSZ),
+					 errhint("Use a block_size that is a multiple of %d, or verify false.", BLCKSZ)));
+		p->targets[g->target].verified = true;
+	}
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		GroupParams *g = &p->groups[i];
+
+		if (!p->targets[g->target].verified)
+			continue;
+		inflight += (int64) g->processes * g->queue_depth;
+		if (g->verify || g->write_pct == 0)
+			continue;
+		for (int j = 0; j < p->ngroups; j++)
+			if (p->groups[j].verify && p->groups[j].target == g->target)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("group \"%s\" of %s writes target \"%s\", which group \"%s\" verifies, without verify",
+								g->label, fn, p->targets[g->target].name, p->groups[j].label),
+						 errdetail("A verified read is checked against the writes of its batch: each must be stamped."),
+						 errhint("Give verify true to every group that writes the target, or to none.")));
+	}
+	params_owner(fn, NULL);
+	if (inflight > VERIFY_MAX_INFLIGHT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("verify of %s allows at most %d I/Os in flight on a verified target, not " INT64_FORMAT,
+						fn, VERIFY_MAX_INFLIGHT, inflight),
+				 errhint("Lower processes or queue_depth.")));
+}
+
+/*
  * The checks that need the whole batch: steady_state needs a duration
- * longer than its window.
+ * longer than its window; verify's.
  */
 void
 params_check_batch(BatchParams *p, const char *fn)
@@ -522,6 +577,7 @@ params_check_batch(BatchParams *p, const char *fn)
 					 errmsg("sync %s of %s needs writes", ranread_sync_names[g->sync], owner_name),
 					 errhint("sync says how writes reach stable storage: give write_pct > 0, such as 100 for a log disk.")));
 	}
+	params_check_verify(p, fn);
 	params_owner(fn, NULL);
 	if (p->steady_pct > 0 && (p->duration_ns == 0 || p->duration_ns < (int64) p->steady_window * 1000000000))
 		ereport(ERROR,

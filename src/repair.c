@@ -155,7 +155,10 @@ reset_sql(const char *schema, bool v11)
 					 schema);
 	if (v11)
 		appendStringInfo(&q, ", g AS (DELETE FROM %1$s.ranread_groups WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
-						 "pr AS (DELETE FROM %1$s.ranread_probes WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)))",
+						 "pr AS (DELETE FROM %1$s.ranread_probes WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone))), "
+						 /* verify's bad blocks: a batch's with it, ranread_verify's (batch NULL) by their time */
+						 "ve AS (DELETE FROM %1$s.ranread_verify_errors WHERE batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT batch FROM gone)) "
+						 "OR (batch IS NULL AND ($1 IS NULL OR at OPERATOR(pg_catalog.<) $1)))",
 						 schema);
 	appendStringInfoString(&q, " SELECT pg_catalog.count(*) FROM gone");
 	return q.data;

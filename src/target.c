@@ -857,7 +857,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 		relpath = relpathperm(rel->rd_node, MAIN_FORKNUM);
 		relation_close(rel, NoLock);
 	}
-	secs = target_fill(target, relpath, spcname, size);
+	secs = target_fill(target, relid, relpath, spcname, size);
 
 	/* Record it */
 	{

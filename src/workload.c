@@ -172,6 +172,15 @@ json_float(const char *key, const JsonbValue *v)
 	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
 }
 
+/* A boolean value: true or false (JSON's, as SQL hands a boolean on) */
+static bool
+json_bool(const char *key, const JsonbValue *v)
+{
+	if (v->type != jbvBool)
+		wrong_type(key, v, "a boolean (true or false)");
+	return v->val.boolean;
+}
+
 /* A string value, as a C string */
 static char *
 json_text(const char *key, const JsonbValue *v)
@@ -236,7 +245,12 @@ default_json(const WorkloadOption *o)
 {
 	JsonbValue	v;
 
-	if (o->type == WT_INT4 || o->type == WT_INT8 || o->type == WT_FLOAT8)
+	if (o->type == WT_BOOL)
+	{
+		v.type = jbvBool;
+		v.val.boolean = strcmp(o->default_value, "true") == 0;
+	}
+	else if (o->type == WT_INT4 || o->type == WT_INT8 || o->type == WT_FLOAT8)
 	{
 		v.type = jbvNumeric;
 		v.val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(o->default_value),
@@ -309,6 +323,9 @@ apply_group(GroupRead *r, const WorkloadOption *o, const JsonbValue *v)
 			break;
 		case OPT_SYNC:
 			g->sync = params_sync(json_text(key, v));
+			break;
+		case OPT_VERIFY:
+			g->verify = json_bool(key, v);
 			break;
 		default:
 			elog(ERROR, "option %s is not a group's", key);

@@ -109,7 +109,7 @@ RESET ROLE;
 CREATE ROLE tap_ranread_runner;
 GRANT EXECUTE ON FUNCTION
     ranread_run(integer, bigint, name, interval, integer, integer, integer, text,
-                double precision, double precision, interval, integer, bigint, integer, text, text, text, timestamptz, text),
+                double precision, double precision, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean),
     ranread_setup(text, name, name),
     ranread_purge(name)
     TO tap_ranread_runner;

@@ -13,7 +13,7 @@ SELECT ok((SELECT count(*) >= 18 FROM ranread_options() WHERE NOT internal),
     'ranread_options lists the workload''s options');
 SELECT is((SELECT array_agg(a.name ORDER BY a.name)
              FROM (SELECT unnest(proargnames) AS name, unnest(proargtypes::oid[]) AS type
-                     FROM pg_proc WHERE oid = 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text)'::regprocedure) a
+                     FROM pg_proc WHERE oid = 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean)'::regprocedure) a
              LEFT JOIN ranread_options() o ON o.name = a.name AND o.type = a.type
             WHERE o.name IS NULL),
     NULL, 'every argument of ranread_run is an option of the table, of the same type');
@@ -88,7 +88,9 @@ SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_spec('{"groups": [{
     'a group''s option beside groups is refused');
 SELECT is(ranread_internal.ranread_defaults('group'),
     (SELECT jsonb_object_agg(name, CASE WHEN type IN ('integer'::regtype, 'double precision'::regtype)
-                                        THEN to_jsonb(default_value::numeric) ELSE to_jsonb(default_value) END)
+                                        THEN to_jsonb(default_value::numeric)
+                                        WHEN type = 'boolean'::regtype THEN to_jsonb(default_value::boolean)
+                                        ELSE to_jsonb(default_value) END)
        FROM ranread_options() WHERE level IN ('group', 'batch or group') AND default_value IS NOT NULL),
     'a group''s defaults are the table''s');
 

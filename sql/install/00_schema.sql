@@ -108,7 +108,18 @@ CREATE TABLE @extschema@.ranread_batches (
     cpu_us_per_io  float8,
     device         text,
     device_util_pct float8,
-    lat_stddev_ms  float8
+    lat_stddev_ms  float8,
+    -- 1.1, verified writes and reads (the verify option): whether a group
+    -- verified, pages read and checked, pages read while a write of theirs
+    -- was in flight (not checked), bad blocks and bad blocks of each kind
+    -- (ranread_verify_errors has the first); NULL where nothing verified
+    verify         boolean,
+    verify_checked bigint,
+    verify_skipped bigint,
+    verify_errors  bigint,
+    verify_corrupt bigint,
+    verify_wrong_block bigint,
+    verify_lost    bigint
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)

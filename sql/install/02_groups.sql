@@ -50,6 +50,14 @@ CREATE TABLE @extschema@.ranread_groups (
     device         text,
     device_util_pct float8,
     lat_stddev_ms  float8,
+    -- as in ranread_batches: the group's verify option and what it found
+    verify         boolean,
+    verify_checked bigint,
+    verify_skipped bigint,
+    verify_errors  bigint,
+    verify_corrupt bigint,
+    verify_wrong_block bigint,
+    verify_lost    bigint,
     PRIMARY KEY (batch, grp)
 );
 

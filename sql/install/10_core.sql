@@ -94,7 +94,9 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_run(
     sync         text     DEFAULT NULL,
     start_at     timestamptz DEFAULT NULL,
     -- the workers' I/O priority (ioprio_set): 'idle', 'best-effort:N', 'realtime:N'
-    io_priority  text     DEFAULT NULL)
+    io_priority  text     DEFAULT NULL,
+    -- stamp and checksum every page written, check every page read
+    verify       boolean  DEFAULT false)
 RETURNS @extschema@.ranread_run_result
 AS 'MODULE_PATHNAME', 'ranread_run_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;

@@ -77,6 +77,7 @@ AS $$
                ('run', 'ranread_profile'), ('run', 'ranread_commit_test'),
                ('run', 'ranread_probe'), ('run', 'ranread_probe_setup'), ('run', 'ranread_probe_schedule'),
                ('run', 'ranread_probe_schedules'), ('run', 'ranread_probe_unschedule'),
+               ('run', 'ranread_verify'),
                ('export', 'ranread_export'), ('export', 'ranread_export_study'),
                ('export', 'ranread_export_sweep')
     ), needs(what, need) AS (

@@ -27,6 +27,8 @@ AS $$
         ('run',           6, 'ranread_stop',         $x$SELECT ranread_stop();$x$),
         ('run',           7, 'ranread_run_step',     $x$SELECT * FROM ranread_run_step('{"groups": [{"processes": 2}], "duration": "5s"}');$x$),
         ('run',           8, 'ranread_blocks',       $x$SELECT * FROM ranread_blocks(2, 5, distribution => 'zipf:1.2');$x$),
+        ('run',           9, 'ranread_verify',       $x$SELECT * FROM ranread_verify('ranread');$x$),
+        ('run',          10, 'ranread_verify_errors', $x$SELECT batch, block, kind, expected, found FROM ranread_verify_errors ORDER BY at DESC LIMIT 10;$x$),
         ('report',        1, 'ranread_summary',      $x$SELECT * FROM ranread_summary ORDER BY batch DESC LIMIT 10;$x$),
         ('report',        2, 'ranread_summary_full', $x$SELECT * FROM ranread_summary_full WHERE batch = (SELECT max(batch) FROM ranread_summary_full);$x$),
         ('report',        3, 'ranread_process_summary', $x$SELECT * FROM ranread_process_summary WHERE batch = (SELECT max(batch) FROM ranread_process_summary);$x$),

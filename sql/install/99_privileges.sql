@@ -128,3 +128,7 @@ GRANT EXECUTE ON FUNCTION
 -- (the null check that ranread_study_check and ranread_sweep_known make, a
 -- pure rule in C)
 GRANT EXECUTE ON FUNCTION ranread_internal.ranread_require(text, text, anyelement, text) TO pg_monitor;
+
+-- Verified writes and reads: the bad blocks found are history, as the rest
+REVOKE ALL ON @extschema@.ranread_verify_errors FROM PUBLIC;
+GRANT SELECT ON @extschema@.ranread_verify_errors TO pg_monitor;

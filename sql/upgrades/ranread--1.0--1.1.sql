@@ -122,6 +122,16 @@ ALTER TABLE @extschema@.ranread_results
 -- Percentiles over time: each second's merged latency histogram
 ALTER TABLE @extschema@.ranread_intervals
     ADD COLUMN histogram bytea;
+-- Verified writes and reads (the verify option): what a batch's verify
+-- found (sql/install/06_verify.sql has the table of its bad blocks).
+ALTER TABLE @extschema@.ranread_batches
+    ADD COLUMN verify boolean,
+    ADD COLUMN verify_checked bigint,
+    ADD COLUMN verify_skipped bigint,
+    ADD COLUMN verify_errors bigint,
+    ADD COLUMN verify_corrupt bigint,
+    ADD COLUMN verify_wrong_block bigint,
+    ADD COLUMN verify_lost bigint;
 
 -- Functions whose arguments change in 1.1 are made again: keep who may
 -- execute them (their grants are carried over below, by function name).
@@ -189,6 +199,8 @@ $$;
 -- @include sql/install/04_durability.sql
 -- @include sql/install/05_views.sql
 -- @include sql/install/06_atomic.sql
+-- Verified writes and reads: the bad blocks found, ranread_verify
+-- @include sql/install/06_verify.sql
 -- @include sql/install/10_core.sql
 -- @include sql/install/11_seconds.sql
 -- @include sql/install/20_report.sql
@@ -236,7 +248,7 @@ BEGIN
     LOOP
         EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s',
             CASE pg_catalog.split_part(g, ' ', 1)
-                WHEN 'ranread_run' THEN '@extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text)'
+                WHEN 'ranread_run' THEN '@extschema@.ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean)'
                 WHEN 'ranread_run_step' THEN '@extschema@.ranread_run_step(jsonb)'
                 WHEN 'ranread_sweep' THEN '@extschema@.ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'
                 WHEN 'ranread_blocks' THEN '@extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)'

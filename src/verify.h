@@ -1,0 +1,181 @@
+/*
+ * verify.h
+ *		Verified writes and reads: the stamp every target page carries, the
+ *		check of a page read back, and the per-block words a verifying batch
+ *		shares (verify.c; docs/design.md, "Verify").
+ *
+ * The stamp.  Every page ranread writes to a target (setup's fill and every
+ * batch's writes) is a valid, empty heap page (io_fill_page): a page header
+ * with pd_lower = pd_upper's free space in between, filled with
+ * pseudo-random bytes.  The stamp is the first 32 bytes of that free space,
+ * right after the page header (at MAXALIGN(SizeOfPageHeaderData)): a magic
+ * word, the relation block number the page was written to, the target's
+ * identity (its relation's OID, which setup changes and SET TABLESPACE
+ * keeps), flags, the batch that wrote it (0: setup's fill) and its write
+ * sequence in that batch (0 outside a verifying batch).  The free space of
+ * a heap page is the server's to ignore, so the page stays a valid heap page.
+ * Pages of the fill and of verifying batches carry PostgreSQL's page
+ * checksum (pg_checksum_page, with the block number the stamp names) in
+ * pd_checksum whether or not the cluster has data checksums, and say so in
+ * the flags (STAMP_CHECKSUM); other batches' writes set it only where the
+ * cluster has data checksums, as before.  A stamp costs a batch without
+ * verify nothing it did not do before: four words instead of four random
+ * ones.
+ *
+ * The check of a page read (verify_page): no magic or a checksum that does
+ * not match is "corrupt" (a torn write, a bit flip, something else's
+ * bytes); a page whole but stamped for another block or another target is
+ * "wrong_block" (a misdirected write, or a read of the wrong place); a page
+ * older than the newest write this batch had acknowledged for the block
+ * when the read was issued is "lost" (the device acknowledged a write and
+ * kept the old data, or gave old data back).  ranread_verify, which has no
+ * batch, checks all but the last, and finds "missing" blocks (a truncated
+ * file) too.
+ *
+ * The per-block words.  A verifying batch has one 64-bit word per block of
+ * each target it verifies, in its shared memory:
+ *	 bits  0..38  seq		the highest write sequence acknowledged (completed)
+ *						and not overlapped by another write of the block
+ *	 bits 39..46  gen		bumped by every write issued to the block (wraps)
+ *	 bits 47..62  inflight	writes of the block issued and not completed
+ *	 bit	 63	  overlap	a write was issued while another was in flight;
+ *						cleared when none is left
+ * A writer takes its sequence from the batch's counter and, before its
+ * write is submitted, adds itself to inflight and bumps gen (setting
+ * overlap if another write was in flight); when the write completes it
+ * leaves inflight and, unless overlap is set, raises seq to its sequence.
+ * Two overlapping writes of one block may reach the device in either order,
+ * so neither raises seq: the block's expectation stays what it was before
+ * them, which both are newer than.  A reader takes the block's word before
+ * its read is submitted and again when it completes: if a write of the block
+ * was in flight at either moment, or gen moved between them, the read raced
+ * a write and may have seen either page, or a mix of both; it is counted as
+ * skipped, not checked.  Otherwise the page must be whole and stamped for
+ * the block, and, when the word's seq at the read's start is not 0, carry
+ * this batch and a sequence at least that seq.  So a read never reports a
+ * lost write it could not have seen, and every read that did not race a
+ * write is checked.
+ */
+#ifndef RANREAD_VERIFY_H
+#define RANREAD_VERIFY_H
+
+#include "c.h"
+
+#include "port/atomics.h"
+#include "datatype/timestamp.h"
+#include "storage/block.h"
+
+#define RANREAD_STAMP_MAGIC		((uint32) 0x52525631)	/* "RRV1" */
+#define STAMP_CHECKSUM			0x0001	/* pd_checksum is pg_checksum_page's */
+#define STAMP_VERIFIED			0x0002	/* written by a verifying batch */
+
+/* The stamp, at MAXALIGN(SizeOfPageHeaderData) of the page */
+typedef struct PageStamp
+{
+	uint32		magic;
+	uint32		blkno;			/* the relation block it was written to */
+	uint32		target;			/* the target's relation OID */
+	uint32		flags;
+	int64		batch;			/* 0: setup's fill */
+	uint64		seq;			/* write sequence in that batch; 0 outside verify */
+} PageStamp;
+
+/* What a check found; the names are ranread_verify_errors.kind */
+typedef enum VerifyKind
+{
+	VERIFY_OK = 0,
+	VERIFY_CORRUPT,				/* no stamp, or the checksum does not match */
+	VERIFY_WRONG_BLOCK,			/* whole, but another block's (or target's) */
+	VERIFY_LOST,				/* older than a write acknowledged before the read */
+	VERIFY_MISSING				/* beyond the end of a truncated file */
+} VerifyKind;
+
+#define VERIFY_NKINDS			(VERIFY_MISSING + 1)
+#define RANREAD_VERIFY_ERRORS	100 /* bad blocks kept per batch (or check) */
+
+/* One bad block, as found */
+typedef struct VerifyError
+{
+	volatile bool ready;		/* filled in (the rest is written first) */
+	int			group;
+	int			target;			/* index in BatchParams.targets */
+	VerifyKind	kind;
+	uint64		block;			/* relation block number */
+	bool		no_stamp;		/* corrupt: no ranread stamp at all */
+	uint32		found_target;	/* wrong_block: the stamp's target */
+	uint64		expected;		/* corrupt: checksum; wrong_block: block; lost: seq */
+	uint64		found;
+	int64		found_batch;	/* lost: the stamp's batch */
+	uint64		at_ns;			/* CLOCK_MONOTONIC */
+} VerifyError;
+
+/* A verifying batch's shared state (in BatchShared) */
+typedef struct VerifyShared
+{
+	pg_atomic_uint64 next_seq;	/* write sequences, from 1 */
+	pg_atomic_uint32 nerrors;	/* bad blocks found (errors[] keeps the first) */
+	VerifyError errors[RANREAD_VERIFY_ERRORS];
+} VerifyShared;
+
+/* The per-block word */
+#define VW_SEQ_MASK		((UINT64CONST(1) << 39) - 1)
+#define VW_GEN_SHIFT	39
+#define VW_GEN_MASK		(UINT64CONST(0xFF) << VW_GEN_SHIFT)
+#define VW_INFLIGHT_SHIFT 47
+#define VW_INFLIGHT_ONE (UINT64CONST(1) << VW_INFLIGHT_SHIFT)
+#define VW_INFLIGHT_MASK (UINT64CONST(0xFFFF) << VW_INFLIGHT_SHIFT)
+#define VW_OVERLAP		(UINT64CONST(1) << 63)
+#define VERIFY_MAX_INFLIGHT 65535	/* I/Os in flight a verifying batch may have */
+
+/* A write of the block is about to be submitted */
+static inline void
+verify_word_write_begin(pg_atomic_uint64 *w)
+{
+	uint64		old = pg_atomic_read_u64(w);
+	uint64		new;
+
+	do
+	{
+		new = (old & ~VW_GEN_MASK) | ((old + (UINT64CONST(1) << VW_GEN_SHIFT)) & VW_GEN_MASK);
+		new += VW_INFLIGHT_ONE;
+		if (old & VW_INFLIGHT_MASK)
+			new |= VW_OVERLAP;
+	} while (!pg_atomic_compare_exchange_u64(w, &old, new));
+}
+
+/* A write of the block with sequence seq has completed */
+static inline void
+verify_word_write_end(pg_atomic_uint64 *w, uint64 seq)
+{
+	uint64		old = pg_atomic_read_u64(w);
+	uint64		new;
+
+	do
+	{
+		new = old - VW_INFLIGHT_ONE;
+		if (!(old & VW_OVERLAP) && seq > (old & VW_SEQ_MASK))
+			new = (new & ~VW_SEQ_MASK) | seq;
+		if ((new & VW_INFLIGHT_MASK) == 0)
+			new &= ~VW_OVERLAP;
+	} while (!pg_atomic_compare_exchange_u64(w, &old, new));
+}
+
+/* Did a read that saw the word as before and after race a write? */
+static inline bool
+verify_word_raced(uint64 before, uint64 after)
+{
+	return ((before | after) & VW_INFLIGHT_MASK) != 0 ||
+		((before ^ after) & VW_GEN_MASK) != 0;
+}
+
+/* verify.c */
+extern VerifyKind verify_page(const char *page, BlockNumber blkno, Oid target,
+							  int64 batch, uint64 expected_seq, VerifyError *e);
+extern const char *verify_kind_name(VerifyKind kind);
+extern char *verify_expected_text(const VerifyError *e, int64 batch);
+extern char *verify_found_text(const VerifyError *e, Oid target);
+extern void verify_insert_error(const char *schema, int64 batch, int group, const char *target,
+								const VerifyError *e, const char *expected, const char *found,
+								TimestampTz at);
+
+#endif							/* RANREAD_VERIFY_H */
