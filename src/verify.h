@@ -11,8 +11,9 @@
  * right after the page header (at MAXALIGN(SizeOfPageHeaderData)): a magic
  * word, the relation block number the page was written to, the target's
  * identity (its relation's OID, which setup changes and SET TABLESPACE
- * keeps), flags, the batch that wrote it (0: setup's fill) and its write
- * sequence in that batch (0 outside a verifying batch).  The free space of
+ * keeps), flags, the verifying batch that wrote it (0: setup's fill or a batch
+ * without verify, so that a seeded batch repeated writes the same bytes)
+ * and its write sequence in that batch (0 outside a verifying batch).  The free space of
  * a heap page is the server's to ignore, so the page stays a valid heap page.
  * Pages of the fill and of verifying batches carry PostgreSQL's page
  * checksum (pg_checksum_page, with the block number the stamp names) in

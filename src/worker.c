@@ -397,10 +397,12 @@ worker_prepare(BatchWorker *bw, BatchShared *bs, int index)
 		st->intervals = batch_intervals(bs, index, st->group);
 		/* its written pages' stamp; verify: the target's words (verify.h) */
 		st->stamp.target = p->targets[st->g->target].relid;
-		st->stamp.batch = p->batch;
 		st->verify = st->g->verify && st->fill && bs->verify_off[st->g->target] != 0;
+		/* the batch only where verify needs it: a seeded batch repeated writes the same bytes */
+		st->stamp.batch = 0;
 		if (st->verify)
 		{
+			st->stamp.batch = p->batch;
 			st->stamp.flags = STAMP_CHECKSUM | STAMP_VERIFIED;
 			st->words = (pg_atomic_uint64 *) ((char *) bs + bs->verify_off[st->g->target]);
 			st->vs = &bs->verify;

@@ -78,7 +78,7 @@ SELECT throws_ok($$SELECT * FROM ranread_run_step('{"groups": [{"processes": 1}]
     'in a spec, io_priority is a string');
 SELECT is((SELECT level || '|' || type::text FROM ranread_options() WHERE name = 'io_priority'), 'batch|text',
     'io_priority is a batch option of the one workload definition (ranread_options)');
-SELECT is((SELECT pg_get_function_arg_default(p.oid, p.pronargs) FROM pg_proc p
+SELECT is((SELECT pg_get_function_arg_default(p.oid, array_position(p.proargnames, 'io_priority')) FROM pg_proc p
             WHERE p.proname = 'ranread_run' AND 'io_priority' = ANY (p.proargnames)), 'NULL::text',
     'ranread_run takes io_priority, NULL (the server''s own priority) by default');
 
