@@ -4,7 +4,7 @@
 #    (written by scripts/freeze-release) and unchanged since
 #  - while the Makefile's EXTVERSION is a released version, sql/install/
 #    assembles to exactly its released install script: a change to the SQL
-#    surface starts the next version (README, "Versions") instead of
+#    surface starts the next version (docs/design.md, "Versions") instead of
 #    changing what users of the released one installed
 #  - the server offers the released scripts as they are in sql/versions/
 . "$(dirname "$0")/lib.sh"
