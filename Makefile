@@ -48,12 +48,15 @@ REPORT_OBJS = \
 	src/report/server_info.o
 
 EXTENSION = ranread
-# The install script of the current version is assembled from the parts in
-# sql/install/, in name order.  Released install scripts and the upgrade
-# scripts between versions are kept as they are, in sql/versions/.
+# The install script of the version being written is assembled from the
+# parts in sql/install/, in name order, and its upgrade scripts (UPGRADES)
+# from their sources in sql/upgrades/.  scripts/freeze-release releases a
+# version: its scripts are then kept as released in sql/versions/ (checked by
+# test/shell/14_released.sh), and the next change to the surface starts the
+# next version (EXTVERSION, and UPGRADES from the released one).
 EXTVERSION = 1.1
 UPGRADES = ranread--1.0--1.1.sql
-DATA_built = ranread--$(EXTVERSION).sql $(UPGRADES)
+DATA_built = $(if $(wildcard sql/versions/ranread--$(EXTVERSION).sql),,ranread--$(EXTVERSION).sql) $(UPGRADES)
 DATA = $(wildcard sql/versions/ranread--*.sql)
 # The queries file for prometheus-postgres-exporter (README, "Keeping
 # watch"), beside the extension's scripts: `pg_config --sharedir`/extension/
