@@ -55,7 +55,7 @@ EXTENSION = ranread
 # test/shell/14_released.sh), and the next change to the surface starts the
 # next version (EXTVERSION, and UPGRADES from the released one).
 EXTVERSION = 1.1
-UPGRADES = ranread--1.0--1.1.sql
+UPGRADES =
 DATA_built = $(if $(wildcard sql/versions/ranread--$(EXTVERSION).sql),,ranread--$(EXTVERSION).sql) $(UPGRADES)
 DATA = $(wildcard sql/versions/ranread--*.sql)
 # The queries file for prometheus-postgres-exporter (README, "Keeping
@@ -109,7 +109,7 @@ ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
 	cat $^ > $@
 
 # An upgrade script: its source in sql/upgrades/, each "-- @include FILE"
-# line replaced by the file (see the top of sql/upgrades/ranread--1.0--1.1.sql)
+# line replaced by the whole text of that file of sql/install/
 ranread--%.sql: sql/upgrades/ranread--%.sql $(INSTALL_PARTS)
 	awk '/^-- @include /{ f = $$3; while ((getline line < f) > 0) print line; close(f); next } { print }' $< > $@
 
