@@ -131,9 +131,9 @@ tail_test(const RanreadHist *a, const RanreadHist *b, int t, double *z,
 	*z = (se > 0) ? (*share_b - *share_a) / se : 0;
 }
 
-void
-compare_hists(const RanreadHist *a, const RanreadHist *b, double min_factor,
-			  double alpha, RanreadComparison *r)
+/* The middle: Mann-Whitney U of b against a, ties within a bucket a half */
+static void
+compare_middle(const RanreadHist *a, const RanreadHist *b, RanreadComparison *r)
 {
 	double		na = (double) a->count;
 	double		nb = (double) b->count;
@@ -142,22 +142,7 @@ compare_hists(const RanreadHist *a, const RanreadHist *b, double min_factor,
 	double		ties = 0;
 	double		below_a = 0;
 	double		var;
-	bool		slow50,
-				slow99,
-				fast50,
-				fast99;
 
-	memset(r, 0, sizeof(*r));
-	r->n_a = a->count;
-	r->n_b = b->count;
-	r->p50_a_ms = hist_percentile_ms(a, 50);
-	r->p50_b_ms = hist_percentile_ms(b, 50);
-	r->p99_a_ms = hist_percentile_ms(a, 99);
-	r->p99_b_ms = hist_percentile_ms(b, 99);
-	r->p50_ratio = ratio(r->p50_b_ms, r->p50_a_ms);
-	r->p99_ratio = ratio(r->p99_b_ms, r->p99_a_ms);
-
-	/* Mann-Whitney U of b against a, ties within a bucket counted a half */
 	for (int i = 0; i < HIST_BUCKETS; i++)
 	{
 		double		ca = (double) a->buckets[i];
@@ -172,39 +157,89 @@ compare_hists(const RanreadHist *a, const RanreadHist *b, double min_factor,
 	var = (n > 1) ? na * nb / 12.0 * ((n + 1) - ties / (n * (n - 1))) : 0;
 	r->u_z = (var > 0) ? (u - na * nb / 2.0) / sqrt(var) : 0;
 	r->u_p = Min(1.0, 2 * p_two_sided(r->u_z));
+}
 
-	/*
-	 * The tail: the share of each above a's p99 bucket (about 1% of a's; a
-	 * slower tail puts more of b's there), and above b's (a faster tail
-	 * leaves more of a's there); the direction that stands out counts.
-	 */
+/*
+ * The tail: the share of each above a's p99 bucket (about 1% of a's; a
+ * slower tail puts more of b's there), and above b's (a faster tail leaves
+ * more of a's there); the direction that stands out counts.  Below 100 I/Os
+ * a side a p99 is the maximum: no tail test.
+ */
+static void
+compare_tail(const RanreadHist *a, const RanreadHist *b, RanreadComparison *r)
+{
+	double		za,
+				zb,
+				sa,
+				sb,
+				ta,
+				tb;
+
+	tail_test(a, b, bucket_of_rank(a, 99), &za, &sa, &sb);
+	tail_test(a, b, bucket_of_rank(b, 99), &zb, &ta, &tb);
+	if (za >= -zb)
 	{
-		double		za,
-					zb,
-					sa,
-					sb,
-					ta,
-					tb;
-
-		tail_test(a, b, bucket_of_rank(a, 99), &za, &sa, &sb);
-		tail_test(a, b, bucket_of_rank(b, 99), &zb, &ta, &tb);
-		if (za >= -zb)
-		{
-			r->tail_z = za;
-			r->tail_a = sa;
-			r->tail_b = sb;
-		}
-		else
-		{
-			r->tail_z = zb;
-			r->tail_a = ta;
-			r->tail_b = tb;
-		}
+		r->tail_z = za;
+		r->tail_a = sa;
+		r->tail_b = sb;
 	}
-	/* below 100 I/Os a p99 is the maximum: no tail test */
+	else
+	{
+		r->tail_z = zb;
+		r->tail_a = ta;
+		r->tail_b = tb;
+	}
 	if (a->count < COMPARE_TAIL_MIN_IOS || b->count < COMPARE_TAIL_MIN_IOS)
 		r->tail_z = 0;
 	r->tail_p = Min(1.0, 2 * p_two_sided(r->tail_z));
+}
+
+/* The verdict "slower" or "faster", decided by p99 or p50: whichever moved more */
+static void
+compare_decide(RanreadComparison *r, const char *verdict, bool by50, bool by99)
+{
+	bool		more99 = (strcmp(verdict, "slower") == 0) ? r->p99_ratio >= r->p50_ratio
+		: r->p99_ratio <= r->p50_ratio;
+
+	r->verdict = verdict;
+	if (by99 && (!by50 || more99))
+	{
+		r->decided_by = "p99";
+		r->factor = r->p99_ratio;
+		r->p_value = r->tail_p;
+	}
+	else
+	{
+		r->decided_by = "p50";
+		r->factor = r->p50_ratio;
+		r->p_value = r->u_p;
+	}
+}
+
+/*
+ * Compare b with a: both tests, then a change only where a test is
+ * significant (alpha) and its percentile moved by min_factor that way
+ */
+void
+compare_hists(const RanreadHist *a, const RanreadHist *b, double min_factor,
+			  double alpha, RanreadComparison *r)
+{
+	bool		slow50,
+				slow99,
+				fast50,
+				fast99;
+
+	memset(r, 0, sizeof(*r));
+	r->n_a = a->count;
+	r->n_b = b->count;
+	r->p50_a_ms = hist_percentile_ms(a, 50);
+	r->p50_b_ms = hist_percentile_ms(b, 50);
+	r->p99_a_ms = hist_percentile_ms(a, 99);
+	r->p99_b_ms = hist_percentile_ms(b, 99);
+	r->p50_ratio = ratio(r->p50_b_ms, r->p50_a_ms);
+	r->p99_ratio = ratio(r->p99_b_ms, r->p99_a_ms);
+	compare_middle(a, b, r);
+	compare_tail(a, b, r);
 	r->p_value = Min(r->u_p, r->tail_p);
 
 	slow50 = r->u_p < alpha && r->u_z > 0 && r->p50_ratio >= min_factor;
@@ -213,37 +248,9 @@ compare_hists(const RanreadHist *a, const RanreadHist *b, double min_factor,
 	fast99 = r->tail_p < alpha && r->tail_z < 0 && r->p99_ratio <= 1 / min_factor;
 
 	if (slow50 || slow99)
-	{
-		r->verdict = "slower";
-		if (slow99 && (!slow50 || r->p99_ratio >= r->p50_ratio))
-		{
-			r->decided_by = "p99";
-			r->factor = r->p99_ratio;
-			r->p_value = r->tail_p;
-		}
-		else
-		{
-			r->decided_by = "p50";
-			r->factor = r->p50_ratio;
-			r->p_value = r->u_p;
-		}
-	}
+		compare_decide(r, "slower", slow50, slow99);
 	else if (fast50 || fast99)
-	{
-		r->verdict = "faster";
-		if (fast99 && (!fast50 || r->p99_ratio <= r->p50_ratio))
-		{
-			r->decided_by = "p99";
-			r->factor = r->p99_ratio;
-			r->p_value = r->tail_p;
-		}
-		else
-		{
-			r->decided_by = "p50";
-			r->factor = r->p50_ratio;
-			r->p_value = r->u_p;
-		}
-	}
+		compare_decide(r, "faster", fast50, fast99);
 	else
 	{
 		r->verdict = "same";
