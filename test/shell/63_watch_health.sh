@@ -8,15 +8,14 @@
 # a whole probe (seen: a 10 ms device's probe at p50 33 ms), and that noise
 # must stay small beside the device's own latency for a test of one device
 # to be about the device.
-#  - until ranread_probe is in (sql/install/61_probe.sql), a probe here is
-#    what it makes: a small paced QD1 read batch (3 s at 6 I/Os per
-#    second, below what the device does even when 3x slower: a paced batch
-#    that falls behind counts the wait in its latency) and its row in ranread_probes, inserted by this test once the
-#    batch is recorded
+#  - a probe is ranread_probe's, on the tablespace's probe target
+#    (ranread_probe_setup): 3 s at 6 I/Os per second, below what the device
+#    does even when 3x slower (a paced batch that falls behind counts the
+#    wait in its latency); the probe lists itself in ranread_probes and the
+#    trigger there judges it
 #  - the first 5 probes make the tablespace's baseline (verdict baseline)
-#  - 5 more probes of the unchanged device: every verdict same, status ok,
-#    no NOTIFY (no false alarm; the 20 probes of the statistics are
-#    test/watch_compare.sql's, on synthetic histograms)
+#  - 20 more probes of the unchanged device: every verdict same, status
+#    ok, no NOTIFY (no false alarm)
 #  - ranread_compare of two probes of the same device: same
 #  - the device 3x slower: the next probe's verdict is slower by about 3x,
 #    its status changes (ok -> slower), a session that LISTENs on
@@ -37,7 +36,7 @@ LPID=
 cleanup() {
   [ -n "$LPID" ] && kill "$LPID" 2>/dev/null
   faults_cleanup
-  psql -qX -d "${DB:-postgres}" -c "SELECT ranread_purge('watch')" >/dev/null 2>&1
+  psql -qX -d "${DB:-postgres}" -c "SELECT ranread_purge('ranread_probe_rr_watch_slow')" >/dev/null 2>&1
   psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_watch" -c "DROP TABLESPACE IF EXISTS rr_watch_slow" >/dev/null 2>&1
   slowfs_umount_all
 }
@@ -48,7 +47,7 @@ ok $? "slowfs is mounted: 40 ms per read"
 DIR=$(slowfs_pg_dir "$MNT" spc)
 setup_db rr_watch
 q "CREATE TABLESPACE rr_watch_slow LOCATION '$DIR'" >/dev/null
-is "$(q "SELECT size_bytes FROM ranread_setup('64MB', 'rr_watch_slow', 'watch')")" 67108864 "a 64 MB target on it"
+is "$(q "SELECT size_bytes FROM ranread_probe_setup('rr_watch_slow', '64MB')")" 67108864 "a 64 MB probe target on it"
 # p99 thresholds far above the device's, so that the status follows the
 # verdict; the thresholds are tested at the end, set below the device
 q "SELECT ranread_health_set('rr_watch_slow', p99_degraded_ms => 1000, p99_critical_ms => 2000, baseline_probes => 5)" >/dev/null
@@ -61,13 +60,9 @@ LPID=$!
 notifies() { grep -c 'Asynchronous notification "ranread_health"' "$LISTEN_OUT"; }
 wait_n() { local d=$((SECONDS + 5)); while [ "$(notifies)" -lt "$1" ] && [ $SECONDS -lt $d ]; do sleep 0.2; done; sleep 0.5; }
 
-# probe: one probe as ranread_probe makes it (see the top), its batch's id
-probe() {
-  local b
-  b=$(q "SELECT batch FROM ranread_run(1, target => 'watch', duration => '3s', rate_iops => 6)")
-  q "INSERT INTO ranread_probes (batch, tablespace) VALUES ($b, 'rr_watch_slow')" >/dev/null
-  echo "$b"
-}
+# probe: one probe of the tablespace (see the top), its batch's id
+PROBE="SELECT batch FROM ranread_probe('rr_watch_slow', duration => '3s', rate_iops => 6)"
+probe() { q "$PROBE"; }
 verdicts() {
   q "SELECT batch, ios, round(p50_ms::numeric, 3), round(p99_ms::numeric, 3), verdict, round(factor::numeric, 2), status, reason
        FROM ranread_probe_verdicts WHERE batch >= $1 ORDER BY batch" | sed 's/^/#   /'
@@ -80,13 +75,13 @@ is "$(q "SELECT cardinality(batches) || ' ' || pinned || ' ' || (ranread_hist_co
   "5 false true" "... which merges their histograms, not pinned"
 
 FIRST=$(probe)
-for i in $(seq 2 5); do LAST=$(probe); done
+for i in $(seq 2 20); do LAST=$(probe); done
 IFS='|' read -r n_same n_ok max_f <<< "$(q "SELECT count(*) FILTER (WHERE verdict = 'same'), count(*) FILTER (WHERE status = 'ok'),
                                                      round(max(p99_factor)::numeric, 2)
                                                 FROM ranread_probe_verdicts WHERE batch >= $FIRST")"
-diag "5 probes of the unchanged device: $n_same same, $n_ok ok, p99 factor at most $max_f"
-is "$n_same $n_ok" "5 5" "5 probes of the unchanged device: every verdict same, every status ok (no false alarm; 20 are in test/watch_compare.sql)"
-[ "$n_same $n_ok" = "5 5" ] || verdicts 1
+diag "20 probes of the unchanged device: $n_same same, $n_ok ok, p99 factor at most $max_f"
+is "$n_same $n_ok" "20 20" "20 probes of the unchanged device: every verdict same, every status ok (no false alarm)"
+[ "$n_same $n_ok" = "20 20" ] || verdicts 1
 sleep 0.5
 is "$(notifies)" 0 "... and no NOTIFY on ranread_health"
 cv=$(q "SELECT verdict FROM ranread_compare($FIRST, $LAST)")
@@ -96,8 +91,8 @@ is "$cv" same "ranread_compare of two probes of the same device: same"
 # the device 3x slower
 echo read_delay_us=120000 > "$MNT/.slowfs-control"
 ok $? "slowfs takes 120 ms per read from now on"
-B=$(q "SELECT batch FROM ranread_run(1, target => 'watch', duration => '3s', rate_iops => 6)")
-warn=$(psql -qAtX -d "$DB" -c "INSERT INTO ranread_probes (batch, tablespace) VALUES ($B, 'rr_watch_slow')" 2>&1 >/dev/null)
+B=$(psql -qAtX -d "$DB" -c "$PROBE" 2> "$WORK/warn")
+warn=$(cat "$WORK/warn")
 IFS='|' read -r verdict factor status prev <<< "$(q "SELECT verdict, round(factor::numeric, 2), status, previous_status FROM ranread_probe_verdicts WHERE batch = $B")"
 diag "the probe 3x slower: $verdict, factor $factor, $status (was $prev)"
 is "$verdict" slower "a probe of the device made 3x slower: verdict slower"
@@ -106,7 +101,7 @@ cmp_ok "$factor" ">=" 2.4 "... by a factor of about 3 (at least 2.4)"
 cmp_ok "$factor" "<=" 4 "... (at most 4: a tail event of one probe may add to its p99)"
 is "$status $prev" "slower ok" "... its status changes from ok to slower (than its baseline)"
 echo "$warn" | grep -q 'WARNING:  ranread: tablespace "rr_watch_slow" is now slower (was ok)'
-ok $? "... the insert raises the WARNING the server log gets" || diag "$warn"
+ok $? "... the probe raises the WARNING the server log gets" || diag "$warn"
 wait_n 1
 is "$(notifies)" 1 "a session listening on ranread_health receives one NOTIFY"
 payload=$(sed -n 's/^Asynchronous notification "ranread_health" with payload "\(.*\)" received from server process.*/\1/p' "$LISTEN_OUT" | head -1)
