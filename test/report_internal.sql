@@ -4,7 +4,7 @@
 -- and still work for readers of the history (pg_monitor).
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(9);
+SELECT plan(10);
 
 SELECT is((SELECT e.extname FROM pg_namespace n
              JOIN pg_depend d ON d.classid = 'pg_namespace'::regclass AND d.objid = n.oid AND d.deptype = 'e'
@@ -54,6 +54,8 @@ SELECT ok(ranread_report() ~ '^<!DOCTYPE html>.*Server and targets.*The latest b
     'a member of pg_monitor writes the report of the history, every section of it');
 SELECT ok(ranread_internal.ranread_html('<a>') = '&lt;a&gt;',
     'and may call the pure helpers, as the functions it calls do on its behalf');
+SELECT lives_ok($$SELECT count(p99_ms) FROM ranread_percentiles_over_time$$,
+    'and reads each second''s percentiles (ranread_percentiles_over_time merges histograms for it)');
 RESET ROLE;
 
 SELECT * FROM finish();

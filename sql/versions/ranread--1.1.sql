@@ -11199,6 +11199,8 @@ GRANT EXECUTE ON FUNCTION @extschema@.ranread_options(),
                           ranread_internal.ranread_help_closest(text) TO pg_monitor;
 
 -- Functions the views and reports call on the reader's behalf.
+-- ranread_hist_merge: the per-second views and the heatmap merge histograms
+GRANT EXECUTE ON ROUTINE @extschema@.ranread_hist_merge(bytea) TO pg_monitor;
 GRANT EXECUTE ON FUNCTION ranread_internal.ranread_target_state(oid, bigint),
                           ranread_internal.ranread_target_info(oid, bigint),
                           ranread_internal.ranread_batch_live(bigint),
@@ -11206,6 +11208,7 @@ GRANT EXECUTE ON FUNCTION ranread_internal.ranread_target_state(oid, bigint),
                           ranread_internal.ranread_running_calls(),
                           ranread_internal.ranread_status_now(text, bigint, text),
                           ranread_internal.ranread_round(float8, integer),
+                          @extschema@.ranread_hist_count(bytea),
                           ranread_internal.ranread_workload_words(integer, text, integer, integer, text),
                           ranread_internal.ranread_fleet_live(integer, timestamptz),
                           @extschema@.ranread_fleet_rows(bigint),
