@@ -246,8 +246,8 @@ io_fill_page(char *page, BlockNumber blkno, uint64 *rng, const PageStamp *stamp,
 
 /*
  * Verify, as a slot's I/O is prepared (io_prepare, before it is submitted):
- * a write takes the batch's next sequence, gets its pages stamped with it
- * and enters the blocks' words as in flight; a read notes the blocks' words
+ * a write enters the blocks' words as in flight, then takes the batch's
+ * next sequence and gets its pages stamped with it; a read notes the blocks' words
  * as they are now (verify.h says why).
  */
 void
@@ -258,12 +258,12 @@ io_verify_begin(Worker *w, Slot *s)
 
 	if (s->is_write)
 	{
+		for (int i = 0; i < pages; i++)
+			verify_word_write_begin(&st->words[s->blkno + i]);
+		/* the sequence once in the words: it follows the order of issue (verify.h) */
 		s->vseq = Min(pg_atomic_fetch_add_u64(&st->vs->next_seq, 1), VW_SEQ_MASK);
 		for (int i = 0; i < pages; i++)
-		{
-			verify_word_write_begin(&st->words[s->blkno + i]);
 			io_fill_page(s->buf + i * BLCKSZ, s->blkno + i, st->data_rng, &st->stamp, s->vseq);
-		}
 		pg_write_barrier();
 	}
 	else

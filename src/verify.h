@@ -35,16 +35,19 @@
  *
  * The per-block words.  A verifying batch has one 64-bit word per block of
  * each target it verifies, in its shared memory:
- *	 bits  0..38  seq		the highest write sequence acknowledged (completed)
+ *	 bits  0..38  seq		the sequence of the last write acknowledged (completed)
  *						and not overlapped by another write of the block
  *	 bits 39..46  gen		bumped by every write issued to the block (wraps)
  *	 bits 47..62  inflight	writes of the block issued and not completed
  *	 bit	 63	  overlap	a write was issued while another was in flight;
  *						cleared when none is left
- * A writer takes its sequence from the batch's counter and, before its
- * write is submitted, adds itself to inflight and bumps gen (setting
- * overlap if another write was in flight); when the write completes it
- * leaves inflight and, unless overlap is set, raises seq to its sequence.
+ * A writer, before its write is submitted, adds itself to inflight and
+ * bumps gen (setting overlap if another write was in flight), and only then
+ * takes its sequence from the batch's counter: so a write issued after
+ * another of the block completed has the higher sequence, whatever delays
+ * either had.  When the write completes it leaves inflight and, unless
+ * overlap is set, sets seq to its sequence: alone in flight from issue to
+ * completion, it is what the device holds now.
  * Two overlapping writes of one block may reach the device in either order,
  * so neither raises seq: the block's expectation stays what it was before
  * them, which both are newer than.  A reader takes the block's word before
@@ -154,7 +157,8 @@ verify_word_write_end(pg_atomic_uint64 *w, uint64 seq)
 	do
 	{
 		new = old - VW_INFLIGHT_ONE;
-		if (!(old & VW_OVERLAP) && seq > (old & VW_SEQ_MASK))
+		/* alone in flight from issue to completion: the device holds this write */
+		if (!(old & VW_OVERLAP))
 			new = (new & ~VW_SEQ_MASK) | seq;
 		if ((new & VW_INFLIGHT_MASK) == 0)
 			new &= ~VW_OVERLAP;
