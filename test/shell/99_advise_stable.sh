@@ -35,7 +35,7 @@ advice() {
 a1=$(advice); a2=$(advice); a3=$(advice)
 q "SELECT setting || ': ' || coalesce(suggested, '-') || ' | ' || figures || coalesce(' | ' || warning, '')
      FROM ranread_advise('rr_advise_slow', cache_hit_ratio => 0)" | while IFS= read -r line; do diag "$line"; done
-is "$(echo "$a1" | wc -l)" 6 "ranread_advise gives a row per setting"
+is "$(echo "$a1" | wc -l)" 7 "ranread_advise gives a row per setting (full_page_writes among them)"
 is "$a2" "$a1" "a second call gives the same advice, every column"
 is "$a3" "$a1" "... and a third"
 
@@ -50,7 +50,7 @@ q "SELECT figures FROM ranread_advise('rr_advise_slow') WHERE setting = 'random_
   | grep -q "^QD1 random 8 KiB reads: $med ms average (median of batches $qd1, the latest [-0-9: ]*; they vary by [0-9.]*%)"
 ok $? "... through their median, $med ms, saying how much they vary"
 cmp_ok "$med" ">=" 2 "a QD1 read on the slowed device takes its 2 ms ($med ms)"
-is "$(q "SELECT count(*) FROM ranread_advise('rr_advise_slow', cache_hit_ratio => 0) WHERE suggested IS NOT NULL")" 5 \
+is "$(q "SELECT count(*) FROM ranread_advise('rr_advise_slow', cache_hit_ratio => 0) WHERE suggested IS NOT NULL")" 6 \
   "every setting but wal_sync_method (no commit test) is advised: 2 ms reads are no cache's"
 q "SELECT warning FROM ranread_advise('rr_advise_slow') WHERE setting = 'random_page_cost'" \
   | grep -q "less than twice the server's RAM .*slower than a cache in RAM answers: the device answered"
