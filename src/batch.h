@@ -387,6 +387,16 @@ batch_writes(const BatchParams *p)
 	return false;
 }
 
+/* Does any group of the batch verify? */
+static inline bool
+batch_verifies(const BatchParams *p)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].verify)
+			return true;
+	return false;
+}
+
 /* A process's write histogram: an empty one in a read-only batch */
 static inline const RanreadHist *
 stream_write_hist(BatchShared *bs, StreamStats *st)

@@ -132,16 +132,6 @@ col_verify(HistoryRow *r, const RanreadFigures *f, bool verified)
 	col(r, "verify_lost", INT8OID, Int64GetDatum((int64) f->verify_bad[VERIFY_LOST]), !verified, 11);
 }
 
-/* Does any group of the batch verify? */
-static bool
-batch_verifies(const BatchParams *p)
-{
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].verify)
-			return true;
-	return false;
-}
-
 /*
  * The first bad blocks verify found (1.1), in the order they were found,
  * into ranread_verify_errors

@@ -351,6 +351,13 @@ batch_layout(const BatchParams *p, int nworkers, Size *stream_off, Size *interva
 	return add_size(sz, mul_size(hsec_pool_entries(p), sizeof(HistSecondEntry)));
 }
 
+/* The size of a verified target's per-block words (verify.h) */
+static Size
+verify_words_size(const BatchTarget *t)
+{
+	return mul_size(t->size_bytes / BLCKSZ, sizeof(pg_atomic_uint64));
+}
+
 /*
  * Where each verified target's per-block words go (verify.h), after the
  * rest of the segment of size sz; returns the segment's new size
@@ -365,7 +372,7 @@ verify_layout(const BatchParams *p, Size sz, Size *verify_off)
 			continue;
 		sz = MAXALIGN(sz);
 		verify_off[t] = sz;
-		sz = add_size(sz, mul_size(p->targets[t].size_bytes / BLCKSZ, sizeof(pg_atomic_uint64)));
+		sz = add_size(sz, verify_words_size(&p->targets[t]));
 	}
 	return sz;
 }
@@ -400,8 +407,7 @@ create_segment(BatchParams *p, RunContext *rc)
 	/* ... and verify's per-block words, after the pool, start at zero */
 	for (int t = 0; t < p->ntargets; t++)
 		if (verify_off[t] != 0)
-			memset((char *) bs + verify_off[t], 0,
-				   mul_size(p->targets[t].size_bytes / BLCKSZ, sizeof(pg_atomic_uint64)));
+			memset((char *) bs + verify_off[t], 0, verify_words_size(&p->targets[t]));
 	ConditionVariableInit(&bs->cv);
 	pg_atomic_init_u32(&bs->ready, 0);
 	bs->p = *p;
@@ -976,16 +982,6 @@ batch_is_step(const BatchParams *p)
 		ranread_call_in_progress();
 }
 
-/* Does a group of the batch verify? */
-static bool
-report_verifies(const BatchParams *p)
-{
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].verify)
-			return true;
-	return false;
-}
-
 /* The NOTICEs and WARNINGs of a finished batch */
 static void
 report_batch(BatchShared *bs, RunContext *rc, int level)
@@ -1002,7 +998,7 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 				(errmsg("%d process%s (%s) average response time = %s, calculated IOPS = %.0f%s",
 						p->processes, p->processes == 1 ? "" : "es", elapsed_words(bs),
 						avg_words(f), f->iops, steady_words(bs))));
-	if (report_verifies(p))
+	if (batch_verifies(p))
 		ereport(figures_verify_errors(f) > 0 ? WARNING : level,
 				(errmsg("ranread batch " INT64_FORMAT " verify: " UINT64_FORMAT " bad blocks (" UINT64_FORMAT " corrupt, " UINT64_FORMAT " wrong block, " UINT64_FORMAT " lost) in " UINT64_FORMAT " pages read and checked",
 						p->batch, figures_verify_errors(f), f->verify_bad[VERIFY_CORRUPT],

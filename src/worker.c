@@ -343,7 +343,6 @@ worker_io_priority(const BatchParams *p, int index)
 		int			err = errno;
 
 		/* the leader passes the message on alone: it says what to do */
-		errno = err;
 		ereport(ERROR,
 				(errcode(err == EPERM ? ERRCODE_INSUFFICIENT_PRIVILEGE : ERRCODE_SYSTEM_ERROR),
 				 errmsg("could not set io_priority '%s' for worker %d of batch " INT64_FORMAT ": %m%s",
