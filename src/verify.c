@@ -141,7 +141,7 @@ verify_found_text(const VerifyError *e, Oid target)
 			return psprintf("block " UINT64_FORMAT, e->found);
 		case VERIFY_LOST:
 			if (e->found_batch == 0)
-				return pstrdup("the page setup's fill wrote");
+				return pstrdup("a page of setup's fill or of a batch without verify (batch 0 in its stamp)");
 			if (e->found == 0)
 				return psprintf("a page of batch " INT64_FORMAT, e->found_batch);
 			return psprintf("write " UINT64_FORMAT, e->found);
