@@ -54,8 +54,8 @@ EXTENSION = ranread
 # version: its scripts are then kept as released in sql/versions/ (checked by
 # test/shell/14_released.sh), and the next change to the surface starts the
 # next version (EXTVERSION, and UPGRADES from the released one).
-EXTVERSION = 1.1
-UPGRADES =
+EXTVERSION = 1.2
+UPGRADES = ranread--1.1--1.2.sql
 DATA_built = $(if $(wildcard sql/versions/ranread--$(EXTVERSION).sql),,ranread--$(EXTVERSION).sql) $(UPGRADES)
 DATA = $(wildcard sql/versions/ranread--*.sql)
 # The queries file for prometheus-postgres-exporter (README, "Keeping

@@ -1,17 +1,21 @@
 #!/bin/bash
-# From 1.0 to 1.1 with ALTER EXTENSION ranread UPDATE:
+# From 1.0 to the current version (through every released one) with
+# ALTER EXTENSION ranread UPDATE:
 #  - a database made with 1.0 records history (batches, a sweep, intervals)
 #    with the installed library, then updates
-#  - the history is intact after the update, row for row, and the 1.1
+#  - the history is intact after the update, row for row, and the current
 #    functions read it
 #  - the updated extension has the same objects with the same definitions
-#    as a fresh 1.1 (test/lib/catalog.sql over both), so an upgrade script
+#    as a fresh install (test/lib/catalog.sql over both), so an upgrade script
 #    that forgets a change fails here
+#  - a database made with the released 1.1 updates the same way
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults.bash"
 
 CATALOG="$(dirname "$0")/../lib/catalog.sql"
 catalog_of() { psql -qAtX -d "$1" -f "$CATALOG"; }
+
+CUR=$(q_in postgres "SELECT default_version FROM pg_available_extensions WHERE name = 'ranread'")
 
 # --- a 1.0 database with history
 DB=rr_upgrade
@@ -40,14 +44,14 @@ cmp_ok "$(q "SELECT count(*) FROM ranread_intervals")" '>=' 3 "... with per-seco
 out=$(psql -qAtX -d "$DB" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
 ok $? "ALTER EXTENSION ranread UPDATE succeeds"
 [ -z "$out" ] || diag "update said: $out"
-is "$(q "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" 1.1 "... and the extension is at 1.1"
+is "$(q "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" "$CUR" "... and the extension is at $CUR"
 is "$(history_of)" "$before" "the history is intact after the update: batches, processes, intervals, sweeps, targets"
 
 is "$(q "SELECT has_function_privilege('rr_upgrade_runner', 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean)', 'EXECUTE')")" t \
-  "a role granted EXECUTE on 1.0's ranread_run may execute 1.1's, whose arguments changed"
+  "a role granted EXECUTE on 1.0's ranread_run may execute $CUR's, whose arguments changed"
 q "DROP OWNED BY rr_upgrade_runner; DROP ROLE rr_upgrade_runner" >/dev/null
 
-# --- 1.1 works on the updated database and its history
+# --- the current version works on the updated database and its history
 is "$(q "SELECT status || '|' || reads FROM ranread_run(1, 300)")" "completed|300" "the updated database runs a batch"
 is "$(q "SELECT count(*) FROM ranread_mix('[{\"label\": \"a\", \"processes\": 1}, {\"label\": \"b\", \"processes\": 1, \"block_size\": 65536}]', duration => '0.5s')")" 3 \
   "the updated database runs a mix (1.1)"
@@ -59,15 +63,28 @@ ok $? "ranread_chart draws the sweep recorded by 1.0"
 is "$(q "SELECT ranread_hist_count(ranread_hist_merge(histogram)) = sum(reads + writes) FROM ranread_results WHERE batch IN (SELECT batch FROM ranread_batches ORDER BY batch LIMIT 4)")" t \
   "the 1.0 histograms merge with the 1.1 aggregate"
 
-# --- an updated 1.1 is a fresh 1.1
+# --- an updated database is a fresh one
 FRESH=rr_upgrade_fresh
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FRESH" -c "CREATE DATABASE $FRESH" >/dev/null
 q_in "$FRESH" "CREATE EXTENSION ranread" >/dev/null
 catalog_of "$DB" > "$WORK/updated.txt"
 catalog_of "$FRESH" > "$WORK/fresh.txt"
-cmp_ok "$(wc -l < "$WORK/fresh.txt")" '>' 100 "the catalog listing of a fresh 1.1 has its objects ($(wc -l < "$WORK/fresh.txt") lines)"
-if diff -u "$WORK/fresh.txt" "$WORK/updated.txt" > "$WORK/catalog.diff"; then ok 0 "an updated 1.1 has the same objects and definitions as a fresh 1.1"
-else ok 1 "an updated 1.1 has the same objects and definitions as a fresh 1.1"; sed 's/^/# /' "$WORK/catalog.diff" | head -60; fi
+cmp_ok "$(wc -l < "$WORK/fresh.txt")" '>' 100 "the catalog listing of a fresh $CUR has its objects ($(wc -l < "$WORK/fresh.txt") lines)"
+if diff -u "$WORK/fresh.txt" "$WORK/updated.txt" > "$WORK/catalog.diff"; then ok 0 "a database updated from 1.0 has the same objects and definitions as a fresh $CUR"
+else ok 1 "a database updated from 1.0 has the same objects and definitions as a fresh $CUR"; sed 's/^/# /' "$WORK/catalog.diff" | head -60; fi
 
-psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FRESH" >/dev/null 2>&1
+# --- from the released 1.1
+FROM11=rr_upgrade_11
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FROM11" -c "CREATE DATABASE $FROM11" >/dev/null
+q_in "$FROM11" "CREATE EXTENSION ranread VERSION '1.1'" >/dev/null
+is "$(q_in "$FROM11" "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" 1.1 "CREATE EXTENSION ranread VERSION '1.1' installs 1.1"
+out=$(psql -qAtX -d "$FROM11" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
+ok $? "ALTER EXTENSION ranread UPDATE from 1.1 succeeds"
+[ -z "$out" ] || diag "update said: $out"
+is "$(q_in "$FROM11" "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" "$CUR" "... and reaches $CUR"
+catalog_of "$FROM11" > "$WORK/from11.txt"
+if diff -u "$WORK/fresh.txt" "$WORK/from11.txt" > "$WORK/catalog11.diff"; then ok 0 "a database updated from 1.1 has the same objects and definitions as a fresh $CUR"
+else ok 1 "a database updated from 1.1 has the same objects and definitions as a fresh $CUR"; sed 's/^/# /' "$WORK/catalog11.diff" | head -60; fi
+
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FRESH" -c "DROP DATABASE IF EXISTS $FROM11" >/dev/null 2>&1
 done_testing
