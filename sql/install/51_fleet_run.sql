@@ -42,35 +42,6 @@
 -- without their passwords; the call's own text is logged and shown without
 -- them too (ranread_conninfo_hide).
 
--- A fleet's options, as ranread_fleet takes them (ranread_fleet_sweep
--- passes them on step after step).
-CREATE TYPE @extschema@.ranread_fleet_options AS (
-    nodes            text[],
-    processes        integer,
-    iterations       bigint,
-    target           name,
-    duration         interval,
-    block_size       integer,
-    write_pct        integer,
-    queue_depth      integer,
-    pattern          text,
-    region_start     float8,
-    region_end       float8,
-    warmup           interval,
-    rate_iops        integer,
-    seed             bigint,
-    workers          integer,
-    distribution     text,
-    steady_state     text,
-    sync             text,
-    start_delay      interval,
-    skip_unavailable boolean,
-    on_node_failure  text,
-    max_offset_ms    float8,
-    on_clock_skew    text,
-    loopback         text
-);
-
 -- Milliseconds from now until an instant (0 when it has passed)
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_ms(until timestamptz)
 RETURNS integer
@@ -290,30 +261,6 @@ AS $$
            CASE WHEN $1->>'state' <> 'ok' THEN coalesce($1->>'sqlstate', '08006') END
 $$;
 
--- The coordinator's own view of one node, kept as one record per node in
--- an array (a plpgsql variable: what the coordinator knows of its nodes
--- survives the rollback of the block a cancel interrupts, where a
--- temporary table's rows would not).  node is its place in the fleet
--- (1, 2, ...); cname the name of its connection (src/remote.c); schema and
--- system what the probe found there; state ready, skipped, running, done,
--- cancelled, failed or lost, with message, code (SQLSTATE) and hint;
--- offset_ms and rtt_ms its clock; alive_at when it was last seen at work.
-CREATE TYPE ranread_internal.ranread_fleet_node_state AS (
-    node      integer,
-    name      text,
-    conninfo  text,
-    cname     text,
-    schema    text,
-    system    text,
-    state     text,
-    message   text,
-    code      text,
-    hint      text,
-    offset_ms float8,
-    rtt_ms    float8,
-    alive_at  timestamptz
-);
-
 -- The nodes of fleet fleet_id, as resolved, before any is reached
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_nodes_init(fleet_id bigint, names text[], conninfos text[])
 RETURNS ranread_internal.ranread_fleet_node_state[]
@@ -501,6 +448,78 @@ BEGIN
 END
 $$;
 
+-- What a node answered for its batch (ranread_fleet_batch_sql's object, as
+-- text), as the fleet may keep it, or NULL and why not.  A node is another
+-- server and what it sends may be anything: only the keys of that object
+-- are kept (a node cannot name the fleet, the node, its name or another
+-- fleet's row), each must read as its column of ranread_fleet_nodes, the
+-- status one a batch can have, the histogram one ranread reads, and every
+-- second numbered and counted.  The reason names what was wrong, cut to a
+-- line.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_answer(answer text, OUT batch jsonb, OUT error text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v jsonb;
+    n @extschema@.ranread_fleet_nodes;
+BEGIN
+    IF answer IS NULL THEN
+        RETURN;
+    END IF;
+    BEGIN
+        v := answer::jsonb;
+        IF jsonb_typeof(v) IS DISTINCT FROM 'object' THEN
+            RAISE EXCEPTION 'it is a JSON %, not an object', jsonb_typeof(v);
+        END IF;
+        SELECT coalesce(jsonb_object_agg(e.key, e.value), '{}') INTO v
+          FROM jsonb_each(v) e
+         WHERE e.key IN ('batch', 'status', 'message', 'reads', 'writes', 'seconds', 'iops', 'mbps',
+                         'avg_ms', 'p50_ms', 'p95_ms', 'p99_ms', 'p999_ms', 'max_ms', 'histogram',
+                         'first_io_at', 'intervals');
+        n := jsonb_populate_record(NULL::@extschema@.ranread_fleet_nodes, v - 'intervals');
+        IF n.status IS NULL OR n.status NOT IN ('running', 'completed', 'stopped', 'cancelled', 'failed') THEN
+            RAISE EXCEPTION 'its status is %, not one a batch has', coalesce(quote_literal(n.status), 'missing');
+        END IF;
+        IF n.histogram IS NOT NULL THEN
+            PERFORM @extschema@.ranread_hist_count(n.histogram);
+        END IF;
+        IF NOT isfinite(coalesce(n.first_io_at, now())) THEN
+            RAISE EXCEPTION 'its first I/O is at %', n.first_io_at;
+        END IF;
+        IF n.reads < 0 OR n.writes < 0 OR EXISTS (
+               SELECT FROM unnest(ARRAY[n.seconds, n.iops, n.mbps, n.avg_ms, n.p50_ms, n.p95_ms,
+                                        n.p99_ms, n.p999_ms, n.max_ms]) f
+                WHERE f < 0 OR f >= 'Infinity') THEN  -- NaN sorts above Infinity
+            RAISE EXCEPTION 'a figure of it is negative, NaN or infinite';
+        END IF;
+        IF jsonb_typeof(coalesce(v->'intervals', '[]')) NOT IN ('array', 'null') THEN
+            RAISE EXCEPTION 'its intervals are a JSON %, not an array', jsonb_typeof(v->'intervals');
+        END IF;
+        IF EXISTS (SELECT FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_seconds,
+                                                        coalesce(nullif(v->'intervals', 'null'), '[]')) i
+                    WHERE i.second IS NULL OR i.second < 0 OR i.reads IS NULL OR i.writes IS NULL
+                       OR i.iops IS NULL OR i.reads < 0 OR i.writes < 0
+                       OR i.iops < 0 OR i.iops >= 'Infinity' OR i.avg_ms < 0 OR i.avg_ms >= 'Infinity'
+                       OR i.max_ms < 0 OR i.max_ms >= 'Infinity') THEN
+            RAISE EXCEPTION 'a second of its intervals has no number, no counts or figures out of range';
+        END IF;
+        IF (SELECT count(*) <> count(DISTINCT i.second)
+              FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_seconds,
+                                            coalesce(nullif(v->'intervals', 'null'), '[]')) i) THEN
+            RAISE EXCEPTION 'a second of its intervals is there twice';
+        END IF;
+    EXCEPTION WHEN OTHERS THEN
+        batch := NULL;
+        error := 'it answered what is not a batch of ranread: '
+                 || left(regexp_replace(SQLERRM, '\s+', ' ', 'g'), 200);
+        RETURN;
+    END;
+    -- seconds as null are no seconds
+    batch := CASE WHEN v->'intervals' = 'null' THEN v - 'intervals' ELSE v END;
+END
+$$;
+
 -- The nodes' batches of this fleet, as each recorded it, with its seconds:
 -- found by the fleet id and start_at the batch carries, from every node
 -- not skipped that can be reached before until, all at once (over the
@@ -525,6 +544,7 @@ DECLARE
     k      integer;
     r      jsonb;
     v      jsonb;
+    bad    text;
     again  boolean;
 BEGIN
     batches := array_fill(NULL::jsonb, ARRAY[n]);
@@ -573,9 +593,9 @@ BEGIN
             k := array_position(use, c);
             r := ranread_internal.ranread_remote_result(c, 0);
             IF r->>'state' = 'ok' THEN
-                v := (r->>'value')::jsonb;
+                SELECT a.batch, a.error INTO v, bad FROM ranread_internal.ranread_fleet_answer(r->>'value') a;
                 batches[k] := v;
-                errors[k] := NULL;
+                errors[k] := bad;
                 IF v->>'status' = 'running' AND ranread_internal.ranread_fleet_ms(until) > 200 THEN
                     -- still recording: ask again in a moment
                     again := true;
@@ -649,7 +669,8 @@ BEGIN
             'message', CASE WHEN st IN ('failed', 'lost') THEN coalesce(msg, r->>'message') ELSE coalesce(r->>'message', msg) END,
             'offset_ms', nodes[i].offset_ms, 'rtt_ms', nodes[i].rtt_ms);
         IF r IS NOT NULL THEN
-            node_row := node_row || (r - 'intervals' - 'status' - 'message')
+            -- the node's figures, under what the coordinator knows of it
+            node_row := (r - 'intervals') || node_row
                 || jsonb_build_object('late_ms',
                        extract(epoch FROM (r->>'first_io_at')::timestamptz - due)::float8 * 1000);
             SELECT secs || coalesce(jsonb_agg(jsonb_build_object(

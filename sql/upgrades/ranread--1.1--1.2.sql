@@ -16,3 +16,12 @@
 -- a fresh 1.2.
 
 \echo Use "ALTER EXTENSION ranread UPDATE TO '1.2'" to load this file. \quit
+
+-- fleet: what a node answers for its batch is checked before the fleet
+-- keeps it (ranread_fleet_answer); the fleet's types moved to
+-- 50_fleet_types.sql, unchanged, so that 51_fleet_run.sql can be included
+-- @include sql/install/51_fleet_run.sql
+
+-- last, as in a fresh install: every function's comment and privileges
+-- @include sql/install/97_comments.sql
+-- @include sql/install/99_privileges.sql

@@ -1,0 +1,71 @@
+-- What a node answers for its batch is checked before the fleet keeps it
+-- (ranread_internal.ranread_fleet_answer): a node is another server, and a
+-- fake or broken one cannot make the coordinator write rows for another
+-- fleet or node, rename itself, or fail the whole fleet's recording with
+-- a value that does not read; what it sent is dropped with a reason of one
+-- short line, and a node's real answer is kept as it came.
+BEGIN;
+SET client_min_messages = error;
+SELECT plan(17);
+
+SELECT ok((SELECT size_bytes > 0 FROM ranread_setup('16MB', target => 'tap_fleet_answer')), 'a small target');
+SELECT is((SELECT status FROM ranread_run(1, 50, target => 'tap_fleet_answer')), 'completed', 'a batch to answer with');
+
+-- the answer a real node gives: ranread_fleet_batch_sql's query, on this server
+CREATE TEMP TABLE real_answer AS
+SELECT pg_catalog.json_build_object(
+           'batch', b.batch, 'status', s.status, 'message', s.message,
+           'reads', b.reads, 'writes', b.writes, 'seconds', b.seconds, 'iops', b.iops,
+           'mbps', b.mbps, 'avg_ms', b.avg_ms, 'p50_ms', b.p50_ms, 'p95_ms', b.p95_ms,
+           'p99_ms', b.p99_ms, 'p999_ms', b.p999_ms, 'max_ms', b.max_ms,
+           'histogram', b.histogram, 'first_io_at', b.first_io_at,
+           'intervals', (SELECT pg_catalog.json_agg(i ORDER BY i.second) FROM (
+               SELECT v.second, sum(v.reads) AS reads, sum(v.writes) AS writes, sum(v.iops) AS iops,
+                      sum(v.avg_ms * (v.reads + v.writes)) / NULLIF(sum(v.reads + v.writes), 0) AS avg_ms,
+                      max(v.max_ms) AS max_ms
+                 FROM ranread_intervals v WHERE v.batch = b.batch GROUP BY v.second) i))::text AS a
+  FROM ranread_batches b, ranread_summary_full s
+ WHERE s.batch = b.batch ORDER BY b.batch DESC LIMIT 1;
+
+SELECT is((SELECT (x.batch, x.error)::text FROM real_answer, ranread_internal.ranread_fleet_answer(a) x),
+          (SELECT (a::jsonb, NULL::text)::text FROM real_answer),
+          'a real node''s answer is kept whole, with no reason');
+SELECT is((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer(a) x), NULL,
+          '... and no reason');
+SELECT is((SELECT row(x.batch, x.error)::text FROM ranread_internal.ranread_fleet_answer(NULL) x), '(,)',
+          'no answer (no batch found there) is no batch and no reason');
+
+-- keys a node must not set
+SELECT is((SELECT x.batch ?| ARRAY['fleet', 'node', 'name', 'conninfo', 'offset_ms', 'rtt_ms', 'late_ms', 'outlier']
+             FROM real_answer,
+                  ranread_internal.ranread_fleet_answer((a::jsonb || '{"fleet": 999, "node": 7, "name": "other", "conninfo": "host=x", "offset_ms": 0, "rtt_ms": 0, "late_ms": 0, "outlier": false}')::text) x),
+          false, 'keys naming the fleet, the node, its name, connection, clock or outlier mark are dropped');
+SELECT is((SELECT x.batch FROM real_answer,
+                  ranread_internal.ranread_fleet_answer((a::jsonb || '{"fleet": 999, "node": 7}')::text) x),
+          (SELECT a::jsonb FROM real_answer), '... and the rest is kept as it came');
+
+-- answers that are not a batch: dropped, with a reason
+SELECT is((SELECT row(x.batch IS NULL, x.error)::text FROM ranread_internal.ranread_fleet_answer('not json at all') x),
+          '(t,"it answered what is not a batch of ranread: invalid input syntax for type json")',
+          'an answer that is not JSON is dropped, and the reason says so');
+SELECT is((SELECT x.error FROM ranread_internal.ranread_fleet_answer('[1, 2]') x),
+          'it answered what is not a batch of ranread: it is a JSON array, not an object', 'a JSON array');
+SELECT is((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"status": "owned"}')::text) x),
+          'it answered what is not a batch of ranread: its status is ''owned'', not one a batch has', 'a status no batch has');
+SELECT is((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb - 'status')::text) x),
+          'it answered what is not a batch of ranread: its status is missing, not one a batch has', 'no status');
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"reads": "many"}')::text) x),
+          'it answered what is not a batch of ranread: invalid input syntax for type bigint%', 'a count that is not a number');
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"first_io_at": "yesterday-ish"}')::text) x),
+          'it answered what is not a batch of ranread: %timestamp%', 'a start that is not a time');
+SELECT isnt((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"histogram": "\\x00ff"}')::text) x),
+          NULL, 'a histogram ranread cannot read');
+SELECT is((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"intervals": [{"second": null, "reads": 1, "writes": 0}]}')::text) x),
+          'it answered what is not a batch of ranread: a second of its intervals has no number, no counts or figures out of range', 'a second without its number');
+SELECT is((SELECT x.batch ? 'intervals' FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"intervals": null}')::text) x),
+          false, 'seconds sent as null are no seconds (the coordinator reads the key as an array)');
+SELECT cmp_ok((SELECT length(x.error) FROM ranread_internal.ranread_fleet_answer('{"status": "' || repeat('x', 100000) || E'\n\nforged line"}') x),
+          '<=', 300, 'a reason stays one short line, whatever the node sent');
+
+SELECT * FROM finish();
+ROLLBACK;
