@@ -16,3 +16,11 @@
 -- a fresh 1.2.
 
 \echo Use "ALTER EXTENSION ranread UPDATE TO '1.2'" to load this file. \quit
+
+-- house: duplicated logic factored into helpers (one definition each)
+-- ranread_study_bound: the latency bound that ranread_study_summary and
+-- ranread_study_chart each checked and looked up
+-- @include sql/install/41_study_views.sql
+-- @include sql/install/42_study_charts.sql
+REVOKE ALL ON FUNCTION ranread_internal.ranread_study_bound(bigint, float8, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION ranread_internal.ranread_study_bound(bigint, float8, text, text) TO pg_monitor;
