@@ -24,3 +24,10 @@
 -- @include sql/install/42_study_charts.sql
 REVOKE ALL ON FUNCTION ranread_internal.ranread_study_bound(bigint, float8, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION ranread_internal.ranread_study_bound(bigint, float8, text, text) TO pg_monitor;
+-- ranread_internal.ranread_fleet_sweep returns SETOF record, its rows
+-- ranread_fleet_sweep's as the other forwarded implementations' are, instead
+-- of naming the columns a second time: a new return type, so dropped first
+-- (fleets are superusers' own: no role holds EXECUTE on it)
+DROP FUNCTION ranread_internal.ranread_fleet_sweep(text[], integer, integer, bigint, interval, float8, text, jsonb);
+-- @include sql/install/52_fleet_report.sql
+REVOKE ALL ON FUNCTION ranread_internal.ranread_fleet_sweep(text[], integer, integer, bigint, interval, float8, text, jsonb) FROM PUBLIC;
