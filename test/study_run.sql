@@ -4,7 +4,7 @@
 -- pivots, summary, early end, the matrix's groups, charts and exports.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(42);
+SELECT plan(46);
 
 SELECT lives_ok($$SELECT ranread_setup('64MB')$$, 'a small target');
 
@@ -55,6 +55,8 @@ SELECT is((SELECT row(value, batch)::text FROM ranread_study_summary((SELECT id 
     'the summary gives the maximum IOPS of the points within the bound and its batch');
 SELECT is((SELECT line FROM ranread_study_summary((SELECT id FROM id1), 1e-9) WHERE item ~ 'within'),
     'Maximum IOPS within 1e-09 ms: none', 'with no point within the bound, the summary says none');
+SELECT throws_ok($$SELECT * FROM ranread_study_summary((SELECT id FROM id1), 0)$$, '22023',
+    'invalid max_avg_ms 0 for ranread_study_summary', 'the summary refuses a bound of 0');
 SELECT is((SELECT count(*)::integer FROM ranread_study_points WHERE study = (SELECT id FROM id1)), 6,
     'ranread_study_points has every point');
 
@@ -68,6 +70,8 @@ SELECT is((SELECT row(completed, skipped)::text FROM ranread_studies WHERE study
     'the study records the skipped points');
 SELECT matches((SELECT stop_reason FROM ranread_studies WHERE study = (SELECT min(study) FROM s2)), '^early_end: 2 points skipped',
     'and says why');
+SELECT is((SELECT line FROM ranread_study_summary((SELECT min(study) FROM s2)) WHERE item ~ 'within'),
+    'Maximum IOPS within 1e-06 ms: none', 'with no bound given, the summary uses the study''s');
 
 -- A matrix: ORION's small and large groups, pivoted as ORION does
 CREATE TEMP TABLE s3 AS
@@ -93,6 +97,9 @@ SELECT results_eq($$SELECT item FROM ranread_study_summary((SELECT min(study) FR
 SELECT ok(xml_is_well_formed_document(ranread_study_chart((SELECT id FROM id1))), 'the study chart is a well-formed SVG');
 SELECT ok(ranread_study_chart((SELECT id FROM id1)) ~ '50% writes' AND ranread_study_chart((SELECT id FROM id1)) ~ 'IOPS at 10 ms',
     'it has a curve per row and the table of IOPS at the bound');
+SELECT throws_ok($$SELECT ranread_study_chart((SELECT id FROM id1), max_avg_ms => 'NaN')$$, '22023',
+    'invalid max_avg_ms NaN for ranread_study_chart', 'the chart refuses a bound that is not a number');
+SELECT ok(ranread_study_chart((SELECT id FROM id1), max_avg_ms => 3) ~ 'IOPS at 3 ms', 'the chart draws the bound given');
 SELECT ok(xml_is_well_formed_document(ranread_study_heat((SELECT min(study) FROM s3), 'iops')), 'the heat table is a well-formed SVG');
 SELECT ok(xml_is_well_formed_document(ranread_compare_chart(studies => ARRAY[(SELECT id FROM id1), (SELECT min(study) FROM s2)],
                                                             latency => 'p99', labels => '{"before <&>", "after"}')),

@@ -302,6 +302,27 @@ AS $$
                         FROM jsonb_each(point) e WHERE e.key NOT IN ('n')) END
 $$;
 
+-- The latency bound of a study's summary or chart: max_avg_ms when given
+-- (greater than 0; what says what it bounds, for the hint), else the
+-- study's, else 10.  fn is the function the user called.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_bound(study bigint, max_avg_ms float8, fn text, what text)
+RETURNS float8
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),
+            HINT = format('max_avg_ms is %s in milliseconds: greater than 0, or NULL for the study''s.', what);
+    END IF;
+    RETURN coalesce(max_avg_ms,
+                    (SELECT s.max_avg_ms FROM @extschema@.ranread_studies s
+                      WHERE s.study OPERATOR(pg_catalog.=) ranread_study_bound.study), 10);
+END
+$$;
+
 -- A study's summary, as ORION's _summary.txt: the maxima and minima and
 -- where they were reached.  For a matrix: Maximum Large MBPS, Maximum Small
 -- IOPS, Minimum Small Latency (in usecs, as ORION 11.2 prints it); else
@@ -321,15 +342,7 @@ DECLARE
     is_mix boolean;
 BEGIN
     PERFORM ranread_internal.ranread_study_check(study, fn);
-    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),
-            HINT = 'max_avg_ms is the bound on average latency in milliseconds: greater than 0, or NULL for the study''s.';
-    END IF;
-    bound := coalesce(max_avg_ms,
-                      (SELECT s.max_avg_ms FROM @extschema@.ranread_studies s
-                        WHERE s.study OPERATOR(pg_catalog.=) ranread_study_summary_raw.study), 10);
+    bound := ranread_internal.ranread_study_bound(study, max_avg_ms, fn, 'the bound on average latency');
     is_mix := EXISTS (SELECT FROM @extschema@.ranread_batches b
                        WHERE b.study OPERATOR(pg_catalog.=) ranread_study_summary_raw.study AND b.point ? 'small');
 

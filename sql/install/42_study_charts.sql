@@ -255,15 +255,7 @@ DECLARE
 BEGIN
     PERFORM ranread_internal.ranread_study_check(study, fn);
     SELECT * INTO lat FROM ranread_internal.ranread_chart_latency(latency, fn);
-    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0) OR max_avg_ms = 'NaN'::float8 THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),
-            HINT = 'max_avg_ms is the latency bound in milliseconds: greater than 0, or NULL for the study''s.';
-    END IF;
-    bound := coalesce(max_avg_ms,
-                      (SELECT s.max_avg_ms FROM @extschema@.ranread_studies s
-                        WHERE s.study OPERATOR(pg_catalog.=) ranread_study_chart.study), 10);
+    bound := ranread_internal.ranread_study_bound(study, max_avg_ms, fn, 'the latency bound');
     SELECT * INTO ax FROM ranread_internal.ranread_study_points_axes(study, columns, fn);
     RETURN @extschema@.ranread_svg(ranread_internal.ranread_curves_spec(
         format('%s latency against IOPS%s, along %s',

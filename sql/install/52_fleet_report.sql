@@ -138,7 +138,9 @@ $$;
 
 -- ranread_fleet_sweep, behind the C function users call: its own
 -- arguments bound by name, and all of them by name (args), from which its
--- steps' fleets take their options (src/forward.c).
+-- steps' fleets take their options (src/forward.c).  Its rows are
+-- ranread_fleet_sweep's (the caller's ReturnSetInfo gives their columns):
+-- one per step, stop_reason on the last.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep(
     nodes            text[],
     start            integer,
@@ -148,17 +150,7 @@ CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep(
     max_avg_ms       float8,
     loopback         text,
     args             jsonb)
-RETURNS TABLE (
-    step            integer,
-    processes       integer,
-    fleet           bigint,
-    nodes_completed integer,
-    iops            bigint,
-    avg_ms          numeric,
-    p99_ms          numeric,
-    max_ms          numeric,
-    within_bound    boolean,
-    stop_reason     text)
+RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$

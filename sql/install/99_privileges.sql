@@ -92,6 +92,7 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_study_where(jsonb),
     ranread_internal.ranread_study_metric(text, text),
     ranread_internal.ranread_study_check(bigint, text),
+    ranread_internal.ranread_study_bound(bigint, float8, text, text),
     ranread_internal.ranread_study_cells(bigint, text, text, text),
     @extschema@.ranread_study_grid(bigint, text, text),
     @extschema@.ranread_study_summary(bigint, float8),

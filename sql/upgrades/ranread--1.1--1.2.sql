@@ -22,6 +22,18 @@
 -- 50_fleet_types.sql, unchanged, so that 51_fleet_run.sql can be included
 -- @include sql/install/51_fleet_run.sql
 
+-- house: duplicated logic factored into helpers (one definition each)
+-- ranread_study_bound: the latency bound that ranread_study_summary and
+-- ranread_study_chart each checked and looked up
+-- @include sql/install/41_study_views.sql
+-- @include sql/install/42_study_charts.sql
+-- ranread_internal.ranread_fleet_sweep returns SETOF record, its rows
+-- ranread_fleet_sweep's as the other forwarded implementations' are, instead
+-- of naming the columns a second time: a new return type, so dropped first
+-- (fleets are superusers' own: no role holds EXECUTE on it)
+DROP FUNCTION ranread_internal.ranread_fleet_sweep(text[], integer, integer, bigint, interval, float8, text, jsonb);
+-- @include sql/install/52_fleet_report.sql
+
 -- last, as in a fresh install: every function's comment and privileges
 -- @include sql/install/97_comments.sql
 -- @include sql/install/99_privileges.sql
