@@ -71,9 +71,9 @@ SELECT is((SELECT verdict || ' ' || factor || ' ' || p_value FROM ranread_hist_c
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare(NULL, (SELECT h FROM base))$$),
           '22004: histogram_a of ranread_hist_compare must not be null', 'a NULL histogram is refused by name');
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare((SELECT h FROM base), (SELECT h FROM base), min_factor => 0.5)$$),
-          '22023: min_factor must be between 1 and 1000, not 0.5', 'min_factor below 1 is refused by name');
+          '22023: min_factor of ranread_hist_compare must be between 1 and 1000, not 0.5', 'min_factor below 1 is refused by name');
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare((SELECT h FROM base), (SELECT h FROM base), alpha => 1)$$),
-          '22023: alpha must be above 0 and below 1, not 1', 'alpha of 1 is refused by name');
+          '22023: alpha of ranread_hist_compare must be above 0 and below 1, not 1', 'alpha of 1 is refused by name');
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare((SELECT h FROM base), ranread_internal.ranread_hist_make('{}', '{}'))$$),
           '22023: histogram_b holds no I/O: there is nothing to compare', 'an empty histogram is refused by name');
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare('\x00'::bytea, (SELECT h FROM base))$$),

@@ -28,6 +28,7 @@
 -- times stay: ranread cannot tell a forged one from a probe.
 -- @include sql/install/61_probe.sql
 -- @include sql/install/95_roles.sql
+-- @include sql/install/62_watch_rules.sql
 DO $$
 DECLARE
     g record;
@@ -56,4 +57,27 @@ END
 $$;
 ALTER TABLE @extschema@.ranread_probes
     ADD CONSTRAINT ranread_probes_probed_at_finite CHECK (pg_catalog.isfinite(probed_at));
-REVOKE ALL ON FUNCTION ranread_internal.ranread_probe_priority(text, text) FROM PUBLIC;
+-- the new internal functions: from PUBLIC, as every function (99_privileges.sql),
+-- and to every role that may already call what calls them (a role granted
+-- 'run' or 'report' in 1.1), as ranread_grant would give them now
+REVOKE ALL ON FUNCTION ranread_internal.ranread_probe_priority(text, text),
+                       ranread_internal.ranread_compare_check(text, text, text[], bigint[], float8, float8) FROM PUBLIC;
+DO $$
+DECLARE
+    g record;
+BEGIN
+    FOR g IN
+        SELECT DISTINCT pg_catalog.quote_ident(r.rolname) AS grantee, n.fn
+          FROM (VALUES ('ranread_internal.ranread_probe_check(text, integer, interval)'::pg_catalog.regprocedure,
+                        'ranread_internal.ranread_probe_priority(text, text)'),
+                       ('@extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8)'::pg_catalog.regprocedure,
+                        'ranread_internal.ranread_compare_check(text, text, text[], bigint[], float8, float8)')) n(has, fn)
+          JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) n.has
+         CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+          JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+         WHERE a.grantee OPERATOR(pg_catalog.<>) p.proowner AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
+    LOOP
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s', g.fn, g.grantee);
+    END LOOP;
+END
+$$;
