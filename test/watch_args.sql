@@ -77,10 +77,10 @@ SELECT is((SELECT format('%s|%s|%s', last_batch, coalesce(change::text, 'null'),
     'ranread_health shows an infinite change and factor as NULL instead of failing');
 
 -- The comparisons' settings are refused naming the function called
-SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_compare_check('ranread_compare_sweeps', NULL, NULL, NULL, 0.5, 0.001)$$),
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_internal.ranread_compare_pairs('ranread_compare_sweeps', NULL, NULL, NULL, 0.5, 0.001)$$),
           '22023: min_factor of ranread_compare_sweeps must be between 1 and 1000, not 0.5',
     'a comparison''s min_factor out of range is refused naming the function called');
-SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_compare_check('ranread_compare', NULL, NULL, NULL, 1.25, 1)$$),
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_internal.ranread_compare_pairs('ranread_compare', NULL, NULL, NULL, 1.25, 1)$$),
           '22023: alpha of ranread_compare must be above 0 and below 1, not 1',
     '... and so is its alpha');
 

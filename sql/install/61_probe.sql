@@ -50,16 +50,13 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_probe_check'
 LANGUAGE C CALLED ON NULL INPUT STABLE;
 
--- The tablespace exists and its probe target is there: returns the target,
--- or an error that says how to make it
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_ready(fn text, tablespace name)
-RETURNS name
+-- The tablespace of fn exists, or an error that names it and lists those
+-- that do
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_tablespace(fn text, tablespace name)
+RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    t      name;
-    now_in name;
 BEGIN
     IF tablespace IS NULL THEN
         RAISE EXCEPTION USING
@@ -75,6 +72,21 @@ BEGIN
                           (SELECT string_agg(quote_literal(s.spcname), ', ' ORDER BY s.spcname)
                              FROM pg_catalog.pg_tablespace s WHERE s.spcname OPERATOR(pg_catalog.<>) 'pg_global'));
     END IF;
+END
+$$;
+
+-- The tablespace exists and its probe target is there: returns the target,
+-- or an error that says how to make it
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_ready(fn text, tablespace name)
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t      name;
+    now_in name;
+BEGIN
+    PERFORM ranread_internal.ranread_probe_tablespace(fn, tablespace);
     t := ranread_internal.ranread_probe_target(tablespace);
     SELECT x.tablespace INTO now_in FROM @extschema@.ranread_targets x WHERE x.target OPERATOR(pg_catalog.=) t;
     IF NOT FOUND THEN
@@ -124,14 +136,7 @@ BEGIN
             MESSAGE = format('size of ranread_probe_setup must be a size of at least 1 MB, not %L', size),
             HINT = 'Give a size as pg_size_bytes understands it, such as ''256MB'' (the default): a probe target is small, as a probe reads it on a production server.';
     END IF;
-    IF NOT EXISTS (SELECT FROM pg_catalog.pg_tablespace s WHERE s.spcname OPERATOR(pg_catalog.=) tablespace) THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'undefined_object',
-            MESSAGE = format('tablespace "%s" of ranread_probe_setup does not exist', tablespace),
-            HINT = format('The tablespaces that can hold a probe target are %s.',
-                          (SELECT string_agg(quote_literal(s.spcname), ', ' ORDER BY s.spcname)
-                             FROM pg_catalog.pg_tablespace s WHERE s.spcname OPERATOR(pg_catalog.<>) 'pg_global'));
-    END IF;
+    PERFORM ranread_internal.ranread_probe_tablespace('ranread_probe_setup', tablespace);
     RETURN @extschema@.ranread_setup(size, tablespace, ranread_internal.ranread_probe_target(tablespace));
 END
 $$;

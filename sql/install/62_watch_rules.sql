@@ -4,13 +4,19 @@
 -- from those tables (1.2), so that the upgrade script includes this file
 -- whole: it holds only what CREATE OR REPLACE makes again.
 
--- The arguments of a comparison, or the error that names the function fn
--- and the argument: the ids of what is compared (kind 'sweep' or 'study',
--- their arguments named args; NULL for batches, whose histograms say),
--- min_factor and alpha (as ranread_hist_compare takes them)
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_compare_check(fn text, kind text, args text[], ids bigint[],
+-- The one body of ranread_compare_sweeps and ranread_compare_studies: two
+-- sweeps (kind 'sweep') compared step by step, the steps of the same
+-- processes, or two studies ('study') point by point, the same point; a
+-- row per pair as ranread_compare gives it, pair its processes or point.
+-- First the arguments, or the error that names the function fn and the
+-- argument: the ids (named args), min_factor and alpha; kind NULL checks
+-- min_factor and alpha only (ranread_compare, whose histograms name its
+-- batches) and returns no row.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_compare_pairs(fn text, kind text, args text[], ids bigint[],
                                                                    min_factor float8, alpha float8)
-RETURNS void
+RETURNS TABLE (pair jsonb, batch_a bigint, batch_b bigint, verdict text, factor numeric(12,3),
+               confidence float8, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
+               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3))
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -38,6 +44,23 @@ BEGIN
             MESSAGE = format('alpha of %s must be above 0 and below 1, not %s', fn, alpha),
             HINT = 'alpha is the significance level of the tests, such as 0.001.';
     END IF;
+    IF kind IS NULL THEN
+        RETURN;
+    END IF;
+    -- a ratio over a percentile of 0 is infinite: NULL (numeric(12,3) holds
+    -- below 1e9)
+    RETURN QUERY
+    SELECT CASE kind WHEN 'sweep' THEN pg_catalog.to_jsonb(a.processes) ELSE a.point END, a.batch, b.batch, c.verdict,
+           (CASE WHEN abs(c.factor) < 1e9 THEN c.factor END)::numeric(12,3), c.confidence,
+           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3)
+      FROM @extschema@.ranread_batches a
+      JOIN @extschema@.ranread_batches b
+           ON (CASE kind WHEN 'sweep' THEN b.sweep = ids[2] AND b.processes = a.processes
+                         ELSE b.study = ids[2] AND b.point = a.point END)
+           AND b.histogram IS NOT NULL AND @extschema@.ranread_hist_count(b.histogram) > 0
+     CROSS JOIN LATERAL @extschema@.ranread_hist_compare(a.histogram, b.histogram, min_factor, alpha) c
+     WHERE (CASE kind WHEN 'sweep' THEN a.sweep = ids[1] ELSE a.study = ids[1] END)
+       AND a.histogram IS NOT NULL AND @extschema@.ranread_hist_count(a.histogram) > 0;
 END
 $$;
 
@@ -55,7 +78,7 @@ DECLARE
     ha bytea := ranread_internal.ranread_batch_histogram('ranread_compare', 'batch_a', batch_a);
     hb bytea := ranread_internal.ranread_batch_histogram('ranread_compare', 'batch_b', batch_b);
 BEGIN
-    PERFORM ranread_internal.ranread_compare_check('ranread_compare', NULL, NULL, NULL, min_factor, alpha);
+    PERFORM * FROM ranread_internal.ranread_compare_pairs('ranread_compare', NULL, NULL, NULL, min_factor, alpha);
     -- a ratio over a percentile of 0 is infinite: NULL here (numeric(12,3)
     -- holds below 1e9)
     RETURN QUERY
@@ -76,22 +99,14 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_sweeps(sweep_a bigint, sw
 RETURNS TABLE (processes integer, batch_a bigint, batch_b bigint, verdict text, factor numeric(12,3),
                confidence float8, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
                p99_a_ms numeric(15,3), p99_b_ms numeric(15,3))
-LANGUAGE plpgsql STABLE
+LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-BEGIN
-    PERFORM ranread_internal.ranread_compare_check('ranread_compare_sweeps', 'sweep', ARRAY['sweep_a', 'sweep_b'], ARRAY[sweep_a, sweep_b],
-                                                   min_factor, alpha);
-    RETURN QUERY
-    SELECT a.processes, a.batch, b.batch, c.verdict, (CASE WHEN abs(c.factor) < 1e9 THEN c.factor END)::numeric(12,3), c.confidence,
-           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3)
-      FROM @extschema@.ranread_batches a
-      JOIN @extschema@.ranread_batches b ON b.sweep = sweep_b AND b.processes = a.processes
-           AND b.histogram IS NOT NULL AND @extschema@.ranread_hist_count(b.histogram) > 0
-     CROSS JOIN LATERAL @extschema@.ranread_hist_compare(a.histogram, b.histogram, min_factor, alpha) c
-     WHERE a.sweep = sweep_a AND a.histogram IS NOT NULL AND @extschema@.ranread_hist_count(a.histogram) > 0
-     ORDER BY a.processes, a.batch, b.batch;
-END
+    SELECT (p.pair #>> '{}')::integer, p.batch_a, p.batch_b, p.verdict, p.factor, p.confidence,
+           p.p50_a_ms, p.p50_b_ms, p.p99_a_ms, p.p99_b_ms
+      FROM ranread_internal.ranread_compare_pairs('ranread_compare_sweeps', 'sweep', ARRAY['sweep_a', 'sweep_b'],
+                                                  ARRAY[sweep_a, sweep_b], min_factor, alpha) p
+     ORDER BY 1, 2, 3
 $$;
 
 CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_studies(study_a bigint, study_b bigint,
@@ -99,22 +114,13 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_studies(study_a bigint, s
 RETURNS TABLE (point jsonb, batch_a bigint, batch_b bigint, verdict text, factor numeric(12,3),
                confidence float8, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
                p99_a_ms numeric(15,3), p99_b_ms numeric(15,3))
-LANGUAGE plpgsql STABLE
+LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-BEGIN
-    PERFORM ranread_internal.ranread_compare_check('ranread_compare_studies', 'study', ARRAY['study_a', 'study_b'], ARRAY[study_a, study_b],
-                                                   min_factor, alpha);
-    RETURN QUERY
-    SELECT a.point, a.batch, b.batch, c.verdict, (CASE WHEN abs(c.factor) < 1e9 THEN c.factor END)::numeric(12,3), c.confidence,
-           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3)
-      FROM @extschema@.ranread_batches a
-      JOIN @extschema@.ranread_batches b ON b.study = study_b AND b.point = a.point
-           AND b.histogram IS NOT NULL AND @extschema@.ranread_hist_count(b.histogram) > 0
-     CROSS JOIN LATERAL @extschema@.ranread_hist_compare(a.histogram, b.histogram, min_factor, alpha) c
-     WHERE a.study = study_a AND a.histogram IS NOT NULL AND @extschema@.ranread_hist_count(a.histogram) > 0
-     ORDER BY a.batch, b.batch;
-END
+    SELECT p.*
+      FROM ranread_internal.ranread_compare_pairs('ranread_compare_studies', 'study', ARRAY['study_a', 'study_b'],
+                                                  ARRAY[study_a, study_b], min_factor, alpha) p
+     ORDER BY p.batch_a, p.batch_b
 $$;
 
 -- Sets what a tablespace's probes are judged by (ranread_health_thresholds)
@@ -268,10 +274,10 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_compare(bigint, bigint, float8, float8),
     @extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8),
     @extschema@.ranread_compare_studies(bigint, bigint, float8, float8),
-    ranread_internal.ranread_compare_check(text, text, text[], bigint[], float8, float8) TO pg_monitor;
+    ranread_internal.ranread_compare_pairs(text, text, text[], bigint[], float8, float8) TO pg_monitor;
 
-COMMENT ON FUNCTION ranread_internal.ranread_compare_check(text, text, text[], bigint[], float8, float8) IS
-    'Internal: the arguments of a comparison (ids, min_factor, alpha), or the error that names them';
+COMMENT ON FUNCTION ranread_internal.ranread_compare_pairs(text, text, text[], bigint[], float8, float8) IS
+    'Internal: two sweeps or two studies compared pair by pair (the body of ranread_compare_sweeps and ranread_compare_studies), after their arguments, whose errors name the function called';
 COMMENT ON FUNCTION @extschema@.ranread_compare(bigint, bigint, float8, float8) IS
     'two batches compared from their merged latency histograms: is batch_b same, slower or faster than batch_a, by what factor and with what confidence (ranread_hist_compare)';
 COMMENT ON FUNCTION @extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8) IS

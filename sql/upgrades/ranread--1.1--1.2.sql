@@ -61,7 +61,8 @@ ALTER TABLE @extschema@.ranread_probes
 -- and to every role that may already call what calls them (a role granted
 -- 'run' or 'report' in 1.1), as ranread_grant would give them now
 REVOKE ALL ON FUNCTION ranread_internal.ranread_probe_priority(text, text),
-                       ranread_internal.ranread_compare_check(text, text, text[], bigint[], float8, float8) FROM PUBLIC;
+                       ranread_internal.ranread_probe_tablespace(text, name),
+                       ranread_internal.ranread_compare_pairs(text, text, text[], bigint[], float8, float8) FROM PUBLIC;
 DO $$
 DECLARE
     g record;
@@ -70,8 +71,10 @@ BEGIN
         SELECT DISTINCT pg_catalog.quote_ident(r.rolname) AS grantee, n.fn
           FROM (VALUES ('ranread_internal.ranread_probe_check(text, integer, interval)'::pg_catalog.regprocedure,
                         'ranread_internal.ranread_probe_priority(text, text)'),
+                       ('ranread_internal.ranread_probe_check(text, integer, interval)'::pg_catalog.regprocedure,
+                        'ranread_internal.ranread_probe_tablespace(text, name)'),
                        ('@extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8)'::pg_catalog.regprocedure,
-                        'ranread_internal.ranread_compare_check(text, text, text[], bigint[], float8, float8)')) n(has, fn)
+                        'ranread_internal.ranread_compare_pairs(text, text, text[], bigint[], float8, float8)')) n(has, fn)
           JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) n.has
          CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
           JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
