@@ -95,7 +95,7 @@ is "$(q_in "$FROM11" "SELECT has_table_privilege('rr_watch_runner', 'ranread_pro
 q_in "$FROM11" "SELECT ranread_probe_setup('pg_default', '4MB')" >/dev/null 2>&1
 is "$(q_in "$FROM11" "SET ROLE rr_watch_runner; SELECT status FROM ranread_probe(duration => '1s', rate_iops => 20)" 2>&1)" completed \
   "... and still probes after the update (the new internal functions granted to it)"
-is "$(q_in "$FROM11" "SET ROLE rr_watch_runner; SELECT ranread_compare_sweeps(-1, -2)" 2>&1 | grep -o 'sweep_a of ranread_compare_sweeps: sweep -1 does not exist')" \
+is "$(psql -qAtX -d "$FROM11" -c "SET ROLE rr_watch_runner; SELECT ranread_compare_sweeps(-1, -2)" 2>&1 | grep -o 'sweep_a of ranread_compare_sweeps: sweep -1 does not exist')" \
   "sweep_a of ranread_compare_sweeps: sweep -1 does not exist" "... and compares sweeps"
 q_in "$FROM11" "SELECT ranread_purge('ranread_probe_pg_default'); DROP OWNED BY rr_watch_runner; DROP ROLE rr_watch_runner" >/dev/null
 catalog_of "$FROM11" > "$WORK/from11.txt"
