@@ -84,3 +84,6 @@ BEGIN
     END LOOP;
 END
 $$;
+-- watch: the help and comments that name the kinds of use ('probe' is new)
+-- @include sql/install/96_help.sql
+-- @include sql/install/97_comments.sql
