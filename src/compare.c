@@ -267,12 +267,12 @@ compare_check_settings(double min_factor, double alpha)
 	if (!(min_factor >= 1 && min_factor <= 1000))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("min_factor must be between 1 and 1000, not %g", min_factor),
+				 errmsg("min_factor of ranread_hist_compare must be between 1 and 1000, not %g", min_factor),
 				 errhint("min_factor is the change of p50 or p99 that counts, such as 1.25 (25%% slower).")));
 	if (!(alpha > 0 && alpha < 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("alpha must be above 0 and below 1, not %g", alpha),
+				 errmsg("alpha of ranread_hist_compare must be above 0 and below 1, not %g", alpha),
 				 errhint("alpha is the significance level of the tests, such as 0.001.")));
 }
 

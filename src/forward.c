@@ -133,8 +133,11 @@ static const char *const study_needs[] = {
 };
 
 /*
- * the probe (sql/install/61_probe.sql): its cap and target, one batch, its
- * row; and what its setup and schedule use besides (ranread_grant 'run')
+ * the probe (sql/install/61_probe.sql): its cap and target, and what its
+ * setup and schedule use besides (ranread_grant 'probe' and 'run').  Its
+ * batch and its row in ranread_probes are the extension owner's (the
+ * implementation is SECURITY DEFINER), so neither ranread_run_step, which
+ * has no cap, nor INSERT on ranread_probes is here.
  */
 static const char *const probe_needs[] = {
 	"USAGE on schema ranread_internal",
@@ -144,10 +147,7 @@ static const char *const probe_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function ranread_internal.ranread_round(float8, integer)",
-	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"SELECT on table @extschema@.ranread_targets",
-	"SELECT on table @extschema@.ranread_batches",
-	"INSERT on table @extschema@.ranread_probes",
 };
 
 /* the fleets: what they use of ranread_internal (their own steps are theirs) */

@@ -5,7 +5,7 @@
 -- ranread_baseline_reset, ranread_probe_chart).
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(17);
+SELECT plan(24);
 \ir lib/util.psql
 
 SELECT is(pg_temp.error_of($$SELECT ranread_health_set('no_such_space')$$),
@@ -54,6 +54,35 @@ SELECT is(pg_temp.error_of($$SELECT ranread_probe_chart('pg_default', since => '
           '22023: since of ranread_probe_chart must be above 0 and at most 100 years, not -1 days',
     'a negative since is refused by name');
 SELECT ok(pg_temp.svg_ok(ranread_probe_chart('pg_default')), 'a tablespace with no probe still gets a well-formed chart');
+
+-- alpha within a range that means something; a 2-D array of batches named
+SELECT is(pg_temp.error_of($$SELECT ranread_health_set('pg_default', alpha => 1e-300)$$),
+          '22023: alpha of ranread_health_set must be between 1e-12 and 0.5, not 1e-300',
+    'an alpha of 1e-300 (no test could ever be significant) is refused, naming the argument, the value and the range');
+SELECT is(pg_temp.error_of($$SELECT ranread_health_set('pg_default', alpha => 0.9)$$),
+          '22023: alpha of ranread_health_set must be between 1e-12 and 0.5, not 0.9',
+    '... and so is an alpha of 0.9');
+SELECT is((SELECT alpha FROM ranread_health_set('pg_default', alpha => 1e-12)), 1e-12::float8,
+    'an alpha of 1e-12, the floor, is kept');
+SELECT is(pg_temp.error_of($$SELECT ranread_baseline_set('pg_default', '{{1,2},{1,2}}')$$),
+          '22023: batches of ranread_baseline_set must be a one-dimensional array of batch ids, not {{1,2},{1,2}}',
+    'a two-dimensional array of batches is refused by name');
+
+-- A factor that numeric(12,3) cannot hold (infinite, over a p99 of 0)
+-- does not break ranread_health: it shows NULL
+INSERT INTO ranread_probe_verdicts (batch, tablespace, probed_at, status, p99_factor, factor, verdict)
+VALUES (-7, 'pg_default', clock_timestamp() + interval '1 hour', 'ok', 'Infinity', 'Infinity', 'slower');
+SELECT is((SELECT format('%s|%s|%s', last_batch, coalesce(change::text, 'null'), coalesce(factor::text, 'null'))
+             FROM ranread_health WHERE tablespace = 'pg_default'), '-7|null|null',
+    'ranread_health shows an infinite change and factor as NULL instead of failing');
+
+-- The comparisons' settings are refused naming the function called
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_internal.ranread_compare_pairs('ranread_compare_sweeps', NULL, NULL, NULL, 0.5, 0.001)$$),
+          '22023: min_factor of ranread_compare_sweeps must be between 1 and 1000, not 0.5',
+    'a comparison''s min_factor out of range is refused naming the function called');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_internal.ranread_compare_pairs('ranread_compare', NULL, NULL, NULL, 1.25, 1)$$),
+          '22023: alpha of ranread_compare must be above 0 and below 1, not 1',
+    '... and so is its alpha');
 
 SELECT * FROM finish();
 ROLLBACK;

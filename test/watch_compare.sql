@@ -6,7 +6,7 @@
 -- device's latencies roughly are.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(24);
+SELECT plan(29);
 \ir lib/util.psql
 
 -- n I/Os of a log-normal latency of median median_ms and shape sigma,
@@ -71,9 +71,9 @@ SELECT is((SELECT verdict || ' ' || factor || ' ' || p_value FROM ranread_hist_c
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare(NULL, (SELECT h FROM base))$$),
           '22004: histogram_a of ranread_hist_compare must not be null', 'a NULL histogram is refused by name');
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare((SELECT h FROM base), (SELECT h FROM base), min_factor => 0.5)$$),
-          '22023: min_factor must be between 1 and 1000, not 0.5', 'min_factor below 1 is refused by name');
+          '22023: min_factor of ranread_hist_compare must be between 1 and 1000, not 0.5', 'min_factor below 1 is refused by name');
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare((SELECT h FROM base), (SELECT h FROM base), alpha => 1)$$),
-          '22023: alpha must be above 0 and below 1, not 1', 'alpha of 1 is refused by name');
+          '22023: alpha of ranread_hist_compare must be above 0 and below 1, not 1', 'alpha of 1 is refused by name');
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare((SELECT h FROM base), ranread_internal.ranread_hist_make('{}', '{}'))$$),
           '22023: histogram_b holds no I/O: there is nothing to compare', 'an empty histogram is refused by name');
 SELECT is(pg_temp.error_of($$SELECT ranread_hist_compare('\x00'::bytea, (SELECT h FROM base))$$),
@@ -86,6 +86,32 @@ SELECT is(pg_temp.error_of($$SELECT ranread_compare_sweeps(-1, -2)$$),
           '42704: sweep_a of ranread_compare_sweeps: sweep -1 does not exist', 'ranread_compare_sweeps of a missing sweep names sweep_a');
 SELECT is(pg_temp.error_of($$SELECT ranread_compare_studies(-1, -2)$$),
           '42704: study_a of ranread_compare_studies: study -1 does not exist', 'ranread_compare_studies of a missing study names study_a');
+
+-- Sweeps and studies compared pair by pair (fixed rows: two sweeps of two
+-- steps, two studies of two points; the second step and point 3x slower)
+INSERT INTO ranread_sweeps (sweep, started_at, finished_at, target, block_size, write_pct, queue_depth, pattern,
+                            start, max_processes, max_avg_ms, steps, meets_flash_guidance)
+SELECT s, now(), now(), 'ranread', 8192, 0, 1, 'random', 1, 2, 10, 2, false FROM unnest(ARRAY[-71, -72]) s;
+INSERT INTO ranread_studies (study, kind, started_at, finished_at, target, call, definition, planned, completed, skipped)
+SELECT s, 'study', now(), now(), 'ranread', 'fixed', '{}', 2, 2, 0 FROM unnest(ARRAY[-81, -82]) s;
+INSERT INTO ranread_batches (batch, run_at, target, processes, seed, workers, engine, status, sweep, study, point, histogram)
+VALUES (-701, now(), 'ranread', 1, 1, 1, 'sync', 'completed', -71, -81, '{"qd": 1}', (SELECT h FROM base)),
+       (-702, now(), 'ranread', 2, 1, 1, 'sync', 'completed', -71, -81, '{"qd": 2}', (SELECT h FROM base)),
+       (-703, now(), 'ranread', 1, 1, 1, 'sync', 'completed', -72, -82, '{"qd": 1}', pg_temp.lognormal(2000, 2.0)),
+       (-704, now(), 'ranread', 2, 1, 1, 'sync', 'completed', -72, -82, '{"qd": 2}', pg_temp.lognormal(2000, 6.0));
+SELECT is(ARRAY(SELECT format('%s:%s-%s:%s', processes, batch_a, batch_b, verdict) FROM ranread_compare_sweeps(-71, -72)),
+    ARRAY['1:-701--703:same', '2:-702--704:slower'],
+    'ranread_compare_sweeps pairs the steps of the same processes, in their order, and judges each');
+SELECT is(ARRAY(SELECT format('%s:%s-%s:%s', point, batch_a, batch_b, verdict) FROM ranread_compare_studies(-81, -82)),
+    ARRAY['{"qd": 2}:-702--704:slower', '{"qd": 1}:-701--703:same'],
+    'ranread_compare_studies pairs the same points, in the order of their batches, and judges each');
+SELECT is(pg_temp.error_of($$SELECT ranread_compare_sweeps(-71, -72, min_factor => 0.5)$$),
+          '22023: min_factor of ranread_compare_sweeps must be between 1 and 1000, not 0.5',
+    'a comparison''s min_factor out of range is refused naming the function called');
+SELECT is(pg_temp.error_of($$SELECT ranread_compare_studies(-81, -82, alpha => 1)$$),
+          '22023: alpha of ranread_compare_studies must be above 0 and below 1, not 1', '... and its alpha');
+SELECT is(pg_temp.error_of($$SELECT ranread_compare(-701, -704, min_factor => NULL)$$),
+          '22004: min_factor of ranread_compare must not be null', '... and a NULL min_factor');
 
 SELECT * FROM finish();
 ROLLBACK;

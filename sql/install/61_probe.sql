@@ -50,16 +50,13 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_probe_check'
 LANGUAGE C CALLED ON NULL INPUT STABLE;
 
--- The tablespace exists and its probe target is there: returns the target,
--- or an error that says how to make it
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_ready(fn text, tablespace name)
-RETURNS name
+-- The tablespace of fn exists, or an error that names it and lists those
+-- that do
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_tablespace(fn text, tablespace name)
+RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    t      name;
-    now_in name;
 BEGIN
     IF tablespace IS NULL THEN
         RAISE EXCEPTION USING
@@ -75,6 +72,21 @@ BEGIN
                           (SELECT string_agg(quote_literal(s.spcname), ', ' ORDER BY s.spcname)
                              FROM pg_catalog.pg_tablespace s WHERE s.spcname OPERATOR(pg_catalog.<>) 'pg_global'));
     END IF;
+END
+$$;
+
+-- The tablespace exists and its probe target is there: returns the target,
+-- or an error that says how to make it
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_ready(fn text, tablespace name)
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t      name;
+    now_in name;
+BEGIN
+    PERFORM ranread_internal.ranread_probe_tablespace(fn, tablespace);
     t := ranread_internal.ranread_probe_target(tablespace);
     SELECT x.tablespace INTO now_in FROM @extschema@.ranread_targets x WHERE x.target OPERATOR(pg_catalog.=) t;
     IF NOT FOUND THEN
@@ -104,22 +116,65 @@ RETURNS @extschema@.ranread_setup_result
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    bytes bigint;
 BEGIN
     PERFORM ranread_internal.ranread_require('ranread_probe_setup', 'tablespace', tablespace,
                                              'Name the tablespace to watch, such as ''pg_default''.');
     PERFORM ranread_internal.ranread_require('ranread_probe_setup', 'size', size,
                                              'Give a size such as ''256MB''; the default is ''256MB''.');
+    -- errors that name this function and its argument (ranread_setup's
+    -- would name ranread_setup)
+    BEGIN
+        bytes := pg_catalog.pg_size_bytes(size);
+    EXCEPTION WHEN data_exception THEN
+        bytes := NULL;
+    END;
+    IF bytes IS NULL OR bytes < 1048576 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('size of ranread_probe_setup must be a size of at least 1 MB, not %L', size),
+            HINT = 'Give a size as pg_size_bytes understands it, such as ''256MB'' (the default): a probe target is small, as a probe reads it on a production server.';
+    END IF;
+    PERFORM ranread_internal.ranread_probe_tablespace('ranread_probe_setup', tablespace);
     RETURN @extschema@.ranread_setup(size, tablespace, ranread_internal.ranread_probe_target(tablespace));
+END
+$$;
+
+-- A probe's io_priority: a probe is light, so not 'realtime' (which also
+-- needs CAP_SYS_NICE and would fail only when the worker starts, leaving a
+-- failed batch at every scheduled run); the rest is the workload's check
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_priority(fn text, io_priority text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF io_priority OPERATOR(pg_catalog.~*) '^\s*realtime' THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('io_priority of %s must not be realtime, not %L', fn, io_priority),
+            DETAIL = 'A probe runs beside production work at a low I/O priority; the realtime class would put it before that work.',
+            HINT = 'io_priority of a probe is ''idle'' or ''best-effort:N'' with N from 0 (highest) to 7; the default is ''best-effort:7''.';
+    END IF;
 END
 $$;
 
 -- The probe (ranread_probe is C, src/forward.c, which hands its workload,
 -- duration, rate_iops and io_priority, on as spec): the cap, the target,
 -- one batch, then its row in ranread_probes once the batch's row is final.
+-- It runs as the extension's owner (SECURITY DEFINER), so that a role may
+-- probe without EXECUTE on ranread_run_step (which has no cap) nor INSERT
+-- on ranread_probes (where a row of its own making would be judged as a
+-- probe): the cap holds for a role granted 'probe', and the row recorded
+-- is the batch just run, of this tablespace's probe target, at the time
+-- its batch ran.  The batch's started_by is therefore the owner: the
+-- caller ends a probe by cancelling its query (or a superuser by
+-- ranread_stop).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe(
     tablespace name, duration interval, rate_iops integer, io_priority text, job text, spec jsonb)
 RETURNS SETOF record
-LANGUAGE plpgsql VOLATILE
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -129,6 +184,13 @@ DECLARE
 BEGIN
     PERFORM ranread_internal.ranread_primary_only('ranread_probe');
     PERFORM ranread_internal.ranread_probe_check('ranread_probe', rate_iops, duration);
+    PERFORM ranread_internal.ranread_probe_priority('ranread_probe', io_priority);
+    IF pg_catalog.octet_length(job) > 200 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('job of ranread_probe must be at most 200 bytes, not %s bytes', pg_catalog.octet_length(job)),
+            HINT = 'job names the pg_cron job that runs the probe, such as ''ranread probe pg_default'' (ranread_probe_schedule sets it); NULL for a probe by hand.';
+    END IF;
     t := ranread_internal.ranread_probe_ready('ranread_probe', tablespace);
 
     SELECT * INTO r
@@ -151,6 +213,10 @@ BEGIN
             DETAIL = coalesce(b.message, 'ranread_summary shows the batch.'),
             HINT = 'A probe that does not complete has no row in ranread_probes; its batch stays in ranread_batches.';
     END IF;
+    -- the row: the batch just run (on this tablespace's probe target, read
+    -- only: the spec above), at the time its recorder says it ran (the
+    -- start of this transaction when a REPEATABLE READ snapshot does not
+    -- see that row); never a time or batch of the caller's choosing
     INSERT INTO @extschema@.ranread_probes (batch, tablespace, probed_at, job)
     VALUES (r.batch, tablespace, coalesce(b.run_at, pg_catalog.now()), job);
 
@@ -241,6 +307,7 @@ BEGIN
     PERFORM ranread_internal.ranread_require('ranread_probe_schedule', 'schedule', schedule,
         'schedule is pg_cron''s, such as ''*/5 * * * *'' (every five minutes) or ''@hourly''.');
     PERFORM ranread_internal.ranread_probe_check('ranread_probe_schedule', rate_iops, duration);
+    PERFORM ranread_internal.ranread_probe_priority('ranread_probe_schedule', io_priority);
     PERFORM ranread_internal.ranread_probe_ready('ranread_probe_schedule', tablespace);
     -- the probe's workload as its batch will read it (io_priority's errors)
     PERFORM ranread_internal.ranread_spec_check(jsonb_build_object(

@@ -56,97 +56,6 @@ BEGIN
 END
 $$;
 
--- Two batches compared from their merged latency histograms: is batch_b
--- slower than batch_a, faster, or the same (ranread_hist_compare)
-CREATE OR REPLACE FUNCTION @extschema@.ranread_compare(batch_a bigint, batch_b bigint,
-    min_factor float8 DEFAULT 1.25, alpha float8 DEFAULT 0.001)
-RETURNS TABLE (verdict text, factor numeric(12,3), confidence float8, p_value float8, decided_by text,
-               ios_a bigint, ios_b bigint, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
-               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3), p50_ratio numeric(12,3), p99_ratio numeric(12,3))
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    ha bytea := ranread_internal.ranread_batch_histogram('ranread_compare', 'batch_a', batch_a);
-    hb bytea := ranread_internal.ranread_batch_histogram('ranread_compare', 'batch_b', batch_b);
-BEGIN
-    RETURN QUERY
-    SELECT c.verdict, c.factor::numeric(12,3), c.confidence, c.p_value, c.decided_by, c.ios_a, c.ios_b,
-           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3),
-           c.p50_ratio::numeric(12,3), c.p99_ratio::numeric(12,3)
-      FROM @extschema@.ranread_hist_compare(ha, hb, min_factor, alpha) c;
-END
-$$;
-
--- Two sweeps compared step by step (the steps of the same processes), or
--- two studies point by point (the same point): a row per pair, as
--- ranread_compare gives it, named by its processes or point
-CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_sweeps(sweep_a bigint, sweep_b bigint,
-    min_factor float8 DEFAULT 1.25, alpha float8 DEFAULT 0.001)
-RETURNS TABLE (processes integer, batch_a bigint, batch_b bigint, verdict text, factor numeric(12,3),
-               confidence float8, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
-               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3))
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    arg text;
-    id bigint;
-BEGIN
-    FOREACH arg IN ARRAY ARRAY['sweep_a', 'sweep_b'] LOOP
-        id := CASE arg WHEN 'sweep_a' THEN sweep_a ELSE sweep_b END;
-        PERFORM ranread_internal.ranread_require('ranread_compare_sweeps', arg, id, 'A sweep''s id (ranread_sweeps lists them).');
-        IF NOT EXISTS (SELECT FROM @extschema@.ranread_sweeps s WHERE s.sweep = id) THEN
-            RAISE EXCEPTION USING ERRCODE = 'undefined_object',
-                MESSAGE = format('%s of ranread_compare_sweeps: sweep %s does not exist', arg, id),
-                HINT = 'ranread_sweeps lists the sweeps.';
-        END IF;
-    END LOOP;
-    RETURN QUERY
-    SELECT a.processes, a.batch, b.batch, c.verdict, c.factor::numeric(12,3), c.confidence,
-           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3)
-      FROM @extschema@.ranread_batches a
-      JOIN @extschema@.ranread_batches b ON b.sweep = sweep_b AND b.processes = a.processes
-           AND b.histogram IS NOT NULL AND @extschema@.ranread_hist_count(b.histogram) > 0
-     CROSS JOIN LATERAL @extschema@.ranread_hist_compare(a.histogram, b.histogram, min_factor, alpha) c
-     WHERE a.sweep = sweep_a AND a.histogram IS NOT NULL AND @extschema@.ranread_hist_count(a.histogram) > 0
-     ORDER BY a.processes, a.batch, b.batch;
-END
-$$;
-
-CREATE OR REPLACE FUNCTION @extschema@.ranread_compare_studies(study_a bigint, study_b bigint,
-    min_factor float8 DEFAULT 1.25, alpha float8 DEFAULT 0.001)
-RETURNS TABLE (point jsonb, batch_a bigint, batch_b bigint, verdict text, factor numeric(12,3),
-               confidence float8, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
-               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3))
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    arg text;
-    id bigint;
-BEGIN
-    FOREACH arg IN ARRAY ARRAY['study_a', 'study_b'] LOOP
-        id := CASE arg WHEN 'study_a' THEN study_a ELSE study_b END;
-        PERFORM ranread_internal.ranread_require('ranread_compare_studies', arg, id, 'A study''s id (ranread_study_overview lists them).');
-        IF NOT EXISTS (SELECT FROM @extschema@.ranread_studies s WHERE s.study = id) THEN
-            RAISE EXCEPTION USING ERRCODE = 'undefined_object',
-                MESSAGE = format('%s of ranread_compare_studies: study %s does not exist', arg, id),
-                HINT = 'ranread_study_overview lists the studies.';
-        END IF;
-    END LOOP;
-    RETURN QUERY
-    SELECT a.point, a.batch, b.batch, c.verdict, c.factor::numeric(12,3), c.confidence,
-           c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3)
-      FROM @extschema@.ranread_batches a
-      JOIN @extschema@.ranread_batches b ON b.study = study_b AND b.point = a.point
-           AND b.histogram IS NOT NULL AND @extschema@.ranread_hist_count(b.histogram) > 0
-     CROSS JOIN LATERAL @extschema@.ranread_hist_compare(a.histogram, b.histogram, min_factor, alpha) c
-     WHERE a.study = study_a AND a.histogram IS NOT NULL AND @extschema@.ranread_hist_count(a.histogram) > 0
-     ORDER BY a.batch, b.batch;
-END
-$$;
-
 -- What a probe of a tablespace is judged by: the p99 above which its
 -- status is degraded and critical, the change that counts as slower, and
 -- how many first probes make its baseline when none is pinned.  A
@@ -226,66 +135,6 @@ BEGIN
 END
 $$;
 
--- Sets what a tablespace's probes are judged by (ranread_health_thresholds)
--- and returns the row; thresholds out of order are an error that names
--- the argument
-CREATE OR REPLACE FUNCTION @extschema@.ranread_health_set(tablespace name,
-    p99_degraded_ms float8 DEFAULT 5, p99_critical_ms float8 DEFAULT 10,
-    slower_factor float8 DEFAULT 1.25, baseline_probes integer DEFAULT 5,
-    alpha float8 DEFAULT 0.001)
-RETURNS @extschema@.ranread_health_thresholds
-LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    fn constant text := 'ranread_health_set';
-    r @extschema@.ranread_health_thresholds;
-BEGIN
-    PERFORM ranread_internal.ranread_primary_only(fn);
-    PERFORM ranread_internal.ranread_watch_tablespace(fn, 'tablespace', tablespace);
-    PERFORM ranread_internal.ranread_require(fn, 'p99_degraded_ms', p99_degraded_ms);
-    PERFORM ranread_internal.ranread_require(fn, 'p99_critical_ms', p99_critical_ms);
-    PERFORM ranread_internal.ranread_require(fn, 'slower_factor', slower_factor);
-    PERFORM ranread_internal.ranread_require(fn, 'baseline_probes', baseline_probes);
-    PERFORM ranread_internal.ranread_require(fn, 'alpha', alpha);
-    IF NOT (p99_degraded_ms > 0 AND p99_degraded_ms < 137000) THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('p99_degraded_ms of %s must be above 0 and below 137000 ms, not %s', fn, p99_degraded_ms),
-            HINT = 'p99_degraded_ms is the p99 latency above which the status is degraded, such as 5.';
-    END IF;
-    IF NOT (p99_critical_ms > p99_degraded_ms AND p99_critical_ms < 137000) THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('p99_critical_ms of %s must be above p99_degraded_ms (%s ms) and below 137000 ms, not %s',
-                             fn, p99_degraded_ms, p99_critical_ms),
-            HINT = 'The thresholds go up: degraded first, then critical, such as 5 and 10.';
-    END IF;
-    IF NOT (slower_factor >= 1 AND slower_factor <= 1000) THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('slower_factor of %s must be between 1 and 1000, not %s', fn, slower_factor),
-            HINT = 'slower_factor is the change of p50 or p99 against the baseline that counts, such as 1.25.';
-    END IF;
-    IF NOT (baseline_probes BETWEEN 1 AND 1000) THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('baseline_probes of %s must be between 1 and 1000, not %s', fn, baseline_probes),
-            HINT = 'baseline_probes is how many first probes make the baseline when none is pinned, such as 5.';
-    END IF;
-    IF NOT (alpha > 0 AND alpha < 1) THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('alpha of %s must be above 0 and below 1, not %s', fn, alpha),
-            HINT = 'alpha is the significance level of the comparison, such as 0.001.';
-    END IF;
-    INSERT INTO @extschema@.ranread_health_thresholds AS t
-           (tablespace, p99_degraded_ms, p99_critical_ms, slower_factor, baseline_probes, alpha)
-    VALUES (ranread_health_set.tablespace, p99_degraded_ms, p99_critical_ms, slower_factor, baseline_probes, alpha)
-    ON CONFLICT ON CONSTRAINT ranread_health_thresholds_pkey DO UPDATE
-       SET p99_degraded_ms = excluded.p99_degraded_ms, p99_critical_ms = excluded.p99_critical_ms,
-           slower_factor = excluded.slower_factor, baseline_probes = excluded.baseline_probes,
-           alpha = excluded.alpha
-    RETURNING t.* INTO r;
-    RETURN r;
-END
-$$;
-
 -- A tablespace's thresholds: its row, or the defaults
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_health_thresholds_of(ts name)
 RETURNS @extschema@.ranread_health_thresholds
@@ -298,43 +147,6 @@ AS $$
             UNION ALL
             SELECT ts, 5::float8, 10::float8, 1.25::float8, 5, 0.001::float8, 1) d
      ORDER BY d.o LIMIT 1
-$$;
-
--- Pins a tablespace's baseline to chosen batches (their merged histogram):
--- every later probe is compared with it
-CREATE OR REPLACE FUNCTION @extschema@.ranread_baseline_set(tablespace name, batches bigint[])
-RETURNS @extschema@.ranread_baselines
-LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    fn constant text := 'ranread_baseline_set';
-    id bigint;
-    merged bytea;
-    r @extschema@.ranread_baselines;
-BEGIN
-    PERFORM ranread_internal.ranread_primary_only(fn);
-    PERFORM ranread_internal.ranread_watch_tablespace(fn, 'tablespace', tablespace);
-    PERFORM ranread_internal.ranread_require(fn, 'batches', batches, 'An array of batch ids, such as ''{12,13,14}''.');
-    IF cardinality(batches) = 0 OR cardinality(batches) > 10000 OR array_position(batches, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('batches of %s must hold 1 to 10000 batch ids and no null, not %s', fn, batches),
-            HINT = 'An array of batch ids, such as ''{12,13,14}'' (ranread_summary lists them).';
-    END IF;
-    FOREACH id IN ARRAY batches LOOP
-        PERFORM ranread_internal.ranread_batch_histogram(fn, 'batches', id);
-    END LOOP;
-    SELECT @extschema@.ranread_hist_merge(b.histogram) INTO merged
-      FROM @extschema@.ranread_batches b WHERE b.batch = ANY (ranread_baseline_set.batches);
-    INSERT INTO @extschema@.ranread_baselines AS x (tablespace, batches, histogram, pinned, since, set_at)
-    VALUES (ranread_baseline_set.tablespace, ARRAY(SELECT DISTINCT u FROM unnest(ranread_baseline_set.batches) u ORDER BY u),
-            merged, true, now(), now())
-    ON CONFLICT ON CONSTRAINT ranread_baselines_pkey DO UPDATE
-       SET batches = excluded.batches, histogram = excluded.histogram, pinned = true,
-           since = excluded.since, set_at = excluded.set_at
-    RETURNING x.* INTO r;
-    RETURN r;
-END
 $$;
 
 -- Forgets a tablespace's baseline: the next baseline_probes probes make a
@@ -509,52 +321,11 @@ $$;
 CREATE TRIGGER ranread_probe_judge AFTER INSERT ON @extschema@.ranread_probes
     FOR EACH ROW EXECUTE FUNCTION ranread_internal.ranread_probe_judge();
 
--- One row per watched tablespace (a probe, a baseline or thresholds): its
--- last probe, its figures, its baseline, the change, the verdict and the
--- status, since when it has that status, and its thresholds
-CREATE OR REPLACE VIEW @extschema@.ranread_health AS
-SELECT w.tablespace,
-       l.batch AS last_batch,
-       l.probed_at AS last_probe_at,
-       l.p50_ms::numeric(15,3) AS p50_ms,
-       l.p99_ms::numeric(15,3) AS p99_ms,
-       round(l.iops)::bigint AS iops,
-       (CASE WHEN bl.histogram IS NOT NULL AND (bl.pinned OR cardinality(bl.batches) >= thr.baseline_probes)
-             THEN @extschema@.ranread_hist_percentile(bl.histogram, 50) END)::numeric(15,3) AS baseline_p50_ms,
-       (CASE WHEN bl.histogram IS NOT NULL AND (bl.pinned OR cardinality(bl.batches) >= thr.baseline_probes)
-             THEN @extschema@.ranread_hist_percentile(bl.histogram, 99) END)::numeric(15,3) AS baseline_p99_ms,
-       l.p99_factor::numeric(12,3) AS change,
-       l.verdict,
-       l.factor::numeric(12,3) AS factor,
-       l.confidence,
-       coalesce(l.status, 'unknown') AS status,
-       (SELECT min(v.probed_at) FROM @extschema@.ranread_probe_verdicts v
-         WHERE v.tablespace = w.tablespace
-           AND v.probed_at > coalesce((SELECT max(o.probed_at) FROM @extschema@.ranread_probe_verdicts o
-                                        WHERE o.tablespace = w.tablespace AND o.status <> l.status), '-infinity')) AS since,
-       (SELECT count(*) FROM @extschema@.ranread_probe_verdicts v WHERE v.tablespace = w.tablespace) AS probes,
-       coalesce(cardinality(bl.batches), 0) AS baseline_batches,
-       coalesce(bl.pinned, false) AS baseline_pinned,
-       thr.p99_degraded_ms,
-       thr.p99_critical_ms,
-       thr.slower_factor,
-       l.reason
-  FROM (SELECT v.tablespace FROM @extschema@.ranread_probe_verdicts v
-        UNION SELECT b.tablespace FROM @extschema@.ranread_baselines b
-        UNION SELECT t.tablespace FROM @extschema@.ranread_health_thresholds t) w
-  LEFT JOIN LATERAL (SELECT v.* FROM @extschema@.ranread_probe_verdicts v WHERE v.tablespace = w.tablespace
-                      ORDER BY v.probed_at DESC, v.batch DESC LIMIT 1) l ON true
-  LEFT JOIN @extschema@.ranread_baselines bl ON bl.tablespace = w.tablespace
-  CROSS JOIN LATERAL ranread_internal.ranread_health_thresholds_of(w.tablespace) thr;
-
 -- Readers of the history (pg_monitor) see the watch and compare batches
-GRANT SELECT ON @extschema@.ranread_health, @extschema@.ranread_probe_verdicts,
+GRANT SELECT ON @extschema@.ranread_probe_verdicts,
                 @extschema@.ranread_baselines, @extschema@.ranread_health_thresholds TO pg_monitor;
 GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_hist_compare(bytea, bytea, float8, float8),
-    @extschema@.ranread_compare(bigint, bigint, float8, float8),
-    @extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8),
-    @extschema@.ranread_compare_studies(bigint, bigint, float8, float8),
     ranread_internal.ranread_batch_histogram(text, text, bigint),
     ranread_internal.ranread_watch_tablespace(text, text, name, boolean),
     ranread_internal.ranread_health_thresholds_of(name) TO pg_monitor;
@@ -565,12 +336,6 @@ COMMENT ON FUNCTION ranread_internal.ranread_hist_make(float8[], bigint[]) IS
     'Internal: a latency histogram in stored form from latencies (ms) and their counts';
 COMMENT ON FUNCTION ranread_internal.ranread_batch_histogram(text, text, bigint) IS
     'Internal: the latency histogram of a batch, or the error that names the argument';
-COMMENT ON FUNCTION @extschema@.ranread_compare(bigint, bigint, float8, float8) IS
-    'two batches compared from their merged latency histograms: is batch_b same, slower or faster than batch_a, by what factor and with what confidence (ranread_hist_compare)';
-COMMENT ON FUNCTION @extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8) IS
-    'two sweeps compared step by step (the steps of the same processes), as ranread_compare compares two batches';
-COMMENT ON FUNCTION @extschema@.ranread_compare_studies(bigint, bigint, float8, float8) IS
-    'two studies compared point by point (the same point), as ranread_compare compares two batches';
 COMMENT ON TABLE @extschema@.ranread_health_thresholds IS
     'ranread watch: what a tablespace''s probes are judged by (p99 thresholds in ms, slower factor, probes of an automatic baseline, alpha); without a row, 5 ms, 10 ms, 1.25, 5 and 0.001';
 COMMENT ON TABLE @extschema@.ranread_baselines IS
@@ -589,25 +354,11 @@ COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.baseline_p50_ms IS 'the bas
 COMMENT ON COLUMN @extschema@.ranread_probe_verdicts.baseline_p99_ms IS 'the baseline''s 99th percentile latency (ms)';
 COMMENT ON FUNCTION ranread_internal.ranread_watch_tablespace(text, text, name, boolean) IS
     'Internal: the tablespace named by an argument, or the error that says it does not exist';
-COMMENT ON FUNCTION @extschema@.ranread_health_set(name, float8, float8, float8, integer, float8) IS
-    'sets what a tablespace''s probes are judged by: p99 above p99_degraded_ms is degraded, above p99_critical_ms critical, slower_factor the change that counts, baseline_probes the first probes that make a baseline';
 COMMENT ON FUNCTION ranread_internal.ranread_health_thresholds_of(name) IS
     'Internal: a tablespace''s thresholds, its row or the defaults';
-COMMENT ON FUNCTION @extschema@.ranread_baseline_set(name, bigint[]) IS
-    'pins a tablespace''s baseline to chosen batches (their merged latency histogram): every later probe is compared with it';
 COMMENT ON FUNCTION @extschema@.ranread_baseline_reset(name) IS
     'forgets a tablespace''s baseline: its next probes make a new one; true when there was one';
 COMMENT ON FUNCTION ranread_internal.ranread_health_status(float8, text, @extschema@.ranread_health_thresholds) IS
     'Internal: a probe''s status from its p99, its verdict and the thresholds';
 COMMENT ON FUNCTION ranread_internal.ranread_probe_judge() IS
     'Internal: the trigger on ranread_probes: a probe''s verdict and status, a NOTIFY on ranread_health and a WARNING when the status changes';
-COMMENT ON VIEW @extschema@.ranread_health IS
-    'ranread watch: one row per watched tablespace: last probe, p50, p99, IOPS, baseline p99, change, verdict, status (ok, slower, degraded, critical, unknown) and since when';
-COMMENT ON COLUMN @extschema@.ranread_health.change IS 'the last probe''s p99 over its baseline''s p99';
-COMMENT ON COLUMN @extschema@.ranread_health.p50_ms IS 'the last probe''s median latency (ms)';
-COMMENT ON COLUMN @extschema@.ranread_health.p99_ms IS 'the last probe''s 99th percentile latency (ms)';
-COMMENT ON COLUMN @extschema@.ranread_health.baseline_p50_ms IS 'the baseline''s median latency (ms)';
-COMMENT ON COLUMN @extschema@.ranread_health.baseline_p99_ms IS 'the baseline''s 99th percentile latency (ms)';
-COMMENT ON COLUMN @extschema@.ranread_health.status IS
-    'critical or degraded: the last probe''s p99 above the thresholds; slower: slower than the baseline; ok; unknown: no probe judged';
-COMMENT ON COLUMN @extschema@.ranread_health.since IS 'the first probe of the tablespace''s current status';

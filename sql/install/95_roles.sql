@@ -11,6 +11,12 @@
 --           EXECUTE on those functions and what their implementations use
 --           (the sweeps', searches' and studies' lists are forward.c's, the
 --           ones their privilege check names)
+--   probe   report, and run probes (and their pg_cron schedules) on the
+--           probe targets a DBA made, within the probe cap: EXECUTE on
+--           ranread_probe and its schedule functions and what they use
+--           (forward.c's list); no batch of its own, no target, no INSERT
+--           on ranread_probes (the probe records its row as the owner).
+--           New in 1.2: what a monitoring role needs, instead of 'run'
 --   export  report, and write export files on the server: EXECUTE on the
 --           export functions and membership of pg_write_server_files,
 --           which PostgreSQL asks of anyone who writes server files
@@ -78,6 +84,8 @@ AS $$
                ('run', 'ranread_probe'), ('run', 'ranread_probe_setup'), ('run', 'ranread_probe_schedule'),
                ('run', 'ranread_probe_schedules'), ('run', 'ranread_probe_unschedule'),
                ('run', 'ranread_verify'),
+               ('probe', 'ranread_probe'), ('probe', 'ranread_probe_schedule'),
+               ('probe', 'ranread_probe_schedules'), ('probe', 'ranread_probe_unschedule'),
                ('export', 'ranread_export'), ('export', 'ranread_export_study'),
                ('export', 'ranread_export_sweep')
     ), needs(what, need) AS (
@@ -91,6 +99,8 @@ AS $$
             'EXECUTE on functions ranread_internal.ranread_block_size_ok*',
             -- a commit test records its test's id
             'USAGE on sequence @extschema@.ranread_commit_test_seq'])
+        UNION ALL
+        SELECT 'probe', pg_catalog.unnest(ranread_internal.ranread_needs('ranread_probe'))
     ), expanded AS (
         SELECT x.privilege, x.kind,
                CASE x.kind WHEN 'function' THEN x.object::pg_catalog.regprocedure::pg_catalog.text
@@ -100,7 +110,7 @@ AS $$
                    SELECT n.need FROM needs n WHERE n.what OPERATOR(pg_catalog.=) $1)) x
     )
     SELECT DISTINCT * FROM (
-        SELECT * FROM monitor WHERE $1 OPERATOR(pg_catalog.=) ANY (ARRAY['report', 'run', 'export'])
+        SELECT * FROM monitor WHERE $1 OPERATOR(pg_catalog.=) ANY (ARRAY['report', 'run', 'probe', 'export'])
         UNION ALL
         SELECT 'EXECUTE', 'function', p.oid::pg_catalog.regprocedure::pg_catalog.text
           FROM named, ext, pg_catalog.pg_proc p
@@ -126,10 +136,10 @@ BEGIN
             MESSAGE = format('role of %s must not be null', fn),
             HINT = format('Name the role, such as SELECT %s(''alice'', ''run'').', fn);
     END IF;
-    IF what IS NULL OR NOT (what OPERATOR(pg_catalog.=) ANY (ARRAY['run', 'report', 'export'])) THEN
+    IF what IS NULL OR NOT (what OPERATOR(pg_catalog.=) ANY (ARRAY['run', 'report', 'probe', 'export'])) THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid what for %s: %s', fn, coalesce(pg_catalog.quote_literal(what), 'NULL')),
-            HINT = '''run'' (make targets and run batches, sweeps, studies; read the history), ''report'' (read the history, charts and reports) or ''export'' (read the history and write export files on the server).';
+            HINT = '''run'' (make targets and run batches, sweeps, studies; read the history), ''report'' (read the history, charts and reports), ''probe'' (run probes and their schedules within the probe cap; read the history) or ''export'' (read the history and write export files on the server).';
     END IF;
 END
 $$;
@@ -182,8 +192,12 @@ DECLARE
 BEGIN
     PERFORM ranread_internal.ranread_role_what(fn, role, what);
     IF NOT grant_it THEN
-        kept := ARRAY(SELECT w FROM unnest(ARRAY['run', 'export']) w
-                       WHERE w OPERATOR(pg_catalog.<>) what AND ranread_internal.ranread_role_holds(role, w));
+        -- a kind of use the role holds besides, unless it is part of what
+        -- is revoked ('probe' of 'run'): revoking 'run' takes the probes too
+        kept := ARRAY(SELECT w FROM unnest(ARRAY['run', 'probe', 'export']) w
+                       WHERE w OPERATOR(pg_catalog.<>) what AND ranread_internal.ranread_role_holds(role, w)
+                         AND EXISTS (SELECT * FROM ranread_internal.ranread_role_privileges(w)
+                                     EXCEPT SELECT * FROM ranread_internal.ranread_role_privileges(what)));
     END IF;
     FOR s IN SELECT ranread_internal.ranread_role_statement(grant_it, role, p.privilege, p.kind, p.object)
                FROM ranread_internal.ranread_role_privileges(what) p
@@ -204,8 +218,8 @@ BEGIN
 END
 $$;
 
--- ranread_grant(role, what): grant role what 'run', 'report' or 'export'
--- needs; returns the statements it ran, in the order it ran them
+-- ranread_grant(role, what): grant role what 'run', 'report', 'probe' or
+-- 'export' needs; returns the statements it ran, in the order it ran them
 CREATE OR REPLACE FUNCTION @extschema@.ranread_grant(role pg_catalog.regrole, what text)
 RETURNS SETOF text
 LANGUAGE sql VOLATILE

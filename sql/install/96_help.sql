@@ -181,7 +181,7 @@ AS $$
         ('region', NULL, 'a dimension: regions of the target as ''START-END'' percent'),
         ('early_end', NULL, 'true: a row ends once its average latency exceeds max_avg_ms twice'),
         ('role', NULL, 'the role to grant to or revoke from'),
-        ('what', NULL, '''run'', ''report'' or ''export'' (README, "Privileges")'),
+        ('what', NULL, '''run'', ''report'', ''probe'' or ''export'' (README, "Privileges")'),
         ('random_ms', 'ms', 'a random 8 KiB read''s average latency at queue depth 1'),
         ('seq_page_ms', 'ms', 'time per 8 KiB page of one process''s large sequential reads'),
         ('reference_seq_page_ms', 'ms', 'the default tablespace''s seq_page_ms; NULL: this one is the reference'),

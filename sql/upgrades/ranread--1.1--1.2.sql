@@ -34,6 +34,77 @@
 DROP FUNCTION ranread_internal.ranread_fleet_sweep(text[], integer, integer, bigint, interval, float8, text, jsonb);
 -- @include sql/install/52_fleet_report.sql
 
+-- watch: probes are recorded by the probe alone, as the extension's owner
+-- (61_probe.sql), with the time its batch ran; a 'probe' kind of use for
+-- monitoring roles (95_roles.sql).  A role granted 'run' in 1.1 held INSERT
+-- on ranread_probes, and a row it made (a forged batch, or a probed_at of
+-- 'infinity' that froze its tablespace's health) was judged as a probe:
+-- every privilege to change ranread_probes goes from every role but the
+-- owner, and a row at a time that is not finite is deleted, with its
+-- verdict, saying so (such a row cannot be a probe's).  Rows at finite
+-- times stay: ranread cannot tell a forged one from a probe.
+-- @include sql/install/61_probe.sql
+-- @include sql/install/95_roles.sql
+-- @include sql/install/62_watch_rules.sql
+DO $$
+DECLARE
+    g record;
+    p record;
+BEGIN
+    FOR g IN
+        SELECT DISTINCT pg_catalog.quote_ident(r.rolname) AS grantee
+          FROM pg_catalog.pg_class c CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) a
+               JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+         WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@.ranread_probes'::pg_catalog.regclass
+           AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+           AND a.privilege_type OPERATOR(pg_catalog.<>) 'SELECT'
+    LOOP
+        EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON @extschema@.ranread_probes FROM %s', g.grantee);
+        RAISE NOTICE 'ranread 1.2: % may no longer change ranread_probes (only the probe records a probe; ranread_grant(role, ''probe'') gives what a monitoring role needs)', g.grantee;
+    END LOOP;
+    FOR p IN
+        DELETE FROM @extschema@.ranread_probes x WHERE NOT pg_catalog.isfinite(x.probed_at)
+        RETURNING x.batch, x.tablespace, x.probed_at
+    LOOP
+        DELETE FROM @extschema@.ranread_probe_verdicts v WHERE v.batch OPERATOR(pg_catalog.=) p.batch;
+        RAISE WARNING 'ranread 1.2: deleted the row of batch % in ranread_probes (tablespace "%", probed_at %), as no probe runs at that time', p.batch, p.tablespace, p.probed_at
+            USING HINT = pg_catalog.format('If it joined the baseline of "%s", SELECT ranread_baseline_reset(%L); makes it again.', p.tablespace, p.tablespace);
+    END LOOP;
+END
+$$;
+ALTER TABLE @extschema@.ranread_probes
+    ADD CONSTRAINT ranread_probes_probed_at_finite CHECK (pg_catalog.isfinite(probed_at));
+-- the new internal functions: from PUBLIC, as every function (99_privileges.sql),
+-- and to every role that may already call what calls them (a role granted
+-- 'run' or 'report' in 1.1), as ranread_grant would give them now
+REVOKE ALL ON FUNCTION ranread_internal.ranread_probe_priority(text, text),
+                       ranread_internal.ranread_probe_tablespace(text, name),
+                       ranread_internal.ranread_compare_pairs(text, text, text[], bigint[], float8, float8) FROM PUBLIC;
+DO $$
+DECLARE
+    g record;
+BEGIN
+    FOR g IN
+        SELECT DISTINCT pg_catalog.quote_ident(r.rolname) AS grantee, n.fn
+          FROM (VALUES ('ranread_internal.ranread_probe_check(text, integer, interval)'::pg_catalog.regprocedure,
+                        'ranread_internal.ranread_probe_priority(text, text)'),
+                       ('ranread_internal.ranread_probe_check(text, integer, interval)'::pg_catalog.regprocedure,
+                        'ranread_internal.ranread_probe_tablespace(text, name)'),
+                       ('@extschema@.ranread_compare_sweeps(bigint, bigint, float8, float8)'::pg_catalog.regprocedure,
+                        'ranread_internal.ranread_compare_pairs(text, text, text[], bigint[], float8, float8)')) n(has, fn)
+          JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) n.has
+         CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+          JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+         WHERE a.grantee OPERATOR(pg_catalog.<>) p.proowner AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
+    LOOP
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s', g.fn, g.grantee);
+    END LOOP;
+END
+$$;
+-- watch: the help that names the kinds of use ('probe' is new; its comment
+-- is in 97_comments.sql, below)
+-- @include sql/install/96_help.sql
+
 -- last, as in a fresh install: every function's comment and privileges
 -- @include sql/install/97_comments.sql
 -- @include sql/install/99_privileges.sql

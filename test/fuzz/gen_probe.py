@@ -13,7 +13,7 @@ SETUP = ["SET client_min_messages = error",
          "SELECT ranread_probe_setup('pg_default', '16MB')"]
 
 SPACES = ["pg_default", "pg_global", "no_such_tablespace", "", " ", "PG_DEFAULT", "x" * 100,
-          "\u00e9" * 40, "'; SELECT 1; --", None]
+          "\u00e9" * 40, "'; SELECT 1; --", "\u0442\u0430\u0431\u043b\u0438\u0446\u0430\U0001f600", "\U0001f600" * 16, None]
 RATES = ["1", "50", "200", "1000", "1001", "0", "-1", "2147483647", "-2147483648", "NULL"]
 DURATIONS = ["0.1s", "0.3s", "0", "-1s", "5ms", "61s", "1 day", "1000 years", "infinity", None]
 PRIOS = ["idle", "best-effort", "best-effort:0", "best-effort:7", "best-effort:8", "best-effort:-1",

@@ -3,7 +3,8 @@ pg_monitor may call, on any bytea), the histograms made from latencies
 (ranread_internal.ranread_hist_make), ranread_compare, _sweeps and _studies
 on ids that exist or not, and the watch's settings and baselines
 (ranread_health_set, ranread_baseline_set, ranread_baseline_reset,
-ranread_probe_chart) on odd tablespaces, thresholds and intervals.  The
+ranread_probe_chart) on odd tablespaces (multibyte names among them:
+a name of 63 bytes cut inside a character), thresholds and intervals.  The
 history holds two short batches."""
 
 CASES = 2000
@@ -23,7 +24,7 @@ INTS = ["0", "1", "5", "1000", "1001", "-1", "2147483647", "NULL"]
 IDS = ["1", "2", "0", "-1", "9223372036854775807", "NULL", "(SELECT min(batch) FROM ranread_batches)",
        "(SELECT max(batch) FROM ranread_batches)"]
 NAMES = ["'pg_default'", "'pg_global'", "'no_such_tablespace'", "''", "NULL", "repeat('x', 100)",
-         "'''; SELECT 1; --'"]
+         "'''; SELECT 1; --'", "'таблица😀'", "repeat('é', 40)", "repeat('😀', 16)", "'日本語の表領域'"]
 INTERVALS = ["'30 days'", "'1 s'", "'0'", "'-1 day'", "'1000 years'", "NULL", "'1 microsecond'"]
 REAL = ["(SELECT histogram FROM ranread_batches ORDER BY batch LIMIT 1)",
         "(SELECT histogram FROM ranread_batches ORDER BY batch DESC LIMIT 1)"]
@@ -68,7 +69,11 @@ def cases(rng, n):
                 p(NAMES), p(NUMBERS), p(NUMBERS), p(NUMBERS), p(INTS), p(NUMBERS))
         elif c == 4:
             ids = ",".join(p(IDS) for _ in range(rng.choice([0, 1, 3])))
-            yield "SELECT * FROM ranread_baseline_set(%s, ARRAY[%s]::bigint[])" % (p(NAMES), ids)
+            if rng.random() < 0.2:
+                yield "SELECT * FROM ranread_baseline_set(%s, %s::bigint[])" % (
+                    p(NAMES), p(["'{{1,2},{1,2}}'", "'{{{1}}}'", "'[0:1]={1,2}'", "'{{}}'"]))
+            else:
+                yield "SELECT * FROM ranread_baseline_set(%s, ARRAY[%s]::bigint[])" % (p(NAMES), ids)
         elif c == 5:
             yield "SELECT ranread_baseline_reset(%s)" % p(NAMES)
         elif c == 6:

@@ -86,5 +86,32 @@ catalog_of "$FROM11" > "$WORK/from11.txt"
 if diff -u "$WORK/fresh.txt" "$WORK/from11.txt" > "$WORK/catalog11.diff"; then ok 0 "a database updated from 1.1 has the same objects and definitions as a fresh $CUR"
 else ok 1 "a database updated from 1.1 has the same objects and definitions as a fresh $CUR"; sed 's/^/# /' "$WORK/catalog11.diff" | head -60; fi
 
+# --- a 1.1 database where a role granted 'run' forged probes (1.1's 'run'
+# gave INSERT on ranread_probes): apart, as its grants leave ACLs that a
+# fresh install has not
+W11=rr_upgrade_11w
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $W11" -c "CREATE DATABASE $W11" >/dev/null
+q_in "$W11" "CREATE EXTENSION ranread VERSION '1.1'" >/dev/null
+q_in "$W11" "CREATE ROLE rr_watch_runner; SELECT count(*) FROM ranread_grant('rr_watch_runner', 'run');
+             GRANT INSERT ON ranread_probes TO rr_watch_runner" >/dev/null
+q_in "$W11" "SET ROLE rr_watch_runner; INSERT INTO ranread_probes (batch, tablespace, probed_at)
+             VALUES (987654321, 'pg_default', 'infinity'), (987654322, 'pg_default', '2000-01-01')" >/dev/null
+out=$(psql -qAtX -d "$W11" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
+ok $? "ALTER EXTENSION ranread UPDATE from 1.1 with forged probes succeeds"
+is "$(q_in "$W11" "SELECT string_agg(batch::text, ',' ORDER BY batch) FROM ranread_probes")" 987654322 \
+  "the update deletes a forged probe at 'infinity' (and keeps one at a finite time, which it cannot tell from a probe)"
+grep -q "deleted the row of batch 987654321 in ranread_probes" <<< "$out"
+ok $? "... saying so"
+is "$(q_in "$W11" "SELECT has_table_privilege('rr_watch_runner', 'ranread_probes', 'INSERT')")" f \
+  "a role granted 'run' in 1.1 may no longer insert into ranread_probes"
+q_in "$W11" "SELECT ranread_probe_setup('pg_default', '4MB')" >/dev/null 2>&1
+is "$(q_in "$W11" "SET ROLE rr_watch_runner; SELECT status FROM ranread_probe(duration => '1s', rate_iops => 20)" 2>&1)" completed \
+  "... and still probes after the update (the new internal functions granted to it)"
+is "$(psql -qAtX -d "$W11" -c "SET ROLE rr_watch_runner; SELECT ranread_compare_sweeps(-1, -2)" 2>&1 | grep -o 'sweep_a of ranread_compare_sweeps: sweep -1 does not exist')" \
+  "sweep_a of ranread_compare_sweeps: sweep -1 does not exist" "... and compares sweeps"
+q_in "$W11" "SELECT ranread_purge('ranread_probe_pg_default'); DROP OWNED BY rr_watch_runner" >/dev/null
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $W11" >/dev/null 2>&1
+psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_watch_runner" >/dev/null 2>&1
+
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FRESH" -c "DROP DATABASE IF EXISTS $FROM11" >/dev/null 2>&1
 done_testing

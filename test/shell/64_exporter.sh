@@ -7,7 +7,7 @@
 #    what it makes: a small paced QD1 read batch and its row in
 #    ranread_probes, inserted by this test
 #  - the installed file is the one in the source tree
-#  - ranread_probe_latency_seconds{tablespace, quantile} and
+#  - ranread_probe_latency_seconds{tablespace, percentile} and
 #    ranread_baseline_latency_seconds give the last probe's and the
 #    baseline's p50 and p99 in seconds, as ranread_health has them in ms
 #  - ranread_probe_iops, ranread_probe_baseline_ratio, ranread_probe_slower,
@@ -75,13 +75,13 @@ IFS='|' read -r p50 p99 bp50 bp99 iops ratio ts level slower <<< "$(q "SELECT p5
     CASE status WHEN 'ok' THEN 0 WHEN 'slower' THEN 1 WHEN 'degraded' THEN 2 WHEN 'critical' THEN 3 ELSE -1 END,
     CASE WHEN verdict = 'slower' THEN 1 ELSE 0 END
     FROM ranread_health WHERE tablespace = 'pg_default'")"
-same "$(value ranread_probe_latency_seconds 'quantile="0.5"')" "$p50"
-ok $? "ranread_probe_latency_seconds{quantile=\"0.5\"} is the last probe's p50 in seconds ($p50)"
-same "$(value ranread_probe_latency_seconds 'quantile="0.99"')" "$p99"
-ok $? "ranread_probe_latency_seconds{quantile=\"0.99\"} is its p99 in seconds ($p99)"
+same "$(value ranread_probe_latency_seconds 'percentile="50"')" "$p50"
+ok $? "ranread_probe_latency_seconds{percentile=\"50\"} is the last probe's p50 in seconds ($p50)"
+same "$(value ranread_probe_latency_seconds 'percentile="99"')" "$p99"
+ok $? "ranread_probe_latency_seconds{percentile=\"99\"} is its p99 in seconds ($p99)"
 grep '^ranread_probe_latency_seconds{' "$M" | grep -q 'tablespace="pg_default"'
 ok $? "... labelled with the tablespace"
-same "$(value ranread_baseline_latency_seconds 'quantile="0.99"')" "$bp99" && same "$(value ranread_baseline_latency_seconds 'quantile="0.5"')" "$bp50"
+same "$(value ranread_baseline_latency_seconds 'percentile="99"')" "$bp99" && same "$(value ranread_baseline_latency_seconds 'percentile="50"')" "$bp50"
 ok $? "ranread_baseline_latency_seconds gives the baseline's p50 and p99 in seconds"
 same "$(value ranread_probe_iops 'tablespace="pg_default"')" "$iops"
 ok $? "ranread_probe_iops is the last probe's IOPS ($iops)"
@@ -97,6 +97,8 @@ is "$(grep '^ranread_health_status{' "$M" | grep 'tablespace="pg_default"' | awk
 is "$(grep -c '^ranread_health_status{.*tablespace="pg_default"' "$M")" 5 "... with a series for each of the five states"
 grep -q '^# TYPE ranread_probe_latency_seconds gauge' "$M"
 ok $? "the series are gauges, with their help"
+! grep '^ranread_' "$M" | grep -q 'quantile='
+ok $? "no ranread series has a quantile label (Prometheus keeps it for summaries): the percentiles are labelled percentile"
 
 kill "$EPID" 2>/dev/null; EPID=
 done_testing
