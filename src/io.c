@@ -259,7 +259,7 @@ io_verify_begin(Worker *w, Slot *s)
 	if (s->is_write)
 	{
 		for (int i = 0; i < pages; i++)
-			verify_word_write_begin(&st->words[s->blkno + i]);
+			verify_word_write_begin(&st->words[s->blkno - st->words_first + i]);
 		/* the sequence once in the words: it follows the order of issue (verify.h) */
 		s->vseq = Min(pg_atomic_fetch_add_u64(&st->vs->next_seq, 1), VW_SEQ_MASK);
 		for (int i = 0; i < pages; i++)
@@ -269,7 +269,7 @@ io_verify_begin(Worker *w, Slot *s)
 	else
 	{
 		for (int i = 0; i < pages; i++)
-			s->vwords[i] = pg_atomic_read_u64(&st->words[s->blkno + i]);
+			s->vwords[i] = pg_atomic_read_u64(&st->words[s->blkno - st->words_first + i]);
 		pg_read_barrier();
 	}
 }
@@ -309,13 +309,13 @@ io_verify_end(Worker *w, Slot *s, uint64 now)
 	{
 		pg_memory_barrier();
 		for (int i = 0; i < pages; i++)
-			verify_word_write_end(&st->words[s->blkno + i], s->vseq);
+			verify_word_write_end(&st->words[s->blkno - st->words_first + i], s->vseq);
 		return;
 	}
 	pg_read_barrier();
 	for (int i = 0; i < pages; i++)
 	{
-		uint64		after = pg_atomic_read_u64(&st->words[s->blkno + i]);
+		uint64		after = pg_atomic_read_u64(&st->words[s->blkno - st->words_first + i]);
 		VerifyError e;
 		VerifyKind	kind;
 

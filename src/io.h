@@ -51,7 +51,8 @@ typedef struct Stream
 	/* the stamp of its written pages (verify.h); verify: its group's option */
 	PageStamp	stamp;			/* target, batch, flags (blkno, seq per page) */
 	bool		verify;			/* stamp writes with sequences, check reads */
-	pg_atomic_uint64 *words;	/* verify: its target's per-block words */
+	pg_atomic_uint64 *words;	/* verify: its target's per-block words, */
+	BlockNumber words_first;	/* ... whose first is this block's */
 	VerifyShared *vs;			/* verify: the batch's sequence and bad blocks */
 } Stream;
 
