@@ -376,7 +376,7 @@ batch_layout(const BatchParams *p, int nworkers, Size *stream_off, Size *interva
 static Size
 verify_words_size(const BatchTarget *t)
 {
-	return mul_size(t->words_blocks, sizeof(pg_atomic_uint64));
+	return mul_size(t->words_blocks, VERIFY_BLOCK_BYTES);
 }
 
 /*

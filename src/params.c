@@ -487,7 +487,7 @@ resolve_verify_words(BatchParams *p, const char *fn)
 		}
 		bt->words_first = first;
 		bt->words_blocks = end - first;
-		bytes = bt->words_blocks * sizeof(pg_atomic_uint64);
+		bytes = bt->words_blocks * VERIFY_BLOCK_BYTES;
 		total += bytes;
 		if (total > max_bytes)
 			ereport(ERROR,
@@ -496,7 +496,7 @@ resolve_verify_words(BatchParams *p, const char *fn)
 							fn, fsinfo_pretty(total), bt->name, fsinfo_pretty(bt->size_bytes),
 							fsinfo_pretty(max_bytes)),
 					 errdetail("verify keeps %d bytes per block it verifies: here " UINT64_FORMAT " blocks of the target, from block " UINT64_FORMAT "%s.",
-							   (int) sizeof(pg_atomic_uint64), bt->words_blocks, first,
+							   (int) VERIFY_BLOCK_BYTES, bt->words_blocks, first,
 							   total > bytes ? psprintf(", besides %s for the batch's other verified targets",
 														fsinfo_pretty(total - bytes)) : ""),
 					 errhint("Verify a smaller region (region_start, region_end) or a smaller target; a superuser may raise ranread.verify_max_memory.")));

@@ -44,6 +44,7 @@
 #include "verify.h"
 
 PG_FUNCTION_INFO_V1(ranread_verify);
+PG_FUNCTION_INFO_V1(ranread_verify_words_selftest);
 
 #define VERIFY_CHUNK	(128 * 1024)
 
@@ -406,4 +407,51 @@ ranread_verify(PG_FUNCTION_ARGS)
 									DirectFunctionCall1(float8_numeric, Float8GetDatum((ranread_now_ns() - start_ns) / 1e9)),
 									Int32GetDatum(3));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/*
+ * ranread_verify_words_selftest(writes integer, chained boolean) returns
+ * boolean: does a read of a block, held in flight while the given number of
+ * writes of the block begin and complete (one after another, or chained:
+ * each begun before the one before it completes), count as raced?  The
+ * per-block word and count of verify.h on this backend's stack: a test of
+ * their logic only, with no batch.  Not in the extension's SQL:
+ * test/shell/53_verify.sh creates it as a temporary function.
+ */
+Datum
+ranread_verify_words_selftest(PG_FUNCTION_ARGS)
+{
+	int32		writes = PG_GETARG_INT32(0);
+	bool		chained = PG_GETARG_BOOL(1);
+	pg_atomic_uint64 word;
+	pg_atomic_uint32 begun;
+	uint64		before;
+	uint32		begun_before;
+	uint64		seq = 1;
+
+	pg_atomic_init_u64(&word, 0);
+	pg_atomic_init_u32(&begun, 0);
+	/* a write acknowledged before the read: the word's seq */
+	verify_word_write_begin(&word, &begun);
+	verify_word_write_end(&word, seq++);
+	before = verify_word_read_begin(&word, &begun, &begun_before);
+	if (chained && writes > 0)
+	{
+		verify_word_write_begin(&word, &begun);
+		for (int i = 1; i < writes; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			verify_word_write_begin(&word, &begun);
+			verify_word_write_end(&word, seq++);
+		}
+		verify_word_write_end(&word, seq++);
+	}
+	else
+		for (int i = 0; i < writes; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			verify_word_write_begin(&word, &begun);
+			verify_word_write_end(&word, seq++);
+		}
+	PG_RETURN_BOOL(verify_word_raced(&word, &begun, before, begun_before));
 }
