@@ -16,3 +16,7 @@
 -- a fresh 1.2.
 
 \echo Use "ALTER EXTENSION ranread UPDATE TO '1.2'" to load this file. \quit
+
+-- verify/io_priority: the workers' I/O priority recorded with each batch
+ALTER TABLE @extschema@.ranread_batches ADD COLUMN io_priority text;
+-- @include sql/install/97_comments.sql
