@@ -32,9 +32,9 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "storage/ipc.h"
 #include "storage/bufpage.h"
 #include "storage/checksum.h"
+#include "storage/ipc.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
