@@ -114,6 +114,9 @@ typedef struct BatchTarget
 	bool		buffered;		/* opened without O_DIRECT (commit test only) */
 	Oid			relid;			/* its relation: the identity its pages' stamps carry */
 	bool		verified;		/* some group verifies it (verify.h) */
+	uint64		words_first;	/* verified: the first block with a word */
+	uint64		words_blocks;	/* verified: how many blocks have one (the
+								 * verifying groups' regions, first to last) */
 } BatchTarget;
 
 /* One group of processes: what each of them does */

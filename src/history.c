@@ -401,6 +401,24 @@ wall_time(BatchShared *bs, uint64 ns)
 	return bs->go_at + (TimestampTz) (((int64) ns - (int64) bs->go_ns) / 1000);
 }
 
+/*
+ * io_priority as the workers set it (1.2), in the form the option takes:
+ * 'idle', 'best-effort:N', 'realtime:N'; NULL when none was set and the
+ * workers kept the server's own
+ */
+static const char *
+io_priority_text(int ioprio)
+{
+	static const char *const classes[] = {NULL, "realtime", "best-effort", "idle"};
+	int			cls = ioprio >> 13;		/* params.c's encoding, ioprio_set(2)'s */
+
+	if (ioprio == 0 || cls < 1 || cls > 3)
+		return NULL;
+	if (cls == 3)
+		return classes[cls];
+	return psprintf("%s:%d", classes[cls], ioprio & 0x1fff);
+}
+
 /* Insert the batch's 'running' row: called by the recorder before go */
 void
 history_insert_running(BatchShared *bs)
@@ -450,6 +468,7 @@ history_insert_running(BatchShared *bs)
 	col(&r, "fleet", INT8OID, Int64GetDatum(p->fleet), p->fleet == 0, 11);
 	col(&r, "commit_test", INT8OID, Int64GetDatum(p->commit_test), p->commit_test == 0, 11);
 	col(&r, "verify", BOOLOID, BoolGetDatum(batch_verifies(p)), false, 11);
+	col_text(&r, "io_priority", io_priority_text(p->ioprio), 12);
 
 	ranread_become_owner(&owner);
 	history_repair_orphans(p);

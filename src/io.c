@@ -85,7 +85,10 @@ io_alloc_slots(Worker *w, bool huge)
 			w->slots[slot].len = (unsigned) g->block_size;
 			/* verify: a read's words at its start, one per page */
 			if (st->verify)
+			{
 				w->slots[slot].vwords = palloc0(sizeof(uint64) * (g->block_size / BLCKSZ));
+				w->slots[slot].vbegun = palloc0(sizeof(uint32) * (g->block_size / BLCKSZ));
+			}
 			/* scratch writes: the same incompressible bytes every time */
 			if (!st->fill)
 				for (int b = 0; b + 8 <= g->block_size; b += 8)
@@ -259,7 +262,8 @@ io_verify_begin(Worker *w, Slot *s)
 	if (s->is_write)
 	{
 		for (int i = 0; i < pages; i++)
-			verify_word_write_begin(&st->words[s->blkno + i]);
+			verify_word_write_begin(&st->words[s->blkno - st->words_first + i],
+									&st->begun[s->blkno - st->words_first + i]);
 		/* the sequence once in the words: it follows the order of issue (verify.h) */
 		s->vseq = Min(pg_atomic_fetch_add_u64(&st->vs->next_seq, 1), VW_SEQ_MASK);
 		for (int i = 0; i < pages; i++)
@@ -269,7 +273,9 @@ io_verify_begin(Worker *w, Slot *s)
 	else
 	{
 		for (int i = 0; i < pages; i++)
-			s->vwords[i] = pg_atomic_read_u64(&st->words[s->blkno + i]);
+			s->vwords[i] = verify_word_read_begin(&st->words[s->blkno - st->words_first + i],
+												  &st->begun[s->blkno - st->words_first + i],
+												  &s->vbegun[i]);
 		pg_read_barrier();
 	}
 }
@@ -309,17 +315,17 @@ io_verify_end(Worker *w, Slot *s, uint64 now)
 	{
 		pg_memory_barrier();
 		for (int i = 0; i < pages; i++)
-			verify_word_write_end(&st->words[s->blkno + i], s->vseq);
+			verify_word_write_end(&st->words[s->blkno - st->words_first + i], s->vseq);
 		return;
 	}
 	pg_read_barrier();
 	for (int i = 0; i < pages; i++)
 	{
-		uint64		after = pg_atomic_read_u64(&st->words[s->blkno + i]);
+		BlockNumber k = s->blkno - st->words_first + i;
 		VerifyError e;
 		VerifyKind	kind;
 
-		if (verify_word_raced(s->vwords[i], after))
+		if (verify_word_raced(&st->words[k], &st->begun[k], s->vwords[i], s->vbegun[i]))
 		{
 			st->stats->verify_skipped++;
 			continue;

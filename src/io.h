@@ -51,7 +51,9 @@ typedef struct Stream
 	/* the stamp of its written pages (verify.h); verify: its group's option */
 	PageStamp	stamp;			/* target, batch, flags (blkno, seq per page) */
 	bool		verify;			/* stamp writes with sequences, check reads */
-	pg_atomic_uint64 *words;	/* verify: its target's per-block words */
+	pg_atomic_uint64 *words;	/* verify: its target's per-block words, */
+	pg_atomic_uint32 *begun;	/* ... and counts of writes begun, */
+	BlockNumber words_first;	/* ... whose first are this block's */
 	VerifyShared *vs;			/* verify: the batch's sequence and bad blocks */
 } Stream;
 
@@ -69,7 +71,8 @@ typedef struct Slot
 	unsigned	len;			/* its group's block size */
 	BlockNumber blkno;			/* verify: its first page's relation block */
 	uint64		vseq;			/* verify: a write's sequence */
-	uint64	   *vwords;			/* verify: a read's words at its start, per page */
+	uint64	   *vwords;			/* verify: a read's words at its start, per page, */
+	uint32	   *vbegun;			/* ... and its blocks' writes begun */
 } Slot;
 
 /* Why a run failed (Worker.failure) */

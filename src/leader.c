@@ -183,12 +183,14 @@ static uint64
 claim(int64 batch, int processes)
 {
 	RanreadControl *ctl = ranread_control();
+	RanreadCheck *chk = ranread_check();
 	int64		other;
 	int			pid;
 	int			procs;
 	TimestampTz since;
 	Oid			dboid;
 	bool		super = superuser();
+	char		checking[NAMEDATALEN] = "";
 
 	SpinLockAcquire(&ctl->mutex);
 	if (!ctl->running)
@@ -216,7 +218,22 @@ claim(int64 batch, int processes)
 	procs = ctl->processes;
 	since = ctl->started_at;
 	dboid = ctl->dboid;
+	if (chk->active && chk->claim == ctl->claim)
+	{
+		strlcpy(checking, chk->target, NAMEDATALEN);
+		dboid = chk->dboid;
+	}
 	SpinLockRelease(&ctl->mutex);
+
+	/* ranread_verify reads a whole target: a write could look torn to it */
+	if (checking[0])
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("ranread_verify is checking target \"%s\" of database \"%s\"", checking,
+						get_database_name(dboid) ? get_database_name(dboid) : "?"),
+				 errdetail("It was started at %s by the session with PID %d; one batch or check runs at a time in the cluster.",
+						   timestamptz_to_str(since), pid),
+				 errhint("Wait for it to finish, or stop it with SELECT ranread_stop();")));
 
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_IN_USE),
@@ -351,11 +368,15 @@ batch_layout(const BatchParams *p, int nworkers, Size *stream_off, Size *interva
 	return add_size(sz, mul_size(hsec_pool_entries(p), sizeof(HistSecondEntry)));
 }
 
-/* The size of a verified target's per-block words (verify.h) */
+/*
+ * The size of a verified target's per-block words (verify.h): the blocks of
+ * its verifying groups' regions only, within ranread.verify_max_memory
+ * (params.c, resolve_verify_words)
+ */
 static Size
 verify_words_size(const BatchTarget *t)
 {
-	return mul_size(t->size_bytes / BLCKSZ, sizeof(pg_atomic_uint64));
+	return mul_size(t->words_blocks, VERIFY_BLOCK_BYTES);
 }
 
 /*

@@ -24,6 +24,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "fsinfo.h"
 #include "params.h"
 #include "options.h"
 
@@ -445,6 +446,63 @@ resolve_group(BatchParams *p, GroupParams *g)
 		bt->written = true;
 }
 
+/* The relation block of a group's unit (io_prepare's arithmetic) */
+static uint64
+unit_block(const GroupParams *g, uint64 unit)
+{
+	return (unit / g->units_per_seg) * RELSEG_SIZE +
+		(unit % g->units_per_seg) * (uint64) g->block_size / BLCKSZ;
+}
+
+/*
+ * verify's per-block words (verify.h) cover only the blocks the verifying
+ * groups of a target address: from the first block of the lowest region to
+ * the last of the highest.  A read of a group that does not verify takes
+ * no word, and a write of one is refused (params_check_verify).  All of a
+ * batch's words together must fit in ranread.verify_max_memory.
+ */
+static void
+resolve_verify_words(BatchParams *p, const char *fn)
+{
+	uint64		total = 0;
+	uint64		max_bytes = (uint64) ranread_verify_max_memory_guc * 1024;
+
+	for (int t = 0; t < p->ntargets; t++)
+	{
+		BatchTarget *bt = &p->targets[t];
+		uint64		first = PG_UINT64_MAX;
+		uint64		end = 0;
+		uint64		bytes;
+
+		if (!bt->verified)
+			continue;
+		for (int i = 0; i < p->ngroups; i++)
+		{
+			const GroupParams *g = &p->groups[i];
+
+			if (!g->verify || g->target != t)
+				continue;
+			first = Min(first, unit_block(g, g->unit_lo));
+			end = Max(end, unit_block(g, g->unit_hi - 1) + g->block_size / BLCKSZ);
+		}
+		bt->words_first = first;
+		bt->words_blocks = end - first;
+		bytes = bt->words_blocks * VERIFY_BLOCK_BYTES;
+		total += bytes;
+		if (total > max_bytes)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("verify of %s would take %s of shared memory for target \"%s\" of %s, more than ranread.verify_max_memory (%s)",
+							fn, fsinfo_pretty(total), bt->name, fsinfo_pretty(bt->size_bytes),
+							fsinfo_pretty(max_bytes)),
+					 errdetail("verify keeps %d bytes per block it verifies: here " UINT64_FORMAT " blocks of the target, from block " UINT64_FORMAT "%s.",
+							   (int) VERIFY_BLOCK_BYTES, bt->words_blocks, first,
+							   total > bytes ? psprintf(", besides %s for the batch's other verified targets",
+														fsinfo_pretty(total - bytes)) : ""),
+					 errhint("Verify a smaller region (region_start, region_end) or a smaller target; a superuser may raise ranread.verify_max_memory.")));
+	}
+}
+
 /*
  * Find every target and work out every group's region: the checks that
  * need a target.  fn and the groups' labels name the arguments in errors.
@@ -461,6 +519,7 @@ params_resolve(BatchParams *p, const char *fn)
 		resolve_group(p, &p->groups[i]);
 	}
 	params_owner(fn, NULL);
+	resolve_verify_words(p, fn);
 }
 
 /* A seed from the clock when none was given */

@@ -26,6 +26,7 @@
 
 #include "access/xlog.h"
 #include "catalog/pg_authid.h"
+#include "commands/dbcommands.h"
 #include "fmgr.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
@@ -36,6 +37,7 @@
 #include "storage/shmem.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 
 #include "errcontext.h"
 #include "ranread.h"
@@ -51,6 +53,7 @@ bool		ranread_huge_pages_guc = true;
 int			ranread_reserve_guc = -1;
 int			ranread_probe_max_iops_guc = 1000;
 int			ranread_probe_max_seconds_guc = 60;
+int			ranread_verify_max_memory_guc = 256 * 1024;	/* kB */
 
 static const struct config_enum_entry engine_options[] = {
 	{"auto", ENGINE_AUTO, false},
@@ -60,6 +63,7 @@ static const struct config_enum_entry engine_options[] = {
 };
 
 static RanreadControl *control = NULL;
+static RanreadCheck *check = NULL;
 
 extern PGDLLEXPORT void _PG_init(void);
 
@@ -125,6 +129,16 @@ _PG_init(void)
 							PGC_SUSET,
 							GUC_UNIT_S,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("ranread.verify_max_memory",
+							"The most shared memory a verifying batch may take for its per-block words.",
+							"verify keeps 8 bytes per block of the region it verifies, in the "
+							"batch's dynamic shared memory; a batch that needs more is "
+							"refused.  Only a superuser sets it.",
+							&ranread_verify_max_memory_guc,
+							256 * 1024, 1, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_KB,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("ranread");
 }
 
@@ -158,6 +172,95 @@ ranread_control(void)
 		control = ranread_shmem_struct("ranread control", sizeof(RanreadControl),
 									   offsetof(RanreadControl, mutex));
 	return control;
+}
+
+/* Attach to (creating on first use) the check's half of the claim */
+RanreadCheck *
+ranread_check(void)
+{
+	if (check == NULL)
+		check = ranread_shmem_struct("ranread check", sizeof(RanreadCheck),
+									 offsetof(RanreadCheck, unused));
+	return check;
+}
+
+/*
+ * Claim the cluster for ranread_verify (fn) of target, as a batch's leader
+ * does (leader.c, claim), or say which batch has it: a batch that wrote
+ * while the target is read could make a page look torn.  The control block
+ * keeps the last batch's identity (ranread_batch_live); the check says who
+ * holds the claim.  Released with ranread_release.
+ */
+uint64
+ranread_claim_check(const char *target, const char *fn)
+{
+	RanreadControl *ctl = ranread_control();
+	RanreadCheck *chk = ranread_check();
+	bool		super = superuser();
+	int64		batch;
+	bool		checking;
+	char		other[NAMEDATALEN];
+	Oid			dboid;
+	int			pid;
+	TimestampTz since;
+
+	SpinLockAcquire(&ctl->mutex);
+	if (!ctl->running)
+	{
+		uint64		id = ++ctl->last_claim;
+
+		ctl->running = true;
+		ctl->claim = id;
+		ctl->leader_pid = MyProcPid;
+		ctl->leader_user = GetUserId();
+		ctl->leader_super = super;
+		ctl->processes = 1;
+		ctl->started_at = GetCurrentTimestamp();
+		ctl->refcount = 1;
+		ctl->stop = STOP_NONE;
+		ctl->stop_requests = 0;
+		chk->active = true;
+		chk->claim = id;
+		chk->dboid = MyDatabaseId;
+		strlcpy(chk->target, target, NAMEDATALEN);
+		SpinLockRelease(&ctl->mutex);
+		return id;
+	}
+	batch = ctl->batch;
+	checking = chk->active && chk->claim == ctl->claim;
+	strlcpy(other, chk->target, NAMEDATALEN);
+	dboid = checking ? chk->dboid : ctl->dboid;
+	pid = ctl->leader_pid;
+	since = ctl->started_at;
+	SpinLockRelease(&ctl->mutex);
+
+	if (checking)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("%s cannot check target \"%s\" while ranread_verify checks target \"%s\" of database \"%s\"",
+						fn, target, other, get_database_name(dboid) ? get_database_name(dboid) : "?"),
+				 errdetail("It was started at %s by the session with PID %d; one batch or check runs at a time in the cluster.",
+						   timestamptz_to_str(since), pid),
+				 errhint("Wait for it to finish, or stop it with SELECT ranread_stop();")));
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_IN_USE),
+			 errmsg("%s cannot check target \"%s\" while batch " INT64_FORMAT " runs", fn, target, batch),
+			 errdetail("A write of a batch could be read half done and look torn."),
+			 errhint("Wait for the batch to end, or stop it with SELECT ranread_stop();")));
+	return 0;					/* keep compiler quiet */
+}
+
+/* Has ranread_stop asked the check holding this claim to stop? */
+bool
+ranread_check_stopped(uint64 claim)
+{
+	RanreadControl *ctl = ranread_control();
+	bool		stopped;
+
+	SpinLockAcquire(&ctl->mutex);
+	stopped = ctl->claim == claim && ctl->stop != STOP_NONE;
+	SpinLockRelease(&ctl->mutex);
+	return stopped;
 }
 
 /* The status a stop reason records */
@@ -205,15 +308,20 @@ Datum
 ranread_stop(PG_FUNCTION_ARGS)
 {
 	RanreadControl *ctl = ranread_control();
+	RanreadCheck *chk = ranread_check();
 	int64		batch;
 	uint64		claim;
 	int			processes;
 	Oid			owner;
 	bool		owner_super;
 	int			leader_pid;
+	char		checking[NAMEDATALEN] = "";
+	char	   *what;
 
 	SpinLockAcquire(&ctl->mutex);
 	batch = ctl->batch;
+	if (chk->active && chk->claim == ctl->claim)
+		strlcpy(checking, chk->target, NAMEDATALEN);
 	claim = ctl->claim;
 	processes = ctl->processes;
 	owner = ctl->leader_user;
@@ -225,6 +333,7 @@ ranread_stop(PG_FUNCTION_ARGS)
 		PG_RETURN_INT32(0);
 	}
 	SpinLockRelease(&ctl->mutex);
+	what = checking[0] ? psprintf("ranread_verify of target \"%s\"", checking) : NULL;
 
 	if (!superuser() &&
 		(owner_super ||
@@ -232,9 +341,10 @@ ranread_stop(PG_FUNCTION_ARGS)
 		  !has_privs_of_role(GetUserId(), ROLE_PG_SIGNAL_BACKEND))))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to stop ranread batch " INT64_FORMAT, batch),
-				 errdetail("The batch was started by %srole \"%s\" in the session with PID %d.",
-						   owner_super ? "the superuser " : "",
+				 errmsg("permission denied to stop %s",
+						what ? what : psprintf("ranread batch " INT64_FORMAT, batch)),
+				 errdetail("%s was started by %srole \"%s\" in the session with PID %d.",
+						   what ? "It" : "The batch", owner_super ? "the superuser " : "",
 						   GetUserNameFromId(owner, true) ? GetUserNameFromId(owner, true) : "?",
 						   leader_pid),
 				 errhint(owner_super ?
@@ -279,8 +389,11 @@ ranread_live_batch(void)
 	RanreadControl *ctl = ranread_control();
 	int64		batch = -1;
 
+	RanreadCheck *chk = ranread_check();
+
 	SpinLockAcquire(&ctl->mutex);
-	if (ctl->running && ctl->dboid == MyDatabaseId)
+	/* a check holds the claim with no batch: the last one's identity is kept */
+	if (ctl->running && ctl->dboid == MyDatabaseId && !(chk->active && chk->claim == ctl->claim))
 		batch = ctl->batch;
 	SpinLockRelease(&ctl->mutex);
 	return batch;
@@ -298,15 +411,17 @@ Datum
 ranread_batch_live(PG_FUNCTION_ARGS)
 {
 	RanreadControl *ctl;
+	RanreadCheck *chk;
 	int64		batch = PG_GETARG_INT64(0);
 	bool		live;
 
 	if (RecoveryInProgress())
 		PG_RETURN_NULL();
 	ctl = ranread_control();
+	chk = ranread_check();
 	SpinLockAcquire(&ctl->mutex);
 	live = ctl->dboid == MyDatabaseId && ctl->batch == batch &&
-		(ctl->running || ctl->recorded);
+		((ctl->running && !(chk->active && chk->claim == ctl->claim)) || ctl->recorded);
 	SpinLockRelease(&ctl->mutex);
 	PG_RETURN_BOOL(live);
 }
@@ -358,6 +473,7 @@ void
 ranread_release(uint64 claim)
 {
 	RanreadControl *ctl = ranread_control();
+	RanreadCheck *chk = ranread_check();
 
 	SpinLockAcquire(&ctl->mutex);
 	if (ctl->running && ctl->claim == claim && --ctl->refcount <= 0)
@@ -365,6 +481,8 @@ ranread_release(uint64 claim)
 		ctl->running = false;
 		ctl->refcount = 0;
 	}
+	if (chk->active && chk->claim == claim && !ctl->running)
+		chk->active = false;
 	SpinLockRelease(&ctl->mutex);
 }
 

@@ -101,6 +101,21 @@ typedef struct RanreadControl
 	bool		recorded;		/* the batch's history is committed */
 } RanreadControl;
 
+/*
+ * What holds the claim when ranread_verify does (it has no batch): a struct
+ * of its own beside the control block, so that the block keeps its layout
+ * and the last batch's identity; read and written under the control
+ * block's mutex.
+ */
+typedef struct RanreadCheck
+{
+	slock_t		unused;			/* ranread_shmem_struct's; ctl->mutex guards */
+	bool		active;			/* ranread_verify holds the claim */
+	uint64		claim;
+	Oid			dboid;
+	char		target[NAMEDATALEN];
+} RanreadCheck;
+
 /* ranread.c */
 extern int	ranread_engine_guc;
 extern bool ranread_timing_guc;
@@ -108,8 +123,12 @@ extern bool ranread_huge_pages_guc;
 extern int	ranread_reserve_guc;
 extern int	ranread_probe_max_iops_guc;
 extern int	ranread_probe_max_seconds_guc;
+extern int	ranread_verify_max_memory_guc;
 extern void *ranread_shmem_struct(const char *name, Size size, Size mutex_offset);
 extern RanreadControl *ranread_control(void);
+extern RanreadCheck *ranread_check(void);
+extern uint64 ranread_claim_check(const char *target, const char *fn);
+extern bool ranread_check_stopped(uint64 claim);
 extern const char *ranread_status_name(RanreadStop s);
 extern uint64 ranread_now_ns(void);
 extern void ranread_raise_fd_limit(void);

@@ -33,16 +33,17 @@
  * batch, checks all but the last, and finds "missing" blocks (a truncated
  * file) too.
  *
- * The per-block words.  A verifying batch has one 64-bit word per block of
- * each target it verifies, in its shared memory:
- *	 bits  0..38  seq		the sequence of the last write acknowledged (completed)
+ * The per-block words.  A verifying batch has, for each block of the region
+ * it verifies on each target (the verifying groups' regions, first to last),
+ * in its shared memory, a 64-bit word
+ *	 bits  0..46  seq		the sequence of the last write acknowledged (completed)
  *						and not overlapped by another write of the block
- *	 bits 39..46  gen		bumped by every write issued to the block (wraps)
  *	 bits 47..62  inflight	writes of the block issued and not completed
  *	 bit	 63	  overlap	a write was issued while another was in flight;
  *						cleared when none is left
- * A writer, before its write is submitted, adds itself to inflight and
- * bumps gen (setting overlap if another write was in flight), and only then
+ * and a 32-bit count of the writes of the block issued (begun).  A writer,
+ * before its write is submitted, adds itself to inflight (setting overlap if
+ * another write was in flight), then counts itself in begun, and only then
  * takes its sequence from the batch's counter: so a write issued after
  * another of the block completed has the higher sequence, whatever delays
  * either had.  When the write completes it leaves inflight and, unless
@@ -50,15 +51,26 @@
  * completion, it is what the device holds now.
  * Two overlapping writes of one block may reach the device in either order,
  * so neither raises seq: the block's expectation stays what it was before
- * them, which both are newer than.  A reader takes the block's word before
- * its read is submitted and again when it completes: if a write of the block
- * was in flight at either moment, or gen moved between them, the read raced
- * a write and may have seen either page, or a mix of both; it is counted as
- * skipped, not checked.  Otherwise the page must be whole and stamped for
- * the block, and, when the word's seq at the read's start is not 0, carry
- * this batch and a sequence at least that seq.  So a read never reports a
- * lost write it could not have seen, and every read that did not race a
- * write is checked.
+ * them, which both are newer than.  A reader takes the block's begun count
+ * and then its word before its read is submitted, and its word and then
+ * its begun count when it completes: if a write of the block was in flight
+ * at either moment, or begun moved between them, the read raced a write and
+ * may have seen either page, or a mix of both; it is counted as skipped, not
+ * checked.  (A write that entered inflight after the first word was taken
+ * counts itself in begun after that, so the first count cannot include it;
+ * one that completed before the last word was taken had counted itself
+ * before: so no write overlapping the read escapes both.)  Otherwise the page
+ * must be whole and stamped for the block, and, when the word's seq at the
+ * read's start is not 0, carry this batch and a sequence at least that seq.
+ * So a read never reports a lost write it could not have seen, and every
+ * read that did not race a write is checked.
+ * begun wraps after 2^32 writes of one block: to hide a race from one read,
+ * that many writes of its block would have to begin and complete while it is
+ * in flight, 7 minutes at 10 million writes a second to a single block, far
+ * past the kernel's timeout for an I/O (30 s by default).  An 8-bit count
+ * kept in the word (before 1.2) wrapped after 256, which a read stalled on a
+ * busy small region could see: test/shell/53_verify.sh checks the counts
+ * with a read held across 256 and 65536 writes (ranread_verify_words_selftest).
  */
 #ifndef RANREAD_VERIFY_H
 #define RANREAD_VERIFY_H
@@ -121,30 +133,30 @@ typedef struct VerifyShared
 	VerifyError errors[RANREAD_VERIFY_ERRORS];
 } VerifyShared;
 
-/* The per-block word */
-#define VW_SEQ_MASK		((UINT64CONST(1) << 39) - 1)
-#define VW_GEN_SHIFT	39
-#define VW_GEN_MASK		(UINT64CONST(0xFF) << VW_GEN_SHIFT)
+/* The per-block word, and the writes of the block begun (a pg_atomic_uint32 beside it) */
+#define VW_SEQ_MASK		((UINT64CONST(1) << 47) - 1)
 #define VW_INFLIGHT_SHIFT 47
 #define VW_INFLIGHT_ONE (UINT64CONST(1) << VW_INFLIGHT_SHIFT)
 #define VW_INFLIGHT_MASK (UINT64CONST(0xFFFF) << VW_INFLIGHT_SHIFT)
 #define VW_OVERLAP		(UINT64CONST(1) << 63)
 #define VERIFY_MAX_INFLIGHT 65535	/* I/Os in flight a verifying batch may have */
+#define VERIFY_BLOCK_BYTES	(sizeof(pg_atomic_uint64) + sizeof(pg_atomic_uint32))	/* per block */
 
-/* A write of the block is about to be submitted */
+/* A write of the block is about to be submitted (w: its word, begun: its count) */
 static inline void
-verify_word_write_begin(pg_atomic_uint64 *w)
+verify_word_write_begin(pg_atomic_uint64 *w, pg_atomic_uint32 *begun)
 {
 	uint64		old = pg_atomic_read_u64(w);
 	uint64		new;
 
 	do
 	{
-		new = (old & ~VW_GEN_MASK) | ((old + (UINT64CONST(1) << VW_GEN_SHIFT)) & VW_GEN_MASK);
-		new += VW_INFLIGHT_ONE;
+		new = old + VW_INFLIGHT_ONE;
 		if (old & VW_INFLIGHT_MASK)
 			new |= VW_OVERLAP;
 	} while (!pg_atomic_compare_exchange_u64(w, &old, new));
+	/* counted once in flight (both are full barriers): see the top of the file */
+	pg_atomic_fetch_add_u32(begun, 1);
 }
 
 /* A write of the block with sequence seq has completed */
@@ -165,12 +177,24 @@ verify_word_write_end(pg_atomic_uint64 *w, uint64 seq)
 	} while (!pg_atomic_compare_exchange_u64(w, &old, new));
 }
 
-/* Did a read that saw the word as before and after race a write? */
-static inline bool
-verify_word_raced(uint64 before, uint64 after)
+/* A read of the block is about to be submitted: what it is checked against */
+static inline uint64
+verify_word_read_begin(pg_atomic_uint64 *w, pg_atomic_uint32 *begun, uint32 *begun_before)
 {
+	*begun_before = pg_atomic_read_u32(begun);
+	pg_read_barrier();
+	return pg_atomic_read_u64(w);
+}
+
+/* Did a read of the block that began seeing (before, begun_before) race a write? */
+static inline bool
+verify_word_raced(pg_atomic_uint64 *w, pg_atomic_uint32 *begun, uint64 before, uint32 begun_before)
+{
+	uint64		after = pg_atomic_read_u64(w);
+
+	pg_read_barrier();
 	return ((before | after) & VW_INFLIGHT_MASK) != 0 ||
-		((before ^ after) & VW_GEN_MASK) != 0;
+		pg_atomic_read_u32(begun) != begun_before;
 }
 
 /* verify.c */

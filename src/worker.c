@@ -404,6 +404,8 @@ worker_prepare(BatchWorker *bw, BatchShared *bs, int index)
 			st->stamp.batch = p->batch;
 			st->stamp.flags = STAMP_CHECKSUM | STAMP_VERIFIED;
 			st->words = (pg_atomic_uint64 *) ((char *) bs + bs->verify_off[st->g->target]);
+			st->words_first = (BlockNumber) p->targets[st->g->target].words_first;
+			st->begun = (pg_atomic_uint32 *) (st->words + p->targets[st->g->target].words_blocks);
 			st->vs = &bs->verify;
 		}
 	}

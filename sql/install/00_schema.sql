@@ -119,7 +119,10 @@ CREATE TABLE @extschema@.ranread_batches (
     verify_errors  bigint,
     verify_corrupt bigint,
     verify_wrong_block bigint,
-    verify_lost    bigint
+    verify_lost    bigint,
+    -- 1.2: the workers' I/O priority (the io_priority option, as
+    -- 'idle', 'best-effort:N' or 'realtime:N'); NULL: the server's own kept
+    io_priority    text
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)

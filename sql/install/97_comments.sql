@@ -261,6 +261,7 @@ BEGIN
         (NULL, 'verify_corrupt', 'verify: pages without a ranread stamp or whose checksum does not match (torn or corrupt)'),
         (NULL, 'verify_wrong_block', 'verify: whole pages of another block or target (misdirected writes)'),
         (NULL, 'verify_lost', 'verify: pages older than a write the batch had acknowledged before the read (lost writes)'),
+        ('ranread_batches', 'io_priority', 'The workers'' I/O priority (the io_priority option: idle, best-effort:N, realtime:N); NULL: the server''s own'),
         ('ranread_verify_errors', 'block', 'The bad block: its number in the target (8 kB blocks, across segment files)'),
         ('ranread_verify_errors', 'kind', 'corrupt, wrong_block, lost or missing'),
         ('ranread_verify_errors', 'expected', 'What the block should have held'),

@@ -105,6 +105,10 @@ $$;
 -- is in 97_comments.sql, below)
 -- @include sql/install/96_help.sql
 
+-- verify/io_priority: the workers' I/O priority recorded with each batch
+-- (its comment is in 97_comments.sql, below)
+ALTER TABLE @extschema@.ranread_batches ADD COLUMN io_priority text;
+
 -- last, as in a fresh install: every function's comment and privileges
 -- @include sql/install/97_comments.sql
 -- @include sql/install/99_privileges.sql

@@ -2,7 +2,10 @@
 verify option with values of every JSON type beside the options it meets
 (block sizes of part of a page, writers without verify on a verified
 target, many in flight), ranread_run's verify argument, and ranread_verify
-on odd target names.  The valid runs are tiny (the 8 MB targets made in
+on odd target names; regions at either end of a target, under a
+ranread.verify_max_memory lowered to around what the verified region's
+words (12 bytes a block) need, so that both sides of the limit are met.
+The valid runs are tiny (the 8 MB targets made in
 SETUP, 20 I/Os per process, few processes); ranread_verify reads an 8 MB
 target.  Checked like the rest: the server stays up, no call outlives its
 timeout, no internal error."""
@@ -37,6 +40,8 @@ def group(rng):
         g["pattern"] = rng.choice(["random", "sequential"])
     if rng.random() < 0.2:
         g["region_end"] = rng.choice([0.1, 1.5625, 50, 100])
+    if rng.random() < 0.25:
+        g["region_start"] = rng.choice([0, 10, 50, 90, 99.9, 100])
     if rng.random() < 0.3:
         g["target"] = rng.choice([TARGET, TARGET, OTHER, "no_such_target"])
     if rng.random() < 0.05:
@@ -74,9 +79,16 @@ def cases(rng, n):
         if heavy(gs):
             gs[0]["write_pct"] = 101      # keep the case, make it refused
         spec = {"groups": gs, "caller": "ranread_run_step"}
+        if rng.random() < 0.8:
+            spec["target"] = TARGET
         if rng.random() < 0.1:
             spec["verify"] = rng.choice(VERIFY)   # not a batch's option
         text = json.dumps(spec)
         if rng.random() < 0.03:
             text = text[:rng.randrange(1, len(text))]
-        yield ("SELECT count(*) FROM ranread_run_step(%s::jsonb)", [text])
+        sql = "SELECT count(*) FROM ranread_run_step(%s::jsonb)"
+        if rng.random() < 0.3:
+            # an 8 MB target's words: 1024 blocks x 12 bytes = 12 kB
+            sql = "SET LOCAL ranread.verify_max_memory = '%s'; " % rng.choice(
+                ["1kB", "2kB", "6kB", "12kB", "13kB", "64kB", "0", "-1", "2TB"]) + sql
+        yield (sql, [text])

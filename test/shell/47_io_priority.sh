@@ -7,6 +7,8 @@
 #  - without io_priority the workers keep the server's own priority (the
 #    leader backend's)
 #  - ranread_probe runs its workers at best-effort:7 by default
+#  - ranread_batches.io_priority records what each batch set ('idle',
+#    'best-effort:N'; a class alone with its level, 4), NULL without
 #  - 'realtime:0', which the server's user may not set (no CAP_SYS_ADMIN or
 #    CAP_SYS_NICE), fails the batch before any I/O: an error naming
 #    io_priority, the batch recorded failed with the reason
@@ -41,6 +43,9 @@ priorities_during() {
   wait "$BG_PID"
 }
 
+# ranread_batches.io_priority of the last batch ('null' for NULL)
+last_io_priority() { q "SELECT coalesce(io_priority, 'null') FROM ranread_batches ORDER BY batch DESC LIMIT 1"; }
+
 SERVER_PRIO=$(ioprio "$(postmaster_pid)")
 diag "the server's own I/O priority (the postmaster's): $SERVER_PRIO"
 
@@ -49,16 +54,24 @@ is "$(priorities_during be6 "SELECT status FROM ranread_run(2, duration => '3s',
 is "$(bg_output be6 | tail -1)" completed "and the batch completes"
 is "$(cat "$WORK/be6.leader")" "$SERVER_PRIO" "its leader backend keeps the server's priority: only the workers take the batch's"
 is "$(ioprio "$(postmaster_pid)")" "$SERVER_PRIO" "and so does the postmaster"
+is "$(last_io_priority)" "best-effort:6" "ranread_batches.io_priority records it"
 
 is "$(priorities_during idle "SELECT status FROM ranread_run(1, duration => '3s', rate_iops => 200, io_priority => 'idle')")" \
   "idle:0" "with io_priority 'idle' the worker runs in the idle class"
+is "$(last_io_priority)" "idle" "... recorded as idle"
 
 is "$(priorities_during plain "SELECT status FROM ranread_run(1, duration => '3s', rate_iops => 200)")" \
   "$SERVER_PRIO" "without io_priority the worker keeps the server's own priority"
+is "$(last_io_priority)" "null" "... and ranread_batches.io_priority is NULL"
 
 is "$(priorities_during probe "SELECT status FROM ranread_probe(duration => '3s', rate_iops => 100)")" \
   "best-effort:7" "ranread_probe's worker runs at best-effort level 7 by default"
 is "$(bg_output probe | tail -1)" completed "and the probe completes"
+is "$(last_io_priority)" "best-effort:7" "... its batch recorded with io_priority best-effort:7"
+q "SELECT status FROM ranread_run(1, 200, io_priority => 'BEST-EFFORT')" >/dev/null
+is "$(last_io_priority)" "best-effort:4" "io_priority given as a class alone, in capitals, is recorded as the class and the level it set (best-effort:4)"
+q "SELECT * FROM ranread_run_step('{\"groups\": [{\"processes\": 1}, {\"processes\": 1}], \"duration\": \"0.3s\", \"io_priority\": \"idle\"}')" >/dev/null
+is "$(last_io_priority)" "idle" "a batch of two groups records its io_priority too"
 
 # realtime: the server's user lacks the capability (checked: the test is
 # meaningless for a server that has it)

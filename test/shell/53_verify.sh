@@ -15,6 +15,14 @@
 #  - a truncated file: ranread_verify counts the missing blocks, a batch is
 #    refused with a clear error, nothing crashes
 #  - block numbers run on across segment files
+#  - ranread_verify holds the cluster's claim for its whole read: a batch or
+#    a second check started meanwhile is refused, naming it; a cancel, a
+#    terminate or ranread_stop ends it and gives the claim back; a check
+#    asked for while a batch runs is refused
+#  - verify's per-block words cover only the verified region, and a batch
+#    whose words would pass ranread.verify_max_memory is refused
+#  - a read held in flight across 256 or 65536 writes of its block counts
+#    as raced (the count of writes begun does not wrap)
 #  - bad input: a non-boolean verify, a missing target, verify with a block
 #    size of part of a page, a group that writes a verified target unverified
 . "$(dirname "$0")/lib.sh"
@@ -159,7 +167,92 @@ is "$(q "SELECT status || '/' || verify_errors || '/' || (verify_checked > 0) FR
   "a verify batch in the second segment checks its pages and finds none bad"
 is "$(q "SELECT errors || '/' || newest_batch FROM ranread_verify('big')")" "0/$G" \
   "... and ranread_verify then finds its pages, stamped for their blocks, whole"
+# verify's per-block words (12 bytes a block) cover only the verified region:
+# the whole of 'big' needs 140800 x 12 bytes (1650 kB), its last 5% 7040 x 12 (82.5 kB)
+R=$(q "SET ranread.verify_max_memory = '100kB'; SELECT batch FROM ranread_run(1, 2000, target => 'big', write_pct => 30, region_start => 95, verify => true)")
+is "$(q "SELECT status || '/' || verify_errors FROM ranread_batches WHERE batch = $R")" "completed/0" "a verify batch on the last 5% of a target takes words for its region only: it fits in ranread.verify_max_memory = 100kB"
+err=$(q_err "SET ranread.verify_max_memory = '100kB'; SELECT * FROM ranread_run(1, 2000, target => 'big', verify => true)")
+is "$err" 'verify of ranread_run would take 1650 kB of shared memory for target "big" of 1100 MB, more than ranread.verify_max_memory (100 kB)' \
+  "a verify batch on the whole target is refused above ranread.verify_max_memory, naming verify, the memory, the target's size and the limit"
+detail=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET client_min_messages = error" -c "SET ranread.verify_max_memory = '100kB'" \
+  -c "SELECT * FROM ranread_run(1, 2000, target => 'big', region_start => 50, verify => true)" 2>&1 >/dev/null)
+echo "$detail" | grep -q 'DETAIL:  verify keeps 12 bytes per block it verifies: here 70400 blocks of the target, from block 70400\.'
+ok $? "... and says how many blocks of the region need words, and from where"
+echo "$detail" | grep -q 'HINT:  Verify a smaller region (region_start, region_end) or a smaller target'
+ok $? "... with a hint: a smaller region or a smaller target"
+err=$(q_err "SET ranread.verify_max_memory = '100kB'; SELECT * FROM ranread_mix('[{\"label\": \"a\", \"processes\": 1, \"verify\": true, \"region_end\": 3}, {\"label\": \"b\", \"processes\": 1, \"verify\": true, \"region_start\": 97}]', target => 'big', duration => '1s')")
+echo "$err" | grep -q '^verify of ranread_mix would take 1650 kB of shared memory for target "big"'
+ok $? "two verifying groups at both ends of a target need words from the first region's start to the last one's end ($err)"
+
+# --- ranread_verify holds the cluster's claim, as a batch does, for its whole
+# read: its backend, stopped (SIGSTOP) in the middle of a long check, holds it
+# while the other sessions try
+check_start() {
+  psql -qAtX -d "$DB" -c "SET application_name = 'rr_check'" \
+    -c "SELECT count(*) FROM generate_series(1, 500), LATERAL ranread_verify('big')" >"$TMP/check.out" 2>&1 &
+  CP=$!
+  wait_for 30 "SELECT EXISTS (SELECT FROM pg_stat_activity WHERE application_name = 'rr_check' AND state = 'active')"
+  sleep 0.3
+  VPID=$(q "SELECT pid FROM pg_stat_activity WHERE application_name = 'rr_check'")
+}
+# the status of the batch a call runs
+batch_status() { q "SELECT status FROM ranread_batches WHERE batch = $(q "SELECT batch FROM $1")"; }
+trap '[ -n "$VPID" ] && kill -CONT "$VPID" 2>/dev/null' EXIT
+check_start
+kill -STOP "$VPID"
+is "$(q_err "SELECT * FROM ranread_run(1, 100, target => 'v', write_pct => 50, verify => true)")" \
+  'ranread_verify is checking target "big" of database "rr_verify"' \
+  "a batch started while ranread_verify reads a target is refused, naming the check"
+is "$(q_err "SELECT * FROM ranread_run(1, 100, target => 'big', write_pct => 50)")" \
+  'ranread_verify is checking target "big" of database "rr_verify"' "... a writing batch on the target being checked too"
+is "$(q_err "SELECT * FROM ranread_verify('v')")" \
+  'ranread_verify cannot check target "v" while ranread_verify checks target "big" of database "rr_verify"' \
+  "... and so is a second ranread_verify"
+q "SELECT pg_cancel_backend($VPID)" >/dev/null
+kill -CONT "$VPID"
+wait "$CP"
+grep -q 'canceling statement due to user request' "$TMP/check.out"
+ok $? "ranread_verify is cancelled in the middle of its read"
+is "$(batch_status "ranread_run(1, 100, target => 'big', write_pct => 50, verify => true)")" completed \
+  "... and its claim is given back: a batch on the target runs"
+check_start
+kill -STOP "$VPID"
+q "SELECT pg_terminate_backend($VPID)" >/dev/null
+kill -CONT "$VPID"
+wait "$CP"
+is "$(batch_status "ranread_run(1, 100, target => 'big', write_pct => 50, verify => true)")" completed \
+  "a terminated ranread_verify gives its claim back too"
+check_start
+is "$(q "SELECT ranread_stop()")" 1 "ranread_stop() stops a ranread_verify, as it stops a batch (one process)"
+wait "$CP"
+grep -q 'ranread_verify of target "big" was stopped by ranread_stop() at block [0-9]*' "$TMP/check.out"
+ok $? "... which ends with an error saying so"
+is "$(batch_status "ranread_run(1, 100, target => 'big', verify => true)")" completed \
+  "... and gives its claim back"
+VPID=
+# the reverse: a check asked for while a batch runs
+psql -qAtX -d "$DB" -c "SELECT * FROM ranread_run(1, target => 'v', duration => '3s', write_pct => 50, verify => true)" >/dev/null 2>&1 &
+RP=$!
+wait_for 30 "SELECT EXISTS (SELECT FROM ranread_batches WHERE status = 'running' AND ranread_internal.ranread_batch_live(batch))"
+RB=$(q "SELECT batch FROM ranread_batches WHERE status = 'running'")
+is "$(q_err "SELECT * FROM ranread_verify('v')")" "ranread_verify cannot check target \"v\" while batch $RB runs" \
+  "ranread_verify asked for while a batch runs is refused, naming the batch"
+wait "$RP"
+is "$(q "SELECT ranread_internal.ranread_batch_live($RB)")" t "a check after a batch keeps the batch's identity: ranread_batch_live still knows it"
+q "SELECT * FROM ranread_verify('v')" >/dev/null
+is "$(q "SELECT ranread_internal.ranread_batch_live($RB)")" t "... once the check is over too"
 q "SELECT ranread_purge('big')" >/dev/null
+
+# --- the count of a block's writes begun, which tells a read held in flight
+# that it raced them, does not wrap: 256 writes (the 8-bit count 1.1 kept in
+# the word wrapped there) or 65536, one after another or each begun before
+# the last completed (so that none raises the acknowledged sequence)
+is "$(q "CREATE FUNCTION pg_temp.words_selftest(integer, boolean) RETURNS boolean LANGUAGE c STRICT
+           AS 'ranread', 'ranread_verify_words_selftest';
+         SELECT string_agg(n || (CASE WHEN c THEN ' chained' ELSE '' END) || ':' || pg_temp.words_selftest(n, c), ',' ORDER BY c, n)
+           FROM unnest(ARRAY[0, 1, 255, 256, 512, 65536]) n, unnest(ARRAY[false, true]) c")" \
+  "0:false,1:true,255:true,256:true,512:true,65536:true,0 chained:false,1 chained:true,255 chained:true,256 chained:true,512 chained:true,65536 chained:true" \
+  "a read held in flight across any number of writes of its block, 256 and 65536 among them, counts as raced; across none, not"
 
 # --- bad input
 err=$(q_err "SELECT * FROM ranread_run_step('{\"groups\": [{\"processes\": 1, \"verify\": \"yes\"}], \"iterations\": 10, \"target\": \"v\"}')")
