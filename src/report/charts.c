@@ -50,12 +50,15 @@ PG_FUNCTION_INFO_V1(ranread_chart);
 PG_FUNCTION_INFO_V1(ranread_chart_no_table);
 PG_FUNCTION_INFO_V1(ranread_timeline);
 
-/* The spec queries (chart_sweep.sql, chart_timeline.sql) */
+/* The spec queries (chart_sweep.sql, chart_timeline.sql and its heatmap panel) */
 static const char chart_sweep_sql[] =
 #include "chart_sweep.sql.h"
 			;
 static const char chart_timeline_sql[] =
 #include "chart_timeline.sql.h"
+			;
+static const char chart_timeline_heat_sql[] =
+#include "chart_timeline_heat.sql.h"
 			;
 
 /* The latency bound of the methodology, when a sweep did not record one */
@@ -414,6 +417,43 @@ ranread_chart_no_table(PG_FUNCTION_ARGS)
  */
 
 /*
+ * The latency heatmap of the batch args[0] as a panel, into args[1] (left
+ * NULL when there is none): from chart_timeline_heat.sql, which calls the
+ * heatmap's functions of 1.1 (31_heatmap.sql), so only when the database
+ * has them and the caller may run them.  A database at 1.0 has neither
+ * them nor histograms, and a caller granted ranread_timeline alone gets the
+ * timeline without the panel rather than an error.
+ */
+static void
+chart_timeline_heat(const char *schema, Oid *argtypes, Datum *args, char *nulls)
+{
+	bool		isnull;
+	Datum		panel;
+
+	if (nulls[0] == 'n')
+		return;
+	/* CASE: has_schema_privilege fails on a schema that does not exist */
+	chart_query("SELECT CASE WHEN s IS NOT NULL AND c IS NOT NULL"
+				" THEN has_schema_privilege('ranread_internal', 'USAGE')"
+				" AND has_function_privilege(s, 'EXECUTE') AND has_function_privilege(c, 'EXECUTE')"
+				" ELSE false END"
+				" FROM (SELECT to_regprocedure('ranread_internal.ranread_latency_heat_spec(bigint)') AS s,"
+				" to_regprocedure('ranread_internal.ranread_latency_heat_cells(bigint)') AS c) f",
+				0, NULL, NULL, NULL);
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) || isnull)
+		return;
+	if (SPI_execute_plan(chart_plan(chart_sql(chart_timeline_heat_sql, schema, NULL), 1, argtypes),
+						 args, nulls, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_plan failed for the heatmap panel");
+	panel = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		return;
+	/* a copy: the next query's result may take the place of this one's */
+	args[1] = PointerGetDatum(PG_DETOAST_DATUM_COPY(panel));
+	nulls[1] = ' ';
+}
+
+/*
  * ranread_timeline(batch bigint DEFAULT NULL) RETURNS text
  *
  * An SVG of IOPS, average and maximum latency per second of one batch, from
@@ -428,9 +468,9 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	bool		have_batch = !PG_ARGISNULL(0);
 	int64		batch = have_batch ? PG_GETARG_INT64(0) : 0;
 	char	   *schema = ranread_schema_name();
-	Oid			argtypes[1] = {INT8OID};
-	Datum		args[1];
-	char		nulls[1] = {' '};
+	Oid			argtypes[2] = {INT8OID, JSONBOID};
+	Datum		args[2] = {0, 0};
+	char		nulls[2] = {' ', 'n'};
 	int			nestlevel = chart_begin();
 	Datum		result;
 
@@ -453,7 +493,8 @@ ranread_timeline(PG_FUNCTION_ARGS)
 					 errmsg("batch " INT64_FORMAT " for ranread_timeline does not exist", batch),
 					 errhint("Pass NULL for the latest batch; ranread_summary lists the batches.")));
 	}
-	result = chart_draw(chart_sql(chart_timeline_sql, schema, NULL), 1, argtypes, args, nulls, NULL);
+	chart_timeline_heat(schema, argtypes, args, nulls);
+	result = chart_draw(chart_sql(chart_timeline_sql, schema, NULL), 2, argtypes, args, nulls, NULL);
 	chart_end(nestlevel);
 	PG_RETURN_DATUM(result);
 }

@@ -1,0 +1,22 @@
+-- The heatmap panel of ranread_timeline (charts.c runs this query only when
+-- the database has the heatmap's functions, 1.1 and later, and the caller
+-- may run them, and passes what it returns to chart_timeline.sql): the
+-- latency heatmap's spec (sql/install/31_heatmap.sql, the one of
+-- ranread_latency_heatmap) as a panel under the IOPS and latency plot, its
+-- columns placed on the plot's x axis by their edges, so that second s
+-- spans [s, s + 1) as it does above.  NULL when no second of the batch
+-- has a histogram (not timed, recorded before 1.1, or too short).
+--   $1  the batch
+SELECT CASE WHEN EXISTS (SELECT FROM @extschema@.ranread_intervals i
+                          WHERE i.batch = $1 AND i.histogram IS NOT NULL)
+       THEN (SELECT jsonb_build_object(
+                        'kind', 'heat',
+                        'title', 'Latency by second: I/Os in each latency band (merged histograms)',
+                        'y', jsonb_build_object('label', 'Latency band'),
+                        'heat', (s.spec -> 'heat') || jsonb_build_object('edges', e.edges))
+               FROM ranread_internal.ranread_latency_heat_spec($1) s(spec),
+                    -- a column spans its first second to the end of its last
+                    (SELECT jsonb_agg(c.first_second ORDER BY c.col) || to_jsonb(max(c.last_second) + 1) AS edges
+                       FROM (SELECT DISTINCT x.col, x.first_second, x.last_second
+                               FROM ranread_internal.ranread_latency_heat_cells($1) x) c) e)
+       END
