@@ -432,13 +432,15 @@ chart_timeline_heat(const char *schema, Oid *argtypes, Datum *args, char *nulls)
 
 	if (nulls[0] == 'n')
 		return;
-	/* CASE: has_schema_privilege fails on a schema that does not exist */
-	chart_query("SELECT CASE WHEN s IS NOT NULL AND c IS NOT NULL"
-				" THEN has_schema_privilege('ranread_internal', 'USAGE')"
-				" AND has_function_privilege(s, 'EXECUTE') AND has_function_privilege(c, 'EXECUTE')"
-				" ELSE false END"
-				" FROM (SELECT to_regprocedure('ranread_internal.ranread_latency_heat_spec(bigint)') AS s,"
-				" to_regprocedure('ranread_internal.ranread_latency_heat_cells(bigint)') AS c) f",
+	/*
+	 * In this order (CASE): has_schema_privilege fails on a schema that
+	 * does not exist, and to_regprocedure on one the caller may not use
+	 */
+	chart_query("SELECT CASE WHEN to_regnamespace('ranread_internal') IS NULL THEN false"
+				" WHEN NOT has_schema_privilege('ranread_internal', 'USAGE') THEN false"
+				" ELSE coalesce(has_function_privilege(to_regprocedure('ranread_internal.ranread_latency_heat_spec(bigint)'), 'EXECUTE')"
+				" AND has_function_privilege(to_regprocedure('ranread_internal.ranread_latency_heat_cells(bigint)'), 'EXECUTE'),"
+				" false) END",
 				0, NULL, NULL, NULL);
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) || isnull)
 		return;
