@@ -24,7 +24,8 @@
  *
  * pg_monitor may call ranread_svg, so a spec is untrusted input: the work
  * must stay about linear in it and bounded.  Every array has a limit (the
- * SPEC_MAX_* below and the renderer's 12 series and 16 columns), every text
+ * SPEC_MAX_* below and the renderer's 12 series, 16 columns and 4 panels,
+ * each panel's heat within the heat table's limits), every text
  * one of SPEC_MAX_TEXT characters, and a number must lie within
  * +-RANREAD_SVG_MAX_VALUE (JSON has no NaN or Infinity; a string is not a
  * number).  Past a limit, the error names the key, the value and the

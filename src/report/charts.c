@@ -11,8 +11,10 @@
  * string, *.sql.h), because a database still at 1.0 binds ranread_chart
  * and ranread_timeline to these very C functions and has none of the SQL
  * functions of 1.1: the queries read only what the 1.0 tables hold, so the
- * 1.1 library draws a 1.0 database's charts as it draws its own.  This file
- * only decides what the queries need: which batches, and the verdict.
+ * 1.1 library draws a 1.0 database's charts as it draws its own.  The one
+ * query that calls functions of 1.1 (chart_timeline_heat.sql, the
+ * timeline's heatmap panel) runs only where they exist.  This file only
+ * decides what the queries need: which batches, the verdict, the panel.
  *
  * The verdict the sweep chart states is never computed here.  It is the one
  * ranread_sweep stored in ranread_sweeps when the sweep finished, or, for a
@@ -462,7 +464,9 @@ chart_timeline_heat(const char *schema, Oid *argtypes, Datum *args, char *nulls)
  * ranread_intervals: the latest batch that has intervals when batch is NULL.
  * Throttling and exhausted burst credits show as steps in the IOPS line.  A
  * batch run with ranread.timing = off has no latency: the timeline says so
- * and draws IOPS alone.
+ * and draws IOPS alone.  When the batch's seconds have latency histograms,
+ * the latency heatmap of the batch is a panel under the plot, on its x axis
+ * (chart_timeline_heat).
  */
 Datum
 ranread_timeline(PG_FUNCTION_ARGS)

@@ -31,6 +31,10 @@
  * a series once, not by comparing every pair, ticks at the data are at most
  * one per pixel, and every loop over the input checks for interrupts.
  *
+ * A panel is how one picture shows two views of the same seconds, such as
+ * ranread_timeline's latency heatmap under its IOPS line: the same x axis,
+ * so a second's cells lie under its point.
+ *
  * Rules every chart follows:
  *	- A title says what was compared; axes carry units in their labels; a
  *	  legend names every series and labelled reference line.
@@ -80,6 +84,15 @@
  *	 heat		{"rows": [labels], "columns": [labels], "values": [[numbers
  *				or null] per row], "metric": "IOPS", "log": as for axes,
  *				"colors": ["#low", ..., "#high"], "format"}
+ *	 panels		line charts: at most 4 heat charts stacked under the plot,
+ *				sharing its x axis (range, ticks, left and right edges; the
+ *				x axis's title moves under the last): [{"kind": "heat",
+ *				"title", "y": {"label"}, "heat": {as above, and "edges":
+ *				[ncols + 1 increasing numbers on the x axis]}}]; column j's
+ *				cells span edges[j] to edges[j + 1] (clipped to the plot, none
+ *				off it), one row each from the top, a tooltip (<title>) with
+ *				column, row and value, the colour scale beside the panel's
+ *				title.  A panel has no x of its own; "edges" only in a panel.
  *
  * A text (title, labels, legends, notes, cells ...) is a string, a number,
  * or an array of at most 100 parts: strings, numbers, {"char": code point},
