@@ -6,7 +6,7 @@
 -- histograms draws the plot alone, as before.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(17);
+SELECT plan(18);
 \ir lib/util.psql
 
 -- A stored histogram (histogram.c), as in report_heatmap.sql: n1 I/Os in
@@ -108,6 +108,17 @@ SELECT is((SELECT count(DISTINCT x) FROM cell WHERE b = 990103), 27::bigint,
 SELECT ok((SELECT bool_and(abs(w - 3 * ((SELECT max(cx) - min(cx) FROM point WHERE b = 990103) / 80)) < 0.3)
              FROM cell WHERE b = 990103),
     'each as wide as its seconds on the x axis');
+
+-- 990104: seconds whose histograms hold no I/O (the heatmap has no rows)
+INSERT INTO ranread_batches (batch, run_at, target, tablespace, processes, duration, block_size,
+    queue_depth, write_pct, pattern, region_start, region_end, seed, workers, engine, reads,
+    writes, seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, groups, distribution)
+VALUES (990104, now(), 'tap_heat', 'pg_default', 1, '2s', 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring',
+        0, 0, 2, 0, 0, NULL, NULL, NULL, 'completed', 1, 'uniform');
+INSERT INTO ranread_intervals (batch, second, reads, writes, iops, avg_ms, max_ms, grp, histogram)
+SELECT 990104, s, 0, 0, 0, NULL, NULL, 1, pg_temp.h(0, 0) FROM generate_series(0, 1) s;
+SELECT is(pg_temp.error_of('SELECT ranread_timeline(990104)'), NULL,
+    'seconds whose histograms hold no I/O: the timeline is drawn, without a panel');
 
 -- a role granted the timeline (and what it reads) but not the heatmap's
 -- internal functions: the timeline without the panel, not an error

@@ -8,7 +8,9 @@ the x axis, on a log x axis), many rows and columns up to the limits; and
 malformed ones: edges missing, too few or too many, decreasing, equal,
 null, strings, NaN; a panel of another kind, a panel that is not an
 object, unknown keys, more panels than allowed, panels on a bar or heat
-chart, edges in a heat table, panels that are not an array.
+chart, edges in a heat table, panels that are not an array.  And
+ranread_timeline, which draws the latency heatmap as a panel, on scripted
+seconds whose histograms are good, garbage or NULL at odd seconds.
 
 Every document goes through fuzz_svg_check (gen_svg.py): well-formed
 plain-ASCII XML, finite short coordinates; a broken document is XX000,
@@ -31,8 +33,23 @@ def _svg_gen():
 
 
 SVG = _svg_gen()
-SETUP = SVG.SETUP
 MAX_PANELS = 4
+
+# A stored histogram (histogram.c): version 1, count, sum, min, max (ns),
+# then (uint16 bucket, uint64 count) pairs, little-endian; n I/Os of ns
+# nanoseconds each in bucket k (954 holds 1 ms, 841 0.3 ms)
+LE_SQL = r"""
+CREATE OR REPLACE FUNCTION fuzz_panels_le(v bigint, n integer) RETURNS bytea LANGUAGE sql AS $$
+    SELECT string_agg(set_byte('\x00'::bytea, 0, ((v >> (8 * i)) & 255)::integer), ''::bytea ORDER BY i)
+      FROM generate_series(0, n - 1) i
+$$"""
+HIST_SQL = r"""
+CREATE OR REPLACE FUNCTION fuzz_panels_hist(k integer, ns bigint, n bigint) RETURNS bytea LANGUAGE sql AS $$
+    SELECT '\x01'::bytea || fuzz_panels_le(n, 8) || fuzz_panels_le(n * ns, 8) || fuzz_panels_le(ns, 8)
+           || fuzz_panels_le(ns, 8) || fuzz_panels_le(k, 2) || fuzz_panels_le(n, 8)
+$$"""
+
+SETUP = SVG.SETUP + ["SET client_min_messages = error", LE_SQL, HIST_SQL]
 
 
 def edges(rng, g, n, valid):
@@ -115,7 +132,44 @@ def spec(rng):
     return s, ascii_only
 
 
+HISTS = ["NULL", "''::bytea", "'\\x01'::bytea", "decode(repeat('ff', 60), 'hex')",
+         "fuzz_panels_hist(954, 1000000, %d)", "fuzz_panels_hist(841, 300000, %d)",
+         "fuzz_panels_hist(%d, 1000, %d)"]
+
+
+def timeline(rng):
+    """ranread_timeline of a scripted batch whose seconds have histograms
+    (good ones, big-endian ones that the reader refuses, garbage, NULL) at
+    odd seconds: sparse, far apart, huge, so that the heatmap's columns
+    are runs of many seconds"""
+    secs = sorted(set(rng.choice([rng.randrange(5), rng.randrange(100), rng.randrange(10 ** 6)])
+                      for _ in range(rng.randint(1, 60))))
+    if rng.random() < 0.1:
+        secs.append(rng.choice([2 ** 31 - 1, 2147483000, 2147483001, 2 ** 31 - 50]))
+    rows = []
+    # mostly good histograms (one bad one makes the whole merge an error)
+    good = HISTS[4:6] + ["NULL"] if rng.random() < 0.8 else HISTS
+    for sec in secs:
+        h = rng.choice(good)
+        n = rng.choice([0, 1, 1000, 2 ** 40])
+        if h.count("%d") == 2:
+            h = h % (rng.choice([0, 1, 500, 2047, 65535, -1]), n)
+        elif "%d" in h:
+            h = h % n
+        rows.append("(990003, %d, 1000, 0, 1000, 0.5, 1, 1, %s)" % (sec, h))
+    return ("INSERT INTO ranread_batches (batch, run_at, target, tablespace, processes, duration, block_size, "
+            "queue_depth, write_pct, pattern, region_start, region_end, seed, workers, engine, reads, writes, "
+            "seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, groups, distribution) VALUES (990003, now(), "
+            "'f', 'pg_default', 1, '1s', 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring', 1, 0, 1, 1, 0, 1, 1, 1, "
+            "'completed', 1, 'uniform'); INSERT INTO ranread_intervals (batch, second, reads, writes, iops, "
+            "avg_ms, max_ms, grp, histogram) VALUES %s ON CONFLICT DO NOTHING; "
+            "SELECT fuzz_svg_check(ranread_timeline(990003))" % ", ".join(rows))
+
+
 def cases(rng, n):
     for _ in range(n):
+        if rng.random() < 0.15:
+            yield timeline(rng)
+            continue
         s, ascii_only = spec(rng)
         yield SVG.call(SVG.dump(s, ascii_only))
