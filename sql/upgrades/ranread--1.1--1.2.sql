@@ -16,3 +16,7 @@
 -- a fresh 1.2.
 
 \echo Use "ALTER EXTENSION ranread UPDATE TO '1.2'" to load this file. \quit
+
+-- heatmap: a batch whose per-second histograms hold no I/O is a clean error
+-- of ranread_latency_heatmap, and the report's heatmap section skips it
+-- @include sql/install/31_heatmap.sql
