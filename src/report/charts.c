@@ -438,11 +438,13 @@ chart_timeline_heat(const char *schema, Oid *argtypes, Datum *args, char *nulls)
 	 * In this order (CASE): has_schema_privilege fails on a schema that
 	 * does not exist, and to_regprocedure on one the caller may not use
 	 */
-	chart_query("SELECT CASE WHEN to_regnamespace('ranread_internal') IS NULL THEN false"
+	chart_query(psprintf("SELECT CASE WHEN to_regnamespace('ranread_internal') IS NULL THEN false"
 				" WHEN NOT has_schema_privilege('ranread_internal', 'USAGE') THEN false"
 				" ELSE coalesce(has_function_privilege(to_regprocedure('ranread_internal.ranread_latency_heat_spec(bigint)'), 'EXECUTE')"
-				" AND has_function_privilege(to_regprocedure('ranread_internal.ranread_latency_heat_cells(bigint)'), 'EXECUTE'),"
+				" AND has_function_privilege(to_regprocedure('ranread_internal.ranread_latency_heat_cells(bigint)'), 'EXECUTE')"
+				" AND has_function_privilege(to_regprocedure(%s), 'EXECUTE'),"
 				" false) END",
+				quote_literal_cstr(psprintf("%s.ranread_hist_count(bytea)", schema))),
 				0, NULL, NULL, NULL);
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) || isnull)
 		return;

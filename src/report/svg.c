@@ -2298,8 +2298,13 @@ draw_panel(SvgCanvas *cv, const RanreadSvgChart *p, double y, bool last)
 		heat_legend(cv, h, &r, log_scale, tx, head - 4.0);
 	}
 
-	/* rows of 6 to 22 px, about 240 px in all */
+	/*
+	 * rows of 6 to 22 px, about 240 px in all; a few rows taller (up to
+	 * 40 px), so that the y axis's title fits beside them
+	 */
 	rh = h->nrows > 0 ? Max(6.0, Min(22.0, 240.0 / h->nrows)) : 22.0;
+	if (p->y.label && h->nrows > 0)
+		rh = Max(rh, Min(40.0, (text_width(p->y.label, true) * 13.0 / 12.0 + 16.0) / h->nrows));
 	top = head + 16.0;
 	bottom = top + rh * Max(h->nrows, 1);
 	cv->top = top;
