@@ -6,7 +6,7 @@
 -- histograms draws the plot alone, as before.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(18);
+SELECT plan(19);
 \ir lib/util.psql
 
 -- A stored histogram (histogram.c), as in report_heatmap.sql: n1 I/Os in
@@ -119,6 +119,17 @@ INSERT INTO ranread_intervals (batch, second, reads, writes, iops, avg_ms, max_m
 SELECT 990104, s, 0, 0, 0, NULL, NULL, 1, pg_temp.h(0, 0) FROM generate_series(0, 1) s;
 SELECT is(pg_temp.error_of('SELECT ranread_timeline(990104)'), NULL,
     'seconds whose histograms hold no I/O: the timeline is drawn, without a panel');
+
+-- 990105: a second near 2^31 (the heatmap's columns count in integer)
+INSERT INTO ranread_batches (batch, run_at, target, tablespace, processes, duration, block_size,
+    queue_depth, write_pct, pattern, region_start, region_end, seed, workers, engine, reads,
+    writes, seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, groups, distribution)
+VALUES (990105, now(), 'tap_heat', 'pg_default', 1, '2s', 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring',
+        20, 0, 2, 10, 0, 1, 1, 1, 'completed', 1, 'uniform');
+INSERT INTO ranread_intervals (batch, second, reads, writes, iops, avg_ms, max_ms, grp, histogram)
+VALUES (990105, 0, 10, 0, 10, 1, 1, 1, pg_temp.h(10, 0)), (990105, 2147483647, 10, 0, 10, 1, 1, 1, pg_temp.h(0, 0));
+SELECT ok(pg_temp.svg_ok(ranread_timeline(990105)) AND ranread_timeline(990105) NOT LIKE '%Latency by second%',
+    'a second near 2^31: the timeline is drawn, without a panel, rather than an integer out of range');
 
 -- a role granted the timeline (and what it reads) but not the heatmap's
 -- internal functions: the timeline without the panel, not an error

@@ -13,8 +13,10 @@
 -- within 2^31 by less than the 40 columns' rounding (a batch of 68 years)
 -- is no panel rather than an integer out of range.
 SELECT CASE WHEN (SELECT max(i.second) FROM @extschema@.ranread_intervals i
-                   WHERE i.batch = $1 AND i.histogram IS NOT NULL
-                     AND @extschema@.ranread_hist_count(i.histogram) > 0) <= 2147483000
+                   WHERE i.batch = $1 AND i.histogram IS NOT NULL) <= 2147483000
+                 AND EXISTS (SELECT FROM @extschema@.ranread_intervals i
+                              WHERE i.batch = $1 AND i.histogram IS NOT NULL
+                                AND @extschema@.ranread_hist_count(i.histogram) > 0)
        THEN (SELECT jsonb_build_object(
                         'kind', 'heat',
                         'title', 'Latency by second: I/Os in each latency band (merged histograms)',

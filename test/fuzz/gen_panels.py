@@ -157,13 +157,17 @@ def timeline(rng):
         elif "%d" in h:
             h = h % n
         rows.append("(990003, %d, 1000, 0, 1000, 0.5, 1, 1, %s)" % (sec, h))
-    return ("INSERT INTO ranread_batches (batch, run_at, target, tablespace, processes, duration, block_size, "
+    # the case's batch made, drawn and removed (an error rolls it all back)
+    return ("DELETE FROM ranread_intervals WHERE batch = 990003; DELETE FROM ranread_batches WHERE batch = 990003; "
+            "INSERT INTO ranread_batches (batch, run_at, target, tablespace, processes, duration, block_size, "
             "queue_depth, write_pct, pattern, region_start, region_end, seed, workers, engine, reads, writes, "
             "seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, groups, distribution) VALUES (990003, now(), "
             "'f', 'pg_default', 1, '1s', 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring', 1, 0, 1, 1, 0, 1, 1, 1, "
             "'completed', 1, 'uniform'); INSERT INTO ranread_intervals (batch, second, reads, writes, iops, "
             "avg_ms, max_ms, grp, histogram) VALUES %s ON CONFLICT DO NOTHING; "
-            "SELECT fuzz_svg_check(ranread_timeline(990003))" % ", ".join(rows))
+            "SELECT fuzz_svg_check(ranread_timeline(990003)); "
+            "DELETE FROM ranread_intervals WHERE batch = 990003; DELETE FROM ranread_batches WHERE batch = 990003"
+            % ", ".join(rows))
 
 
 def cases(rng, n):
