@@ -6,7 +6,7 @@
 -- clear error; the report shows the latest batch's heatmap.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(9);
+SELECT plan(11);
 \ir lib/util.psql
 
 -- A stored histogram (histogram.c): version 1, count, sum, min, max, then
@@ -50,6 +50,20 @@ SELECT ok(pg_temp.svg_ok(ranread_latency_heatmap(990001)), 'ranread_latency_heat
 SELECT ok(ranread_report() LIKE '%<section id="latency-heatmap"><h2>Latency by second, batch 990001</h2>%<svg%',
     'the report shows the latest batch''s heatmap');
 SELECT is(pg_temp.error_of('SELECT ranread_latency_heatmap(-5)'), '42704: batch -5 does not exist', 'a batch that does not exist is refused, named');
+-- a later batch whose seconds' histograms hold no I/O: a clean error, and
+-- the report shows the batch before it
+INSERT INTO ranread_batches (batch, run_at, target, tablespace, processes, duration, block_size,
+    queue_depth, write_pct, pattern, region_start, region_end, seed, workers, engine, reads,
+    writes, seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, groups, distribution)
+VALUES (990002, now(), 'tap_heat', 'pg_default', 1, '2s', 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring',
+        0, 0, 2, 0, 0, NULL, NULL, NULL, 'completed', 1, 'uniform');
+INSERT INTO ranread_intervals (batch, second, reads, writes, iops, avg_ms, max_ms, grp, histogram)
+VALUES (990002, 0, 0, 0, 0, NULL, NULL, 1, pg_temp.h(0, 0)), (990002, 1, 0, 0, 0, NULL, NULL, 1, pg_temp.h(0, 0));
+SELECT is(pg_temp.error_of('SELECT ranread_latency_heatmap(990002)'),
+    'P0002: batch 990002 has no I/O in its per-second latency histograms',
+    'a batch whose histograms hold no I/O is refused, named');
+SELECT ok(ranread_report() LIKE '%<h2>Latency by second, batch 990001</h2>%',
+    'and the report shows the latest batch whose histograms hold I/Os');
 DELETE FROM ranread_intervals WHERE histogram IS NOT NULL;
 SELECT is(pg_temp.error_of('SELECT ranread_latency_heatmap()'), 'P0002: no batch has per-second latency histograms yet',
     'with no histograms at all, the default is refused with what to run');

@@ -5,7 +5,8 @@
 -- renderer as a heat table (ranread_svg, kind "heat").  The renderer takes
 -- at most 40 columns: a longer batch's seconds are put together in equal
 -- runs (a column's label is its first and last second).  New in 1.1, so
--- the upgrade script includes this file whole.
+-- the upgrade script includes this file whole (1.2: a batch whose
+-- histograms hold no I/O is a clean error, and no report section).
 
 -- The cells: one row per column, latency band and I/Os (0 where none),
 -- from seconds with a histogram; lo_ms, hi_ms bound the band.
@@ -85,6 +86,12 @@ BEGIN
               FROM (SELECT x.band, jsonb_agg(CASE WHEN x.ios > 0 THEN to_jsonb(x.ios) ELSE 'null'::jsonb END ORDER BY x.col) AS vals
                       FROM x GROUP BY x.band) r) AS vals
       INTO g;
+    IF g.rows IS NULL THEN
+        -- histograms that hold no I/O (every second stalled): no band to draw
+        RAISE EXCEPTION 'batch % has no I/O in its per-second latency histograms', id
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'Its seconds completed no I/O; ranread_timeline(batch) shows its IOPS per second.';
+    END IF;
     RETURN jsonb_build_object(
         'kind', 'heat',
         'title', format('Latency by second, batch %s', id),
@@ -116,7 +123,9 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    id bigint := (SELECT max(i.batch) FROM @extschema@.ranread_intervals i WHERE i.histogram IS NOT NULL);
+    -- the latest batch whose histograms hold an I/O (none holds one: no section)
+    id bigint := (SELECT max(i.batch) FROM @extschema@.ranread_intervals i
+                   WHERE i.histogram IS NOT NULL AND @extschema@.ranread_hist_count(i.histogram) > 0);
 BEGIN
     IF id IS NULL THEN
         RETURN '';

@@ -109,6 +109,10 @@ $$;
 -- (its comment is in 97_comments.sql, below)
 ALTER TABLE @extschema@.ranread_batches ADD COLUMN io_priority text;
 
+-- heatmap: a batch whose per-second histograms hold no I/O is a clean error
+-- of ranread_latency_heatmap, and the report's heatmap section skips it
+-- @include sql/install/31_heatmap.sql
+
 -- last, as in a fresh install: every function's comment and privileges
 -- @include sql/install/97_comments.sql
 -- @include sql/install/99_privileges.sql

@@ -24,7 +24,8 @@
  *
  * pg_monitor may call ranread_svg, so a spec is untrusted input: the work
  * must stay about linear in it and bounded.  Every array has a limit (the
- * SPEC_MAX_* below and the renderer's 12 series and 16 columns), every text
+ * SPEC_MAX_* below and the renderer's 12 series, 16 columns and 4 panels,
+ * each panel's heat within the heat table's limits), every text
  * one of SPEC_MAX_TEXT characters, and a number must lie within
  * +-RANREAD_SVG_MAX_VALUE (JSON has no NaN or Infinity; a string is not a
  * number).  Past a limit, the error names the key, the value and the
@@ -82,8 +83,10 @@ PG_FUNCTION_INFO_V1(ranread_svg);
 
 static const char *const spec_top_keys[] = {
 	"kind", "title", "subtitle", "empty", "x", "y", "y2", "series", "categories",
-	"lines", "highlights", "notes", "table", "heat", NULL
+	"lines", "highlights", "notes", "table", "heat", "panels", NULL
 };
+/* A panel under a line chart: a heat chart on the chart's x axis */
+static const char *const spec_panel_keys[] = {"kind", "title", "y", "heat", NULL};
 static const char *const spec_axis_keys[] = {
 	"label", "log", "base", "min", "max", "integer", "ticks", "format", "color", NULL
 };
@@ -99,7 +102,7 @@ static const char *const spec_note_keys[] = {"text", "style", NULL};
 static const char *const spec_table_keys[] = {"header", "rows", "align", "highlight", "more", NULL};
 static const char *const spec_cell_keys[] = {"text", "tone", NULL};
 static const char *const spec_heat_keys[] = {
-	"rows", "columns", "values", "metric", "log", "colors", "format", NULL
+	"rows", "columns", "values", "metric", "log", "colors", "format", "edges", NULL
 };
 
 /* A word of a spec and what it stands for */
@@ -1118,9 +1121,12 @@ spec_heat_colors(JsonbValue *v, const char *cpath, int *n)
 	return colors;
 }
 
-/* A heat table */
+/*
+ * A heat table, or a panel's heat (panel): its columns placed on the chart's
+ * x axis by their edges
+ */
 static void
-spec_heat(JsonbValue *v, const char *path, RanreadSvgHeat *h)
+spec_heat(JsonbValue *v, const char *path, RanreadSvgHeat *h, bool panel)
 {
 	JsonbContainer *o = spec_object(v, path, spec_heat_keys);
 	JsonbContainer *rows;
@@ -1159,6 +1165,48 @@ spec_heat(JsonbValue *v, const char *path, RanreadSvgHeat *h)
 	h->format = spec_opt_word(o, path, "format", spec_formats, RANREAD_SVG_NUMBER);
 	if ((f = spec_get(o, "colors")))
 		h->colors = spec_heat_colors(f, spec_path(path, "colors"), &h->ncolors);
+	if ((f = spec_get(o, "edges")))
+	{
+		const char *epath = spec_path(path, "edges");
+		double	   *edges;
+
+		if (!panel)
+			spec_error(epath, "given for a heat table; only a panel's heat has edges on the x axis of the chart above it");
+		edges = spec_numbers(f, epath, &n);
+		if (n != h->ncols + 1)
+			spec_error(epath, psprintf("%d edges for %d columns (a column lies between two edges: %d are needed)",
+									   n, h->ncols, h->ncols + 1));
+		for (r = 0; r < n; r++)
+		{
+			if (isnan(edges[r]))
+				spec_error(spec_index(epath, r), "null (every edge is a number)");
+			if (r > 0 && !(edges[r] > edges[r - 1]))
+				spec_error(spec_index(epath, r), "not above the edge before it (edges increase)");
+		}
+		h->edges = edges;
+	}
+	else if (panel)
+		spec_error(spec_path(path, "edges"),
+				   "missing (a panel's columns lie on the chart's x axis, between edges[j] and edges[j + 1])");
+}
+
+/* A panel under a line chart: a heat chart on the chart's x axis */
+static void
+spec_panel(JsonbValue *v, const char *path, RanreadSvgChart *p)
+{
+	JsonbContainer *o = spec_object(v, path, spec_panel_keys);
+	JsonbValue *f;
+
+	ranread_svg_init(p, RANREAD_SVG_HEAT);
+	if ((f = spec_get(o, "kind")) && !spec_is(f, "heat"))
+		spec_error(spec_path(path, "kind"),
+				   psprintf("%s is not \"heat\" (a panel is a heat chart)", spec_show(f)));
+	p->title = spec_opt_text(o, path, "title");
+	if ((f = spec_get(o, "y")))
+		spec_axis(f, spec_path(path, "y"), &p->y);
+	if (!(f = spec_get(o, "heat")))
+		spec_error(spec_path(path, "heat"), "missing (a panel is a heat chart)");
+	spec_heat(f, spec_path(path, "heat"), &p->heat, true);
 }
 
 /* The series, lines, highlights and notes of a spec (o, its top level) */
@@ -1252,12 +1300,26 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 	{
 		if (c->kind != RANREAD_SVG_HEAT)
 			spec_error("heat", "given for a chart whose kind is not \"heat\"");
-		spec_heat(f, "heat", &c->heat);
+		spec_heat(f, "heat", &c->heat, false);
 	}
 	else if (c->kind == RANREAD_SVG_HEAT)
 		spec_error("heat", "missing for a chart of kind \"heat\"");
 	if (c->kind == RANREAD_SVG_HEAT && c->nseries > 0)
 		spec_error("series", "given for a heat chart, whose values are in heat.values");
+	if ((f = spec_get(o, "panels")))
+	{
+		JsonbContainer *arr;
+		RanreadSvgChart *panels;
+		int			i;
+
+		if (c->kind != RANREAD_SVG_LINE)
+			spec_error("panels", "given for a chart whose kind is not \"line\" (panels share a line chart's x axis)");
+		arr = spec_array(f, "panels", &c->npanels, RANREAD_SVG_MAX_PANELS);
+		panels = palloc0(sizeof(RanreadSvgChart) * Max(c->npanels, 1));
+		for (i = 0; i < c->npanels; i++)
+			spec_panel(spec_elem(arr, i), spec_index("panels", i), &panels[i]);
+		c->panels = panels;
+	}
 }
 
 /*

@@ -10,6 +10,9 @@
 -- have latency histograms (1.1), each second's p99 from them merged.
 --   $1  the batch (charts.c checks that it exists), or NULL when no batch
 --       has per-second intervals yet
+--   $2  the latency heatmap of the batch as a panel (chart_timeline_heat.sql),
+--       drawn under the plot on its x axis; NULL when the batch's seconds
+--       have no histograms or the database has no heatmap (1.0)
 -- A batch's seconds are the sums over its groups (a plain batch has one),
 -- the average latency weighted by each group's I/Os.  A figure beyond what
 -- a chart places (1e300, Infinity) is no value, and each weight is a
@@ -214,6 +217,7 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
                                          ' in the last: a step down ',
                                          CASE WHEN fig.timed THEN 'while latency holds steady ' ELSE '' END,
                                          'points to throttling or exhausted burst credits.')))
-                                ELSE '[]' END END)
+                                ELSE '[]' END END,
+           'panels', CASE WHEN fig.n > 0 AND $2::jsonb IS NOT NULL THEN jsonb_build_array($2::jsonb) END)
        END
   FROM ch LEFT JOIN (b CROSS JOIN fig CROSS JOIN steady CROSS JOIN grp) ON true

@@ -11,8 +11,10 @@
  * string, *.sql.h), because a database still at 1.0 binds ranread_chart
  * and ranread_timeline to these very C functions and has none of the SQL
  * functions of 1.1: the queries read only what the 1.0 tables hold, so the
- * 1.1 library draws a 1.0 database's charts as it draws its own.  This file
- * only decides what the queries need: which batches, and the verdict.
+ * 1.1 library draws a 1.0 database's charts as it draws its own.  The one
+ * query that calls functions of 1.1 (chart_timeline_heat.sql, the
+ * timeline's heatmap panel) runs only where they exist.  This file only
+ * decides what the queries need: which batches, the verdict, the panel.
  *
  * The verdict the sweep chart states is never computed here.  It is the one
  * ranread_sweep stored in ranread_sweeps when the sweep finished, or, for a
@@ -50,12 +52,15 @@ PG_FUNCTION_INFO_V1(ranread_chart);
 PG_FUNCTION_INFO_V1(ranread_chart_no_table);
 PG_FUNCTION_INFO_V1(ranread_timeline);
 
-/* The spec queries (chart_sweep.sql, chart_timeline.sql) */
+/* The spec queries (chart_sweep.sql, chart_timeline.sql and its heatmap panel) */
 static const char chart_sweep_sql[] =
 #include "chart_sweep.sql.h"
 			;
 static const char chart_timeline_sql[] =
 #include "chart_timeline.sql.h"
+			;
+static const char chart_timeline_heat_sql[] =
+#include "chart_timeline_heat.sql.h"
 			;
 
 /* The latency bound of the methodology, when a sweep did not record one */
@@ -414,13 +419,56 @@ ranread_chart_no_table(PG_FUNCTION_ARGS)
  */
 
 /*
+ * The latency heatmap of the batch args[0] as a panel, into args[1] (left
+ * NULL when there is none): from chart_timeline_heat.sql, which calls the
+ * heatmap's functions of 1.1 (31_heatmap.sql), so only when the database
+ * has them and the caller may run them.  A database at 1.0 has neither
+ * them nor histograms, and a caller granted ranread_timeline alone gets the
+ * timeline without the panel rather than an error.
+ */
+static void
+chart_timeline_heat(const char *schema, Oid *argtypes, Datum *args, char *nulls)
+{
+	bool		isnull;
+	Datum		panel;
+
+	if (nulls[0] == 'n')
+		return;
+	/*
+	 * In this order (CASE): has_schema_privilege fails on a schema that
+	 * does not exist, and to_regprocedure on one the caller may not use
+	 */
+	chart_query(psprintf("SELECT CASE WHEN to_regnamespace('ranread_internal') IS NULL THEN false"
+				" WHEN NOT has_schema_privilege('ranread_internal', 'USAGE') THEN false"
+				" ELSE coalesce(has_function_privilege(to_regprocedure('ranread_internal.ranread_latency_heat_spec(bigint)'), 'EXECUTE')"
+				" AND has_function_privilege(to_regprocedure('ranread_internal.ranread_latency_heat_cells(bigint)'), 'EXECUTE')"
+				" AND has_function_privilege(to_regprocedure(%s), 'EXECUTE'),"
+				" false) END",
+				quote_literal_cstr(psprintf("%s.ranread_hist_count(bytea)", schema))),
+				0, NULL, NULL, NULL);
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) || isnull)
+		return;
+	if (SPI_execute_plan(chart_plan(chart_sql(chart_timeline_heat_sql, schema, NULL), 1, argtypes),
+						 args, nulls, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_plan failed for the heatmap panel");
+	panel = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		return;
+	/* a copy: the next query's result may take the place of this one's */
+	args[1] = PointerGetDatum(PG_DETOAST_DATUM_COPY(panel));
+	nulls[1] = ' ';
+}
+
+/*
  * ranread_timeline(batch bigint DEFAULT NULL) RETURNS text
  *
  * An SVG of IOPS, average and maximum latency per second of one batch, from
  * ranread_intervals: the latest batch that has intervals when batch is NULL.
  * Throttling and exhausted burst credits show as steps in the IOPS line.  A
  * batch run with ranread.timing = off has no latency: the timeline says so
- * and draws IOPS alone.
+ * and draws IOPS alone.  When the batch's seconds have latency histograms,
+ * the latency heatmap of the batch is a panel under the plot, on its x axis
+ * (chart_timeline_heat).
  */
 Datum
 ranread_timeline(PG_FUNCTION_ARGS)
@@ -428,9 +476,9 @@ ranread_timeline(PG_FUNCTION_ARGS)
 	bool		have_batch = !PG_ARGISNULL(0);
 	int64		batch = have_batch ? PG_GETARG_INT64(0) : 0;
 	char	   *schema = ranread_schema_name();
-	Oid			argtypes[1] = {INT8OID};
-	Datum		args[1];
-	char		nulls[1] = {' '};
+	Oid			argtypes[2] = {INT8OID, JSONBOID};
+	Datum		args[2] = {0, 0};
+	char		nulls[2] = {' ', 'n'};
 	int			nestlevel = chart_begin();
 	Datum		result;
 
@@ -453,7 +501,8 @@ ranread_timeline(PG_FUNCTION_ARGS)
 					 errmsg("batch " INT64_FORMAT " for ranread_timeline does not exist", batch),
 					 errhint("Pass NULL for the latest batch; ranread_summary lists the batches.")));
 	}
-	result = chart_draw(chart_sql(chart_timeline_sql, schema, NULL), 1, argtypes, args, nulls, NULL);
+	chart_timeline_heat(schema, argtypes, args, nulls);
+	result = chart_draw(chart_sql(chart_timeline_sql, schema, NULL), 2, argtypes, args, nulls, NULL);
 	chart_end(nestlevel);
 	PG_RETURN_DATUM(result);
 }

@@ -31,6 +31,10 @@
  * a series once, not by comparing every pair, ticks at the data are at most
  * one per pixel, and every loop over the input checks for interrupts.
  *
+ * A panel is how one picture shows two views of the same seconds, such as
+ * ranread_timeline's latency heatmap under its IOPS line: the same x axis,
+ * so a second's cells lie under its point.
+ *
  * Rules every chart follows:
  *	- A title says what was compared; axes carry units in their labels; a
  *	  legend names every series and labelled reference line.
@@ -80,6 +84,15 @@
  *	 heat		{"rows": [labels], "columns": [labels], "values": [[numbers
  *				or null] per row], "metric": "IOPS", "log": as for axes,
  *				"colors": ["#low", ..., "#high"], "format"}
+ *	 panels		line charts: at most 4 heat charts stacked under the plot,
+ *				sharing its x axis (range, ticks, left and right edges; the
+ *				x axis's title moves under the last): [{"kind": "heat",
+ *				"title", "y": {"label"}, "heat": {as above, and "edges":
+ *				[ncols + 1 increasing numbers on the x axis]}}]; column j's
+ *				cells span edges[j] to edges[j + 1] (clipped to the plot, none
+ *				off it), one row each from the top, a tooltip (<title>) with
+ *				column, row and value, the colour scale beside the panel's
+ *				title.  A panel has no x of its own; "edges" only in a panel.
  *
  * A text (title, labels, legends, notes, cells ...) is a string, a number,
  * or an array of at most 100 parts: strings, numbers, {"char": code point},
@@ -186,6 +199,7 @@ typedef struct SvgCanvas
 	SvgAxis		y;
 	SvgAxis		y2;
 	int			corner_notes;	/* reference lines noted off the scale */
+	bool		x_title_later;	/* the x axis's title goes under a panel */
 } SvgCanvas;
 
 
@@ -1333,8 +1347,9 @@ draw_x_axis(SvgCanvas *cv)
 			last_label = px;
 		}
 	}
-	svg_text(out, (cv->left + cv->right) / 2.0, cv->bottom + 44.0, "middle",
-			 "font-size=\"13\" font-weight=\"bold\"", a->label);
+	if (!cv->x_title_later)
+		svg_text(out, (cv->left + cv->right) / 2.0, cv->bottom + 44.0, "middle",
+				 "font-size=\"13\" font-weight=\"bold\"", a->label);
 }
 
 /*
@@ -1946,6 +1961,51 @@ heat_has_data(const RanreadSvgHeat *h)
 	return false;
 }
 
+/* Whether a heat scale over range r is drawn in log */
+static bool
+heat_log(const RanreadSvgHeat *h, const SvgRange *r)
+{
+	RanreadSvgAxis scale_spec;
+
+	memset(&scale_spec, 0, sizeof(scale_spec));
+	scale_spec.scale = h->scale;
+	return axis_wants_log(&scale_spec, r) && r->min > 0.0;
+}
+
+/* The width of a heat scale's legend */
+static double
+heat_legend_width(const RanreadSvgHeat *h, const SvgRange *r, bool log_scale)
+{
+	const char *title = psprintf("%s%s:", h->metric ? h->metric : "Value",
+								 log_scale ? " (log colour scale)" : "");
+
+	return text_width(title, true) + 10.0 + text_width(fmt_value(r->min, h->format), false) +
+		6.0 + 22.0 * 8 + 6.0 + text_width(fmt_value(r->max, h->format), false);
+}
+
+/*
+ * The scale of a heat table or panel as a legend at (x, y): what the values
+ * are, the lowest, eight swatches from low to high, the highest
+ */
+static void
+heat_legend(SvgCanvas *cv, const RanreadSvgHeat *h, const SvgRange *r, bool log_scale,
+			double x, double y)
+{
+	StringInfo	out = cv->out;
+	char	   *title = psprintf("%s%s:", h->metric ? h->metric : "Value",
+								 log_scale ? " (log colour scale)" : "");
+	bool		light;
+	int			i;
+
+	svg_text(out, x, y + 4.0, NULL, "font-weight=\"bold\"", title);
+	x += text_width(title, true) + 10.0;
+	svg_text(out, x, y + 4.0, NULL, NULL, fmt_value(r->min, h->format));
+	x += text_width(fmt_value(r->min, h->format), false) + 6.0;
+	for (i = 0; i < 8; i++)
+		svg_rect(out, x + 22.0 * i, y - 7.0, 22.0, 14.0, heat_color(h, i / 7.0, &light));
+	svg_text(out, x + 22.0 * 8 + 6.0, y + 4.0, NULL, NULL, fmt_value(r->max, h->format));
+}
+
 /*
  * A heat table: column labels on top (the x axis's label above them), row
  * labels on the left, one cell per value in the colour of its place on the
@@ -1960,10 +2020,7 @@ draw_heat(SvgCanvas *cv)
 	const RanreadSvgHeat *h = &c->heat;
 	SvgHeatLayout l = heat_layout(c);
 	SvgRange	r = {0, 0, get_float8_nan(), 0};
-	RanreadSvgAxis scale_spec;
 	bool		log_scale;
-	char	   *title;
-	double		x;
 	bool		light;
 	int			i;
 	int			j;
@@ -1973,22 +2030,8 @@ draw_heat(SvgCanvas *cv)
 		svg_room(cv);
 		range_add(&r, h->values[i]);
 	}
-	memset(&scale_spec, 0, sizeof(scale_spec));
-	scale_spec.scale = h->scale;
-	log_scale = axis_wants_log(&scale_spec, &r) && r.min > 0.0;
-
-	/* the scale, as a legend */
-	x = 40.0;
-	title = psprintf("%s%s:", h->metric ? h->metric : "Value",
-					 log_scale ? " (log colour scale)" : "");
-	svg_text(out, x, LEGEND_Y + 4.0, NULL, "font-weight=\"bold\"", title);
-	x += text_width(title, true) + 10.0;
-	svg_text(out, x, LEGEND_Y + 4.0, NULL, NULL, fmt_value(r.min, h->format));
-	x += text_width(fmt_value(r.min, h->format), false) + 6.0;
-	for (i = 0; i < 8; i++)
-		svg_rect(out, x + 22.0 * i, LEGEND_Y - 7.0, 22.0, 14.0,
-				 heat_color(h, i / 7.0, &light));
-	svg_text(out, x + 22.0 * 8 + 6.0, LEGEND_Y + 4.0, NULL, NULL, fmt_value(r.max, h->format));
+	log_scale = heat_log(h, &r);
+	heat_legend(cv, h, &r, log_scale, 40.0, LEGEND_Y);
 
 	if (c->x.label)
 		svg_text(out, l.gx + l.cw * h->ncols / 2.0, l.gy - 30.0, "middle",
@@ -2191,6 +2234,161 @@ table_width(const RanreadSvgTable *t)
  */
 
 /*
+ * The left edge of a plot that a panel's row labels and y axis title fit
+ * beside, at least PLOT_LEFT
+ */
+static double
+panel_left(const RanreadSvgChart *p)
+{
+	double		rowlab = 0.0;
+	int			i;
+
+	for (i = 0; i < p->heat.nrows; i++)
+		rowlab = Max(rowlab, text_width(p->heat.rows[i] ? p->heat.rows[i] : "", false));
+	return Max(PLOT_LEFT, 40.0 + (p->y.label ? 24.0 : 0.0) + rowlab + 10.0);
+}
+
+/*
+ * A heat panel under the plot of a line chart, from the baseline y of the
+ * text above it: its title and colour scale, then its rows (the first on
+ * top) between the plot's left and right edges, each column's cells from
+ * its edge to the next on the plot's x axis, whose gridlines and ticks it
+ * repeats; the x axis's title under the last panel.  Returns the baseline
+ * of its lowest text.
+ */
+static double
+draw_panel(SvgCanvas *cv, const RanreadSvgChart *p, double y, bool last)
+{
+	StringInfo	out = cv->out;
+	const RanreadSvgHeat *h = &p->heat;
+	SvgRange	r = {0, 0, get_float8_nan(), 0};
+	double		head = y + 38.0;
+	double		tx = 40.0;
+	double		rh;
+	double		top;
+	double		bottom;
+	double		saved_top = cv->top;
+	double		saved_bottom = cv->bottom;
+	bool		log_scale;
+	bool		light;
+	int			every;
+	int			i;
+	int			j;
+
+	for (i = 0; i < h->nrows * h->ncols; i++)
+	{
+		svg_room(cv);
+		range_add(&r, h->values[i]);
+	}
+	log_scale = heat_log(h, &r);
+
+	/* the title, and the colour scale beside it (under it when too wide) */
+	if (p->title)
+	{
+		svg_text(out, 40.0, head, NULL, "font-size=\"14\" font-weight=\"bold\"", p->title);
+		tx += text_width(p->title, true) * 14.0 / 12.0 + 24.0;
+	}
+	if (r.n > 0)
+	{
+		if (tx > 40.0 && tx + heat_legend_width(h, &r, log_scale) > cv->width - 24.0)
+		{
+			head += 22.0;
+			tx = 40.0;
+		}
+		heat_legend(cv, h, &r, log_scale, tx, head - 4.0);
+	}
+
+	/*
+	 * rows of 6 to 22 px, about 240 px in all; a few rows taller (up to
+	 * 40 px), so that the y axis's title fits beside them
+	 */
+	rh = h->nrows > 0 ? Max(6.0, Min(22.0, 240.0 / h->nrows)) : 22.0;
+	if (p->y.label && h->nrows > 0)
+		rh = Max(rh, Min(40.0, (text_width(p->y.label, true) * 13.0 / 12.0 + 16.0) / h->nrows));
+	top = head + 16.0;
+	bottom = top + rh * Max(h->nrows, 1);
+	cv->top = top;
+	cv->bottom = bottom;
+	svg_rect(out, cv->left, top, cv->right - cv->left, bottom - top, COLOR_BAND);
+	cv->x_title_later = !last;
+	draw_x_axis(cv);
+
+	/* the cells, each with its column, row and value as a tooltip */
+	for (i = 0; i < h->nrows; i++)
+	{
+		double		cy = top + rh * i;
+
+		for (j = 0; j < h->ncols; j++)
+		{
+			double		v = h->values[i * h->ncols + j];
+			double		x0;
+			double		x1;
+
+			svg_room(cv);
+			if (!VALUE_OK(v))
+				continue;
+			if (h->edges)
+			{
+				x0 = axis_px(&cv->x, h->edges[j]);
+				x1 = axis_px(&cv->x, h->edges[j + 1]);
+			}
+			else
+			{
+				x0 = cv->left + (cv->right - cv->left) * j / h->ncols;
+				x1 = cv->left + (cv->right - cv->left) * (j + 1) / h->ncols;
+			}
+			if (isnan(x0) || isnan(x1))
+				continue;
+			x0 = Max(x0, cv->left);
+			x1 = Min(x1, cv->right);
+			if (!(x1 > x0))
+				continue;
+			appendStringInfo(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
+							 fin(x0), fin(cy), fin(x1 - x0), fin(rh));
+			svg_attr(out, "fill", heat_color(h, heat_t(v, r.min, r.max, log_scale), &light));
+			appendStringInfoString(out, "><title>");
+			ranread_svg_escape(out, h->cols[j] ? h->cols[j] : "");
+			appendStringInfoString(out, ", ");
+			ranread_svg_escape(out, h->rows[i] ? h->rows[i] : "");
+			appendStringInfoString(out, ": ");
+			ranread_svg_escape(out, fmt_value(v, h->format));
+			if (h->metric)
+			{
+				appendStringInfoChar(out, ' ');
+				ranread_svg_escape(out, h->metric);
+			}
+			appendStringInfoString(out, "</title></rect>\n");
+		}
+	}
+	if (r.n == 0)
+		svg_text(out, (cv->left + cv->right) / 2.0, (top + bottom) / 2.0 + 4.0, "middle",
+				 "fill=\"" RANREAD_SVG_COLOR_MUTED "\"", "No values in this panel.");
+	appendStringInfo(out,
+					 "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"%s\"/>\n",
+					 fin(cv->left), fin(top), fin(cv->right - cv->left), fin(bottom - top), COLOR_AXIS);
+
+	/* row labels, no closer than 13 px */
+	every = Max(1, (int) ceil(13.0 / rh));
+	for (i = 0; i < h->nrows; i += every)
+	{
+		svg_room(cv);
+		svg_text(out, cv->left - 8.0, top + rh * i + rh / 2.0 + 4.0, "end",
+				 rh < 14.0 ? "font-size=\"11\"" : NULL, h->rows[i] ? h->rows[i] : "");
+	}
+	if (p->y.label)
+	{
+		appendStringInfo(out,
+						 "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">",
+						 48.0, fin((top + bottom) / 2.0));
+		ranread_svg_escape(out, p->y.label);
+		appendStringInfoString(out, "</text>\n");
+	}
+	cv->top = saved_top;
+	cv->bottom = saved_bottom;
+	return last ? bottom + 44.0 : bottom + 20.0;
+}
+
+/*
  * The legend and plot of a line or bar chart; returns the baseline of the
  * x axis's title.
  */
@@ -2201,6 +2399,7 @@ draw_plot(SvgCanvas *cv)
 	SvgLegendEntry *legend = palloc(sizeof(SvgLegendEntry) * (c->nseries + c->nlines + 1));
 	int			nlegend = legend_collect(c, legend);
 	bool		bars = (c->kind == RANREAD_SVG_BAR);
+	double		last;
 	int			i;
 
 	cv->legend_rows = Max(legend_rows(cv->width, legend, nlegend), 1);
@@ -2227,6 +2426,11 @@ draw_plot(SvgCanvas *cv)
 		return cv->bottom + 44.0 + bar_category_drop(cv);
 	}
 
+	/* panels under the plot share its left edge: room for their row labels */
+	for (i = 0; i < c->npanels; i++)
+		cv->left = Max(cv->left, panel_left(&c->panels[i]));
+	cv->x_title_later = c->npanels > 0;
+
 	layout_y(cv, &cv->y, &c->y, false, false, 1.0);
 	layout_y(cv, &cv->y2, &c->y2, true, false, 1.0);
 	if (!cv->y.used)
@@ -2238,7 +2442,12 @@ draw_plot(SvgCanvas *cv)
 		cv->x.p1 = cv->right;
 	}
 	draw_line_chart(cv);
-	return cv->bottom + 44.0;
+	if (c->npanels == 0)
+		return cv->bottom + 44.0;
+	last = cv->bottom + 20.0;
+	for (i = 0; i < c->npanels; i++)
+		last = draw_panel(cv, &c->panels[i], last, i == c->npanels - 1);
+	return last;
 }
 
 /* Set every field of a chart to "not given" */

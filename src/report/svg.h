@@ -157,7 +157,12 @@ typedef struct RanreadSvgHeat
 	RanreadSvgFormat format;
 	const char *const *colors;	/* the scale's stops, low -> high, or NULL */
 	int			ncolors;
+	const double *edges;		/* a panel's: ncols + 1 column edges on the
+								 * chart's x axis, increasing; NULL: a table */
 } RanreadSvgHeat;
+
+/* Most panels under one chart */
+#define RANREAD_SVG_MAX_PANELS 4
 
 typedef struct RanreadSvgChart
 {
@@ -180,6 +185,13 @@ typedef struct RanreadSvgChart
 	const RanreadSvgNote *notes;
 	RanreadSvgTable table;
 	RanreadSvgHeat heat;
+	/*
+	 * Line charts: panels stacked under the plot on its x axis (same range,
+	 * ticks and plot area); each is a heat chart (title, y label, heat with
+	 * edges) whose columns span x from edge to edge
+	 */
+	int			npanels;
+	const struct RanreadSvgChart *panels;
 } RanreadSvgChart;
 
 extern void ranread_svg_init(RanreadSvgChart *chart, RanreadSvgKind kind);
