@@ -120,7 +120,7 @@ $(REPORT_OBJS): $(wildcard src/report/*.h)
 # charts.c, their comment lines left out (src/report/charts.c says why)
 src/report/%.sql.h: src/report/%.sql
 	sed -e '/^[[:space:]]*--/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
-src/report/charts.o: src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h src/report/chart_timeline_heat.sql.h
+src/report/charts.o src/report/charts.bc: src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h src/report/chart_timeline_heat.sql.h
 
 .build-flags: FORCE
 	@echo '$(SANITIZE_FLAGS)' | cmp -s - $@ || echo '$(SANITIZE_FLAGS)' > $@
