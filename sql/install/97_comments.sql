@@ -43,7 +43,7 @@ BEGIN
         ('f', 'ranread_latency_target_next', 'The latency-target search''s rule, pure: the next load, whether it confirms, the load found and why it stops'),
         -- report
         ('f', 'ranread_chart', 'SVG chart of a sweep: IOPS against processes with average and p99 latency (ms) and the latency bound; the latest sweep by default'),
-        ('f', 'ranread_timeline', 'SVG chart of one batch per second: IOPS and latency (ms); the latest batch by default'),
+        ('f', 'ranread_timeline', 'SVG chart of one batch per second: IOPS and latency (ms), and its latency heatmap under it; the latest batch by default'),
         ('f', 'ranread_svg', 'SVG of a line, bar or heat chart described by a jsonb spec (README, "Charts from SQL"); pure'),
         ('f', 'ranread_report', 'The HTML report of the server, the history and a study or sweep; the latest by default'),
         ('f', 'ranread_server_info', 'What the report says of the server: kernel, CPUs, RAM, filesystems and devices, PostgreSQL settings'),
