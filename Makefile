@@ -34,6 +34,7 @@ OBJS = \
 	src/remote.o \
 	src/probe.o \
 	src/verify.o \
+	src/verify_target.o \
 	$(REPORT_OBJS)
 
 # The report module (src/report/, README "Layout"): the chart renderer, its

@@ -35,7 +35,8 @@
  *	 engine_sync.c	 the synchronous (pread/pwrite) hot loop
  *	 io.c			 the steps of one I/O and the state the loops drive
  *	 verify.c		 verified writes and reads: the page stamp and its check
- *					 (verify.h), ranread_verify
+ *					 (verify.h), a bad block's words for the history
+ *	 verify_target.c ranread_verify: a whole target read and checked once
  *	 blocks.c		 random numbers, distributions, where each I/O goes
  *	 iobuf.c		 memory for O_DIRECT buffers (huge pages)
  *	 figures.c		 figures from counts and histograms, computed once per batch
