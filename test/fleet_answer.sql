@@ -6,7 +6,7 @@
 -- short line, and a node's real answer is kept as it came.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(17);
+SELECT plan(25);
 
 SELECT ok((SELECT size_bytes > 0 FROM ranread_setup('16MB', target => 'tap_fleet_answer')), 'a small target');
 SELECT is((SELECT status FROM ranread_run(1, 50, target => 'tap_fleet_answer')), 'completed', 'a batch to answer with');
@@ -66,6 +66,39 @@ SELECT is((SELECT x.batch ? 'intervals' FROM real_answer, ranread_internal.ranre
           false, 'seconds sent as null are no seconds (the coordinator reads the key as an array)');
 SELECT cmp_ok((SELECT length(x.error) FROM ranread_internal.ranread_fleet_answer('{"status": "' || repeat('x', 100000) || E'\n\nforged line"}') x),
           '<=', 300, 'a reason stays one short line, whatever the node sent');
+
+-- figures past what any batch reaches are refused, so that the fleet's sums
+-- cannot overflow (two nodes at 9e18 reads each failed the recording)
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"reads": 9000000000000000000}')::text) x),
+          'it answered what is not a batch of ranread: its reads 9000000000000000000 and writes % are not counts between 0 and 2^40', 'reads past 2^40');
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"iops": 1e300}')::text) x),
+          'it answered what is not a batch of ranread: a figure of it is negative, NaN or past its bound%', 'IOPS of 1e300');
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"seconds": 1e308}')::text) x),
+          'it answered what is not a batch of ranread: a figure of it is negative, NaN or past its bound%', 'seconds of 1e308');
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"intervals": [{"second": 0, "reads": 1, "writes": 0, "iops": 1e308}]}')::text) x),
+          'it answered what is not a batch of ranread: a second of its intervals %', 'a second of 1e308 IOPS');
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"intervals": [{"second": 2147483000, "reads": 1, "writes": 0, "iops": 1}]}')::text) x),
+          'it answered what is not a batch of ranread: a second of its intervals %', 'a second numbered past 10^7');
+SELECT is((SELECT t.reads FROM real_answer,
+                  LATERAL (SELECT array_agg(x.batch) AS b FROM ranread_internal.ranread_fleet_answer((a::jsonb || '{"reads": 1099511627776, "writes": 0}')::text) x,
+                           generate_series(1, 2)) k,
+                  ranread_internal.ranread_fleet_totals(to_jsonb(k.b), '[]', 8192) t),
+          2199023255552::bigint, 'two nodes at the bound (2^40 reads each) add up in the fleet''s totals');
+-- a node still recording when the fleet collected it: lost, never a row left running
+SELECT is((SELECT nr.rows->0->>'status' || ': ' || (nr.rows->0->>'message')
+             FROM real_answer,
+                  ranread_internal.ranread_fleet_answer((a::jsonb || '{"status": "running"}')::text) x,
+                  ranread_internal.ranread_fleet_node_rows(7, NULL::ranread_fleet_options, now(),
+                      ARRAY[ROW(1, 'n', 'host=n', 'c', 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now())::ranread_internal.ranread_fleet_node_state],
+                      ARRAY[x.batch], ARRAY[NULL::text]) nr),
+          'lost: its batch was still running when the fleet collected it: its end is in its own history (ranread_batches.fleet = 7 there)',
+          'a node whose batch was still running when collected is recorded lost, saying where its end is');
+SELECT is((SELECT nr.rows->0->>'status'
+             FROM real_answer, ranread_internal.ranread_fleet_answer(a) x,
+                  ranread_internal.ranread_fleet_node_rows(7, NULL::ranread_fleet_options, now(),
+                      ARRAY[ROW(1, 'n', 'host=n', 'c', 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now())::ranread_internal.ranread_fleet_node_state],
+                      ARRAY[x.batch], ARRAY[NULL::text]) nr),
+          'completed', '... and a node whose batch completed, completed');
 
 SELECT * FROM finish();
 ROLLBACK;

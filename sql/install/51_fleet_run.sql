@@ -487,21 +487,33 @@ BEGIN
         IF NOT isfinite(coalesce(n.first_io_at, now())) THEN
             RAISE EXCEPTION 'its first I/O is at %', n.first_io_at;
         END IF;
-        IF n.reads < 0 OR n.writes < 0 OR EXISTS (
-               SELECT FROM unnest(ARRAY[n.seconds, n.iops, n.mbps, n.avg_ms, n.p50_ms, n.p95_ms,
-                                        n.p99_ms, n.p999_ms, n.max_ms]) f
-                WHERE f < 0 OR f >= 'Infinity') THEN  -- NaN sorts above Infinity
-            RAISE EXCEPTION 'a figure of it is negative, NaN or infinite';
+        -- bounds no batch passes, so that up to 256 nodes' figures add up
+        -- without overflow in the fleet's totals, rows and summary: 2^40
+        -- I/Os (and histogram values), a billion IOPS, 10^7 MiB/s, 10^7 ms,
+        -- 10^7 s (ranread_fleet_totals, ranread_fleet_round)
+        IF NOT (n.reads BETWEEN 0 AND 1099511627776) OR NOT (n.writes BETWEEN 0 AND 1099511627776) THEN
+            RAISE EXCEPTION 'its reads % and writes % are not counts between 0 and 2^40', n.reads, n.writes;
+        END IF;
+        IF EXISTS (SELECT FROM unnest(ARRAY[n.seconds, n.mbps, n.avg_ms, n.p50_ms, n.p95_ms,
+                                            n.p99_ms, n.p999_ms, n.max_ms]) f
+                    WHERE NOT (f BETWEEN 0 AND 1e7))  -- NaN is above any bound
+           OR NOT (n.iops BETWEEN 0 AND 1e9) THEN
+            RAISE EXCEPTION 'a figure of it is negative, NaN or past its bound (1e9 IOPS, 1e7 s, MiB/s or ms)';
+        END IF;
+        IF n.histogram IS NOT NULL AND @extschema@.ranread_hist_count(n.histogram) > 1099511627776 THEN
+            RAISE EXCEPTION 'its histogram holds more than 2^40 values';
         END IF;
         IF jsonb_typeof(coalesce(v->'intervals', '[]')) NOT IN ('array', 'null') THEN
             RAISE EXCEPTION 'its intervals are a JSON %, not an array', jsonb_typeof(v->'intervals');
         END IF;
         IF EXISTS (SELECT FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_seconds,
                                                         coalesce(nullif(v->'intervals', 'null'), '[]')) i
-                    WHERE i.second IS NULL OR i.second < 0 OR i.reads IS NULL OR i.writes IS NULL
-                       OR i.iops IS NULL OR i.reads < 0 OR i.writes < 0
-                       OR i.iops < 0 OR i.iops >= 'Infinity' OR i.avg_ms < 0 OR i.avg_ms >= 'Infinity'
-                       OR i.max_ms < 0 OR i.max_ms >= 'Infinity') THEN
+                    WHERE NOT (coalesce(i.second, -1) BETWEEN 0 AND 10000000)
+                       OR NOT (coalesce(i.reads, -1) BETWEEN 0 AND 1099511627776)
+                       OR NOT (coalesce(i.writes, -1) BETWEEN 0 AND 1099511627776)
+                       OR NOT (coalesce(i.iops, -1) BETWEEN 0 AND 1e9)
+                       OR NOT (coalesce(i.avg_ms, 0) BETWEEN 0 AND 1e7)
+                       OR NOT (coalesce(i.max_ms, 0) BETWEEN 0 AND 1e7)) THEN
             RAISE EXCEPTION 'a second of its intervals has no number, no counts or figures out of range';
         END IF;
         IF (SELECT count(*) <> count(DISTINCT i.second)
@@ -651,6 +663,9 @@ BEGIN
             msg := coalesce(msg || '; ', '') || errors[i];
         END IF;
         st := CASE WHEN nodes[i].state IN ('skipped', 'lost', 'failed') THEN nodes[i].state
+                   -- still recording when the collection ended: its end is
+                   -- on the node only (a fleet's row never stays running)
+                   WHEN r->>'status' = 'running' THEN 'lost'
                    WHEN r IS NOT NULL THEN r->>'status'
                    WHEN nodes[i].state IN ('cancelled', 'stopped') THEN nodes[i].state
                    -- it ran and answered, but what it did cannot be read now
@@ -658,6 +673,9 @@ BEGIN
                    ELSE 'failed' END;
         IF st = 'failed' AND msg IS NULL AND r IS NULL THEN
             msg := 'the node ran no batch of this fleet';
+        END IF;
+        IF st = 'lost' AND r->>'status' = 'running' THEN
+            msg := coalesce(msg || '; ', '') || format('its batch was still running when the fleet collected it: its end is in its own history (ranread_batches.fleet = %s there)', fleet);
         END IF;
         IF st = 'lost' AND r IS NULL THEN
             msg := coalesce(msg || '; ', '') || format('its batch, if it ran one, is in its own history (ranread_batches.fleet = %s there)', fleet);

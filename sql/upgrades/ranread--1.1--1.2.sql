@@ -116,3 +116,30 @@ ALTER TABLE @extschema@.ranread_batches ADD COLUMN io_priority text;
 -- last, as in a fresh install: every function's comment and privileges
 -- @include sql/install/97_comments.sql
 -- @include sql/install/99_privileges.sql
+
+-- roles: a role granted a kind of use in 1.1 ('report', 'run', 'export':
+-- known by the function only that kind grants, held by the role itself) is
+-- granted the kind again, as 1.2's ranread_grant gives it, so that what 1.2
+-- adds to a kind (new internal steps, 'probe' within 'run') reaches it; run
+-- after 99_privileges.sql, whose pg_monitor grants 'report' copies.
+DO $$
+DECLARE
+    g record;
+BEGIN
+    FOR g IN
+        SELECT DISTINCT a.grantee::pg_catalog.regrole AS role, k.what
+          FROM (VALUES ('ranread_report', 'report'), ('ranread_setup', 'run'),
+                       ('ranread_export', 'export')) k(marker, what)
+          JOIN pg_catalog.pg_proc p ON p.proname OPERATOR(pg_catalog.=) k.marker
+                                   AND p.pronamespace OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace
+         CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+          JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+         WHERE a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
+           AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+           AND r.rolname OPERATOR(pg_catalog.<>) 'pg_monitor'
+         ORDER BY 1, 2
+    LOOP
+        PERFORM @extschema@.ranread_grant(g.role, g.what);
+    END LOOP;
+END
+$$;

@@ -113,5 +113,49 @@ q_in "$W11" "SELECT ranread_purge('ranread_probe_pg_default'); DROP OWNED BY rr_
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $W11" >/dev/null 2>&1
 psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_watch_runner" >/dev/null 2>&1
 
+# --- roles granted a kind of use in 1.1 hold, after the update, exactly
+# what the same grants give in a fresh install (what 1.2 adds to a kind
+# reaches them): apart, as grants leave ACLs
+R11=rr_upgrade_11r
+privs_of() {  # privs_of DB ROLE: the role's own privileges on ranread's objects
+  q_in "$1" "SELECT coalesce(string_agg(x, ',' ORDER BY x), '') FROM (
+      SELECT p.oid::regprocedure::text || ':' || a.privilege_type
+        FROM pg_proc p, aclexplode(p.proacl) a, pg_depend d
+       WHERE a.grantee = '$2'::regrole AND d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+         AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ranread') AND d.deptype = 'e'
+      UNION ALL
+      SELECT c.oid::regclass::text || ':' || a.privilege_type
+        FROM pg_class c, aclexplode(c.relacl) a, pg_depend d
+       WHERE a.grantee = '$2'::regrole AND d.objid = c.oid AND d.classid = 'pg_class'::regclass
+         AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ranread') AND d.deptype = 'e'
+      UNION ALL
+      SELECT n.nspname || ':' || a.privilege_type FROM pg_namespace n, aclexplode(n.nspacl) a
+       WHERE a.grantee = '$2'::regrole AND n.nspname = 'ranread_internal') s(x)"
+}
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $R11" -c "CREATE DATABASE $R11" >/dev/null
+q_in "$R11" "CREATE EXTENSION ranread VERSION '1.1'" >/dev/null
+for kind in report run export; do
+  psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_up_$kind" -c "CREATE ROLE rr_up_$kind" >/dev/null 2>&1
+  q_in "$R11" "SELECT count(*) FROM ranread_grant('rr_up_$kind', '$kind')" >/dev/null 2>&1
+done
+out=$(psql -qAtX -d "$R11" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
+ok $? "ALTER EXTENSION ranread UPDATE from 1.1 with roles granted 'report', 'run' and 'export' succeeds"
+[ -z "$out" ] || diag "update said: $(echo "$out" | head -3)"
+for kind in report run export; do
+  q_in "$FRESH" "SELECT count(*) FROM ranread_grant('rr_up_$kind', '$kind')" >/dev/null 2>&1
+  fresh_privs=$(privs_of "$FRESH" "rr_up_$kind")
+  cmp_ok "$(echo "$fresh_privs" | tr ',' '\n' | wc -l)" '>' 10 "a fresh $CUR's '$kind' holds its privileges"
+  is "$(privs_of "$R11" "rr_up_$kind")" "$fresh_privs" \
+    "a role granted '$kind' in 1.1 holds after the update what '$kind' gives in a fresh $CUR"
+done
+is "$(psql -qAtX -d "$R11" -c "SET ROLE rr_up_report" -c "SELECT length(ranread_report()) > 0" 2>&1)" t \
+  "... and a 'report' role granted in 1.1 draws ranread_report after the update"
+for kind in report run export; do
+  q_in "$R11" "DROP OWNED BY rr_up_$kind" >/dev/null 2>&1
+  q_in "$FRESH" "DROP OWNED BY rr_up_$kind" >/dev/null 2>&1
+  psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_up_$kind" >/dev/null 2>&1
+done
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $R11" >/dev/null 2>&1
+
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FRESH" -c "DROP DATABASE IF EXISTS $FROM11" >/dev/null 2>&1
 done_testing
