@@ -2249,6 +2249,69 @@ panel_left(const RanreadSvgChart *p)
 }
 
 /*
+ * A heat panel's cells, rows of height rh from top: each column's from its
+ * edge to the next on the plot's x axis (or an even share of the plot
+ * without edges), clipped to the plot, with its column, row and value as a
+ * tooltip
+ */
+static void
+draw_panel_cells(SvgCanvas *cv, const RanreadSvgHeat *h, const SvgRange *r, bool log_scale,
+				 double top, double rh)
+{
+	StringInfo	out = cv->out;
+	bool		light;
+	int			i;
+	int			j;
+
+	for (i = 0; i < h->nrows; i++)
+	{
+		double		cy = top + rh * i;
+
+		for (j = 0; j < h->ncols; j++)
+		{
+			double		v = h->values[i * h->ncols + j];
+			double		x0;
+			double		x1;
+
+			svg_room(cv);
+			if (!VALUE_OK(v))
+				continue;
+			if (h->edges)
+			{
+				x0 = axis_px(&cv->x, h->edges[j]);
+				x1 = axis_px(&cv->x, h->edges[j + 1]);
+			}
+			else
+			{
+				x0 = cv->left + (cv->right - cv->left) * j / h->ncols;
+				x1 = cv->left + (cv->right - cv->left) * (j + 1) / h->ncols;
+			}
+			if (isnan(x0) || isnan(x1))
+				continue;
+			x0 = Max(x0, cv->left);
+			x1 = Min(x1, cv->right);
+			if (!(x1 > x0))
+				continue;
+			appendStringInfo(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
+							 fin(x0), fin(cy), fin(x1 - x0), fin(rh));
+			svg_attr(out, "fill", heat_color(h, heat_t(v, r->min, r->max, log_scale), &light));
+			appendStringInfoString(out, "><title>");
+			ranread_svg_escape(out, h->cols[j] ? h->cols[j] : "");
+			appendStringInfoString(out, ", ");
+			ranread_svg_escape(out, h->rows[i] ? h->rows[i] : "");
+			appendStringInfoString(out, ": ");
+			ranread_svg_escape(out, fmt_value(v, h->format));
+			if (h->metric)
+			{
+				appendStringInfoChar(out, ' ');
+				ranread_svg_escape(out, h->metric);
+			}
+			appendStringInfoString(out, "</title></rect>\n");
+		}
+	}
+}
+
+/*
  * A heat panel under the plot of a line chart, from the baseline y of the
  * text above it: its title and colour scale, then its rows (the first on
  * top) between the plot's left and right edges, each column's cells from
@@ -2270,10 +2333,8 @@ draw_panel(SvgCanvas *cv, const RanreadSvgChart *p, double y, bool last)
 	double		saved_top = cv->top;
 	double		saved_bottom = cv->bottom;
 	bool		log_scale;
-	bool		light;
 	int			every;
 	int			i;
-	int			j;
 
 	for (i = 0; i < h->nrows * h->ncols; i++)
 	{
@@ -2313,53 +2374,7 @@ draw_panel(SvgCanvas *cv, const RanreadSvgChart *p, double y, bool last)
 	cv->x_title_later = !last;
 	draw_x_axis(cv);
 
-	/* the cells, each with its column, row and value as a tooltip */
-	for (i = 0; i < h->nrows; i++)
-	{
-		double		cy = top + rh * i;
-
-		for (j = 0; j < h->ncols; j++)
-		{
-			double		v = h->values[i * h->ncols + j];
-			double		x0;
-			double		x1;
-
-			svg_room(cv);
-			if (!VALUE_OK(v))
-				continue;
-			if (h->edges)
-			{
-				x0 = axis_px(&cv->x, h->edges[j]);
-				x1 = axis_px(&cv->x, h->edges[j + 1]);
-			}
-			else
-			{
-				x0 = cv->left + (cv->right - cv->left) * j / h->ncols;
-				x1 = cv->left + (cv->right - cv->left) * (j + 1) / h->ncols;
-			}
-			if (isnan(x0) || isnan(x1))
-				continue;
-			x0 = Max(x0, cv->left);
-			x1 = Min(x1, cv->right);
-			if (!(x1 > x0))
-				continue;
-			appendStringInfo(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
-							 fin(x0), fin(cy), fin(x1 - x0), fin(rh));
-			svg_attr(out, "fill", heat_color(h, heat_t(v, r.min, r.max, log_scale), &light));
-			appendStringInfoString(out, "><title>");
-			ranread_svg_escape(out, h->cols[j] ? h->cols[j] : "");
-			appendStringInfoString(out, ", ");
-			ranread_svg_escape(out, h->rows[i] ? h->rows[i] : "");
-			appendStringInfoString(out, ": ");
-			ranread_svg_escape(out, fmt_value(v, h->format));
-			if (h->metric)
-			{
-				appendStringInfoChar(out, ' ');
-				ranread_svg_escape(out, h->metric);
-			}
-			appendStringInfoString(out, "</title></rect>\n");
-		}
-	}
+	draw_panel_cells(cv, h, &r, log_scale, top, rh);
 	if (r.n == 0)
 		svg_text(out, (cv->left + cv->right) / 2.0, (top + bottom) / 2.0 + 4.0, "middle",
 				 "fill=\"" RANREAD_SVG_COLOR_MUTED "\"", "No values in this panel.");
