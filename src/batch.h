@@ -240,9 +240,15 @@ typedef struct IntervalSlot
  * differ from the interval's reads + writes, counted by completion time, by
  * the I/Os of that jitter).  The last second is the rest: the group's whole
  * histogram less the seconds before it, so that the seconds of a group sum
- * to its histogram's count exactly.  A second the leader could not take
- * (it woke more than a second late, or the pool was full) and every one
- * after it has no histogram (NULL), nor then does the last.
+ * to its histogram's count exactly.  A leader that wakes more than a second
+ * after a second ended (a stalled or starved backend) cannot tell which of
+ * the seconds since its last snapshot an I/O belongs to: those seconds, and
+ * the one in progress, are unknown (index first HSEC_UNKNOWN, histogram
+ * NULL); at the next second's end it takes a fresh snapshot as the base and
+ * goes on, so that one stall costs the seconds around it, not the rest of
+ * the batch.  After an unknown second the last has no histogram either (the
+ * rest would hold the unknown seconds' I/Os).  When the pool is full, that
+ * second and every one after it have none.
  *
  * Publication: the leader writes a second's entries and index, then (after
  * a write barrier) raises hsec_done; the recorder reads hsec_done once and
@@ -257,9 +263,11 @@ typedef struct HistSecondEntry
 
 typedef struct HistSecondIndex
 {
-	uint32		first;			/* into the pool */
+	uint32		first;			/* into the pool; HSEC_UNKNOWN: not taken */
 	uint32		n;
 } HistSecondIndex;
+
+#define HSEC_UNKNOWN	PG_UINT32_MAX
 
 #define HIST_SECOND_AVG_ENTRIES	256 /* the pool's room per group and second */
 #define HIST_SECOND_POOL_MAX	(2 * 1024 * 1024)	/* entries: 16 MB at most */
@@ -371,6 +379,7 @@ typedef struct BatchShared
 	uint32		hsec_pool_size; /* entries the pool holds */
 	uint32		hsec_used;		/* the leader's: entries used */
 	volatile int hsec_done;		/* seconds published (see above) */
+	bool		hsec_gaps;		/* one of them is unknown (see above) */
 	WorkerSlot	workers[FLEXIBLE_ARRAY_MEMBER];
 } BatchShared;
 

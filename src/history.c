@@ -606,7 +606,9 @@ interval_histogram(BatchShared *bs, int g, int s, bool last, int done, uint64 *a
 	int			lo = -1,
 				hi = -1;
 
-	if (!bs->p.timing || rec_all == NULL || (last ? s > done : s >= done))
+	if (!bs->p.timing || rec_all == NULL || (last ? s > done || bs->hsec_gaps : s >= done))
+		return NULL;
+	if (!last && batch_hsec_index(bs, s, g)->first == HSEC_UNKNOWN)
 		return NULL;
 	whole = &rec_all[g];
 	h = palloc(sizeof(RanreadHist));

@@ -700,7 +700,8 @@ watch_steady(BatchShared *bs, uint64 now, int *checked, int level)
 typedef struct HistWatch
 {
 	int			next;			/* the second to take next */
-	bool		stopped;		/* a second was missed, or the pool is full */
+	bool		resync;			/* next is unknown: its end's snapshot is a base */
+	bool		stopped;		/* the pool is full */
 	uint64	   *prev;			/* [ngroups][HIST_BUCKETS]: the last snapshot */
 	uint64	   *cur;			/* [HIST_BUCKETS]: one group now */
 } HistWatch;
@@ -717,10 +718,11 @@ hsec_add_buckets(uint64 *sum, const RanreadHist *h)
 
 /*
  * Take second s: each group's merged buckets now, less the last snapshot,
- * into the pool.  false when the pool has no room for it.
+ * into the pool (store), or only as the next base, s unknown (!store).
+ * false when the pool has no room for it.
  */
 static bool
-hsec_take(BatchShared *bs, HistWatch *hw, int s)
+hsec_take(BatchShared *bs, HistWatch *hw, int s, bool store)
 {
 	const BatchParams *p = &bs->p;
 	HistSecondEntry *pool = batch_hsec_pool(bs);
@@ -739,12 +741,17 @@ hsec_take(BatchShared *bs, HistWatch *hw, int s)
 			hsec_add_buckets(hw->cur, &st->hist[HIST_READS]);
 			hsec_add_buckets(hw->cur, stream_write_hist(bs, st));
 		}
-		ix->first = bs->hsec_used;
+		ix->first = store ? bs->hsec_used : HSEC_UNKNOWN;
 		ix->n = 0;
 		for (int b = 0; b < HIST_BUCKETS; b++)
 		{
 			if (hw->cur[b] <= prev[b])
 				continue;		/* monotonic: never less, but be safe */
+			if (!store)
+			{
+				prev[b] = hw->cur[b];
+				continue;
+			}
 			if (bs->hsec_used >= bs->hsec_pool_size)
 				return false;
 			pool[bs->hsec_used].bucket = (uint16) b;
@@ -758,10 +765,26 @@ hsec_take(BatchShared *bs, HistWatch *hw, int s)
 	return true;
 }
 
+/* Seconds from to before until are unknown (batch.h) */
+static void
+hsec_unknown(BatchShared *bs, int from, int until)
+{
+	for (int s = from; s < until; s++)
+		for (int g = 0; g < bs->p.ngroups; g++)
+		{
+			batch_hsec_index(bs, s, g)->first = HSEC_UNKNOWN;
+			batch_hsec_index(bs, s, g)->n = 0;
+		}
+	if (until > from)
+		bs->hsec_gaps = true;
+}
+
 /*
  * Once a second of the measured part is over, take its histograms and
  * publish them (batch.h, "Per-second latency histograms").  A leader that
- * wakes more than a second late takes no more: those seconds are unknown.
+ * wakes more than a second after a second ended marks the seconds since
+ * its last snapshot, and the one in progress, unknown, and takes the end
+ * of that one as the base of the next.
  */
 static void
 watch_hist_seconds(BatchShared *bs, uint64 now, HistWatch *hw)
@@ -774,12 +797,29 @@ watch_hist_seconds(BatchShared *bs, uint64 now, HistWatch *hw)
 	end = bs->measure_ns + (uint64) (hw->next + 1) * 1000000000;
 	if (now < end)
 		return;
-	if (now >= end + 1000000000 || !hsec_take(bs, hw, hw->next))
+	if (now >= end + 1000000000)
+	{
+		/* late: every second up to the one in progress is unknown */
+		int			current = (int) Min((now - bs->measure_ns) / 1000000000, (uint64) p->nintervals);
+
+		hsec_unknown(bs, hw->next, current);
+		hw->next = current;
+		hw->resync = true;
+	}
+	else if (hw->resync)
+	{
+		(void) hsec_take(bs, hw, hw->next, false);
+		bs->hsec_gaps = true;
+		hw->resync = false;
+		hw->next++;
+	}
+	else if (hsec_take(bs, hw, hw->next, true))
+		hw->next++;
+	else
 	{
 		hw->stopped = true;
 		return;
 	}
-	hw->next++;
 	pg_write_barrier();
 	bs->hsec_done = hw->next;
 }
