@@ -78,7 +78,9 @@ PG_FUNCTION_INFO_V1(ranread_needs_expand);
  * schema, "functions SCHEMA.PREFIX*" every function of that schema whose
  * name starts so (an implementation's steps and rules).  Checked before the
  * call, so that a role granted only the function learns at once all it
- * lacks.
+ * lacks.  A sweep's row in ranread_sweeps and a study's in ranread_studies
+ * are the extension owner's to write (their recorders are SECURITY
+ * DEFINER), so no INSERT on those tables is here.
  */
 static const char *const sweep_needs[] = {
 	"USAGE on schema ranread_internal",
@@ -90,7 +92,6 @@ static const char *const sweep_needs[] = {
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
 	"USAGE on sequence @extschema@.ranread_sweep_seq",
-	"INSERT on table @extschema@.ranread_sweeps",
 };
 
 static const char *const latency_target_needs[] = {
@@ -129,7 +130,6 @@ static const char *const study_needs[] = {
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
 	"USAGE on sequence @extschema@.ranread_study_seq",
-	"INSERT on table @extschema@.ranread_studies",
 };
 
 /*

@@ -1,7 +1,7 @@
 -- ranread_sweep refuses bad arguments before any batch runs, with an error
 -- that names the argument, the value and what is allowed.
 BEGIN;
-SELECT plan(24);
+SELECT plan(25);
 
 \ir lib/util.psql
 
@@ -74,8 +74,10 @@ SELECT throws_ok($$SELECT * FROM ranread_sweep()$$, '42501', 'permission denied 
     'a role without the functions, sequence and table a sweep uses is refused before anything runs');
 CREATE TEMP TABLE refusal AS SELECT pg_temp.hint_of($$SELECT * FROM ranread_sweep()$$) AS hint;
 RESET ROLE;
-SELECT alike((SELECT hint FROM refusal), '%GRANT USAGE ON SCHEMA ranread_internal TO ranread_test_sweeper;%GRANT INSERT ON TABLE %ranread_sweeps TO ranread_test_sweeper;%',
+SELECT alike((SELECT hint FROM refusal), '%GRANT USAGE ON SCHEMA ranread_internal TO ranread_test_sweeper;%GRANT USAGE ON SEQUENCE %ranread_sweep_seq TO ranread_test_sweeper;%',
     'the hint gives the GRANTs the role lacks');
+SELECT ok((SELECT hint NOT LIKE '%INSERT%' FROM refusal),
+    '... and no INSERT on ranread_sweeps (the sweep records its row as the extension''s owner)');
 DO $$
 BEGIN
     EXECUTE substring((SELECT hint FROM refusal) FROM 'superuser: (.*)$');

@@ -253,7 +253,19 @@ CREATE TABLE @extschema@.ranread_sweeps (
     max_iops_processes integer,
     max_iops_batch     bigint,
     -- All-flash guidance at that step: average <= 2 ms and maximum <= 5 ms.
-    meets_flash_guidance boolean NOT NULL
+    meets_flash_guidance boolean NOT NULL,
+    -- what no sweep records (ranread_internal.ranread_sweep_record): a bound
+    -- or verdict that is not a finite number (the bound above 0), a time
+    -- that is not finite, a workload ranread_sweep refuses
+    CONSTRAINT ranread_sweeps_max_avg_ms_finite
+        CHECK (max_avg_ms > 0 AND max_avg_ms < 'Infinity'::float8),
+    CONSTRAINT ranread_sweeps_verdict_finite
+        CHECK ((max_iops IS NULL OR (max_iops >= 0 AND max_iops < 'Infinity'::float8))
+               AND (actual_latency_ms IS NULL OR (actual_latency_ms >= 0 AND actual_latency_ms < 'Infinity'::float8))),
+    CONSTRAINT ranread_sweeps_workload
+        CHECK (pg_catalog.isfinite(started_at) AND pg_catalog.isfinite(finished_at)
+               AND block_size > 0 AND write_pct BETWEEN 0 AND 100 AND queue_depth >= 1
+               AND start >= 1 AND max_processes >= start AND steps >= 0)
 );
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_sweeps', '');

@@ -294,25 +294,50 @@ END
 $$;
 
 -- The sweep's verdict, recorded in ranread_sweeps (its workload's columns
--- read from the spec by name) and said in NOTICEs.
+-- read from the spec by name) and said in NOTICEs.  It runs as the
+-- extension's owner (SECURITY DEFINER), so that no role needs INSERT on
+-- ranread_sweeps, where a row of its own making could take the id the next
+-- sweep will take (that sweep then fails at its end) or carry a bound that
+-- is not a number: the row recorded is that of the sweep this session runs
+-- now in this transaction (the id it took and registered,
+-- ranread_call_register), started by the role that registered it, at the
+-- time it did, with a bound that is a finite number above 0.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_record(
     sweep_id bigint, started timestamptz, start integer, max_processes integer,
     max_avg_ms float8, spec jsonb, steps @extschema@.ranread_sweep_step[], reason text)
 RETURNS void
-LANGUAGE plpgsql VOLATILE
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     verdict record;
+    reg     record;
 BEGIN
+    SELECT c.started_by, c.started_at INTO reg
+      FROM ranread_internal.ranread_running_calls() c
+     WHERE c.kind OPERATOR(pg_catalog.=) 'sweep' AND c.id OPERATOR(pg_catalog.=) sweep_id
+       AND c.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid();
+    IF NOT FOUND OR reg.started_by IS NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('sweep %s of ranread_sweep_record is not the sweep this session runs now',
+                             coalesce(sweep_id::text, 'NULL')),
+            HINT = 'A sweep''s row is recorded by the ranread_sweep call that took its id, when it returns.';
+    END IF;
+    IF max_avg_ms IS NULL OR NOT (max_avg_ms > 0 AND max_avg_ms < 'Infinity'::float8) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_avg_ms %s for ranread_sweep_record', coalesce(max_avg_ms::text, 'NULL')),
+            HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0.';
+    END IF;
     SELECT * INTO verdict FROM ranread_internal.ranread_sweep_judge(steps, max_avg_ms);
 
     INSERT INTO @extschema@.ranread_sweeps
-        (sweep, started_at, finished_at, target, block_size, write_pct, queue_depth,
+        (sweep, started_at, finished_at, started_by, target, block_size, write_pct, queue_depth,
          pattern, start, max_processes, iterations, duration, max_avg_ms, steps,
          stop_reason, max_iops, actual_latency_ms, max_iops_processes, max_iops_batch,
          meets_flash_guidance)
-    SELECT sweep_id, started, clock_timestamp(), w.target, w.block_size, w.write_pct, w.queue_depth,
+    SELECT sweep_id, reg.started_at, clock_timestamp(), reg.started_by, w.target, w.block_size, w.write_pct, w.queue_depth,
            w.pattern, ranread_sweep_record.start, ranread_sweep_record.max_processes, w.iterations,
            w.duration, ranread_sweep_record.max_avg_ms, cardinality(ranread_sweep_record.steps), reason,
            verdict.max_iops, verdict.actual_latency_ms, verdict.processes, verdict.batch,

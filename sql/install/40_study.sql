@@ -1,8 +1,9 @@
 -- 1.1, studies: a grid of runs in one call (ranread_study), the rules that
 -- lay the grid out and end a row early (pure functions, tested on known
 -- numbers), and the executor that runs a list of points as batches of one
--- study, which the profiles (42_profile.sql) use too.  New in 1.1, so the
--- upgrade script includes this file whole.
+-- study, which the profiles (42_profile.sql) use too.  Its table, sequence
+-- and type are in 39_study_tables.sql, so that an upgrade script may
+-- include this file whole.
 --
 -- What survives what: every point is a batch, recorded by its own worker
 -- with the study's id and the point's coordinates (ranread_batches.study and
@@ -11,44 +12,6 @@
 -- ended) is written by the caller when the study returns, in its
 -- transaction: a cancelled study has none, and everything that reads a
 -- study (41_study_views.sql) works from the batches alone.
-
-CREATE SEQUENCE @extschema@.ranread_study_seq;
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_study_seq', '');
-
--- One row per study that returned (finished, or ended by a stop or a
--- failed point): what was asked for and how it went.
-CREATE TABLE @extschema@.ranread_studies (
-    study           bigint PRIMARY KEY,
-    kind            text NOT NULL,          -- 'study', or the profile's name
-    started_at      timestamptz NOT NULL,
-    finished_at     timestamptz NOT NULL,
-    started_by      name NOT NULL DEFAULT CURRENT_USER,
-    target          name NOT NULL,
-    call            text NOT NULL,          -- the exact call, to run it again
-    definition      jsonb NOT NULL,         -- dimensions, matrix, options
-    planned         integer NOT NULL,       -- points in the grid
-    completed       integer NOT NULL,       -- points whose batch completed
-    skipped         integer NOT NULL,       -- points left out by early_end
-    max_avg_ms      float8,                 -- the latency bound of charts and verdicts
-    stop_reason     text                    -- NULL when every point ran
-);
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_studies', '');
-
--- What ranread_study returns: one row per point, run or skipped.
-CREATE TYPE @extschema@.ranread_study_result AS (
-    study          bigint,
-    n              integer,
-    batch          bigint,
-    row_label      text,
-    column_label   text,
-    point          jsonb,
-    iops           bigint,
-    mbps           numeric(14,1),
-    avg_ms         numeric(15,3),
-    p99_ms         numeric(15,3),
-    max_ms         numeric(15,3),
-    status         text
-);
 
 -- The checks of a matrix mode and the loads it needs, for
 -- ranread_study_matrix and ranread_study_matrix_count.  Pure.
@@ -558,13 +521,20 @@ END
 $$;
 
 -- A study that returned: its row in ranread_studies (the target as its
--- workload has it), and the NOTICE of how it went.
+-- workload has it), and the NOTICE of how it went.  It runs as the
+-- extension's owner (SECURITY DEFINER), so that no role needs INSERT on
+-- ranread_studies, where a row of its own making could take the id the
+-- next study will take (that study then fails at its end) or carry a bound
+-- that is not a number: the row recorded is that of the study this
+-- session runs now in this transaction (the id it took and registered,
+-- ranread_call_register), started by the role that registered it, at the
+-- time it did, with a bound that is a finite number above 0 (or none).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_record(
     study_id bigint, kind text, fn text, call text, definition jsonb, spec jsonb,
     started timestamptz, results @extschema@.ranread_study_result[], max_avg_ms float8,
     reason text, measured float8, column_dim text)
 RETURNS void
-LANGUAGE plpgsql VOLATILE
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -573,14 +543,32 @@ DECLARE
     n_skipped   integer := (SELECT count(*) FROM unnest(results) x WHERE x.status = 'skipped');
     n_completed integer := (SELECT count(*) FROM unnest(results) x WHERE x.status = 'completed');
     best        @extschema@.ranread_study_result;
+    reg         record;
 BEGIN
+    SELECT c.started_by, c.started_at INTO reg
+      FROM ranread_internal.ranread_running_calls() c
+     WHERE c.kind OPERATOR(pg_catalog.=) 'study' AND c.id OPERATOR(pg_catalog.=) study_id
+       AND c.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid();
+    IF NOT FOUND OR reg.started_by IS NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('study %s of ranread_study_record is not the study this session runs now',
+                             coalesce(study_id::text, 'NULL')),
+            HINT = 'A study''s row is recorded by the ranread_study or ranread_profile call that took its id, when it returns.';
+    END IF;
+    IF max_avg_ms IS NOT NULL AND NOT (max_avg_ms > 0 AND max_avg_ms < 'Infinity'::float8) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid max_avg_ms %s for ranread_study_record', max_avg_ms),
+            HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, or NULL.';
+    END IF;
     -- the first point of the highest IOPS, as the points ran
     SELECT x.* INTO best FROM unnest(results) x
      WHERE x.status = 'completed' AND x.iops IS NOT NULL ORDER BY x.iops DESC, x.n LIMIT 1;
     INSERT INTO @extschema@.ranread_studies
-        (study, kind, started_at, finished_at, target, call, definition, planned,
+        (study, kind, started_at, finished_at, started_by, target, call, definition, planned,
          completed, skipped, max_avg_ms, stop_reason)
-    VALUES (study_id, kind, started, clock_timestamp(),
+    VALUES (study_id, kind, reg.started_at, clock_timestamp(), reg.started_by,
             coalesce(spec ->> 'target', ranread_internal.ranread_defaults('group') ->> 'target'),
             call, definition, total, n_completed, n_skipped, max_avg_ms,
             coalesce(reason, CASE WHEN n_skipped > 0
@@ -645,8 +633,7 @@ BEGIN
     PERFORM ranread_internal.ranread_check_privileges('run ' || fn, fn, ARRAY[
         'EXECUTE on function @extschema@.ranread_run_step(jsonb)',
         'EXECUTE on function ranread_internal.ranread_call_register(text, bigint)',
-        'USAGE on sequence @extschema@.ranread_study_seq',
-        'INSERT on table @extschema@.ranread_studies']);
+        'USAGE on sequence @extschema@.ranread_study_seq']);
     PERFORM ranread_internal.ranread_require_read_committed(fn,
         'Its points are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');
 

@@ -317,9 +317,12 @@ BEGIN
             MESSAGE = format('invalid max_avg_ms %s for %s', max_avg_ms, fn),
             HINT = format('max_avg_ms is %s in milliseconds: greater than 0, or NULL for the study''s.', what);
     END IF;
+    -- a stored bound that is not a finite number above 0 (a row of 1.1 that
+    -- no study made) is none
     RETURN coalesce(max_avg_ms,
                     (SELECT s.max_avg_ms FROM @extschema@.ranread_studies s
-                      WHERE s.study OPERATOR(pg_catalog.=) ranread_study_bound.study), 10);
+                      WHERE s.study OPERATOR(pg_catalog.=) ranread_study_bound.study
+                        AND s.max_avg_ms > 0 AND s.max_avg_ms < 'Infinity'::float8), 10);
 END
 $$;
 

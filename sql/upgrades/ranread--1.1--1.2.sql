@@ -113,6 +113,88 @@ ALTER TABLE @extschema@.ranread_batches ADD COLUMN io_priority text;
 -- of ranread_latency_heatmap, and the report's heatmap section skips it
 -- @include sql/install/31_heatmap.sql
 
+-- studies/sweeps: a study's row and a sweep's are recorded by the call
+-- that ran it alone, as the extension's owner (ranread_study_record,
+-- ranread_sweep_record: SECURITY DEFINER; their tables, sequence and the
+-- study's result type moved to 39_study_tables.sql, unchanged but for the
+-- CHECKs below, so that 40_study.sql can be included).  A role granted
+-- 'run' in 1.1 held INSERT on ranread_studies and ranread_sweeps: a row of
+-- its making took the id the next study or sweep would take (that call
+-- failed at its end and lost its row), named anyone as started_by, or had
+-- a bound that is not a number (every report failed).  Every privilege to
+-- change those tables goes from every role but the owner, and a row no
+-- study or sweep can have made (a bound that is not a finite number above
+-- 0, a time that is not finite, counts or a workload out of range) is
+-- deleted, saying so; its batches stay, and read as those of a study or
+-- sweep that has no row.  Other rows stay: ranread cannot tell a forged one
+-- from a real one.
+-- @include sql/install/20_report.sql
+-- @include sql/install/40_study.sql
+DO $$
+DECLARE
+    g record;
+    x record;
+BEGIN
+    FOR g IN
+        SELECT DISTINCT pg_catalog.quote_ident(r.rolname) AS grantee, c.relname
+          FROM pg_catalog.pg_class c CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) a
+               JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+         WHERE c.oid OPERATOR(pg_catalog.=) ANY (ARRAY['@extschema@.ranread_studies'::pg_catalog.regclass,
+                                                       '@extschema@.ranread_sweeps'::pg_catalog.regclass])
+           AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+           AND a.privilege_type OPERATOR(pg_catalog.<>) 'SELECT'
+         ORDER BY c.relname, 1
+    LOOP
+        EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON @extschema@.%I FROM %s',
+                                  g.relname, g.grantee);
+        RAISE NOTICE 'ranread 1.2: % may no longer change % (only the call that ran a % records its row; ranread_grant(role, ''run'') gives what running one needs)',
+            g.grantee, g.relname, CASE g.relname WHEN 'ranread_studies' THEN 'study' ELSE 'sweep' END;
+    END LOOP;
+    FOR x IN
+        DELETE FROM @extschema@.ranread_studies s
+         WHERE NOT (s.max_avg_ms IS NULL OR (s.max_avg_ms > 0 AND s.max_avg_ms < 'Infinity'::float8))
+            OR NOT (pg_catalog.isfinite(s.started_at) AND pg_catalog.isfinite(s.finished_at)
+                    AND s.planned >= 0 AND s.completed >= 0 AND s.skipped >= 0
+                    AND s.completed + s.skipped <= s.planned)
+        RETURNING s.study, s.started_by, s.started_at, s.max_avg_ms, s.planned, s.completed, s.skipped
+    LOOP
+        RAISE WARNING 'ranread 1.2: deleted the row of study % in ranread_studies (started_by "%", started_at %, max_avg_ms %, % planned, % completed, % skipped), as no study records that',
+            x.study, x.started_by, x.started_at, coalesce(x.max_avg_ms::text, 'NULL'), x.planned, x.completed, x.skipped
+            USING HINT = 'Its batches stay: ranread_study_points shows the study from them.';
+    END LOOP;
+    FOR x IN
+        DELETE FROM @extschema@.ranread_sweeps s
+         WHERE NOT (s.max_avg_ms > 0 AND s.max_avg_ms < 'Infinity'::float8)
+            OR NOT ((s.max_iops IS NULL OR (s.max_iops >= 0 AND s.max_iops < 'Infinity'::float8))
+                    AND (s.actual_latency_ms IS NULL OR (s.actual_latency_ms >= 0 AND s.actual_latency_ms < 'Infinity'::float8)))
+            OR NOT (pg_catalog.isfinite(s.started_at) AND pg_catalog.isfinite(s.finished_at)
+                    AND s.block_size > 0 AND s.write_pct BETWEEN 0 AND 100 AND s.queue_depth >= 1
+                    AND s.start >= 1 AND s.max_processes >= s.start AND s.steps >= 0)
+        RETURNING s.sweep, s.started_by, s.started_at, s.max_avg_ms, s.block_size, s.max_iops
+    LOOP
+        RAISE WARNING 'ranread 1.2: deleted the row of sweep % in ranread_sweeps (started_by "%", started_at %, max_avg_ms %, block_size %, max_iops %), as no sweep records that',
+            x.sweep, x.started_by, x.started_at, x.max_avg_ms, x.block_size, coalesce(x.max_iops::text, 'NULL')
+            USING HINT = 'Its batches stay: ranread_chart shows the sweep from them.';
+    END LOOP;
+END
+$$;
+ALTER TABLE @extschema@.ranread_studies
+    ADD CONSTRAINT ranread_studies_max_avg_ms_finite
+        CHECK (max_avg_ms IS NULL OR (max_avg_ms > 0 AND max_avg_ms < 'Infinity'::float8)),
+    ADD CONSTRAINT ranread_studies_counts
+        CHECK (pg_catalog.isfinite(started_at) AND pg_catalog.isfinite(finished_at)
+               AND planned >= 0 AND completed >= 0 AND skipped >= 0 AND completed + skipped <= planned);
+ALTER TABLE @extschema@.ranread_sweeps
+    ADD CONSTRAINT ranread_sweeps_max_avg_ms_finite
+        CHECK (max_avg_ms > 0 AND max_avg_ms < 'Infinity'::float8),
+    ADD CONSTRAINT ranread_sweeps_verdict_finite
+        CHECK ((max_iops IS NULL OR (max_iops >= 0 AND max_iops < 'Infinity'::float8))
+               AND (actual_latency_ms IS NULL OR (actual_latency_ms >= 0 AND actual_latency_ms < 'Infinity'::float8))),
+    ADD CONSTRAINT ranread_sweeps_workload
+        CHECK (pg_catalog.isfinite(started_at) AND pg_catalog.isfinite(finished_at)
+               AND block_size > 0 AND write_pct BETWEEN 0 AND 100 AND queue_depth >= 1
+               AND start >= 1 AND max_processes >= start AND steps >= 0);
+
 -- last, as in a fresh install: every function's comment and privileges
 -- @include sql/install/97_comments.sql
 -- @include sql/install/99_privileges.sql

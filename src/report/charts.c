@@ -287,7 +287,8 @@ chart_stored_verdict(const char *schema, Oid *argtypes, Datum *args, const char 
 						 " s.meets_flash_guidance::int4::int8"
 						 " FROM %s.ranread_sweeps s WHERE s.sweep = $1", schema),
 				1, argtypes, args, nulls);
-	if (SPI_processed == 0 || isnan(col_float8(1)))
+	/* a bound that is not a finite number above 0 is none (a row no sweep made) */
+	if (SPI_processed == 0 || !isfinite(col_float8(1)) || !(col_float8(1) > 0))
 		return false;
 	v->bound = col_float8(1);
 	v->stop_reason = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);

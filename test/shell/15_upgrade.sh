@@ -93,9 +93,17 @@ W11=rr_upgrade_11w
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $W11" -c "CREATE DATABASE $W11" >/dev/null
 q_in "$W11" "CREATE EXTENSION ranread VERSION '1.1'" >/dev/null
 q_in "$W11" "CREATE ROLE rr_watch_runner; SELECT count(*) FROM ranread_grant('rr_watch_runner', 'run');
-             GRANT INSERT ON ranread_probes TO rr_watch_runner" >/dev/null
+             GRANT INSERT ON ranread_probes, ranread_studies, ranread_sweeps TO rr_watch_runner" >/dev/null
 q_in "$W11" "SET ROLE rr_watch_runner; INSERT INTO ranread_probes (batch, tablespace, probed_at)
              VALUES (987654321, 'pg_default', 'infinity'), (987654322, 'pg_default', '2000-01-01')" >/dev/null
+# ... and forged a study and sweeps (1.1's 'run' held INSERT on
+# ranread_studies and ranread_sweeps): a bound of NaN, a block size of 0
+q_in "$W11" "SET ROLE rr_watch_runner;
+             INSERT INTO ranread_studies VALUES (987654321, 'grid', now(), now(), 'postgres', 'ranread', 'ranread_study(forged)', '{}', 1, 1, 0, 'NaN', NULL);
+             INSERT INTO ranread_sweeps (sweep, started_at, finished_at, started_by, target, block_size, write_pct, queue_depth,
+                                         pattern, start, max_processes, max_avg_ms, steps, meets_flash_guidance)
+             VALUES (987654321, now(), now(), 'postgres', 'ranread', 0, 0, 1, '<script>', 1, 2, 'NaN', 1, false),
+                    (987654322, now(), now(), 'postgres', 'ranread', 8192, 0, 1, 'random', 1, 2, 10, 1, false)" >/dev/null
 out=$(psql -qAtX -d "$W11" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
 ok $? "ALTER EXTENSION ranread UPDATE from 1.1 with forged probes succeeds"
 is "$(q_in "$W11" "SELECT string_agg(batch::text, ',' ORDER BY batch) FROM ranread_probes")" 987654322 \
@@ -104,12 +112,27 @@ grep -q "deleted the row of batch 987654321 in ranread_probes" <<< "$out"
 ok $? "... saying so"
 is "$(q_in "$W11" "SELECT has_table_privilege('rr_watch_runner', 'ranread_probes', 'INSERT')")" f \
   "a role granted 'run' in 1.1 may no longer insert into ranread_probes"
+is "$(q_in "$W11" "SELECT (SELECT count(*) FROM ranread_studies)::text || ',' || (SELECT string_agg(sweep::text, ',' ORDER BY sweep) FROM ranread_sweeps)")" 0,987654322 \
+  "the update deletes the forged study with a bound of NaN and the forged sweep (and keeps a sweep it cannot tell from a real one)"
+grep -q "deleted the row of study 987654321 in ranread_studies" <<< "$out" && grep -q "deleted the row of sweep 987654321 in ranread_sweeps" <<< "$out"
+ok $? "... saying so"
+is "$(q_in "$W11" "SELECT has_table_privilege('rr_watch_runner', 'ranread_studies', 'INSERT') OR has_table_privilege('rr_watch_runner', 'ranread_sweeps', 'INSERT')")" f \
+  "a role granted 'run' in 1.1 may no longer insert into ranread_studies nor ranread_sweeps"
 q_in "$W11" "SELECT ranread_probe_setup('pg_default', '4MB')" >/dev/null 2>&1
 is "$(q_in "$W11" "SET ROLE rr_watch_runner; SELECT status FROM ranread_probe(duration => '1s', rate_iops => 20)" 2>&1)" completed \
   "... and still probes after the update (the new internal functions granted to it)"
 is "$(psql -qAtX -d "$W11" -c "SET ROLE rr_watch_runner; SELECT ranread_compare_sweeps(-1, -2)" 2>&1 | grep -o 'sweep_a of ranread_compare_sweeps: sweep -1 does not exist')" \
   "sweep_a of ranread_compare_sweeps: sweep -1 does not exist" "... and compares sweeps"
-q_in "$W11" "SELECT ranread_purge('ranread_probe_pg_default'); DROP OWNED BY rr_watch_runner" >/dev/null
+# (granted 'run' again, for 1.2's other new internal functions, which the
+# update does not all grant yet; 'run' still gives no INSERT on either table)
+q_in "$W11" "SELECT ranread_setup('16MB'); SELECT count(*) FROM ranread_grant('rr_watch_runner', 'run')" >/dev/null 2>&1
+is "$(q_in "$W11" "SELECT has_table_privilege('rr_watch_runner', 'ranread_studies', 'INSERT') OR has_table_privilege('rr_watch_runner', 'ranread_sweeps', 'INSERT')")" f \
+  "... nor once granted 'run' again"
+is "$(q_in "$W11" "SET ROLE rr_watch_runner; SELECT count(*) FROM ranread_study(processes => ARRAY[1,2], duration => '0.3s');
+                   SELECT count(*) FROM ranread_sweep(start => 1, max_processes => 1, duration => '0.3s');
+                   SELECT s.started_by || ',' || w.started_by FROM ranread_studies s, ranread_sweeps w WHERE w.sweep <> 987654322" 2>&1 | tail -1)" \
+  rr_watch_runner,rr_watch_runner "... and still runs a study and a sweep after the update, recorded as started by it"
+q_in "$W11" "SELECT ranread_purge('ranread_probe_pg_default'); SELECT ranread_purge('ranread'); DROP OWNED BY rr_watch_runner" >/dev/null
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $W11" >/dev/null 2>&1
 psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_watch_runner" >/dev/null 2>&1
 
