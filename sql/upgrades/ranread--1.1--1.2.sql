@@ -60,7 +60,7 @@ BEGIN
            AND a.privilege_type OPERATOR(pg_catalog.<>) 'SELECT'
     LOOP
         EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON @extschema@.ranread_probes FROM %s', g.grantee);
-        RAISE NOTICE 'ranread 1.2: % may no longer change ranread_probes (only the probe records a probe; ranread_grant(role, ''probe'') gives what a monitoring role needs)', g.grantee;
+        RAISE WARNING 'ranread 1.2: % may no longer change ranread_probes (only the probe records a probe; ranread_grant(role, ''probe'') gives what a monitoring role needs)', g.grantee;
     END LOOP;
     FOR p IN
         DELETE FROM @extschema@.ranread_probes x WHERE NOT pg_catalog.isfinite(x.probed_at)
@@ -147,7 +147,7 @@ BEGIN
     LOOP
         EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON @extschema@.%I FROM %s',
                                   g.relname, g.grantee);
-        RAISE NOTICE 'ranread 1.2: % may no longer change % (only the call that ran a % records its row; ranread_grant(role, ''run'') gives what running one needs)',
+        RAISE WARNING 'ranread 1.2: % may no longer change % (only the call that ran a % records its row; ranread_grant(role, ''run'') gives what running one needs)',
             g.grantee, g.relname, CASE g.relname WHEN 'ranread_studies' THEN 'study' ELSE 'sweep' END;
     END LOOP;
     FOR x IN
