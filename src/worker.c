@@ -563,6 +563,7 @@ record_with_retries(BatchShared *bs, void (*fn) (BatchShared *), const char *wha
 		{
 			ranread_strlcpy(bs->record_message, psprintf("could not %s: %s", what, edata->message),
 							sizeof(bs->record_message));
+			bs->record_sqlstate = edata->sqlerrcode;
 			return false;
 		}
 
@@ -576,12 +577,46 @@ record_with_retries(BatchShared *bs, void (*fn) (BatchShared *), const char *wha
 							psprintf("could not %s: it waited for a lock (%s), and %s",
 									 what, bs->blocked_by[0] ? bs->blocked_by : "held by another session", reason),
 							sizeof(bs->record_message));
+			bs->record_sqlstate = edata->sqlerrcode;
 			return false;
 		}
 		pgstat_report_activity(STATE_RUNNING, psprintf("ranread batch " INT64_FORMAT ": waiting for a lock to %s",
 													   bs->p.batch, what));
 		nap(RECORD_RETRY_MS);
 	}
+}
+
+/*
+ * The history could not be written for a reason other than a lock (a full
+ * disk, say): one attempt to mark the batch's row failed with the reason,
+ * so that the cause stays in the history.  A lock in the way would be in
+ * the way of this too, and the leader may be waiting: no attempt then.
+ */
+static void
+mark_unrecorded(BatchShared *bs)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (bs->record_sqlstate == 0 || bs->record_sqlstate == ERRCODE_LOCK_NOT_AVAILABLE ||
+		bs->record_sqlstate == ERRCODE_T_R_DEADLOCK_DETECTED)
+		return;
+	PG_TRY();
+	{
+		recording = true;
+		in_transaction(history_mark_unrecorded, bs);
+		recording = false;
+	}
+	PG_CATCH();
+	{
+		recording = false;
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		bs->record_marked = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
 }
 
 /*
@@ -646,7 +681,10 @@ record_batch(BatchShared *bs)
 		bs->record_state = RECORD_DONE;
 	}
 	else
+	{
+		mark_unrecorded(bs);
 		bs->record_state = RECORD_GAVE_UP;
+	}
 	pg_write_barrier();
 	wake_leader(bs);
 }
