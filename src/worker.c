@@ -33,8 +33,11 @@
  *
  * Signals.  SIGTERM (pg_terminate_backend, server shutdown) does not kill
  * the worker mid-write: it stops the I/O, lets the recorder make one attempt
- * to record what was done, and then exits.  SIGINT (pg_cancel_backend)
- * stops the batch as cancelled.  Errors are caught, sent to the server log,
+ * to record what was done, and then exits.  A SIGTERM that stops a running
+ * batch fails it, the message naming the worker and its process (ranread
+ * itself never sends one: ranread_stop and the caller's cancel stop the
+ * batch through the control block).  SIGINT (pg_cancel_backend) stops the
+ * batch as cancelled.  Errors are caught, sent to the server log,
  * and kept in the worker's slot, so the batch records 'failed' with the
  * reason instead of losing its history.
  */
@@ -97,6 +100,7 @@ static volatile sig_atomic_t ranread_worker_terminate = false;
 static int	my_index = -1;
 static volatile sig_atomic_t cancel_requested = false;
 static volatile sig_atomic_t recording = false;	/* in a history transaction */
+static bool terminate_stopped = false;	/* a SIGTERM to this worker stopped the batch */
 
 /* Wake the leader, if it is still there */
 static void
@@ -155,6 +159,35 @@ worker_detach(dsm_segment *seg, Datum arg)
 	pg_memory_barrier();
 	wake_leader(bs);
 	ranread_release(bs->p.claim);
+}
+
+/*
+ * A SIGTERM reached this worker while the batch ran: stop the batch as
+ * failed, and, when nothing had stopped it before, say so in the worker's
+ * slot, so that the batch's message names the worker and its process.
+ * Not on the hot path: from worker_progress, after the engine's run, and
+ * from the recorder's wait for the others.
+ */
+static void
+worker_terminated(const BatchParams *p)
+{
+	if (!terminate_stopped &&
+		((volatile RanreadControl *) ranread_control())->stop == STOP_NONE)
+		terminate_stopped = true;
+	ranread_request_stop(p->claim, STOP_FAILED);
+}
+
+/* The slot's words for a worker that worker_terminated stopped */
+static void
+worker_note_terminated(WorkerSlot *me)
+{
+	if (!terminate_stopped || me->failed)
+		return;
+	snprintf(me->message, sizeof(me->message),
+			 "its process (PID %d) was terminated (SIGTERM: pg_terminate_backend() or a server shutdown) while the batch ran, and the batch stopped there",
+			 MyProcPid);
+	pg_write_barrier();
+	me->failed = true;
 }
 
 /* Sleep on the latch for a while, waking for signals */
@@ -258,7 +291,9 @@ worker_progress(Worker *w, uint64 now)
 			 w->p->batch, bw->index + 1, w->nstreams, w->ios,
 			 now > w->measure_ns ? (now - w->measure_ns) / 1e9 : 0.0);
 	pgstat_report_activity(STATE_RUNNING, activity);
-	if (ranread_worker_terminate || cancel_requested)
+	if (ranread_worker_terminate)
+		worker_terminated(w->p);
+	else if (cancel_requested)
 		ranread_request_stop(w->p->claim, STOP_CANCELLED);
 }
 
@@ -646,7 +681,12 @@ record_batch(BatchShared *bs)
 		}
 		if (all)
 			break;
-		if (ranread_worker_terminate || cancel_requested)
+		if (ranread_worker_terminate)
+		{
+			worker_terminated(&bs->p);
+			worker_note_terminated(&bs->workers[my_index]);
+		}
+		else if (cancel_requested)
 			ranread_request_stop(bs->p.claim, STOP_CANCELLED);
 		/* once stopped, workers stop counting within 0.1 s; do not wait forever */
 		if (((volatile RanreadControl *) ctl)->stop != STOP_NONE)
@@ -745,6 +785,11 @@ ranread_worker_main(Datum arg)
 					{
 						ranread_strlcpy(me->message, bw.io.error, sizeof(me->message));
 						me->failed = true;
+					}
+					if (ranread_worker_terminate)
+					{
+						worker_terminated(&bs->p);
+						worker_note_terminated(me);
 					}
 				}
 			}
