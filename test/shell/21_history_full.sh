@@ -9,8 +9,10 @@
 #  - the batch's row says failed, and its message keeps the cause (no space
 #    left on device, SQLSTATE 53100) and the figures, not the general words
 #    the repair of an orphan uses
-#  - no worker is left; with the space back the next batch completes and the
-#    failed one keeps its message
+#  - no worker is left; ranread_commit_test on the full tablespace gives
+#    ranread's free-space error (naming the reserve) before it makes the
+#    tablespace's temporary directory; with the space back the next batch
+#    completes and the failed one keeps its message
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults.bash"
 
@@ -88,6 +90,17 @@ ok $? "... and what the batch did"
 is "$(q "SELECT count(*) FROM ranread_results WHERE batch = ${BATCH:-0}")" 0 "no partial history: no process rows"
 is "$(q "SELECT status || '|' || (message = \$\$$msg\$\$) FROM ranread_summary_full WHERE batch = ${BATCH:-0}")" "failed|true" \
   "ranread_summary shows it failed with that message"
+
+# --- ranread_commit_test on the full tablespace: ranread's own check, before
+# the tablespace's temporary directory is made
+is "$(find "$TS" -name pgsql_tmp | wc -l)" 0 "the full tablespace has no temporary directory yet"
+err=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET client_min_messages = error" \
+        -c "SELECT * FROM ranread_commit_test(tablespace => 'rr_hfull_ts', duration => '1s')" 2>&1)
+echo "$err" | sed 's/^/# /'
+echo "$err" | grep -Eq '^ERROR: +53100: rr_hfull_ts has [0-9.]+ (bytes|[kMG]B) free, too little for a 16 MB scratch file and the reserve of '
+ok $? "ranread_commit_test on a tablespace with no space left fails with ranread's disk-full error, naming the reserve"
+! echo "$err" | grep -q "could not create directory"
+ok $? "... not with the server's error about its temporary directory"
 
 # --- with the space back
 rm -f "$MNT/filler" "$MNT/filler2"
