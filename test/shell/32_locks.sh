@@ -85,6 +85,8 @@ echo "$out" | grep -Eq "^WARNING: +the history of ranread batch $b was not writt
 ok $? "... and a WARNING that the history was not written"
 echo "$out" | grep -Eq "^DETAIL: .*ranread_stop\(\) was called while it waited.* $reads reads and 0 writes"
 ok $? "... that says why and gives the figures ($reads reads)"
+echo "$out" | grep -Eq '^HINT: .*Run the batch again once the lock is gone'
+ok $? "... and whose hint, the recording having waited for a lock, names the lock"
 wait_workers_gone 3
 ok $? "no worker is left"
 is "$(q "SELECT status FROM ranread_summary_full WHERE batch = $b")" failed "the summary shows the unrecorded batch as failed, not running"
