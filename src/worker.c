@@ -723,6 +723,8 @@ record_batch(BatchShared *bs)
 	else
 	{
 		mark_unrecorded(bs);
+		if (!bs->record_marked)
+			history_remember_unrecorded(bs);
 		bs->record_state = RECORD_GAVE_UP;
 	}
 	pg_write_barrier();
