@@ -367,6 +367,8 @@ typedef struct BatchShared
 	volatile bool give_up_record;	/* leader or ranread_stop: stop trying */
 	RecordState record_state;
 	char		record_message[RANREAD_MSG_LEN];
+	int			record_sqlstate;	/* the error that ended the recording, 0 if none */
+	bool		record_marked;	/* the row was marked failed with record_message */
 
 	VerifyShared verify;		/* verify.h: sequence, first bad blocks */
 	Size		verify_off[RANREAD_MAX_TARGETS];	/* each verified target's

@@ -185,6 +185,25 @@ remove_leftovers(Scratch *sc)
 	FreeDir(d);
 }
 
+/*
+ * Is there room on the scratch file's filesystem (sc->fs, read) for the
+ * file and the reserve (ranread.reserve)?
+ */
+static void
+scratch_room(const Scratch *sc)
+{
+	FsReserve	r;
+
+	fsinfo_reserve(&sc->fs, &r);
+	if (sc->fs.avail_bytes < (uint64) wal_segment_size + r.bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_DISK_FULL),
+				 errmsg("%s has %s free, too little for a %s scratch file and the reserve of %s",
+						sc->where, fsinfo_pretty(sc->fs.avail_bytes), fsinfo_pretty(wal_segment_size),
+						fsinfo_pretty(r.bytes)),
+				 errhint("Free some space; ranread.reserve sets the reserve.")));
+}
+
 /* Choose the scratch file's place: pg_wal's filesystem, or a tablespace's */
 static void
 scratch_place(Scratch *sc, const char *tablespace)
@@ -223,8 +242,23 @@ scratch_place(Scratch *sc, const char *tablespace)
 	}
 	if (sc->dir[0] == '\0')
 	{
+		char		parent[MAXPGPATH];
+		struct stat st;
+
 		/* the tablespace's temporary directory, cleaned at a crash restart */
 		TempTablespacePath(sc->dir, spcoid);
+		/*
+		 * Making it takes a block too: first the free-space check, which
+		 * names the reserve (an existing directory may hold a dead
+		 * process's leftover, removed before scratch_create checks)
+		 */
+		if (stat(sc->dir, &st) != 0 && errno == ENOENT)
+		{
+			strlcpy(parent, sc->dir, MAXPGPATH);
+			get_parent_directory(parent);
+			fsinfo_read(parent, &sc->fs);
+			scratch_room(sc);
+		}
 		if (MakePGDirectory(sc->dir) < 0 && errno != EEXIST)
 			ereport(ERROR,
 					(errcode_for_file_access(),
@@ -257,20 +291,12 @@ scratch_at_exit(int code, Datum arg)
 static void
 scratch_create(Scratch *sc)
 {
-	FsReserve	r;
 	Size		chunk = 1024 * 1024;
 	char	   *buf = palloc(chunk);
 	uint64		rng[4] = {MyProcPid, (uint64) GetCurrentTimestamp(), 0x9E3779B97F4A7C15, 1};
 	int			fd;
 
-	fsinfo_reserve(&sc->fs, &r);
-	if (sc->fs.avail_bytes < (uint64) wal_segment_size + r.bytes)
-		ereport(ERROR,
-				(errcode(ERRCODE_DISK_FULL),
-				 errmsg("%s has %s free, too little for a %s scratch file and the reserve of %s",
-						sc->where, fsinfo_pretty(sc->fs.avail_bytes), fsinfo_pretty(wal_segment_size),
-						fsinfo_pretty(r.bytes)),
-				 errhint("Free some space; ranread.reserve sets the reserve.")));
+	scratch_room(sc);
 	for (Size b = 0; b + 8 <= chunk; b += 8)
 	{
 		uint64		v = rng_next(rng);

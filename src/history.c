@@ -805,3 +805,51 @@ history_finish(BatchShared *bs)
 		insert_verify_errors(bs);
 	ranread_restore_user(&owner);
 }
+
+/*
+ * The words a batch whose history was not written keeps in its message:
+ * why (the recorder's error and its SQLSTATE), and what the batch did
+ */
+char *
+history_unrecorded_words(BatchShared *bs)
+{
+	const RanreadFigures *f = &bs->total;
+
+	return psprintf("the history of the batch was not written (%s, SQLSTATE %s); it ended %s with "
+					UINT64_FORMAT " reads and " UINT64_FORMAT " writes in %.3f s: %.0f IOPS, latency avg %.3f ms, max %.3f ms%s%s",
+					bs->record_message, unpack_sql_state(bs->record_sqlstate),
+					ranread_status_name(bs->status), f->reads, f->writes, f->seconds, f->iops,
+					f->avg_ms, f->max_ms, bs->message[0] ? "; " : "", bs->message);
+}
+
+/*
+ * The history of a finished batch could not be written (history_finish
+ * failed with an error that is not a lock wait: a full disk, say): mark its
+ * row failed with why, and what it did, in one small UPDATE of the row the
+ * recorder inserted at the start.  It rewrites one row in place, with no
+ * new rows in the process and seconds tables, so it often succeeds where
+ * the whole history could not (a table that could not grow); then the
+ * cause stays in ranread_batches.message instead of the repair's general
+ * words.  Called by the recorder in its own transaction, once.
+ */
+void
+history_mark_unrecorded(BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		values[2];
+	RanreadOwnerState owner;
+	char	   *why = history_unrecorded_words(bs);
+
+	values[0] = Int64GetDatum(p->batch);
+	values[1] = CStringGetTextDatum(why);
+	ranread_become_owner(&owner);
+	if (SPI_execute_with_args(psprintf("UPDATE %s.ranread_batches SET status = 'failed', "
+									   "finished_at = pg_catalog.now(), message = $2 "
+									   "WHERE batch OPERATOR(pg_catalog.=) $1 AND status OPERATOR(pg_catalog.=) 'running'",
+									   quote_identifier(p->schema)),
+							  2, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark ranread batch " INT64_FORMAT " failed", p->batch);
+	ranread_restore_user(&owner);
+	bs->record_marked = SPI_processed == 1;
+}

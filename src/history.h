@@ -10,5 +10,7 @@
 extern void history_set_hists(RanreadHist *all, RanreadHist *writes);
 extern void history_insert_running(BatchShared *bs);
 extern void history_finish(BatchShared *bs);
+extern void history_mark_unrecorded(BatchShared *bs);
+extern char *history_unrecorded_words(BatchShared *bs);
 
 #endif							/* RANREAD_HISTORY_H */

@@ -35,8 +35,10 @@
 #include <unistd.h>
 
 #include "catalog/namespace.h"
+#include "catalog/pg_tablespace_d.h"
 #include "commands/dbcommands.h"
 #include "commands/sequence.h"
+#include "commands/tablespace.h"
 #include "lib/stringinfo.h"
 #include "libpq/libpq.h"
 #include "miscadmin.h"
@@ -1043,6 +1045,41 @@ batch_is_step(const BatchParams *p)
 		ranread_call_in_progress();
 }
 
+/*
+ * What to do about a history that was not written, from the error that
+ * ended the recording: the lock in the way, a full disk (where the history
+ * tables are), another shortage, or any other error by its SQLSTATE
+ */
+static const char *
+record_hint(BatchShared *bs)
+{
+	int			code = bs->record_sqlstate;
+	Oid			spc;
+
+	if (bs->give_up_record)
+		return "Run ranread_run in a transaction that has not read ranread's history tables.";
+	if (bs->record_state != RECORD_GAVE_UP)
+		return "The server log has the recording worker's error; run the batch again once it is fixed.";
+	if (code == ERRCODE_LOCK_NOT_AVAILABLE || code == ERRCODE_T_R_DEADLOCK_DETECTED)
+		return "Run the batch again once the lock is gone.";
+	if (code == ERRCODE_DISK_FULL)
+	{
+		spc = get_rel_tablespace(get_relname_relid("ranread_batches",
+												   get_namespace_oid(bs->p.schema, false)));
+		if (spc == InvalidOid)
+			spc = MyDatabaseTableSpace;
+		if (spc == DEFAULTTABLESPACE_OID)
+			return "Free disk space on the filesystem of the data directory, which holds ranread's history tables, then run the batch again.";
+		return psprintf("Free disk space on the filesystem of tablespace \"%s\", which holds ranread's history tables, then run the batch again.",
+						get_tablespace_name(spc) ? get_tablespace_name(spc) : "?");
+	}
+	if (ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES)
+		return psprintf("The server ran short of a resource (SQLSTATE %s); run the batch again once it has more.",
+						unpack_sql_state(code));
+	return psprintf("The recording failed with SQLSTATE %s, as the detail says; run the batch again once that is fixed.",
+					unpack_sql_state(code));
+}
+
 /* The NOTICEs and WARNINGs of a finished batch */
 static void
 report_batch(BatchShared *bs, RunContext *rc, int level)
@@ -1091,9 +1128,10 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 						   bs->record_state == RECORD_GAVE_UP ? bs->record_message :
 						   "its recording worker exited before writing it",
 						   ranread_status_name(bs->status), figures_sentence(f)),
-				 errhint("ranread_summary shows the batch as failed. %s",
-						 bs->give_up_record ? "Run ranread_run in a transaction that has not read ranread's history tables." :
-						 "Run the batch again once the lock is gone.")));
+				 errhint("%s %s",
+						 bs->record_marked ? "ranread_summary shows the batch as failed, with this reason." :
+						 "ranread_summary shows the batch as failed.",
+						 record_hint(bs))));
 	(void) rc;
 }
 

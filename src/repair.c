@@ -16,6 +16,7 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "storage/spin.h"
 #include "utils/snapmgr.h"
 
 #include "calls.h"
@@ -25,23 +26,79 @@
 PG_FUNCTION_INFO_V1(ranread_reset);
 
 /*
+ * The last batch whose recording gave up without marking its row (a lock
+ * in the way, or a disk too full even for that): why, in the words its
+ * row should keep, until the next batch of its database repairs the row.
+ * In shared memory, so a server restart forgets it (the repair's general
+ * words then).
+ */
+typedef struct RanreadUnrecorded
+{
+	slock_t		mutex;
+	Oid			dboid;
+	int64		batch;
+	char		message[1024];
+} RanreadUnrecorded;
+
+static RanreadUnrecorded *
+unrecorded(void)
+{
+	static RanreadUnrecorded *u = NULL;
+
+	if (u == NULL)
+		u = ranread_shmem_struct("ranread unrecorded", sizeof(RanreadUnrecorded),
+								 offsetof(RanreadUnrecorded, mutex));
+	return u;
+}
+
+/* The recorder gave up and could not mark the row: remember why */
+void
+history_remember_unrecorded(BatchShared *bs)
+{
+	RanreadUnrecorded *u = unrecorded();
+	char		words[sizeof(u->message)];
+
+	ranread_strlcpy(words, history_unrecorded_words(bs), sizeof(words));
+	SpinLockAcquire(&u->mutex);
+	u->dboid = bs->p.dboid;
+	u->batch = bs->p.batch;
+	memcpy(u->message, words, sizeof(words));
+	SpinLockRelease(&u->mutex);
+}
+
+/*
  * Mark this database's batches left 'running' as failed: only one batch
  * runs in the cluster, and it is ours, so any other is an orphan of a crash
- * or of a recording that gave up.
+ * or of a recording that gave up (which, remembered, says why).
  */
 void
 history_repair_orphans(const BatchParams *p)
 {
-	Oid			types[1] = {INT8OID};
-	Datum		values[1] = {Int64GetDatum(p->batch)};
+	RanreadUnrecorded *u = unrecorded();
+	Oid			types[3] = {INT8OID, INT8OID, TEXTOID};
+	Datum		values[3];
+	char		nulls[3] = {' ', ' ', ' '};
+	char		words[sizeof(u->message)];
+	int64		batch;
+
+	SpinLockAcquire(&u->mutex);
+	batch = u->dboid == p->dboid ? u->batch : 0;
+	memcpy(words, u->message, sizeof(words));
+	SpinLockRelease(&u->mutex);
+	values[0] = Int64GetDatum(p->batch);
+	values[1] = Int64GetDatum(batch);
+	values[2] = CStringGetTextDatum(words);
+	if (batch == 0)
+		nulls[1] = nulls[2] = 'n';
 
 	if (SPI_execute_with_args(psprintf("UPDATE %s.ranread_batches SET status = 'failed', "
 									   "finished_at = pg_catalog.now(), message = COALESCE(message, "
+									   "CASE WHEN batch OPERATOR(pg_catalog.=) $2 THEN $3 END, "
 									   "'the batch was interrupted before its history was written "
 									   "(a server restart, a killed worker, or a recording that gave up)') "
 									   "WHERE status OPERATOR(pg_catalog.=) 'running' AND batch OPERATOR(pg_catalog.<>) $1",
 									   quote_identifier(p->schema)),
-							  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+							  3, types, values, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not repair the ranread history");
 }
 

@@ -10,6 +10,7 @@
 #include "ranread.h"
 
 extern void history_repair_orphans(const BatchParams *p);
+extern void history_remember_unrecorded(BatchShared *bs);
 extern void history_describe_blockers(BatchShared *bs);
 extern RanreadPages history_pages(BatchShared *bs);
 extern char *history_notes(BatchShared *bs);

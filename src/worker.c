@@ -33,8 +33,11 @@
  *
  * Signals.  SIGTERM (pg_terminate_backend, server shutdown) does not kill
  * the worker mid-write: it stops the I/O, lets the recorder make one attempt
- * to record what was done, and then exits.  SIGINT (pg_cancel_backend)
- * stops the batch as cancelled.  Errors are caught, sent to the server log,
+ * to record what was done, and then exits.  A SIGTERM that stops a running
+ * batch fails it, the message naming the worker and its process (ranread
+ * itself never sends one: ranread_stop and the caller's cancel stop the
+ * batch through the control block).  SIGINT (pg_cancel_backend) stops the
+ * batch as cancelled.  Errors are caught, sent to the server log,
  * and kept in the worker's slot, so the batch records 'failed' with the
  * reason instead of losing its history.
  */
@@ -97,6 +100,7 @@ static volatile sig_atomic_t ranread_worker_terminate = false;
 static int	my_index = -1;
 static volatile sig_atomic_t cancel_requested = false;
 static volatile sig_atomic_t recording = false;	/* in a history transaction */
+static bool terminate_stopped = false;	/* a SIGTERM to this worker stopped the batch */
 
 /* Wake the leader, if it is still there */
 static void
@@ -155,6 +159,35 @@ worker_detach(dsm_segment *seg, Datum arg)
 	pg_memory_barrier();
 	wake_leader(bs);
 	ranread_release(bs->p.claim);
+}
+
+/*
+ * A SIGTERM reached this worker while the batch ran: stop the batch as
+ * failed, and, when nothing had stopped it before, say so in the worker's
+ * slot, so that the batch's message names the worker and its process.
+ * Not on the hot path: from worker_progress, after the engine's run, and
+ * from the recorder's wait for the others.
+ */
+static void
+worker_terminated(const BatchParams *p)
+{
+	if (!terminate_stopped &&
+		((volatile RanreadControl *) ranread_control())->stop == STOP_NONE)
+		terminate_stopped = true;
+	ranread_request_stop(p->claim, STOP_FAILED);
+}
+
+/* The slot's words for a worker that worker_terminated stopped */
+static void
+worker_note_terminated(WorkerSlot *me)
+{
+	if (!terminate_stopped || me->failed)
+		return;
+	snprintf(me->message, sizeof(me->message),
+			 "its process (PID %d) was terminated (SIGTERM: pg_terminate_backend() or a server shutdown) while the batch ran, and the batch stopped there",
+			 MyProcPid);
+	pg_write_barrier();
+	me->failed = true;
 }
 
 /* Sleep on the latch for a while, waking for signals */
@@ -258,7 +291,9 @@ worker_progress(Worker *w, uint64 now)
 			 w->p->batch, bw->index + 1, w->nstreams, w->ios,
 			 now > w->measure_ns ? (now - w->measure_ns) / 1e9 : 0.0);
 	pgstat_report_activity(STATE_RUNNING, activity);
-	if (ranread_worker_terminate || cancel_requested)
+	if (ranread_worker_terminate)
+		worker_terminated(w->p);
+	else if (cancel_requested)
 		ranread_request_stop(w->p->claim, STOP_CANCELLED);
 }
 
@@ -563,6 +598,7 @@ record_with_retries(BatchShared *bs, void (*fn) (BatchShared *), const char *wha
 		{
 			ranread_strlcpy(bs->record_message, psprintf("could not %s: %s", what, edata->message),
 							sizeof(bs->record_message));
+			bs->record_sqlstate = edata->sqlerrcode;
 			return false;
 		}
 
@@ -576,12 +612,46 @@ record_with_retries(BatchShared *bs, void (*fn) (BatchShared *), const char *wha
 							psprintf("could not %s: it waited for a lock (%s), and %s",
 									 what, bs->blocked_by[0] ? bs->blocked_by : "held by another session", reason),
 							sizeof(bs->record_message));
+			bs->record_sqlstate = edata->sqlerrcode;
 			return false;
 		}
 		pgstat_report_activity(STATE_RUNNING, psprintf("ranread batch " INT64_FORMAT ": waiting for a lock to %s",
 													   bs->p.batch, what));
 		nap(RECORD_RETRY_MS);
 	}
+}
+
+/*
+ * The history could not be written for a reason other than a lock (a full
+ * disk, say): one attempt to mark the batch's row failed with the reason,
+ * so that the cause stays in the history.  A lock in the way would be in
+ * the way of this too, and the leader may be waiting: no attempt then.
+ */
+static void
+mark_unrecorded(BatchShared *bs)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (bs->record_sqlstate == 0 || bs->record_sqlstate == ERRCODE_LOCK_NOT_AVAILABLE ||
+		bs->record_sqlstate == ERRCODE_T_R_DEADLOCK_DETECTED)
+		return;
+	PG_TRY();
+	{
+		recording = true;
+		in_transaction(history_mark_unrecorded, bs);
+		recording = false;
+	}
+	PG_CATCH();
+	{
+		recording = false;
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		bs->record_marked = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
 }
 
 /*
@@ -611,7 +681,12 @@ record_batch(BatchShared *bs)
 		}
 		if (all)
 			break;
-		if (ranread_worker_terminate || cancel_requested)
+		if (ranread_worker_terminate)
+		{
+			worker_terminated(&bs->p);
+			worker_note_terminated(&bs->workers[my_index]);
+		}
+		else if (cancel_requested)
 			ranread_request_stop(bs->p.claim, STOP_CANCELLED);
 		/* once stopped, workers stop counting within 0.1 s; do not wait forever */
 		if (((volatile RanreadControl *) ctl)->stop != STOP_NONE)
@@ -646,7 +721,12 @@ record_batch(BatchShared *bs)
 		bs->record_state = RECORD_DONE;
 	}
 	else
+	{
+		mark_unrecorded(bs);
+		if (!bs->record_marked)
+			history_remember_unrecorded(bs);
 		bs->record_state = RECORD_GAVE_UP;
+	}
 	pg_write_barrier();
 	wake_leader(bs);
 }
@@ -707,6 +787,11 @@ ranread_worker_main(Datum arg)
 					{
 						ranread_strlcpy(me->message, bw.io.error, sizeof(me->message));
 						me->failed = true;
+					}
+					if (ranread_worker_terminate)
+					{
+						worker_terminated(&bs->p);
+						worker_note_terminated(me);
 					}
 				}
 			}

@@ -85,6 +85,8 @@ echo "$out" | grep -Eq "^WARNING: +the history of ranread batch $b was not writt
 ok $? "... and a WARNING that the history was not written"
 echo "$out" | grep -Eq "^DETAIL: .*ranread_stop\(\) was called while it waited.* $reads reads and 0 writes"
 ok $? "... that says why and gives the figures ($reads reads)"
+echo "$out" | grep -Eq '^HINT: .*Run the batch again once the lock is gone'
+ok $? "... and whose hint, the recording having waited for a lock, names the lock"
 wait_workers_gone 3
 ok $? "no worker is left"
 is "$(q "SELECT status FROM ranread_summary_full WHERE batch = $b")" failed "the summary shows the unrecorded batch as failed, not running"
@@ -104,6 +106,10 @@ ok $? "... with a WARNING saying the recorder was terminated"
 wait_workers_gone 3
 ok $? "... and no worker is left"
 end_session rr_holder "$HOLDER"
+msg=$(q "SELECT status || '|' || message FROM ranread_batches WHERE batch = ${b:-0}")
+diag "batch $b, repaired by the next batch: $msg"
+echo "$msg" | grep -Eq "^failed\|the history of the batch was not written \(could not write the history of the batch: it waited for a lock \(PID [0-9]+ holds ShareLock on ranread_results.*\), and ranread_stop\(\) was called while it waited, SQLSTATE 55P03\); it ended completed with $reads reads"
+ok $? "the next batch marks the one whose recording ranread_stop gave up failed, its message keeping why and what it did ($reads reads), not the general words"
 
 # --- the caller's own transaction holds the lock the recorder needs
 bg_psql rr_own "BEGIN" "SELECT count(*) FROM ranread_batches" \

@@ -129,7 +129,8 @@ next_runs "worker cancelled"
 
 start_long rr_worker_terminated
 t0=$(now_ms)
-is "$(q "SELECT pg_terminate_backend($(recorder_pid))")" t "pg_terminate_backend of the worker that records the batch"
+REC=$(recorder_pid)
+is "$(q "SELECT pg_terminate_backend($REC)")" t "pg_terminate_backend of the worker that records the batch"
 wait_workers_gone 3
 ok $? "worker terminated: every worker is gone within a second or two (${GONE_MS} ms)"
 wait_pid "$CLIENT" 15
@@ -137,9 +138,35 @@ t1=$(now_ms)
 cmp_ok "$(secs "$t0" "$t1")" '<' 3 "worker terminated: the caller hears of it within a few seconds ($(secs "$t0" "$t1") s)"
 diag "the caller got: $(bg_output rr_worker_terminated | grep -E '^[0-9]+\||^ERROR' | head -1)"
 row=$(batch_row "${BATCH:-0}")
-ok "$(echo "${row%%|*}" | grep -Eqx 'cancelled|failed'; echo $?)" "worker terminated: the batch is recorded 'cancelled' or 'failed', not left '${row%%|*}'"
+is "${row%%|*}" failed "worker terminated: the batch is recorded 'failed' (a worker it needed was killed; nobody asked it to stop)"
 cmp_ok "$(echo "$row" | cut -d'|' -f2)" '>' 0 "worker terminated: ... with the I/Os it completed"
+is "$(q "SELECT message FROM ranread_batches WHERE batch = ${BATCH:-0}")" \
+  "worker 1: its process (PID $REC) was terminated (SIGTERM: pg_terminate_backend() or a server shutdown) while the batch ran, and the batch stopped there" \
+  "worker terminated: its message names the worker, its process and that it was terminated"
+bg_output rr_worker_terminated | grep -Eq "^${BATCH:-0}\|failed\|[1-9]"
+ok $? "worker terminated: the caller's row says 'failed' too"
+bg_output rr_worker_terminated | grep -q "WARNING:  ranread batch ${BATCH:-0} failed: worker 1: its process (PID $REC) was terminated"
+ok $? "worker terminated: ... and the caller is warned, with the message"
 next_runs "worker terminated"
+
+# --- another worker than the recorder: the same, naming that worker
+other_pid() {
+  psql -qAtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type LIKE '%ranread%' AND query ~ ': worker 2,'"
+}
+start_long rr_worker2_terminated
+W2=$(other_pid)
+is "$(q "SELECT pg_terminate_backend($W2)")" t "pg_terminate_backend of worker 2 (not the recorder)"
+wait_workers_gone 3
+ok $? "worker 2 terminated: every worker is gone within a second or two (${GONE_MS} ms)"
+wait_pid "$CLIENT" 15
+ok $? "worker 2 terminated: the caller returns"
+is "$(q "SELECT status || '|' || message FROM ranread_batches WHERE batch = ${BATCH:-0}")" \
+  "failed|worker 2: its process (PID $W2) was terminated (SIGTERM: pg_terminate_backend() or a server shutdown) while the batch ran, and the batch stopped there" \
+  "worker 2 terminated: the batch is recorded 'failed', its message naming worker 2 and its process"
+is "$(q "SELECT count(*) || '|' || sum(reads) FROM ranread_results WHERE batch = ${BATCH:-0}")" \
+  "2|$(q "SELECT reads FROM ranread_batches WHERE batch = ${BATCH:-0}")" \
+  "worker 2 terminated: one row per process, adding up to the batch's reads"
+next_runs "worker 2 terminated"
 
 # --- SIGKILL of the leader backend: the server crash-restarts
 before=$(history_of)
