@@ -131,7 +131,7 @@ _PG_init(void)
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("ranread.verify_max_memory",
 							"The most shared memory a verifying batch may take for its per-block words.",
-							"verify keeps 8 bytes per block of the region it verifies, in the "
+							"verify keeps 12 bytes per block of the region it verifies, in the "
 							"batch's dynamic shared memory; a batch that needs more is "
 							"refused.  Only a superuser sets it.",
 							&ranread_verify_max_memory_guc,

@@ -1347,6 +1347,11 @@ scrubbed(Remote *r, const char *s)
 	for (char *p = t; *p; p++)
 		if (*p == '\n' || *p == '\t')
 			*p = ' ';
+	/* a server of another encoding (SQL_ASCII sends its bytes as they are) */
+	if (!pg_verifymbstr(t, len, true))
+		for (char *p = t; *p; p++)
+			if (IS_HIGHBIT_SET(*p))
+				*p = '?';
 	for (int i = 0; i < r->nsecrets; i++)
 		l = lappend(l, r->secrets[i]);
 	out = l ? replace_all(t, l, SCRUBBED) : t;
@@ -1378,6 +1383,29 @@ close_connection(Remote *r)
 		ReleaseExternalFD();
 		r->have_fd = false;
 	}
+}
+
+/*
+ * Keep v, the first column of an answer's first row, as the remote's value;
+ * a value not valid in this database's encoding (from a server whose
+ * encoding converts nothing, as SQL_ASCII) is an answer that failed, since
+ * nothing here could hold it
+ */
+static void
+take_value(Remote *r, const char *v)
+{
+	free(r->value);
+	r->value = NULL;
+	if (v == NULL)
+		return;
+	if (!pg_verifymbstr(v, strlen(v), true))
+	{
+		r->failed = true;
+		strlcpy(r->sqlstate, "22021", sizeof(r->sqlstate));
+		r->message = xstrdup("the server answered with bytes that are not valid in this database's encoding");
+		return;
+	}
+	r->value = xstrdup(v);
 }
 
 /* The remote broke: keep why, close its connection */
@@ -1818,23 +1846,14 @@ remote_take(Remote *r, PGresult *res)
 				r->result_bytes += PQgetlength(res, 0, f) + 4;
 			r->result_bytes += 16;
 			if (!r->failed && !r->in_set)
-			{
-				free(r->value);
-				r->value = NULL;
-				if (PQnfields(res) > 0 && !PQgetisnull(res, 0, 0))
-					r->value = xstrdup(PQgetvalue(res, 0, 0));
-			}
+				take_value(r, PQnfields(res) > 0 && !PQgetisnull(res, 0, 0) ? PQgetvalue(res, 0, 0) : NULL);
 			r->in_set = true;
 			break;
 		case PGRES_TUPLES_OK:
 			/* the end of a result set (all of it when not one row at a time) */
 			if (!r->failed && !r->in_set)
-			{
-				free(r->value);
-				r->value = NULL;
-				if (PQntuples(res) > 0 && PQnfields(res) > 0 && !PQgetisnull(res, 0, 0))
-					r->value = xstrdup(PQgetvalue(res, 0, 0));
-			}
+				take_value(r, PQntuples(res) > 0 && PQnfields(res) > 0 && !PQgetisnull(res, 0, 0)
+						   ? PQgetvalue(res, 0, 0) : NULL);
 			r->in_set = false;
 			break;
 		case PGRES_COMMAND_OK:

@@ -6,7 +6,7 @@
 -- short line, and a node's real answer is kept as it came.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(25);
+SELECT plan(27);
 
 SELECT ok((SELECT size_bytes > 0 FROM ranread_setup('16MB', target => 'tap_fleet_answer')), 'a small target');
 SELECT is((SELECT status FROM ranread_run(1, 50, target => 'tap_fleet_answer')), 'completed', 'a batch to answer with');
@@ -99,6 +99,12 @@ SELECT is((SELECT nr.rows->0->>'status'
                       ARRAY[ROW(1, 'n', 'host=n', 'c', 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now())::ranread_internal.ranread_fleet_node_state],
                       ARRAY[x.batch], ARRAY[NULL::text]) nr),
           'completed', '... and a node whose batch completed, completed');
+
+SELECT is((SELECT length(x.batch->>'message') FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || jsonb_build_object('message', repeat('m', 60000000)))::text) x),
+          2003, 'a node''s message is kept to 2000 characters (and an ellipsis), whatever it sent');
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || jsonb_build_object('intervals',
+                 (SELECT jsonb_agg(jsonb_build_object('second', g, 'reads', 1, 'writes', 0, 'iops', 1)) FROM generate_series(0, 172800) g)))::text) x),
+          'it answered what is not a batch of ranread: it has 172801 seconds, more than two days of them', 'more seconds than two days is refused');
 
 SELECT * FROM finish();
 ROLLBACK;

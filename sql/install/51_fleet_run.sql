@@ -516,6 +516,9 @@ BEGIN
                        OR NOT (coalesce(i.max_ms, 0) BETWEEN 0 AND 1e7)) THEN
             RAISE EXCEPTION 'a second of its intervals has no number, no counts or figures out of range';
         END IF;
+        IF jsonb_array_length(coalesce(nullif(v->'intervals', 'null'), '[]')) > 172800 THEN
+            RAISE EXCEPTION 'it has % seconds, more than two days of them', jsonb_array_length(v->'intervals');
+        END IF;
         IF (SELECT count(*) <> count(DISTINCT i.second)
               FROM jsonb_populate_recordset(NULL::@extschema@.ranread_fleet_seconds,
                                             coalesce(nullif(v->'intervals', 'null'), '[]')) i) THEN
@@ -527,8 +530,11 @@ BEGIN
                  || left(regexp_replace(SQLERRM, '\s+', ' ', 'g'), 200);
         RETURN;
     END;
-    -- seconds as null are no seconds
+    -- seconds as null are no seconds; a message is kept to a screen
     batch := CASE WHEN v->'intervals' = 'null' THEN v - 'intervals' ELSE v END;
+    IF length(n.message) > 2000 THEN
+        batch := batch || jsonb_build_object('message', left(n.message, 2000) || '...');
+    END IF;
 END
 $$;
 

@@ -51,15 +51,17 @@ DECLARE
     g record;
     p record;
 BEGIN
+    -- every grant of it, PUBLIC's too: the owner's (a superuser's grant is
+    -- the owner's), and with CASCADE what a grantee passed on goes with it
     FOR g IN
-        SELECT DISTINCT pg_catalog.quote_ident(r.rolname) AS grantee
+        SELECT DISTINCT CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+                             ELSE a.grantee::pg_catalog.regrole::text END AS grantee
           FROM pg_catalog.pg_class c CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) a
-               JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
          WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@.ranread_probes'::pg_catalog.regclass
-           AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+           AND a.grantee OPERATOR(pg_catalog.<>) c.relowner AND a.grantor OPERATOR(pg_catalog.=) c.relowner
            AND a.privilege_type OPERATOR(pg_catalog.<>) 'SELECT'
     LOOP
-        EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON @extschema@.ranread_probes FROM %s', g.grantee);
+        EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON @extschema@.ranread_probes FROM %s CASCADE', g.grantee);
         RAISE WARNING 'ranread 1.2: % may no longer change ranread_probes (only the probe records a probe; ranread_grant(role, ''probe'') gives what a monitoring role needs)', g.grantee;
     END LOOP;
     FOR p IN
@@ -135,17 +137,19 @@ DECLARE
     g record;
     x record;
 BEGIN
+    -- every grant of them, PUBLIC's too: the owner's (a superuser's grant
+    -- is the owner's), and with CASCADE what a grantee passed on goes with it
     FOR g IN
-        SELECT DISTINCT pg_catalog.quote_ident(r.rolname) AS grantee, c.relname
+        SELECT DISTINCT CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+                             ELSE a.grantee::pg_catalog.regrole::text END AS grantee, c.relname
           FROM pg_catalog.pg_class c CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) a
-               JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
          WHERE c.oid OPERATOR(pg_catalog.=) ANY (ARRAY['@extschema@.ranread_studies'::pg_catalog.regclass,
                                                        '@extschema@.ranread_sweeps'::pg_catalog.regclass])
-           AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+           AND a.grantee OPERATOR(pg_catalog.<>) c.relowner AND a.grantor OPERATOR(pg_catalog.=) c.relowner
            AND a.privilege_type OPERATOR(pg_catalog.<>) 'SELECT'
          ORDER BY c.relname, 1
     LOOP
-        EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON @extschema@.%I FROM %s',
+        EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON @extschema@.%I FROM %s CASCADE',
                                   g.relname, g.grantee);
         RAISE WARNING 'ranread 1.2: % may no longer change % (only the call that ran a % records its row; ranread_grant(role, ''run'') gives what running one needs)',
             g.grantee, g.relname, CASE g.relname WHEN 'ranread_studies' THEN 'study' ELSE 'sweep' END;

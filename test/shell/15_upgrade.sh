@@ -94,6 +94,11 @@ psql -qX -d postgres -c "DROP DATABASE IF EXISTS $W11" -c "CREATE DATABASE $W11"
 q_in "$W11" "CREATE EXTENSION ranread VERSION '1.1'" >/dev/null
 q_in "$W11" "CREATE ROLE rr_watch_runner; SELECT count(*) FROM ranread_grant('rr_watch_runner', 'run');
              GRANT INSERT ON ranread_probes, ranread_studies, ranread_sweeps TO rr_watch_runner" >/dev/null
+# a DBA's grants beside: to PUBLIC, and one with its grant option passed on
+psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_watch_sub" -c "CREATE ROLE rr_watch_sub" -c "CREATE ROLE rr_watch_nobody" >/dev/null 2>&1
+q_in "$W11" "GRANT UPDATE ON ranread_probes, ranread_sweeps TO PUBLIC;
+             GRANT DELETE ON ranread_probes, ranread_studies TO rr_watch_runner WITH GRANT OPTION;
+             SET ROLE rr_watch_runner; GRANT DELETE ON ranread_probes, ranread_studies TO rr_watch_sub" >/dev/null
 q_in "$W11" "SET ROLE rr_watch_runner; INSERT INTO ranread_probes (batch, tablespace, probed_at)
              VALUES (987654321, 'pg_default', 'infinity'), (987654322, 'pg_default', '2000-01-01')" >/dev/null
 # ... and forged a study and sweeps (1.1's 'run' held INSERT on
@@ -110,6 +115,12 @@ is "$(q_in "$W11" "SELECT string_agg(batch::text, ',' ORDER BY batch) FROM ranre
   "the update deletes a forged probe at 'infinity' (and keeps one at a finite time, which it cannot tell from a probe)"
 grep -q "deleted the row of batch 987654321 in ranread_probes" <<< "$out"
 ok $? "... saying so"
+is "$(q_in "$W11" "SELECT string_agg(r || ':' || t || ':' || p, ',' ORDER BY r, t, p)
+                    FROM unnest(ARRAY['rr_watch_runner', 'rr_watch_sub', 'rr_watch_nobody']) r,
+                         unnest(ARRAY['ranread_probes', 'ranread_studies', 'ranread_sweeps']) t,
+                         unnest(ARRAY['INSERT', 'UPDATE', 'DELETE']) p
+                   WHERE has_table_privilege(r, t, p)")" "" \
+  "after the update no role may change ranread_probes, ranread_studies or ranread_sweeps: not by PUBLIC's grant, nor one passed on with a grant option"
 is "$(q_in "$W11" "SELECT has_table_privilege('rr_watch_runner', 'ranread_probes', 'INSERT')")" f \
   "a role granted 'run' in 1.1 may no longer insert into ranread_probes"
 is "$(q_in "$W11" "SELECT (SELECT count(*) FROM ranread_studies)::text || ',' || (SELECT string_agg(sweep::text, ',' ORDER BY sweep) FROM ranread_sweeps)")" 0,987654322 \
@@ -134,7 +145,7 @@ is "$(q_in "$W11" "SET ROLE rr_watch_runner; SELECT count(*) FROM ranread_study(
   rr_watch_runner,rr_watch_runner "... and still runs a study and a sweep after the update, recorded as started by it"
 q_in "$W11" "SELECT ranread_purge('ranread_probe_pg_default'); SELECT ranread_purge('ranread'); DROP OWNED BY rr_watch_runner" >/dev/null
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $W11" >/dev/null 2>&1
-psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_watch_runner" >/dev/null 2>&1
+psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_watch_sub" -c "DROP ROLE IF EXISTS rr_watch_nobody" -c "DROP ROLE IF EXISTS rr_watch_runner" >/dev/null 2>&1
 
 # --- roles granted a kind of use in 1.1 hold, after the update, exactly
 # what the same grants give in a fresh install (what 1.2 adds to a kind

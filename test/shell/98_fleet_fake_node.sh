@@ -112,4 +112,22 @@ diag "connect_timeout=99999999999999: $got"
 echo "$got" | grep -Eq "^(59|60|61|62) the server did not answer the connection within 60000 ms \(ranread's longest connect timeout, shorter than its connect_timeout\)$"
 ok $? "a huge connect_timeout to a node that never answers: ranread's longest bound, 60 s, said so"
 
+# --- a node that sends bytes that are not UTF-8 (a fake; a PostgreSQL node
+# of SQL_ASCII refuses them itself, 22021): its answer fails, named, and its
+# error message reaches the coordinator readable (the bytes as '?'), so
+# nothing it sent can stop the fleet's recording later
+fake badbytes; BAD=$FAKE_PORT
+got=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "BEGIN" \
+  -c "SELECT ranread_internal.ranread_remote_connect(ARRAY['bad'], ARRAY['host=127.0.0.1 port=$BAD'])" \
+  -c "SELECT ranread_internal.ranread_remote_query('bad', 'SELECT 1', 5000)" 2>&1)
+echo "$got" | grep -q "22021: the server answered with bytes that are not valid in this database's encoding"
+ok $? "a value of bytes not valid in the coordinator's encoding is a failed answer, SQLSTATE 22021, said so"
+echo "$got" | grep -q 22021 || diag "$got"
+got=$(psql -qAtX -d "$DB" -c "BEGIN" \
+  -c "SELECT ranread_internal.ranread_remote_connect(ARRAY['bad'], ARRAY['host=127.0.0.1 port=$BAD'])" \
+  -c "SELECT ranread_internal.ranread_remote_query('bad', 'SELECT error', 5000)" 2>&1)
+echo "$got" | grep -q "ERROR:  A?B"
+ok $? "a node's error message of such bytes reaches the coordinator readable, the bytes as '?'"
+echo "$got" | grep -q 'A?B' || diag "$got"
+
 done_testing

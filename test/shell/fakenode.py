@@ -14,6 +14,8 @@ MODE, what it does with each query:
   notices   NoticeResponses whose messages hold newlines, then an answer
             "1" to the query
   silent    answers nothing at all, not even the start of the connection
+  badbytes  answers "A", 0xff, "B" (bytes no UTF-8 server would send), or,
+            to a query holding "error", an error whose message is those bytes
 
 Prints "listening" once it is.
 """
@@ -74,6 +76,10 @@ def notice(text):
     return msg(b"N", b"SNOTICE\0VNOTICE\0C00000\0M" + text.encode() + b"\0\0")
 
 
+def error(message):
+    return msg(b"E", b"SERROR\0VERROR\0CXX000\0M" + message + b"\0\0")
+
+
 def serve(c):
     try:
         if MODE == "silent":
@@ -84,7 +90,7 @@ def serve(c):
         while True:
             kind = recv_exact(c, 1)
             n = struct.unpack("!i", recv_exact(c, 4))[0]
-            recv_exact(c, n - 4)
+            body = recv_exact(c, n - 4)
             if kind == b"X":
                 return
             if kind != b"Q":
@@ -101,6 +107,11 @@ def serve(c):
                 for _ in range(MB):
                     c.sendall(chunk)
                     time.sleep(0.001)
+            elif MODE == "badbytes":
+                if b"error" in body:
+                    c.sendall(error(b"A\xffB") + msg(b"Z", b"I"))
+                else:
+                    c.sendall(rowdesc() + datarow(b"A\xffB") + msg(b"C", b"SELECT 1\0") + msg(b"Z", b"I"))
             elif MODE == "notices":
                 out = b""
                 for i in range(200):
