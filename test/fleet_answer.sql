@@ -6,7 +6,7 @@
 -- short line, and a node's real answer is kept as it came.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(27);
+SELECT plan(28);
 
 SELECT ok((SELECT size_bytes > 0 FROM ranread_setup('16MB', target => 'tap_fleet_answer')), 'a small target');
 SELECT is((SELECT status FROM ranread_run(1, 50, target => 'tap_fleet_answer')), 'completed', 'a batch to answer with');
@@ -105,6 +105,9 @@ SELECT is((SELECT length(x.batch->>'message') FROM real_answer, ranread_internal
 SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || jsonb_build_object('intervals',
                  (SELECT jsonb_agg(jsonb_build_object('second', g, 'reads', 1, 'writes', 0, 'iops', 1)) FROM generate_series(0, 172800) g)))::text) x),
           'it answered what is not a batch of ranread: it has 172801 seconds, more than two days of them', 'more seconds than two days is refused');
+
+SELECT alike((SELECT x.error FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || '{"first_io_at": "epoch"}')::text) x),
+          'it answered what is not a batch of ranread: its first I/O is at %, more than 7 days from now', 'a first I/O in 1970 (its lateness would overflow the rows)');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -484,8 +484,9 @@ BEGIN
         IF n.histogram IS NOT NULL THEN
             PERFORM @extschema@.ranread_hist_count(n.histogram);
         END IF;
-        IF NOT isfinite(coalesce(n.first_io_at, now())) THEN
-            RAISE EXCEPTION 'its first I/O is at %', n.first_io_at;
+        -- (a node's clock that far off fails the fleet's clock check first)
+        IF NOT (coalesce(n.first_io_at, now()) BETWEEN now() - interval '7 days' AND now() + interval '7 days') THEN
+            RAISE EXCEPTION 'its first I/O is at %, more than 7 days from now', n.first_io_at;
         END IF;
         -- bounds no batch passes, so that up to 256 nodes' figures add up
         -- without overflow in the fleet's totals, rows and summary: 2^40
