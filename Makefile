@@ -49,20 +49,26 @@ REPORT_OBJS = \
 	src/report/server_info.o
 
 EXTENSION = ranread
-# The install script of the version being written is assembled from the
-# parts in sql/install/, in name order, and its upgrade scripts (UPGRADES)
-# from their sources in sql/upgrades/.  scripts/freeze-release releases a
-# version: its scripts are then kept as released in sql/versions/ (checked by
+# The SQL of the version being written (sql/README.md): its state (tables,
+# types, sequences) in sql/state/, its code (everything CREATE OR REPLACE
+# makes again: functions, views, triggers, comments, privileges) in
+# sql/code/.  The install script is the state, then the code, each in name
+# order.  An upgrade script is built for every sql/updates/OLD--NEW.sql
+# (the state changes from the released OLD): pre-update.sql (given the views
+# changed since OLD, scripts/changed-views), that file, the whole of the
+# code, post-update.sql.  scripts/freeze-release releases a version: its
+# scripts are then kept as released in sql/versions/ (checked by
 # test/shell/14_released.sh), and the next change to the surface starts the
-# next version (EXTVERSION, and UPGRADES from the released one).
+# next version (EXTVERSION, and sql/updates/ from the released one).
 EXTVERSION = 1.2
-UPGRADES = ranread--1.1--1.2.sql
-DATA_built = $(if $(wildcard sql/versions/ranread--$(EXTVERSION).sql),,ranread--$(EXTVERSION).sql) $(UPGRADES)
+STATE_PARTS = $(sort $(wildcard sql/state/*.sql))
+CODE_PARTS = $(sort $(wildcard sql/code/*.sql))
+UPDATES = $(patsubst sql/updates/%.sql,ranread--%.sql,$(wildcard sql/updates/*--$(EXTVERSION).sql))
+DATA_built = $(if $(wildcard sql/versions/ranread--$(EXTVERSION).sql),,ranread--$(EXTVERSION).sql $(UPDATES))
 DATA = $(wildcard sql/versions/ranread--*.sql)
 # The queries file for prometheus-postgres-exporter (README, "Keeping
 # watch"), beside the extension's scripts: `pg_config --sharedir`/extension/
 DATA += metrics/ranread_postgres_exporter.yaml
-INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
 
 # pg_regress (make installcheck): test/sql/NAME.sql run, its output compared
 # with test/expected/NAME.out; results/, regression.diffs and regression.out
@@ -106,13 +112,17 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-ranread--$(EXTVERSION).sql: $(INSTALL_PARTS)
+ranread--$(EXTVERSION).sql: $(STATE_PARTS) $(CODE_PARTS)
 	cat $^ > $@
 
-# An upgrade script: its source in sql/upgrades/, each "-- @include FILE"
-# line replaced by the whole text of that file of sql/install/
-ranread--%.sql: sql/upgrades/ranread--%.sql $(INSTALL_PARTS)
-	awk '/^-- @include /{ f = $$3; while ((getline line < f) > 0) print line; close(f); next } { print }' $< > $@
+# The upgrade from the released version OLD: its views that changed, the
+# state changes, all the code
+ranread--%--$(EXTVERSION).sql: sql/updates/%--$(EXTVERSION).sql sql/versions/ranread--%.sql \
+		sql/updates/pre-update.sql sql/updates/post-update.sql $(CODE_PARTS) scripts/changed-views
+	{ printf '%s\n' '\echo Use "ALTER EXTENSION ranread UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
+	  views=$$(sh scripts/changed-views sql/versions/ranread--$*.sql $(CODE_PARTS) | sed "s/.*/'&'/" | paste -sd, -); \
+	  sed "s/@CHANGED_VIEWS@/$$views/" sql/updates/pre-update.sql; \
+	  cat $< $(CODE_PARTS) sql/updates/post-update.sql; } > $@
 
 $(OBJS): $(wildcard src/*.h) .build-flags
 $(REPORT_OBJS): $(wildcard src/report/*.h)

@@ -3,7 +3,7 @@
  *		The power-loss durability check (README, "Does the storage keep what
  *		it flushes?"): diskchecker.pl's method in SQL.  The C half: the
  *		durability file, each write to it made durable by a wal_sync_method,
- *		and the read-back against the log.  sql/install/04_durability.sql
+ *		and the read-back against the log.  sql/code/04_durability.sql
  *		has the calls (ranread_durability_start, _stop, _check) and the log.
  *
  * The durability file is the main fork of a permanent (logged) relation of

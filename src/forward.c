@@ -133,7 +133,7 @@ static const char *const study_needs[] = {
 };
 
 /*
- * the probe (sql/install/61_probe.sql): its cap and target, and what its
+ * the probe (sql/code/61_probe.sql): its cap and target, and what its
  * setup and schedule use besides (ranread_grant 'probe' and 'run').  Its
  * batch and its row in ranread_probes are the extension owner's (the
  * implementation is SECURITY DEFINER), so neither ranread_run_step, which

@@ -2,7 +2,7 @@
  * probe.c
  *		The cap on what a probe may cost (README, "Keeping watch").
  *
- * A probe (ranread_probe, sql/install/61_probe.sql) is a small paced
+ * A probe (ranread_probe, sql/code/61_probe.sql) is a small paced
  * read-only batch that a monitoring role runs on a production server, by
  * hand or from pg_cron.  What it may cost is capped by two settings that
  * only a superuser sets (PGC_SUSET, ranread.c): ranread.probe_max_iops and

@@ -49,7 +49,8 @@
  *	 remote.c		 the fleet's connections to other servers (libpq, every
  *					 wait bounded and interruptible); connection strings
  *					 read by libpq's rules, shown without passwords
- *	 (SQL)			 sql/install/: tables, views, the PL/pgSQL of sweeps,
+ *	 (SQL)			 sql/state/ (tables, types) and sql/code/ (functions,
+ *					 views, the PL/pgSQL of sweeps,
  *					 searches, studies, fleets; internal steps in schema
  *					 ranread_internal
  */

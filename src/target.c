@@ -19,7 +19,7 @@
  * grant would fail.  So GRANT ... ON ALL TABLES IN SCHEMA of the user's
  * schemas never reaches a target, default privileges are taken off a new
  * target here, and a GRANT that reaches one is refused by the extension's
- * event trigger (sql/install/01_access_method.sql).  Where the extension is
+ * event trigger (sql/code/01_access_method.sql).  Where the extension is
  * still at 1.0 (its SQL, with this library) targets stay in the extension's
  * schema, as 1.0 made them; the update to 1.1 moves them.
  *

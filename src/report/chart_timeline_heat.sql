@@ -1,7 +1,7 @@
 -- The heatmap panel of ranread_timeline (charts.c runs this query only when
 -- the database has the heatmap's functions, 1.1 and later, and the caller
 -- may run them, and passes what it returns to chart_timeline.sql): the
--- latency heatmap's spec (sql/install/31_heatmap.sql, the one of
+-- latency heatmap's spec (sql/code/31_heatmap.sql, the one of
 -- ranread_latency_heatmap) as a panel under the IOPS and latency plot, its
 -- columns placed on the plot's x axis by their edges, so that second s
 -- spans [s, s + 1) as it does above.  NULL when no second of the batch

@@ -2,9 +2,9 @@
 # Released scripts stay as released:
 #  - every script in sql/versions/ is recorded in sql/versions/SHA256SUMS
 #    (written by scripts/freeze-release) and unchanged since
-#  - while the Makefile's EXTVERSION is a released version, sql/install/
-#    assembles to exactly its released install script: a change to the SQL
-#    surface starts the next version (docs/design.md, "Versions") instead of
+#  - while the Makefile's EXTVERSION is a released version, sql/state/ and
+#    sql/code/ assemble to exactly its released install script: a change to
+#    the SQL surface starts the next version (sql/README.md) instead of
 #    changing what users of the released one installed
 #  - the server offers the released scripts as they are in sql/versions/
 . "$(dirname "$0")/lib.sh"
@@ -21,10 +21,10 @@ done
 
 version=$(sed -n 's/^EXTVERSION = //p' Makefile)
 if [ -e "sql/versions/ranread--$version.sql" ]; then
-  LC_ALL=C cat $(LC_ALL=C ls sql/install/*.sql) | cmp -s - "sql/versions/ranread--$version.sql"
-  ok $? "sql/install/ assembles to the released ranread--$version.sql: the current version is released, so a change to the surface starts the next one"
+  LC_ALL=C cat $(LC_ALL=C ls sql/state/*.sql) $(LC_ALL=C ls sql/code/*.sql) | cmp -s - "sql/versions/ranread--$version.sql"
+  ok $? "sql/state/ and sql/code/ assemble to the released ranread--$version.sql: the current version is released, so a change to the surface starts the next one"
 else
-  diag "EXTVERSION $version is not released yet: sql/install/ is where it is written"
+  diag "EXTVERSION $version is not released yet: sql/state/ and sql/code/ are where it is written"
 fi
 
 share=$(psql -qAtX -d postgres -c "SELECT setting FROM pg_config WHERE name = 'SHAREDIR'")

@@ -191,5 +191,45 @@ for kind in report run export; do
 done
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $R11" >/dev/null 2>&1
 
+# --- the generated upgrade's own steps (sql/updates/pre-update.sql,
+# post-update.sql): a function of the extension that the code does not make
+# again is dropped; a view the version changed is made again with the
+# privileges a DBA gave on it; a DBA's object over a changed view refuses
+# the update, naming it, and leaves the database as it was
+changed=$(sh scripts/changed-views sql/versions/ranread--1.1.sql sql/code/*.sql | head -1 | sed 's/@extschema@/public/')
+G11=rr_upgrade_11g
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $G11" -c "CREATE DATABASE $G11" >/dev/null
+psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_up_reader" -c "CREATE ROLE rr_up_reader" >/dev/null 2>&1
+q_in "$G11" "CREATE EXTENSION ranread VERSION '1.1'" >/dev/null
+q_in "$G11" "CREATE FUNCTION ranread_internal.ranread_gone_in_this_version() RETURNS int LANGUAGE sql AS 'SELECT 1';
+             ALTER EXTENSION ranread ADD FUNCTION ranread_internal.ranread_gone_in_this_version()" >/dev/null
+if [ -n "$changed" ]; then
+  q_in "$G11" "GRANT SELECT ON $changed TO rr_up_reader; CREATE VIEW public.rr_dba_view AS SELECT * FROM $changed" >/dev/null
+  out=$(psql -qAtX -d "$G11" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
+  cmp_ok "$?" "!=" 0 "an update that would drop a DBA's view over a view it changes ($changed) is refused"
+  grep -q 'ranread cannot be updated while other objects depend on its views: view rr_dba_view' <<< "$out"
+  ok $? "... naming the DBA's view" || diag "$out"
+  grep -q 'HINT:  Drop those objects, run ALTER EXTENSION ranread UPDATE again' <<< "$out"
+  ok $? "... with a hint"
+  is "$(q_in "$G11" "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" 1.1 "... and the database stays at 1.1"
+  q_in "$G11" "DROP VIEW public.rr_dba_view" >/dev/null
+else
+  diag "no view changed since 1.1: the view steps are not exercised"
+fi
+out=$(psql -qAtX -d "$G11" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
+ok $? "ALTER EXTENSION ranread UPDATE from 1.1 with a function the code no longer makes succeeds" || diag "$out"
+is "$(q_in "$G11" "SELECT to_regprocedure('ranread_internal.ranread_gone_in_this_version()') IS NULL")" t \
+  "the update drops a function of the extension that this version's code does not make again"
+if [ -n "$changed" ]; then
+  is "$(q_in "$G11" "SELECT has_table_privilege('rr_up_reader', '$changed', 'SELECT')")" t \
+    "a DBA's grant on a view the update made again ($changed) holds after it"
+fi
+[ -z "$changed" ] || q_in "$G11" "REVOKE ALL ON $changed FROM rr_up_reader" >/dev/null 2>&1
+catalog_of "$G11" > "$WORK/from11g.txt"
+if diff -u "$WORK/fresh.txt" "$WORK/from11g.txt" > "$WORK/catalog11g.diff"; then ok 0 "... and the database has the same objects as a fresh $CUR"
+else ok 1 "... and the database has the same objects as a fresh $CUR"; sed 's/^/# /' "$WORK/catalog11g.diff" | head -40; fi
+q_in "$G11" "DROP OWNED BY rr_up_reader" >/dev/null 2>&1
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $G11" -c "DROP ROLE IF EXISTS rr_up_reader" >/dev/null 2>&1
+
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $FRESH" -c "DROP DATABASE IF EXISTS $FROM11" >/dev/null 2>&1
 done_testing

@@ -3,7 +3,7 @@
 # (metrics/ranread_postgres_exporter.yaml, installed beside the extension's
 # scripts): the exporter started against the test cluster on a loopback
 # port with the installed queries file, /metrics scraped with curl.
-#  - until ranread_probe is in (sql/install/61_probe.sql), a probe here is
+#  - until ranread_probe is in (sql/code/61_probe.sql), a probe here is
 #    what it makes: a small paced QD1 read batch and its row in
 #    ranread_probes, inserted by this test
 #  - the installed file is the one in the source tree

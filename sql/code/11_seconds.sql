@@ -1,0 +1,24 @@
+-- 1.1, percentiles over time (README, "Percentiles over time"): each
+-- second's latency percentiles from its merged histogram
+-- (ranread_intervals.histogram; src/batch.h says how the leader takes
+-- them), never from averages.
+
+-- One row per batch and second: the I/Os counted by completion (ios) and
+-- those the second's histograms hold (every group merged), and their p50,
+-- p99 and p99.9.  A second without a histogram in some group (not timed,
+-- or not taken) has NULL figures.
+CREATE OR REPLACE VIEW @extschema@.ranread_percentiles_over_time AS
+SELECT m.batch, m.second, m.ios,
+       @extschema@.ranread_hist_count(m.h) AS histogram_ios,
+       ranread_internal.ranread_round(@extschema@.ranread_hist_percentile(m.h, 50), 3)::numeric(15,3) AS p50_ms,
+       ranread_internal.ranread_round(@extschema@.ranread_hist_percentile(m.h, 99), 3)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(@extschema@.ranread_hist_percentile(m.h, 99.9), 3)::numeric(15,3) AS p999_ms
+  FROM (SELECT i.batch, i.second, sum(i.reads + i.writes) AS ios,
+               CASE WHEN bool_and(i.histogram IS NOT NULL)
+                    THEN @extschema@.ranread_hist_merge(i.histogram) END AS h
+          FROM @extschema@.ranread_intervals i
+         GROUP BY i.batch, i.second) m;
+COMMENT ON VIEW @extschema@.ranread_percentiles_over_time IS
+    'History: per batch and second, the latency percentiles (ms) from the second''s merged histograms, not from averages';
+REVOKE ALL ON @extschema@.ranread_percentiles_over_time FROM PUBLIC;
+GRANT SELECT ON @extschema@.ranread_percentiles_over_time TO pg_monitor;

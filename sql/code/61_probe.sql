@@ -1,0 +1,401 @@
+-- 1.1, keeping watch (README, "Keeping watch"): the probe, its cap, its
+-- target and its schedule.
+--
+-- A probe is one small paced batch on the one workload path: a spec handed
+-- to ranread_run_step, one process at queue depth 1, random 8 KiB reads,
+-- read-only, paced at rate_iops, at a low I/O priority (io_priority), on
+-- the tablespace's own probe target.  Its cost is capped by settings only a
+-- superuser sets (ranread.probe_max_iops, ranread.probe_max_seconds:
+-- src/probe.c), so a monitoring role granted the probe cannot make it
+-- heavier.  A probe never makes its target: ranread_probe_setup does, once
+-- (256 MB by default), and a probe without one is an error that says so.
+--
+-- The contract with what is built on ranread_probes: one row per probe that
+-- completed, inserted by the probe once its batch's row in ranread_batches
+-- is final ('completed', committed by its recorder); a probe that failed,
+-- was stopped or cancelled, or whose history was not written inserts no row
+-- and ends in an error (its batch stays in ranread_batches).
+--
+-- The schedule is pg_cron's (an optional dependency, as dblink is none:
+-- ranread installs and probes by hand without it; every call of pg_cron is
+-- dynamic SQL, made only once pg_cron is known to be there).
+
+COMMENT ON TABLE @extschema@.ranread_probes IS
+    'ranread probes: the small paced batches that keep watch on a tablespace, one row per probe';
+
+-- The target a tablespace's probes read: ranread_probe_<tablespace>, or
+-- for a name too long for that, ranread_probe_ and 16 hex digits of its md5
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_target(tablespace name)
+RETURNS name
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN pg_catalog.octet_length($1) <= 49 THEN ('ranread_probe_' || $1)::name
+                ELSE ('ranread_probe_' || pg_catalog.substr(pg_catalog.md5($1), 1, 16))::name END
+$$;
+
+-- The pg_cron job of a tablespace's probes (its name says ranread and the
+-- tablespace)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_job(tablespace name)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 'ranread probe ' || $1
+$$;
+
+-- The cap: rate_iops and duration within ranread.probe_max_iops and
+-- ranread.probe_max_seconds, or an error naming the argument, the value
+-- and the cap (C, so that the settings exist: src/probe.c)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_check(fn text, rate_iops integer, duration interval)
+RETURNS void
+AS 'MODULE_PATHNAME', 'ranread_probe_check'
+LANGUAGE C CALLED ON NULL INPUT STABLE;
+
+-- The tablespace of fn exists, or an error that names it and lists those
+-- that do
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_tablespace(fn text, tablespace name)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF tablespace IS NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'null_value_not_allowed',
+            MESSAGE = format('tablespace of %s must not be null', fn),
+            HINT = 'Name the tablespace to watch, such as ''pg_default''.';
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_tablespace s WHERE s.spcname OPERATOR(pg_catalog.=) tablespace) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'undefined_object',
+            MESSAGE = format('tablespace "%s" of %s does not exist', tablespace, fn),
+            HINT = format('The tablespaces that can hold a probe target are %s.',
+                          (SELECT string_agg(quote_literal(s.spcname), ', ' ORDER BY s.spcname)
+                             FROM pg_catalog.pg_tablespace s WHERE s.spcname OPERATOR(pg_catalog.<>) 'pg_global'));
+    END IF;
+END
+$$;
+
+-- The tablespace exists and its probe target is there: returns the target,
+-- or an error that says how to make it
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_ready(fn text, tablespace name)
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t      name;
+    now_in name;
+BEGIN
+    PERFORM ranread_internal.ranread_probe_tablespace(fn, tablespace);
+    t := ranread_internal.ranread_probe_target(tablespace);
+    SELECT x.tablespace INTO now_in FROM @extschema@.ranread_targets x WHERE x.target OPERATOR(pg_catalog.=) t;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'undefined_object',
+            MESSAGE = format('tablespace "%s" has no probe target', tablespace),
+            DETAIL = format('A probe reads a small target of its own, "%s", which ranread_probe_setup makes once; a probe never makes one itself.', t),
+            HINT = format('SELECT ranread_probe_setup(%L); makes it (256 MB by default; its size argument chooses).', tablespace);
+    END IF;
+    IF now_in IS DISTINCT FROM tablespace THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'object_not_in_prerequisite_state',
+            MESSAGE = format('the probe target "%s" of tablespace "%s" is in tablespace "%s"', t, tablespace, now_in),
+            HINT = format('SELECT ranread_probe_setup(%L); makes it again in its tablespace.', tablespace);
+    END IF;
+    RETURN t;
+END
+$$;
+
+-- The probe target of a tablespace, made (or made again) by ranread_setup:
+-- small, because a probe reads it on a production server.  Explicit, so
+-- that no probe fills a tablespace by surprise.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_setup(
+    tablespace name DEFAULT 'pg_default',
+    size       text DEFAULT '256MB')
+RETURNS @extschema@.ranread_setup_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bytes bigint;
+BEGIN
+    PERFORM ranread_internal.ranread_require('ranread_probe_setup', 'tablespace', tablespace,
+                                             'Name the tablespace to watch, such as ''pg_default''.');
+    PERFORM ranread_internal.ranread_require('ranread_probe_setup', 'size', size,
+                                             'Give a size such as ''256MB''; the default is ''256MB''.');
+    -- errors that name this function and its argument (ranread_setup's
+    -- would name ranread_setup)
+    BEGIN
+        bytes := pg_catalog.pg_size_bytes(size);
+    EXCEPTION WHEN data_exception THEN
+        bytes := NULL;
+    END;
+    IF bytes IS NULL OR bytes < 1048576 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('size of ranread_probe_setup must be a size of at least 1 MB, not %L', size),
+            HINT = 'Give a size as pg_size_bytes understands it, such as ''256MB'' (the default): a probe target is small, as a probe reads it on a production server.';
+    END IF;
+    PERFORM ranread_internal.ranread_probe_tablespace('ranread_probe_setup', tablespace);
+    RETURN @extschema@.ranread_setup(size, tablespace, ranread_internal.ranread_probe_target(tablespace));
+END
+$$;
+
+-- A probe's io_priority: a probe is light, so not 'realtime' (which also
+-- needs CAP_SYS_NICE and would fail only when the worker starts, leaving a
+-- failed batch at every scheduled run); the rest is the workload's check
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_priority(fn text, io_priority text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF io_priority OPERATOR(pg_catalog.~*) '^\s*realtime' THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('io_priority of %s must not be realtime, not %L', fn, io_priority),
+            DETAIL = 'A probe runs beside production work at a low I/O priority; the realtime class would put it before that work.',
+            HINT = 'io_priority of a probe is ''idle'' or ''best-effort:N'' with N from 0 (highest) to 7; the default is ''best-effort:7''.';
+    END IF;
+END
+$$;
+
+-- The probe (ranread_probe is C, src/forward.c, which hands its workload,
+-- duration, rate_iops and io_priority, on as spec): the cap, the target,
+-- one batch, then its row in ranread_probes once the batch's row is final.
+-- It runs as the extension's owner (SECURITY DEFINER), so that a role may
+-- probe without EXECUTE on ranread_run_step (which has no cap) nor INSERT
+-- on ranread_probes (where a row of its own making would be judged as a
+-- probe): the cap holds for a role granted 'probe', and the row recorded
+-- is the batch just run, of this tablespace's probe target, at the time
+-- its batch ran.  The batch's started_by is therefore the owner: the
+-- caller ends a probe by cancelling its query (or a superuser by
+-- ranread_stop).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe(
+    tablespace name, duration interval, rate_iops integer, io_priority text, job text, spec jsonb)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t  name;
+    r  ranread_internal.ranread_step_result;
+    b  record;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only('ranread_probe');
+    PERFORM ranread_internal.ranread_probe_check('ranread_probe', rate_iops, duration);
+    PERFORM ranread_internal.ranread_probe_priority('ranread_probe', io_priority);
+    IF pg_catalog.octet_length(job) > 200 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('job of ranread_probe must be at most 200 bytes, not %s bytes', pg_catalog.octet_length(job)),
+            HINT = 'job names the pg_cron job that runs the probe, such as ''ranread probe pg_default'' (ranread_probe_schedule sets it); NULL for a probe by hand.';
+    END IF;
+    t := ranread_internal.ranread_probe_ready('ranread_probe', tablespace);
+
+    SELECT * INTO r
+      FROM @extschema@.ranread_run_step(ranread_internal.ranread_spec(
+               jsonb_build_object('processes', 1, 'queue_depth', 1, 'block_size', 8192,
+                                  'write_pct', 0, 'pattern', 'random', 'distribution', 'uniform',
+                                  'region_start', 0, 'region_end', 100, 'warmup', '0',
+                                  'workers', 1, 'target', t), spec)) g
+     WHERE g.grp OPERATOR(pg_catalog.=) 0;
+
+    -- the batch's row as its recorder committed it (a snapshot older than
+    -- that, REPEATABLE READ, does not see it: then the leader's status)
+    SELECT x.status, x.message, x.run_at INTO b
+      FROM @extschema@.ranread_batches x WHERE x.batch OPERATOR(pg_catalog.=) r.batch;
+    IF r.status IS DISTINCT FROM 'completed' OR (FOUND AND b.status IS DISTINCT FROM 'completed') THEN
+        RAISE EXCEPTION USING
+            ERRCODE = CASE WHEN r.status = 'failed' OR r.status = 'completed' THEN 'io_error' ELSE 'query_canceled' END,
+            MESSAGE = format('the probe of tablespace "%s" did not complete: batch %s %s', tablespace, r.batch,
+                             CASE WHEN r.status = 'completed' THEN 'was not recorded' ELSE 'was ' || r.status END),
+            DETAIL = coalesce(b.message, 'ranread_summary shows the batch.'),
+            HINT = 'A probe that does not complete has no row in ranread_probes; its batch stays in ranread_batches.';
+    END IF;
+    -- the row: the batch just run (on this tablespace's probe target, read
+    -- only: the spec above), at the time its recorder says it ran (the
+    -- start of this transaction when a REPEATABLE READ snapshot does not
+    -- see that row); never a time or batch of the caller's choosing
+    INSERT INTO @extschema@.ranread_probes (batch, tablespace, probed_at, job)
+    VALUES (r.batch, tablespace, coalesce(b.run_at, pg_catalog.now()), job);
+
+    RETURN QUERY
+    SELECT r.batch, r.reads,
+           ranread_internal.ranread_round(r.seconds, 3)::numeric(12,3),
+           ranread_internal.ranread_round(r.iops, 0)::bigint,
+           ranread_internal.ranread_round(r.avg_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.p50_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.p99_ms, 3)::numeric(15,3),
+           ranread_internal.ranread_round(r.max_ms, 3)::numeric(15,3),
+           r.status;
+END
+$$;
+
+-- A probe: a small paced read-only batch on the tablespace's probe target
+-- (ranread_probe_setup), recorded in ranread_batches and ranread_probes.
+-- job is the pg_cron job that runs it (ranread_probe_schedule sets it).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_probe(
+    tablespace  name     DEFAULT 'pg_default',
+    duration    interval DEFAULT '10s',
+    rate_iops   integer  DEFAULT 200,
+    io_priority text     DEFAULT 'best-effort:7',
+    job         text     DEFAULT NULL)
+RETURNS TABLE (
+    batch       bigint,
+    reads       bigint,
+    seconds     numeric(12,3),
+    iops        bigint,
+    avg_ms      numeric(15,3),
+    p50_ms      numeric(15,3),
+    p99_ms      numeric(15,3),
+    max_ms      numeric(15,3),
+    status      text)
+AS 'MODULE_PATHNAME', 'ranread_forward'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+-- pg_cron in this database, and the role may use it; or the error that
+-- says how to get it
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_cron(fn text)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'pg_cron') THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'feature_not_supported',
+            MESSAGE = format('%s needs the extension pg_cron, which is not installed in database "%s"',
+                             fn, pg_catalog.current_database()),
+            DETAIL = 'pg_cron runs the probes on a schedule; ranread works without it, and ranread_probe runs by hand.',
+            HINT = format('Install pg_cron (Debian, Ubuntu: apt install postgresql-%s-cron), set shared_preload_libraries = ''pg_cron'' and cron.database_name = %L in postgresql.conf, restart the server, and run CREATE EXTENSION pg_cron; in this database.',
+                          pg_catalog.current_setting('server_version_num')::integer / 10000,
+                          pg_catalog.current_database());
+    END IF;
+    IF NOT pg_catalog.has_schema_privilege('cron', 'USAGE') THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'insufficient_privilege',
+            MESSAGE = format('permission denied to use pg_cron for %s', fn),
+            HINT = format('A superuser grants it: GRANT USAGE ON SCHEMA cron TO %I;', current_user);
+    END IF;
+END
+$$;
+
+-- Probes of a tablespace on a schedule: one pg_cron job, named 'ranread
+-- probe TABLESPACE', run as the calling role in this database (scheduling
+-- again changes it).  Every argument is checked now, so that the job does
+-- not fail at each run.  Returns the job's id.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_schedule(
+    tablespace  name     DEFAULT 'pg_default',
+    schedule    text     DEFAULT '*/5 * * * *',
+    duration    interval DEFAULT '10s',
+    rate_iops   integer  DEFAULT 200,
+    io_priority text     DEFAULT 'best-effort:7')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    job  text := ranread_internal.ranread_probe_job(tablespace);
+    sch  name;
+    cmd  text;
+    id   bigint;
+    msg  text;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only('ranread_probe_schedule');
+    PERFORM ranread_internal.ranread_probe_cron('ranread_probe_schedule');
+    PERFORM ranread_internal.ranread_require('ranread_probe_schedule', 'schedule', schedule,
+        'schedule is pg_cron''s, such as ''*/5 * * * *'' (every five minutes) or ''@hourly''.');
+    PERFORM ranread_internal.ranread_probe_check('ranread_probe_schedule', rate_iops, duration);
+    PERFORM ranread_internal.ranread_probe_priority('ranread_probe_schedule', io_priority);
+    PERFORM ranread_internal.ranread_probe_ready('ranread_probe_schedule', tablespace);
+    -- the probe's workload as its batch will read it (io_priority's errors)
+    PERFORM ranread_internal.ranread_spec_check(jsonb_build_object(
+        'caller', 'ranread_probe_schedule', 'duration', duration, 'io_priority', io_priority,
+        'groups', jsonb_build_array(jsonb_build_object('processes', 1, 'rate_iops', rate_iops))), false);
+
+    SELECT n.nspname INTO sch
+      FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+     WHERE e.extname OPERATOR(pg_catalog.=) 'ranread';
+    cmd := format('SELECT * FROM %I.ranread_probe(%L, duration => %L, rate_iops => %s, io_priority => %L, job => %L)',
+                  sch, tablespace, duration, rate_iops, io_priority, job);
+    BEGIN
+        EXECUTE 'SELECT cron.schedule($1, $2, $3)' INTO id USING job, schedule, cmd;
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+        IF msg LIKE 'invalid schedule%' THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('invalid schedule %L for ranread_probe_schedule', schedule),
+                DETAIL = format('pg_cron says: %s', msg),
+                HINT = 'schedule is pg_cron''s: five cron fields (minute hour day month weekday) such as ''*/5 * * * *'', or @hourly, @daily; pg_cron 1.5 and later also take ''N seconds''.';
+        END IF;
+        RAISE;
+    END;
+    RETURN id;
+END
+$$;
+
+-- The scheduled probes this role may see (pg_cron shows a role its own
+-- jobs): one row per job, with its last run
+CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_schedules()
+RETURNS TABLE (
+    tablespace  name,
+    job         text,
+    jobid       bigint,
+    schedule    text,
+    active      boolean,
+    username    text,
+    command     text,
+    last_start  timestamptz,
+    last_status text,
+    last_probe  timestamptz)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM ranread_internal.ranread_probe_cron('ranread_probe_schedules');
+    RETURN QUERY EXECUTE format($q$
+        SELECT pg_catalog.substr(j.jobname, 15)::name, j.jobname::text, j.jobid, j.schedule::text, j.active,
+               j.username::text, j.command::text, d.start_time, d.status::text,
+               (SELECT max(p.probed_at) FROM %1$s.ranread_probes p WHERE p.job OPERATOR(pg_catalog.=) j.jobname::text)
+          FROM cron.job j
+          LEFT JOIN LATERAL (SELECT r.start_time, r.status FROM cron.job_run_details r
+                              WHERE r.jobid OPERATOR(pg_catalog.=) j.jobid
+                              ORDER BY r.start_time DESC NULLS LAST LIMIT 1) d ON true
+         WHERE j.jobname LIKE 'ranread probe %%'
+         ORDER BY j.jobname, j.username$q$,
+        (SELECT quote_ident(n.nspname)
+           FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+          WHERE e.extname OPERATOR(pg_catalog.=) 'ranread'));
+END
+$$;
+
+-- Stop a tablespace's scheduled probes: removes its pg_cron job; false
+-- when it had none.  The probes it ran stay in ranread_probes.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_unschedule(tablespace name DEFAULT 'pg_default')
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    job   text := ranread_internal.ranread_probe_job(tablespace);
+    has_job boolean;
+BEGIN
+    PERFORM ranread_internal.ranread_primary_only('ranread_probe_unschedule');
+    PERFORM ranread_internal.ranread_probe_cron('ranread_probe_unschedule');
+    PERFORM ranread_internal.ranread_require('ranread_probe_unschedule', 'tablespace', tablespace,
+                                             'Name the tablespace whose probes to stop, such as ''pg_default''.');
+    EXECUTE 'SELECT EXISTS (SELECT FROM cron.job j WHERE j.jobname OPERATOR(pg_catalog.=) $1 AND j.username OPERATOR(pg_catalog.=) current_user)'
+       INTO has_job USING job;
+    IF has_job THEN
+        EXECUTE 'SELECT cron.unschedule($1)' USING job;
+    END IF;
+    RETURN has_job;
+END
+$$;
+
+-- Readers of the history (pg_monitor) may read the probes.
+GRANT SELECT ON @extschema@.ranread_probes TO pg_monitor;
