@@ -105,26 +105,34 @@ SHLIB_LINK += $(SANITIZE_FLAGS)
 OBJS += src/sanitize.o
 endif
 
-EXTRA_CLEAN = test/results test/regression.diffs test/regression.out .build-flags src/sanitize.o \
+EXTRA_CLEAN = test/results test/regression.diffs test/regression.out .build-flags src/sanitize.o src/options_table.h \
 	src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h src/report/chart_timeline_heat.sql.h
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-ranread--$(EXTVERSION).sql: $(STATE_PARTS) $(CODE_PARTS)
-	cat $^ > $@
+# the code's workload options written out from src/options.tsv
+# (scripts/expand-options); a function that forgets one stops the build
+EXPAND = sh scripts/expand-options src/options.tsv
+ranread--$(EXTVERSION).sql: $(STATE_PARTS) $(CODE_PARTS) src/options.tsv scripts/expand-options
+	{ cat $(STATE_PARTS); $(EXPAND) $(CODE_PARTS); } > $@.tmp && mv $@.tmp $@
 
 # The upgrade from the released version OLD: its views that changed, the
 # state changes, all the code
 ranread--%--$(EXTVERSION).sql: sql/updates/%--$(EXTVERSION).sql sql/versions/ranread--%.sql \
-		sql/updates/pre-update.sql sql/updates/post-update.sql $(CODE_PARTS) scripts/changed-views
+		sql/updates/pre-update.sql sql/updates/post-update.sql $(CODE_PARTS) scripts/changed-views \
+		src/options.tsv scripts/expand-options
 	{ printf '%s\n' '\echo Use "ALTER EXTENSION ranread UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
 	  views=$$(sh scripts/changed-views sql/versions/ranread--$*.sql $(CODE_PARTS) | sed "s/.*/'&'/" | paste -sd, -); \
 	  sed "s/@CHANGED_VIEWS@/$$views/" sql/updates/pre-update.sql; \
-	  cat $< $(CODE_PARTS) sql/updates/post-update.sql; } > $@
+	  cat $<; $(EXPAND) $(CODE_PARTS); cat sql/updates/post-update.sql; } > $@.tmp && mv $@.tmp $@
 
-$(OBJS): $(wildcard src/*.h) .build-flags
+# the C option table, from the same table (scripts/options-c)
+src/options_table.h: src/options.tsv scripts/options-c
+	sh scripts/options-c src/options.tsv > $@.tmp && mv $@.tmp $@
+
+$(OBJS) $(OBJS:.o=.bc): $(wildcard src/*.h) src/options_table.h .build-flags
 $(REPORT_OBJS): $(wildcard src/report/*.h)
 
 # The charts' spec queries (src/report/chart_*.sql) as C strings for

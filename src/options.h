@@ -1,12 +1,14 @@
 /*
  * options.h
  *		The table of a workload's options (options.c): what each option is,
- *		where it stands in a spec, its type, default and bounds.
+ *		where it stands in a spec, its type, default and bounds.  The rows
+ *		and the keys are made from src/options.tsv (options_table.h).
  */
 #ifndef RANREAD_OPTIONS_H
 #define RANREAD_OPTIONS_H
 
 #include "ranread.h"
+#include "options_table.h"
 
 /* Where an option stands in a spec */
 typedef enum WorkloadLevel
@@ -29,35 +31,10 @@ typedef enum WorkloadType
 	WT_BOOL
 } WorkloadType;
 
+/* Each option's key: OPT_ and its name in capitals (src/options.tsv) */
 typedef enum WorkloadKey
 {
-	OPT_PROCESSES,
-	OPT_ITERATIONS,
-	OPT_TARGET,
-	OPT_DURATION,
-	OPT_BLOCK_SIZE,
-	OPT_WRITE_PCT,
-	OPT_QUEUE_DEPTH,
-	OPT_PATTERN,
-	OPT_REGION_START,
-	OPT_REGION_END,
-	OPT_WARMUP,
-	OPT_RATE_IOPS,
-	OPT_SEED,
-	OPT_WORKERS,
-	OPT_DISTRIBUTION,
-	OPT_STEADY_STATE,
-	OPT_SYNC,
-	OPT_START_AT,
-	OPT_IO_PRIORITY,
-	OPT_LABEL,
-	OPT_GROUPS,
-	OPT_SWEEP,
-	OPT_STUDY,
-	OPT_POINT,
-	OPT_FLEET,
-	OPT_CALLER,
-	OPT_VERIFY
+	WORKLOAD_KEYS
 } WorkloadKey;
 
 /* One option of a workload: one row of ranread_options() */

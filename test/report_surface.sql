@@ -11,7 +11,7 @@ SELECT has_function('ranread_chart', ARRAY['bigint'], 'ranread_chart(sweep) exis
 SELECT is(pg_get_function_arguments('ranread_chart(bigint)'::regprocedure),
     'sweep bigint DEFAULT NULL::bigint', 'ranread_chart''s sweep defaults to NULL (the latest)');
 SELECT has_function('ranread_timeline', ARRAY['bigint'], 'ranread_timeline(batch) exists');
-SELECT is(pg_get_function_arguments('ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'::regprocedure),
+SELECT is(pg_get_function_arguments('ranread_sweep'::regproc),
     'start integer DEFAULT 10, max_processes integer DEFAULT 1280, iterations bigint DEFAULT NULL::bigint, '
     'duration interval DEFAULT ''00:00:30''::interval, max_avg_ms double precision DEFAULT 10, '
     'target name DEFAULT ''ranread''::name, block_size integer DEFAULT 8192, write_pct integer DEFAULT 0, '
@@ -19,9 +19,10 @@ SELECT is(pg_get_function_arguments('ranread_sweep(integer, integer, bigint, int
     'region_start double precision DEFAULT 0, region_end double precision DEFAULT 100, '
     'warmup interval DEFAULT ''00:00:00''::interval, rate_iops integer DEFAULT NULL::integer, '
     'seed bigint DEFAULT NULL::bigint, workers integer DEFAULT NULL::integer, '
-    'distribution text DEFAULT ''uniform''::text, steady_state text DEFAULT NULL::text',
+    'distribution text DEFAULT ''uniform''::text, steady_state text DEFAULT NULL::text, '
+    'sync text DEFAULT NULL::text, io_priority text DEFAULT NULL::text, verify boolean DEFAULT false',
     'ranread_sweep takes the methodology''s arguments and every ranread_run option, with their defaults');
-SELECT is(pg_get_function_result('ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)'::regprocedure),
+SELECT is(pg_get_function_result('ranread_sweep'::regproc),
     'TABLE(step integer, processes integer, batch bigint, iops bigint, avg_ms numeric, '
     'p99_ms numeric, max_ms numeric, within_bound boolean, stop_reason text)',
     'ranread_sweep returns one row per step, its figures rounded (IOPS whole, ms to 0.001)');
@@ -47,9 +48,8 @@ CREATE ROLE ranread_test_nobody;
 CREATE ROLE ranread_test_monitor IN ROLE pg_monitor;
 SELECT ok(NOT has_function_privilege('ranread_test_nobody', 'ranread_export(text, text)', 'EXECUTE'),
     'ranread_export is not executable by PUBLIC');
-SELECT ok(NOT has_function_privilege('ranread_test_nobody',
-    'ranread_sweep(integer, integer, bigint, interval, float8, name, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text)',
-    'EXECUTE'), 'ranread_sweep is not executable by PUBLIC');
+SELECT ok(NOT has_function_privilege('ranread_test_nobody', 'ranread_sweep'::regproc, 'EXECUTE'),
+    'ranread_sweep is not executable by PUBLIC');
 SELECT ok(NOT has_function_privilege('ranread_test_nobody', 'ranread_chart(bigint)', 'EXECUTE'),
     'ranread_chart is not executable by PUBLIC');
 SELECT ok(NOT has_table_privilege('ranread_test_nobody', 'ranread_sweeps', 'SELECT'),

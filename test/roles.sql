@@ -57,8 +57,7 @@ SELECT is(pg_temp.error_of($$SELECT * FROM ranread_run(1, 10, target => 'tap_rol
 RESET ROLE;
 -- a role given EXECUTE on ranread_sweep alone
 CREATE ROLE tap_roles_sweeper;
-GRANT EXECUTE ON FUNCTION ranread_sweep(integer, integer, bigint, interval, float8, name, integer,
-    integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text) TO tap_roles_sweeper;
+GRANT EXECUTE ON FUNCTION ranread_sweep TO tap_roles_sweeper;
 SET LOCAL ROLE tap_roles_sweeper;
 SELECT alike(pg_temp.hint_of($$SELECT * FROM ranread_sweep(start => 1, max_processes => 1, target => 'tap_roles')$$),
              'SELECT ranread_grant(''tap_roles_sweeper'', ''run'') grants what running ranread needs;%',

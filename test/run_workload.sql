@@ -193,7 +193,7 @@ SELECT ok((SELECT count(*) >= 40 AND count(DISTINCT t.fn) = 5 FROM takes t JOIN 
 -- where the signature's default is not NULL; it runs the same study again
 CREATE TEMP TABLE st1 AS SELECT * FROM ranread_study(processes => '{1}', duration => '20ms', warmup => NULL, seed => 3);
 SELECT is((SELECT call FROM ranread_studies WHERE study = (SELECT min(study) FROM st1)),
-    'SELECT * FROM ranread_study(processes => ''{1}'', duration => ''00:00:00.02'', warmup => NULL, max_avg_ms => ''10'', early_end => ''false'', target => ''ranread'', small_size => ''8192'', large_size => ''1048576'', large_pattern => ''random'', seed => ''3'');',
+    'SELECT * FROM ranread_study(processes => ''{1}'', duration => ''00:00:00.02'', warmup => NULL, max_avg_ms => ''10'', early_end => ''false'', target => ''ranread'', small_size => ''8192'', large_size => ''1048576'', large_pattern => ''random'', seed => ''3'', verify => ''false'');',
     'a study records its call: every argument but the NULLs its signature defaults to');
 SELECT is(pg_temp.error_of((SELECT call FROM ranread_studies WHERE study = (SELECT min(study) FROM st1))), NULL,
     'the recorded call runs');

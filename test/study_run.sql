@@ -27,7 +27,7 @@ SELECT results_eq($$SELECT s1.row_label, s1.column_label FROM s1 ORDER BY n$$,
 SELECT is((SELECT row(kind, planned, completed, skipped, max_avg_ms)::text FROM ranread_studies WHERE study = (SELECT id FROM id1)),
     '(study,6,6,0,10)', 'the study is recorded: what it planned and did, its bound');
 SELECT is((SELECT call FROM ranread_studies WHERE study = (SELECT id FROM id1)),
-    'SELECT * FROM ranread_study(processes => ''{1,2,3}'', write_pct => ''{0,50}'', duration => ''00:00:00.3'', warmup => ''00:00:00'', max_avg_ms => ''10'', early_end => ''false'', target => ''ranread'', small_size => ''8192'', large_size => ''1048576'', large_pattern => ''random'', seed => ''7'');',
+    'SELECT * FROM ranread_study(processes => ''{1,2,3}'', write_pct => ''{0,50}'', duration => ''00:00:00.3'', warmup => ''00:00:00'', max_avg_ms => ''10'', early_end => ''false'', target => ''ranread'', small_size => ''8192'', large_size => ''1048576'', large_pattern => ''random'', seed => ''7'', verify => ''false'');',
     'the exact call is recorded, every value spelled out');
 SELECT is((SELECT definition -> 'dimensions' FROM ranread_studies WHERE study = (SELECT id FROM id1)),
     '{"processes": [1, 2, 3], "write_pct": [0, 50]}', 'the definition keeps the dimensions');

@@ -74,28 +74,7 @@ AS 'MODULE_PATHNAME', 'ranread_purge'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 CREATE OR REPLACE FUNCTION @extschema@.ranread_run(
-    processes    integer,
-    iterations   bigint   DEFAULT NULL,
-    target       name     DEFAULT 'ranread',
-    duration     interval DEFAULT NULL,
-    block_size   integer  DEFAULT 8192,
-    write_pct    integer  DEFAULT 0,
-    queue_depth  integer  DEFAULT 1,
-    pattern      text     DEFAULT 'random',
-    region_start float8   DEFAULT 0,
-    region_end   float8   DEFAULT 100,
-    warmup       interval DEFAULT '0',
-    rate_iops    integer  DEFAULT NULL,
-    seed         bigint   DEFAULT NULL,
-    workers      integer  DEFAULT NULL,
-    distribution text     DEFAULT 'uniform',
-    steady_state text     DEFAULT NULL,
-    sync         text     DEFAULT NULL,
-    start_at     timestamptz DEFAULT NULL,
-    -- the workers' I/O priority (ioprio_set): 'idle', 'best-effort:N', 'realtime:N'
-    io_priority  text     DEFAULT NULL,
-    -- stamp and checksum every page written, check every page read
-    verify       boolean  DEFAULT false)
+    @options(processes, iterations, target, duration, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync, start_at, io_priority, verify))
 RETURNS @extschema@.ranread_run_result
 AS 'MODULE_PATHNAME', 'ranread_run_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
@@ -107,14 +86,8 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 -- are the batch's.  One row per group, then one for the whole batch (grp 0).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_mix(
     groups       jsonb,
-    duration     interval DEFAULT '30s',
-    warmup       interval DEFAULT '0',
-    seed         bigint   DEFAULT NULL,
-    workers      integer  DEFAULT NULL,
-    steady_state text     DEFAULT NULL,
-    target       name     DEFAULT 'ranread',
-    iterations   bigint   DEFAULT NULL,
-    start_at     timestamptz DEFAULT NULL)
+    @options(duration='30s', warmup, seed, workers, steady_state, target, iterations, start_at, io_priority))
+    @skip(processes block_size write_pct queue_depth pattern region_start region_end rate_iops distribution sync verify: a group's own, in each object of groups (ranread_options, level group))
 RETURNS SETOF @extschema@.ranread_group_result
 AS 'MODULE_PATHNAME', 'ranread_mix'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 3;
@@ -208,15 +181,10 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 -- Where each process's first n I/Os would go (byte offsets in the target),
 -- chosen by the engines' own code; no I/O is done.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_blocks(
-    processes    integer,
+    @options(processes),
     n            integer  DEFAULT 10,
-    target       name     DEFAULT 'ranread',
-    block_size   integer  DEFAULT 8192,
-    pattern      text     DEFAULT 'random',
-    region_start float8   DEFAULT 0,
-    region_end   float8   DEFAULT 100,
-    seed         bigint   DEFAULT 0,
-    distribution text     DEFAULT 'uniform',
+    @options(target, block_size, pattern, region_start, region_end, seed=0, distribution),
+    @skip(rest: only what chooses where an I/O goes matters here, as no I/O is done)
     OUT process     integer,
     OUT seq         integer,
     OUT byte_offset bigint)

@@ -401,22 +401,10 @@ $$;
 CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep(
     start          integer  DEFAULT 10,
     max_processes  integer  DEFAULT 1280,
-    iterations     bigint   DEFAULT NULL,
-    duration       interval DEFAULT '30s',
+    @options(iterations, duration='30s'),
     max_avg_ms     float8   DEFAULT 10,
-    target         name     DEFAULT 'ranread',
-    block_size     integer  DEFAULT 8192,
-    write_pct      integer  DEFAULT 0,
-    queue_depth    integer  DEFAULT 1,
-    pattern        text     DEFAULT 'random',
-    region_start   float8   DEFAULT 0,
-    region_end     float8   DEFAULT 100,
-    warmup         interval DEFAULT '0',
-    rate_iops      integer  DEFAULT NULL,
-    seed           bigint   DEFAULT NULL,
-    workers        integer  DEFAULT NULL,
-    distribution   text     DEFAULT 'uniform',
-    steady_state   text     DEFAULT NULL)
+    @options(target, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync, io_priority, verify))
+    @skip(processes: each step's, from start and max_processes; start_at: the steps start one after another)
 RETURNS TABLE (
     step           integer,
     processes      integer,

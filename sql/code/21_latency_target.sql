@@ -445,19 +445,8 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_latency_target(
     percentile     float8   DEFAULT 99,
     dimension      text     DEFAULT 'queue_depth',
     max_load       integer  DEFAULT 256,
-    duration       interval DEFAULT '5s',
-    target         name     DEFAULT 'ranread',
-    processes      integer  DEFAULT NULL,
-    queue_depth    integer  DEFAULT NULL,
-    block_size     integer  DEFAULT 8192,
-    write_pct      integer  DEFAULT 0,
-    pattern        text     DEFAULT 'random',
-    region_start   float8   DEFAULT 0,
-    region_end     float8   DEFAULT 100,
-    warmup         interval DEFAULT '0',
-    seed           bigint   DEFAULT NULL,
-    workers        integer  DEFAULT NULL,
-    distribution   text     DEFAULT 'uniform')
+    @options(duration='5s', target, processes=NULL, queue_depth=NULL, block_size, write_pct, pattern, region_start, region_end, warmup, seed, workers, distribution, sync, io_priority, verify))
+    @skip(iterations steady_state: every window runs for duration, so that windows compare; rate_iops: the search raises the load itself, which a cap would hold down; start_at: the windows start one after another)
 RETURNS TABLE (
     step           integer,
     phase          text,

@@ -1017,28 +1017,23 @@ $$;
 -- and pattern.  Everything is checked before the first batch; the workload
 -- options take ranread_run's defaults but duration (ranread_options).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_study(
-    processes     integer[] DEFAULT NULL,
-    queue_depth   integer[] DEFAULT NULL,
-    block_size    integer[] DEFAULT NULL,
-    write_pct     integer[] DEFAULT NULL,
+    @options(processes[], queue_depth[], block_size[], write_pct[]),
     region        text[]    DEFAULT NULL,
-    pattern       text[]    DEFAULT NULL,
-    distribution  text[]    DEFAULT NULL,
+    @options(pattern[], distribution[]),
     small         integer[] DEFAULT NULL,
     large         integer[] DEFAULT NULL,
     matrix        text      DEFAULT NULL,
     num_small     integer   DEFAULT NULL,
     num_large     integer   DEFAULT NULL,
-    duration      interval  DEFAULT '10s',
-    warmup        interval  DEFAULT '0',
+    @options(duration='10s', warmup),
     max_avg_ms    float8    DEFAULT 10,
     early_end     boolean   DEFAULT false,
-    target        name      DEFAULT 'ranread',
+    @options(target),
     small_size    integer   DEFAULT 8192,
     large_size    integer   DEFAULT 1048576,
     large_pattern text      DEFAULT 'random',
-    seed          bigint    DEFAULT NULL,
-    workers       integer   DEFAULT NULL)
+    @options(seed, workers, io_priority, verify))
+    @skip(region_start region_end: the region dimension sets both ('START-END' per point); iterations steady_state: every point runs for duration, so that points compare; rate_iops: a study measures what the storage answers at each point, which a cap would hide; sync: a study's writes are plain (ranread_commit_test times the commit path, ranread_run and ranread_sweep synced writes); start_at: the points start one after another)
 RETURNS SETOF @extschema@.ranread_study_result
 AS 'MODULE_PATHNAME', 'ranread_forward'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;

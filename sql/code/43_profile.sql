@@ -303,13 +303,12 @@ $$;
 -- report.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_profile(
     name       text,
-    target     name     DEFAULT 'ranread',
-    duration   interval DEFAULT NULL,
+    @options(target, duration=NULL),
     passes     integer  DEFAULT NULL,
     num_disks  integer  DEFAULT NULL,
     writes     boolean  DEFAULT true,
-    seed       bigint   DEFAULT NULL,
-    workers    integer  DEFAULT NULL)
+    @options(seed, workers))
+    @skip(rest: a profile's tests are its own workloads, as the tool it follows runs them)
 RETURNS TABLE (study bigint, test text, mode text, mbps numeric, iops bigint,
                avg_us numeric, p99_us numeric, p99999_us numeric, max_us numeric, result text)
 LANGUAGE plpgsql VOLATILE

@@ -1447,29 +1447,15 @@ $$;
 -- spec.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet(
     nodes            text[],
-    processes        integer,
-    iterations       bigint   DEFAULT NULL,
-    target           name     DEFAULT 'ranread',
-    duration         interval DEFAULT NULL,
-    block_size       integer  DEFAULT 8192,
-    write_pct        integer  DEFAULT 0,
-    queue_depth      integer  DEFAULT 1,
-    pattern          text     DEFAULT 'random',
-    region_start     float8   DEFAULT 0,
-    region_end       float8   DEFAULT 100,
-    warmup           interval DEFAULT '0',
-    rate_iops        integer  DEFAULT NULL,
-    seed             bigint   DEFAULT NULL,
-    workers          integer  DEFAULT NULL,
-    distribution     text     DEFAULT 'uniform',
-    steady_state     text     DEFAULT NULL,
-    sync             text     DEFAULT NULL,
+    @options(processes, iterations, target, duration, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync),
     start_delay      interval DEFAULT '2s',
     skip_unavailable boolean  DEFAULT false,
     on_node_failure  text     DEFAULT 'continue',
     max_offset_ms    float8   DEFAULT 10,
     on_clock_skew    text     DEFAULT 'error',
-    loopback         text     DEFAULT NULL)
+    loopback         text     DEFAULT NULL,
+    @options(io_priority, verify))
+    @skip(start_at: the fleet starts every node at once, start_delay after the call)
 RETURNS SETOF @extschema@.ranread_fleet_result
 AS 'MODULE_PATHNAME', 'ranread_forward'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;

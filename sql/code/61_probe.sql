@@ -239,10 +239,9 @@ $$;
 -- job is the pg_cron job that runs it (ranread_probe_schedule sets it).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_probe(
     tablespace  name     DEFAULT 'pg_default',
-    duration    interval DEFAULT '10s',
-    rate_iops   integer  DEFAULT 200,
-    io_priority text     DEFAULT 'best-effort:7',
+    @options(duration='10s', rate_iops=200, io_priority='best-effort:7'),
     job         text     DEFAULT NULL)
+    @skip(rest: a probe's workload is fixed (one process at queue depth 1, random 8 KiB reads of its tablespace's probe target, no writes), so that every probe of a tablespace compares with its baseline)
 RETURNS TABLE (
     batch       bigint,
     reads       bigint,
@@ -290,9 +289,8 @@ $$;
 CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_schedule(
     tablespace  name     DEFAULT 'pg_default',
     schedule    text     DEFAULT '*/5 * * * *',
-    duration    interval DEFAULT '10s',
-    rate_iops   integer  DEFAULT 200,
-    io_priority text     DEFAULT 'best-effort:7')
+    @options(duration='10s', rate_iops=200, io_priority='best-effort:7'))
+    @skip(rest: a probe's workload is fixed, as ranread_probe says)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp

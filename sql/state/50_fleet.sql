@@ -219,7 +219,9 @@ CREATE TYPE @extschema@.ranread_fleet_options AS (
     on_node_failure  text,
     max_offset_ms    float8,
     on_clock_skew    text,
-    loopback         text
+    loopback         text,
+    io_priority      text,      -- 1.2
+    verify           boolean    -- 1.2
 );
 
 -- The coordinator's own view of one node, kept as one record per node in

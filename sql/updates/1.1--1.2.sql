@@ -133,3 +133,10 @@ ALTER TABLE @extschema@.ranread_sweeps
         CHECK (pg_catalog.isfinite(started_at) AND pg_catalog.isfinite(finished_at)
                AND block_size > 0 AND write_pct BETWEEN 0 AND 100 AND queue_depth >= 1
                AND start >= 1 AND max_processes >= start AND steps >= 0);
+
+-- fleets: the workers' I/O priority and verify, as every function that
+-- takes a workload now takes them (src/options.tsv), travel to the nodes
+-- with the fleet's other options
+ALTER TYPE @extschema@.ranread_fleet_options
+    ADD ATTRIBUTE io_priority text,
+    ADD ATTRIBUTE verify boolean;
