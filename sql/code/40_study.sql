@@ -490,9 +490,14 @@ DECLARE
     overhead float8;
     left_s   float8;
 BEGIN
+    -- each group of the point, with the group options every point shares
+    -- (the study's own scalar arguments, such as verify: never one of its
+    -- dimensions, which are arrays)
     SELECT * INTO r
       FROM @extschema@.ranread_run_step(ranread_internal.ranread_spec(jsonb_build_object(
-               'study', res.study, 'point', res.point, 'groups', p -> 'groups',
+               'study', res.study, 'point', res.point,
+               'groups', (SELECT jsonb_agg(g || COALESCE(spec -> 'groups' -> 0, '{}') ORDER BY k)
+                            FROM jsonb_array_elements(p -> 'groups') WITH ORDINALITY x(g, k)),
                'duration', p -> 'duration', 'warmup', p -> 'warmup'), spec)) g
      WHERE g.grp = 0;
     res.batch := r.batch;
