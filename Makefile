@@ -70,11 +70,12 @@ DATA = $(wildcard sql/versions/ranread--*.sql)
 # watch"), beside the extension's scripts: `pg_config --sharedir`/extension/
 DATA += metrics/ranread_postgres_exporter.yaml
 
-# pg_regress (make installcheck): test/sql/NAME.sql run, its output compared
-# with test/expected/NAME.out; results/, regression.diffs and regression.out
-# are written under test/.  In this order: surface creates the extension.
+# pg_regress (make installcheck): test/regress/sql/NAME.sql run, its output
+# compared with test/regress/expected/NAME.out; results/, regression.diffs
+# and regression.out are written under test/regress/.  In this order:
+# surface creates the extension.
 REGRESS = surface setup_errors run_argument_errors bad_input
-REGRESS_OPTS = --inputdir=test --outputdir=test
+REGRESS_OPTS = --inputdir=test/regress --outputdir=test/regress
 
 # libpq: the fleet talks to other servers itself (src/remote.c)
 SHLIB_LINK += -luring -lpq
@@ -105,7 +106,7 @@ SHLIB_LINK += $(SANITIZE_FLAGS)
 OBJS += src/sanitize.o
 endif
 
-EXTRA_CLEAN = test/results test/regression.diffs test/regression.out .build-flags src/sanitize.o src/options_table.h \
+EXTRA_CLEAN = test/regress/results test/regress/regression.diffs test/regress/regression.out .build-flags src/sanitize.o src/options_table.h \
 	src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h src/report/chart_timeline_heat.sql.h
 
 PG_CONFIG ?= pg_config
@@ -145,14 +146,14 @@ src/report/charts.o src/report/charts.bc: src/report/chart_sweep.sql.h src/repor
 	@echo '$(SANITIZE_FLAGS)' | cmp -s - $@ || echo '$(SANITIZE_FLAGS)' > $@
 .PHONY: FORCE
 
-# make installcheck-pgtap: the pgTAP files (test/*.sql) with pg_prove, in a
+# make installcheck-pgtap: the pgTAP files (test/tap/*.sql) with pg_prove, in a
 # database made afresh (PGTAP_DB) with pgtap and ranread created, on the
 # running server that psql reaches (PGHOST, PGPORT, PGUSER: a superuser), as
 # installcheck does: no root needed, only the extension and pgTAP installed
 # where that server finds them.  PGTAP_TESTS= picks files, PROVE_FLAGS=-v
 # shows every test.
 PGTAP_DB ?= ranread_tap
-PGTAP_TESTS ?= $(wildcard test/*.sql)
+PGTAP_TESTS ?= $(wildcard test/tap/*.sql)
 installcheck-pgtap:
 	$(bindir)/psql -qX -v ON_ERROR_STOP=1 -d postgres -c 'DROP DATABASE IF EXISTS $(PGTAP_DB)' -c 'CREATE DATABASE $(PGTAP_DB)'
 	$(bindir)/psql -qX -v ON_ERROR_STOP=1 -d $(PGTAP_DB) -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION ranread'

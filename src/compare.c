@@ -35,7 +35,7 @@
  * three times faster.
  *
  * Pure: nothing but the two histograms and the two settings, so the
- * function is IMMUTABLE and tested on synthetic histograms (test/watch_compare.sql).
+ * function is IMMUTABLE and tested on synthetic histograms (test/tap/watch_compare.sql).
  *
  * Copyright (c) the ranread authors
  */

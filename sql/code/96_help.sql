@@ -4,7 +4,7 @@
 -- descriptions are the objects' COMMENTs (97_comments.sql), the workload
 -- options' units, ranges and help are ranread_options()'s (src/options.c's
 -- option table), the defaults are the functions' own (pg_proc): nothing is
--- written twice.  test/help.sql checks that every function a user calls is
+-- written twice.  test/tap/help.sql checks that every function a user calls is
 -- listed and every listed one exists.  New in 1.1.
 
 -- The entry points: task, order, name (a function or a view), example

@@ -8,7 +8,7 @@
 -- give theirs apart).  The steps behind the functions live in schema
 -- ranread_internal, not on search_path, and carry no comment here (a
 -- comment beginning "Internal:" would keep ranread_help() from listing a
--- function).  test/comments.sql checks that every function, view,
+-- function).  test/tap/comments.sql checks that every function, view,
 -- table and type of the extension in this schema has a comment.  New in
 -- 1.1; the upgrade script includes this file whole.
 

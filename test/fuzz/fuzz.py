@@ -23,7 +23,7 @@ input gets an error in PostgreSQL's style, never a crash or a hang.
 The seed is printed first; a failure prints the case number and its SQL, and
 `--seed S --only K` runs that case alone.  Output is one line per check,
 "PASS text" or "FAIL text", and "# ..." lines of detail, for
-test/shell/88_fuzz.sh to turn into TAP.
+test/fuzz/run to turn into TAP.
 """
 import argparse
 import collections

@@ -8,8 +8,8 @@
 # skip their parts.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
-# shellcheck source=../shell/lib.sh
-. "$here/../shell/lib.sh"
+# shellcheck source=../shell/lib/lib.sh
+. "$here/../shell/lib/lib.sh"
 # shellcheck source=slowfs.sh
 . "$here/slowfs.sh"
 

@@ -19,7 +19,7 @@
 #  - (and, seen from psql, a batch's NOTICE line in the seed's format:
 #    "4 processes (2000 iterations in 00:00:00.2) average response time =
 #    0.12ms, calculated IOPS = 33000", with the time it measured)
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 DB=rr_files
 DD=$(data_dir)

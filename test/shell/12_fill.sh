@@ -13,10 +13,10 @@
 #    ends the fill within about a second (SQLSTATE 57014) and
 #    pg_terminate_backend its session, and either way no target is recorded
 #    and the file the fill wrote is emptied
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
-. "$(dirname "$0")/throttle.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
+. "$(dirname "$0")/lib/throttle.bash"
 
 DB=rr_fill
 DD=$(data_dir)

@@ -12,7 +12,7 @@
 #    without a reason stops it too
 #  - docs/options.md is the page scripts/options-doc makes from the
 #    installed extension (RANREAD_WRITE_DOCS=1 writes it)
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 cd "$(dirname "$0")/../.."
 setup_db rr_options
 

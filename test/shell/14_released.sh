@@ -7,7 +7,7 @@
 #    the SQL surface starts the next version (sql/README.md) instead of
 #    changing what users of the released one installed
 #  - the server offers the released scripts as they are in sql/versions/
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 cd "$(dirname "$0")/../.."
 
 sums=sql/versions/SHA256SUMS

@@ -6,13 +6,13 @@
 #  - the history is intact after the update, row for row, and the current
 #    functions read it
 #  - the updated extension has the same objects with the same definitions
-#    as a fresh install (test/lib/catalog.sql over both), so an upgrade script
+#    as a fresh install (test/shell/lib/catalog.sql over both), so an upgrade script
 #    that forgets a change fails here
 #  - a database made with the released 1.1 updates the same way
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
-CATALOG="$(dirname "$0")/../lib/catalog.sql"
+CATALOG="$(dirname "$0")/lib/catalog.sql"
 catalog_of() { psql -qAtX -d "$1" -f "$CATALOG"; }
 
 CUR=$(q_in postgres "SELECT default_version FROM pg_available_extensions WHERE name = 'ranread'")

@@ -5,7 +5,7 @@
 #    member of pg_monitor, which 1.0 grants the charts but not the verdict
 #    rule (ranread_sweep_judge) the chart now asks
 #  - ranread_export writes the chart as svg; ranread_limits answers
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 DB=rr_charts_10
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null

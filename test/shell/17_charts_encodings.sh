@@ -6,7 +6,7 @@
 #    quotation marks, middle dots and dashes of their titles (characters
 #    LATIN1 lacks) as character references
 #  - ranread_svg draws a title with a {"char": code point} part alike
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 # history.sql TARGET: a sweep of three steps and a batch's seconds
 history() {

@@ -4,7 +4,7 @@
 #    src/report/, so the core builds and reads without the module
 #  - every C file of src/report/ is built as one of the Makefile's
 #    REPORT_OBJS, and the charts' spec queries beside them are compiled in
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 headers=$(cd "$ROOT/src/report" && ls *.h | paste -sd '|')

@@ -13,7 +13,7 @@
 # lock on the target catalog, so setup waits after its free-space check
 # (ranread_setup checks, then replaces the catalog row, then fills); while it
 # waits, a file takes all but 4 MB of the filesystem.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 DB=rr_space
 WORK=$(mktemp -d "$TMPDIR_TEST/rr_space.XXXXXX")

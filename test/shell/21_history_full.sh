@@ -13,8 +13,8 @@
 #    ranread's free-space error (naming the reserve) before it makes the
 #    tablespace's temporary directory; with the space back the next batch
 #    completes and the failed one keeps its message
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 DBNAME=rr_hfull
 IMG="$WORK/fs.img"

@@ -12,8 +12,8 @@
 #  - ranread.reserve (superuser) sets a fixed reserve; a role that is not a
 #    superuser cannot lower it
 #  - on a filesystem holding only a tablespace the reserve has no WAL part
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/cluster.bash"
 
 WORK=$(mktemp -d "$TMPDIR_TEST/rr_reserve.XXXXXX")
 chmod 755 "$WORK"

@@ -13,8 +13,8 @@
 #    stop its own batch but not another role's; members of pg_signal_backend
 #    can stop any batch but a superuser's, which only superusers can stop
 #  - while it runs, pg_stat_activity shows each worker's batch, I/Os and seconds
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_stop
 setup_target 64MB

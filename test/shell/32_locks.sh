@@ -15,8 +15,8 @@
 #    second, the recording gives up, the WARNING says why
 #  - a lock that keeps the batch's first row out: the leader says so, and
 #    ranread_stop() gives the batch up
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_locks
 setup_target 64MB

@@ -6,8 +6,8 @@
 # the rows that describe the call agree with its batches).  While a study
 # runs, ranread_study_overview calls it 'running'; the reset removes what
 # no running call holds.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 trap 'faults_cleanup' EXIT
 
 setup_db rr_reset_run

@@ -21,9 +21,9 @@
 #    that a crash empties is said to be emptied by crash recovery
 # On 1.0 a VACUUM (VERBOSE) of a 64 MB target scanned 8192 pages and dirtied
 # 8198, and a database-wide VACUUM FULL emptied every target.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 trap 'faults_cleanup; cluster_stop_all' EXIT
 
 setup_db rr_maint

@@ -13,8 +13,8 @@
 #    the tablespace is needed unless it is the database's default.  On 1.0 a
 #    role could make a target in pg_default where it could not create a
 #    table, and was refused in its database's real default tablespace.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 SHM_DIR=$(mktemp -d /dev/shm/ranread_test.XXXXXX)
 chown postgres:postgres "$SHM_DIR"; chmod 700 "$SHM_DIR"

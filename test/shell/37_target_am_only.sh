@@ -14,8 +14,8 @@
 #    and VACUUM FREEZE advances age(datfrozenxid) past the xids burnt since
 #  - ranread_target_check() lists a relation of the method that is not a
 #    target (as builds before the refusal made them), with the DROP to run
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_amonly
 psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_amonly_user" -c "CREATE ROLE rr_amonly_user" >/dev/null

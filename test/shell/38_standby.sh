@@ -10,9 +10,9 @@
 #  - while the primary runs a batch, calls on the standby neither try to
 #    mark it failed nor start a worker.  On 1.0 they tried an UPDATE in a
 #    read-only transaction and started a repair worker that exited 1.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 trap 'faults_cleanup; cluster_stop_all' EXIT
 
 setup_db rr_standby

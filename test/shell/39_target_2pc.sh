@@ -15,9 +15,9 @@
 #    registered: the checkpointer PANICked and the server restarted
 #  - a prepared transaction without a move (the CLUSTER rolled back to a
 #    savepoint) prepares and commits
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 trap 'faults_cleanup; cluster_stop_all' EXIT
 
 D="$TMPDIR_TEST/rr_2pc_data"

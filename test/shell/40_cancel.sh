@@ -7,8 +7,8 @@
 # Each time: the workers are gone within a second or two, the batch is
 # recorded with its status ('cancelled', or 'completed' for the rollback) and
 # the I/Os it completed, earlier history is intact, and the next batch runs.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_cancel
 setup_target 64MB

@@ -11,8 +11,8 @@
 #  - ranread_run on it is refused with 58P01, naming the file, with a hint
 #    of both ways out; the other targets run
 #  - ranread_purge forgets it; ranread_setup of its name makes it again
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_missing
 psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_missing_mon" -c "CREATE ROLE rr_missing_mon IN ROLE pg_monitor" >/dev/null

@@ -8,8 +8,8 @@
 # counting.  On 1.0 the recorder computed its figures while the other worker
 # still counted (reads 223,781 recorded against 223,789 returned).  Three
 # rounds, since the moment the signal lands varies.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_sigterm
 setup_target 64MB

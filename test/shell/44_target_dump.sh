@@ -15,8 +15,8 @@
 #    (pg_restore --exit-on-error, psql ON_ERROR_STOP), with every history row
 #  - a 1.0 database whose target got grants moves it there and takes them
 #    off when updated to 1.1, and then dumps and restores too
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 for r in rr_dump_reporting; do
   psql -qX -d postgres -c "DROP ROLE IF EXISTS $r" -c "CREATE ROLE $r" >/dev/null

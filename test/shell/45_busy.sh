@@ -10,8 +10,8 @@
 #    queue depth) at >= 0.98, per batch and per process
 #  - a self-check: with the submissions throttled by a rate limit the figure
 #    does not apply (NULL), and the summary's notes stay empty for a busy batch
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 . "$(dirname "$0")/../rig/slowfs.sh"
 
 slowfs_build "" || { echo "1..0 # SKIP $SLOWFS_WHY"; exit 0; }

@@ -16,7 +16,7 @@
 #  - the commit test's batches (one process at queue depth 1 each): sync;
 #    their leader's lines are DEBUG1 (a step of a larger call says one line)
 # Where io_uring is not available, the io_uring cases are skipped.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 DB=rr_engines
 trap 'psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1' EXIT

@@ -12,8 +12,8 @@
 #  - 'realtime:0', which the server's user may not set (no CAP_SYS_ADMIN or
 #    CAP_SYS_NICE), fails the batch before any I/O: an error naming
 #    io_priority, the batch recorded failed with the reason
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 trap 'faults_cleanup' EXIT
 
 setup_db rr_io_priority

@@ -22,9 +22,9 @@
 #  - with pg_wal symlinked to another filesystem, the scratch file goes to
 #    pg_wal (under a name that is never a WAL file's), follows the symlink,
 #    and the results name that filesystem
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 
 MNT=$WORK/walfs
 cleanup() {

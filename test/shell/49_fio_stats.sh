@@ -14,8 +14,8 @@
 #  - on FUSE storage (slowfs, test/rig), whose files carry an anonymous
 #    device number with no stat in /sys, device and device_util_pct are NULL
 #    while the CPU figures are still there
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 . "$(dirname "$0")/../rig/slowfs.sh"
 
 cleanup() {

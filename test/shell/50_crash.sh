@@ -8,8 +8,8 @@
 #    the restart it shows 'failed' with a message, and the next batch marks
 #    it 'failed' in ranread_batches too
 #  - running ranread_setup again makes the target usable
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_crash
 setup_target 64MB

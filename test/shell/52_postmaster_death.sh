@@ -10,9 +10,9 @@
 # Each time: the processes are gone within 1.5 s of the kill (1 s asked,
 # 0.5 s slack for this shared machine), and a new postmaster starts at once
 # (the last time through pg_ctl start).
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 trap 'faults_cleanup; cluster_stop_all' EXIT
 
 D="$WORK/pmdeath"

@@ -25,7 +25,7 @@
 #    as raced (the count of writes begun does not wrap)
 #  - bad input: a non-boolean verify, a missing target, verify with a block
 #    size of part of a page, a group that writes a verified target unverified
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 setup_db rr_verify
 q "SELECT ranread_setup('8MB', target => 'v')" >/dev/null

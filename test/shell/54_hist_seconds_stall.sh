@@ -8,8 +8,8 @@
 # the batch), each holding I/Os; the last second, the rest of the group's
 # histogram, has none after an unknown second; the batch's own histogram is
 # whole.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_hsec
 setup_target 64MB

@@ -5,8 +5,8 @@
 # server does not crash.  Both engines: io_uring on a two-segment target
 # (segment 1 truncated), synchronous on a one-segment target (segment 0 cut
 # to half).
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_ioerr
 DATA=$(data_dir)

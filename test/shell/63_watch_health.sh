@@ -26,8 +26,8 @@
 #    is the same and ok; the device back to 40 ms: faster, ok
 #  - thresholds set below the device: degraded, then critical, each notified
 #  - the probes' chart draws them with the baseline
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 . "$(dirname "$0")/../rig/slowfs.sh"
 
 slowfs_build "" || { echo "1..0 # SKIP $SLOWFS_WHY"; exit 0; }

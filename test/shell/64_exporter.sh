@@ -15,8 +15,8 @@
 #    figures of ranread_health; ranread_health_status{state} is 1 for the
 #    tablespace's status only
 # Needs the Debian packages prometheus-postgres-exporter and curl.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 EXPORTER=$(command -v prometheus-postgres-exporter || command -v postgres_exporter || true)
 if [ -z "$EXPORTER" ] || ! command -v curl >/dev/null; then

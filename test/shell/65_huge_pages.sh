@@ -7,8 +7,8 @@
 #    the batch records buffer_pages 'huge'.  Where it cannot, the batch
 #    records 'small' and the caller gets a NOTICE saying so.
 #  - off: base pages, recorded 'small', no NOTICE.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_huge
 setup_target 64MB

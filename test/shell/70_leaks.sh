@@ -6,8 +6,8 @@
 # descriptors and memory stay put.  Then max_worker_processes exhausted by
 # other work (parallel queries): a clear error when no slot is free, fewer
 # workers and a NOTICE when some are, never a hang.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_leaks
 setup_target 32MB

@@ -9,8 +9,8 @@
 # have and none left 'running', no ranread worker left, no dynamic shared
 # memory segment leaked, the postmaster's file descriptors and memory stable.
 # A slow variant: RANREAD_SOAK_BATCHES=2000.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 N=${RANREAD_SOAK_BATCHES:-200}
 SEED=${RANREAD_SOAK_SEED:-$$}

@@ -8,8 +8,8 @@
 # after the end of the duration: to the batch, the same as a device that
 # answers nothing for that long.  (The soak, test/shell/75_soak.sh, met this
 # as a 'completed' batch of 0 reads on a busy shared disk.)
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_stall
 setup_target 64MB

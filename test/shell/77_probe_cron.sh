@@ -10,8 +10,8 @@
 #    its last run and last probe
 #  - ranread_probe_unschedule removes it (true), and says false when there
 #    is none
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/cluster.bash"
 trap 'cluster_stop_all' EXIT
 
 if [ ! -e "$($PGBIN/pg_config --pkglibdir)/pg_cron.so" ]; then

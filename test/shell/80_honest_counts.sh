@@ -10,8 +10,8 @@
 # Each must have read at least 95% of reads x block_size.  The target's
 # files are read into the page cache first, so reads answered by a cache
 # would not show up in either witness.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_honest
 setup_target 256MB

@@ -10,8 +10,8 @@
 #    is refused to non-superusers, and gives 0 rows to superusers
 #  - writes (write_pct 100) touch no relation but the target (md5 of the
 #    other relations' files before and after), and leave valid pages in it
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_security
 setup_target 32MB ranread

@@ -9,8 +9,10 @@
 #    quoted) runs and records batches: 1.0 kept the quoted name in a 64-byte
 #    buffer and sent truncated SQL to the worker
 #  - an error inside a worker reaches the server log
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+#  - the tests are kept by kind (test/README.md): each shell test's number
+#    is its own, every test file is in its kind's folder
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 SO="$(pg_config --pkglibdir)/ranread.so"
 [ -n "${RANREAD_DESTDIR:-}" ] && SO="$RANREAD_DESTDIR$SO"
@@ -69,5 +71,12 @@ if [ -n "$LOG" ] && [ -r "$LOG" ]; then
 else
   ok 0 "# SKIP the server log is not readable here"
 fi
+
+# --- tests by kind
+TESTS="$(dirname "$0")/.."
+dup=$(ls "$TESTS"/shell/[0-9]*.sh | sed -E 's|.*/([0-9]+)_.*|\1|' | sort | uniq -d | paste -sd' ' -)
+is "$dup" "" "no two shell tests share a number"
+stray=$(ls "$TESTS"/*.sql "$TESTS"/*.sh "$TESTS"/shell/*.bash "$TESTS"/shell/*.py "$TESTS"/shell/[!0-9]*.sh 2>/dev/null | paste -sd' ' -)
+is "$stray" "" "every test file is in its kind's folder (pgTAP in tap/, helpers in shell/lib/)"
 
 done_testing

@@ -18,8 +18,8 @@
 #    chart's table says MiB/s; the report prints settings as PostgreSQL
 #    shows them and names a grid's dimensions
 # Needs the Debian packages chromium and python3 for the browser part.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/browser.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/browser.bash"
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 PYTHON=$(command -v python3 || true)
@@ -154,7 +154,7 @@ fi
 for name in $KINDS report; do
   f="$OUT/$name.svg"
   [ "$name" = report ] && f="$OUT/report.html"
-  "$PYTHON" "$(dirname "$0")/layout.py" "$CHROMIUM" "$f" "$OUT" > "$OUT/$name.layout.txt" 2>&1
+  "$PYTHON" "$(dirname "$0")/lib/layout.py" "$CHROMIUM" "$f" "$OUT" > "$OUT/$name.layout.txt" 2>&1
   ok $? "$name: no text leaves the picture, no two texts overlap, none is covered$([ "$name" = report ] && echo ', no short cell wraps')" ||
     head -20 "$OUT/$name.layout.txt" | sed 's/^/# /'
   if [ "$name" = report ]; then

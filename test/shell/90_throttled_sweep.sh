@@ -2,9 +2,9 @@
 # A disk with a known ceiling: cgroup v1 blkio throttling caps the read IOPS
 # of the postmaster's children (the workers are forked after the move), and
 # ranread_sweep must find the ceiling and stop for the right reason.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
-. "$(dirname "$0")/throttle.bash"
+. "$(dirname "$0")/lib/throttle.bash"
 throttle_skip_unless_available
 
 setup_db ranread_throttle

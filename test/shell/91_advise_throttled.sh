@@ -10,9 +10,9 @@
 # shared machine's disk does even when others load it (QD1 8 KiB reads of
 # 1.6 ms, one process's 1 MiB reads at 33 MiB/s seen), so the caps, not the
 # neighbours, set the figures.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
-. "$(dirname "$0")/throttle.bash"
+. "$(dirname "$0")/lib/throttle.bash"
 throttle_skip_unless_available
 
 IOPS=250

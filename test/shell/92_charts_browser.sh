@@ -10,8 +10,8 @@
 #    the pixels show that every curve, bar and cell is really painted in its
 #    own colour, and that an untimed timeline paints no latency
 # Needs the Debian packages chromium and python3; skips without them.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/browser.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/browser.bash"
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 PYTHON=$(command -v python3 || true)

@@ -13,8 +13,8 @@
 #    external), parses, and Chromium paints its charts
 # Chromium and python3 (Debian packages chromium, python3) for the browser
 # part, which is skipped without them.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/browser.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/browser.bash"
 
 OUT="$TMPDIR_TEST/study"
 mkdir -p "$OUT"

@@ -33,9 +33,9 @@
 #    export are well-formed
 #  - a password given in a connection string appears in no stored row, no
 #    pg_dump, no NOTICE or error; ranread_nodes refuses one
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 trap 'faults_cleanup; cluster_stop_all' EXIT
 
 SECRET=s3cret-pw-94

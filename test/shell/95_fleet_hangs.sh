@@ -10,9 +10,9 @@
 # conninfo's connect_timeout, or ranread's 10 s when it gives none; one
 # frozen during a run by duration 30 s after the batch was due to end; one
 # frozen during a run by iterations 30 s after it was last seen at work.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 FROZEN=()
 thaw_all() { local p; for p in "${FROZEN[@]}"; do kill -CONT "$p" 2>/dev/null; done; FROZEN=(); }
 trap 'thaw_all; faults_cleanup; cluster_stop_all' EXIT

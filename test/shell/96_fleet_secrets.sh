@@ -13,9 +13,9 @@
 # one seed) run there too.  None of the passwords may appear in pg_dump of
 # the database (every table of ranread), in anything psql printed (rows,
 # NOTICEs, WARNINGs, errors), or in the server log.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 trap 'faults_cleanup; cluster_stop_all' EXIT
 
 C="$WORK/coord"

@@ -8,9 +8,9 @@
 # that never answers (options timeout:30 attempts:2: glibc's getaddrinfo
 # waits a minute per name).  Skipped where unshare or the listener cannot
 # be had.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 DNS_PID=""
 trap '[ -n "$DNS_PID" ] && kill "$DNS_PID" 2>/dev/null; faults_cleanup; cluster_stop_all' EXIT
 

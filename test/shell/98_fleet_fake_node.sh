@@ -1,6 +1,6 @@
 #!/bin/bash
 # A node that misbehaves at the protocol level cannot harm the coordinator.
-# Fake nodes (test/shell/fakenode.py, enough of PostgreSQL's protocol to be
+# Fake nodes (test/shell/lib/fakenode.py, enough of PostgreSQL's protocol to be
 # connected to) answer a query with 1 MiB rows without end, with a single
 # row that says it is 1 GiB long, with NOTICEs holding newlines, or never
 # answer the connection at all.  The coordinator (a cluster of its own, its
@@ -8,12 +8,12 @@
 # which node and what limit, and its memory stays far below what the node
 # sent; no NOTICE of a node reaches its server log; a connect_timeout of 0
 # or a huge one does not remove ranread's own connect bound.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/cluster.bash"
 FAKES=()
 trap 'for p in "${FAKES[@]}"; do kill "$p" 2>/dev/null; done; faults_cleanup; cluster_stop_all' EXIT
-FAKENODE="$(cd "$(dirname "$0")" && pwd)/fakenode.py"
+FAKENODE="$(cd "$(dirname "$0")" && pwd)/lib/fakenode.py"
 command -v python3 >/dev/null || { echo "1..0 # SKIP python3 is not available"; exit 0; }
 
 C="$WORK/coord"

@@ -5,7 +5,7 @@
 # each figure is the median of the comparable batches it names, and says
 # how much they vary.  The target is smaller than twice the RAM, but 2 ms
 # reads are no cache's: the advice is given, with that said.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/../rig/slowfs.sh"
 
 slowfs_build "" || { echo "1..0 # SKIP $SLOWFS_WHY"; exit 0; }

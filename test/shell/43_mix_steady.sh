@@ -8,8 +8,8 @@
 #    few seconds, 'completed', ended_steady; a 6 s run gets SNIA's verdict
 #    'steady' in the summary and on its timeline
 #  - SNIA's rule itself, on known rounds (ranread_steady_verdict)
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 . "$(dirname "$0")/../rig/slowfs.sh"
 
 setup_db rr_mix

@@ -11,7 +11,7 @@
 #    DETAIL (the batches' own lines are DEBUG1)
 #  - an error from a PL/pgSQL function keeps its SQLSTATE, message and hint,
 #    and its CONTEXT names the function called but no ranread_internal frame
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 DB=rr_notices
 trap 'psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1' EXIT

@@ -1,6 +1,6 @@
 -- The errors of ranread_run that depend on the target, the machine or on
 -- what exists (the exact messages of the others are in the pg_regress test
--- test/sql/run_argument_errors.sql): running before setup, a misspelt
+-- test/regress/sql/run_argument_errors.sql): running before setup, a misspelt
 -- target, a block size off the target's direct I/O alignment or larger than
 -- its region, and refused calls starting nothing.
 BEGIN;

@@ -11,8 +11,8 @@
 #  - two setups or purges of one name still wait for each other; the wait
 #    shows in pg_locks as an "object" lock on pg_extension, and cancel and
 #    lock_timeout end it at once
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/faults.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/faults.bash"
 
 setup_db rr_tlock
 psql -qX -d postgres -c "DROP ROLE IF EXISTS rr_tlock_nobody" -c "CREATE ROLE rr_tlock_nobody" >/dev/null

@@ -3,7 +3,7 @@
 -- a check that lost acknowledged writes is also a warning.  Its row on
 -- full_page_writes follows from whether the storage guarantees atomic 8 kB
 -- writes (ranread_advise_full_page_writes, fed either answer here; what
--- this machine reports is test/shell/49_atomic_writes.sh).
+-- this machine reports is test/shell/57_atomic_writes.sh).
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(14);

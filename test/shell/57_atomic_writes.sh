@@ -5,8 +5,8 @@
 # Python probe of the raw syscall) and against the device's own queue limit
 # in /sys; ranread_server_info and ranread_advise's full_page_writes row
 # say the same.  On most machines (a virtio disk, ext4) the answer is "not
-# guaranteed"; the advisor's rows for both answers are test/advise_durability.sql.
-. "$(dirname "$0")/lib.sh"
+# guaranteed"; the advisor's rows for both answers are test/tap/advise_durability.sql.
+. "$(dirname "$0")/lib/lib.sh"
 
 setup_db rr_atomic
 DD=$(data_dir)

@@ -24,8 +24,8 @@
 #    (and names) a durability file on its tablespace, and points a
 #    durability file's name to ranread_durability_purge, which drops the
 #    file of a terminated run; DROP EXTENSION removes the durability file
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/cluster.bash"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/cluster.bash"
 . "$(dirname "$0")/../rig/slowfs.sh"
 
 if ! slowfs_build ""; then

@@ -2,7 +2,7 @@
 -- that names the argument, the value and the allowed range (docs/design.md,
 -- "Bad input"); argument errors come before the target is looked up.
 -- Errors whose text depends on the machine (direct I/O alignment,
--- max_worker_processes) are checked in test/run_target_errors.sql.
+-- max_worker_processes) are checked in test/tap/run_target_errors.sql.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS ranread;
 \set VERBOSITY default
