@@ -43,6 +43,10 @@ OBJS = \
 # target.h); the benchmark core in src/ includes nothing of it.
 REPORT_OBJS = \
 	src/report/svg.o \
+	src/report/svg_axis.o \
+	src/report/svg_line.o \
+	src/report/svg_bar.o \
+	src/report/svg_heat.o \
 	src/report/chart_json.o \
 	src/report/charts.o \
 	src/report/export.o \
