@@ -117,21 +117,17 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# the code's workload options written out from src/options.tsv
-# (scripts/expand-options); a function that forgets one stops the build
-EXPAND = sh scripts/expand-options src/options.tsv
-ranread--$(EXTVERSION).sql: $(STATE_PARTS) $(CODE_PARTS) src/options.tsv scripts/expand-options
-	{ cat $(STATE_PARTS); $(EXPAND) $(CODE_PARTS); } > $@.tmp && mv $@.tmp $@
+# scripts/assemble writes both, the workload options written out from
+# src/options.tsv (scripts/expand-options: a function that forgets one
+# stops the build)
+ASSEMBLY = scripts/assemble scripts/expand-options scripts/changed-views src/options.tsv
+ranread--$(EXTVERSION).sql: $(STATE_PARTS) $(CODE_PARTS) $(ASSEMBLY)
+	sh scripts/assemble install > $@.tmp && mv $@.tmp $@
 
-# The upgrade from the released version OLD: its views that changed, the
-# state changes, all the code
+# The upgrade from the released version OLD
 ranread--%--$(EXTVERSION).sql: sql/updates/%--$(EXTVERSION).sql sql/versions/ranread--%.sql \
-		sql/updates/pre-update.sql sql/updates/post-update.sql $(CODE_PARTS) scripts/changed-views \
-		src/options.tsv scripts/expand-options
-	{ printf '%s\n' '\echo Use "ALTER EXTENSION ranread UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
-	  views=$$(sh scripts/changed-views sql/versions/ranread--$*.sql $(CODE_PARTS) | sed "s/.*/'&'/" | paste -sd, -); \
-	  sed "s/@CHANGED_VIEWS@/$$views/" sql/updates/pre-update.sql; \
-	  cat $<; $(EXPAND) $(CODE_PARTS); cat sql/updates/post-update.sql; } > $@.tmp && mv $@.tmp $@
+		sql/updates/pre-update.sql sql/updates/post-update.sql $(CODE_PARTS) $(ASSEMBLY)
+	sh scripts/assemble update $* > $@.tmp && mv $@.tmp $@
 
 # the C option table, from the same table (scripts/options-c)
 src/options_table.h: src/options.tsv scripts/options-c
