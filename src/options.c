@@ -15,6 +15,7 @@
 #include "catalog/pg_type.h"
 
 #include "options.h"
+#include "serverpath.h"
 
 /*
  * The options, in the order of ranread_run's arguments, then what only a
@@ -73,6 +74,12 @@ const WorkloadOption workload_options[] = {
 	/* verified writes and reads (verify.h) */
 	{"verify", OPT_VERIFY, LEVEL_GROUP, false, WT_BOOL, "false", 0, 0, "true or false", NULL, NULL,
 	"verify is true to stamp and checksum every page written and check every page read: wrong block, corrupt, or older than an acknowledged write (lost)."},
+	/* the server path (docs/design.md, "The server path") */
+	{"path", OPT_PATH, LEVEL_GROUP, true, WT_TEXT, "device", 0, 0, "'device' or 'server'", NULL, NULL,
+	"path is 'device' (O_DIRECT reads of the target's files: what the storage gives) or 'server' (reads through PostgreSQL's shared buffers and the page cache: what PostgreSQL gets)."},
+	{"effective_io_concurrency", OPT_PREFETCH, LEVEL_GROUP, true, WT_INT4, NULL, 0, SERVERPATH_MAX_PREFETCH, NULL, "blocks",
+		"the server's effective_io_concurrency for the target's tablespace",
+	"effective_io_concurrency is how many blocks ahead a process of path 'server' prefetches, as PostgreSQL's own setting does; 0 prefetches nothing."},
 	{"label", OPT_LABEL, LEVEL_GROUP, false, WT_TEXT, NULL, 0, 0, "a non-empty name but \"total\"", NULL, "g1, g2 ... by its place",
 	"A label names the group's rows in the results and the history, such as \"oltp\"."},
 	{"groups", OPT_GROUPS, LEVEL_BATCH, false, WT_JSONB, NULL, 1, RANREAD_MAX_GROUPS, "an array of 1 to 16 groups", NULL, NULL,

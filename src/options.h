@@ -57,7 +57,9 @@ typedef enum WorkloadKey
 	OPT_POINT,
 	OPT_FLEET,
 	OPT_CALLER,
-	OPT_VERIFY
+	OPT_VERIFY,
+	OPT_PATH,
+	OPT_PREFETCH
 } WorkloadKey;
 
 /* One option of a workload: one row of ranread_options() */

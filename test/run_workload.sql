@@ -100,7 +100,7 @@ SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_spec_check('{"calle
 SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_spec_check('{"groups": [{"processes": 1}], "blocksize": 1}', false)$$),
     '22023: unknown key "blocksize" in the spec of ranread_run_step', 'a key that is no option is refused');
 SELECT is(pg_temp.hint_of($$SELECT ranread_internal.ranread_spec_check('{"groups": [{"processes": 1}], "blocksize": 1}', false)$$),
-    'Its keys are iterations, target, duration, warmup, seed, workers, steady_state, start_at, io_priority, groups, sweep, study, point, fleet and caller.',
+    'Its keys are iterations, target, duration, warmup, seed, workers, steady_state, start_at, io_priority, path, effective_io_concurrency, groups, sweep, study, point, fleet and caller.',
     'the hint lists the keys a spec takes, from the table');
 SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_spec_check(ranread_internal.ranread_spec('{"processes": 2, "region_start": "NaN"}'), false)$$),
     '22023: region_start NaN and region_end 100 of ranread_run_step do not make a region',

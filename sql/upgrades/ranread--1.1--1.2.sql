@@ -111,6 +111,26 @@ $$;
 -- (its comment is in 97_comments.sql, below)
 ALTER TABLE @extschema@.ranread_batches ADD COLUMN io_priority text;
 
+-- serverpath: the server path's columns, per batch and group (their
+-- comments are in 97_comments.sql, below); batches of 1.1 read on the
+-- device path, and keep NULL
+ALTER TABLE @extschema@.ranread_batches
+    ADD COLUMN path text CHECK (path IN ('device', 'server')),
+    ADD COLUMN effective_io_concurrency integer,
+    ADD COLUMN shared_hits bigint,
+    ADD COLUMN page_cache_hits bigint,
+    ADD COLUMN cache_pct float8,
+    ADD COLUMN server_settings jsonb;
+ALTER TABLE @extschema@.ranread_groups
+    ADD COLUMN path text CHECK (path IN ('device', 'server')),
+    ADD COLUMN effective_io_concurrency integer,
+    ADD COLUMN shared_hits bigint,
+    ADD COLUMN page_cache_hits bigint,
+    ADD COLUMN cache_pct float8;
+-- ... and in the summaries (ranread_summary_raw, _full, ranread_group_summary
+-- at their ends; ranread_summary's workload words)
+-- @include sql/install/05_views.sql
+
 -- heatmap: a batch whose per-second histograms hold no I/O is a clean error
 -- of ranread_latency_heatmap, and the report's heatmap section skips it
 -- @include sql/install/31_heatmap.sql
