@@ -6,13 +6,18 @@
  *		through a ring of buffers, prefetching ahead.
  *
  * prepare, in the worker before it counts itself ready: a transaction of
- * the worker's own, held until release, in which it locks the target's
- * relation as a query would (AccessShareLock, waiting a few seconds at most
- * for a conflicting lock to go) and opens it; the files it opens must be
- * those the batch resolved (the relation may have been re-created or
- * rewritten since), and hold every block the target was made with.  The
- * catalog snapshot is dropped at once, so the worker holds back no
- * vacuum (no xmin) while it reads.  Each segment file is mapped, never
+ * the worker's own, held until release, in which it opens the target's
+ * relation.  The relation is locked already, by the leader: target_lookup
+ * holds AccessShareLock until the end of the caller's transaction, so
+ * nothing drops, rewrites or moves it while the batch runs, as a parallel
+ * query's workers rely on their leader's lock.  The workers take no lock of
+ * their own, so none of them can queue behind a session that waits for
+ * AccessExclusiveLock behind the leader's (which would wait for them); a
+ * target the caller's own transaction holds in AccessExclusiveLock (it made
+ * it) is refused before the batch (serverpath.c).  The files it opens must
+ * be those the batch resolved, and hold every block the target was made
+ * with.  The catalog snapshot is dropped at once, so the worker holds back
+ * no vacuum (no xmin) while it reads.  Each segment file is mapped, never
  * touched, only for mincore.
  *
  * run: the hot loop.  Each I/O of the stream is one ReadBufferExtended of
@@ -35,12 +40,11 @@
  * served).  No allocation, no elog, no SQL in the loop; an ERROR from the
  * buffer manager (a page that fails its checksum or header check, an I/O
  * error, a short file) ends the run: the transaction is aborted, which
- * unpins the buffer and releases the lock, and the batch fails with the
- * buffer manager's words.
+ * unpins the buffer, and the batch fails with the buffer manager's words.
  *
- * release: the transaction is committed, which releases the lock, and the
- * relation's I/O counts are sent to the statistics (pg_statio_all_tables
- * moves by every read, warm-up included).
+ * release: the transaction is committed and the relation's I/O counts are
+ * sent to the statistics (pg_statio_all_tables moves by every read, warm-up
+ * included).
  */
 #include "postgres.h"
 
@@ -57,20 +61,15 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
-#include "storage/latch.h"
-#include "storage/lmgr.h"
 #include "storage/smgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
-#include "utils/wait_event.h"
 
 #include "engine.h"
 #include "io.h"
 #include "serverpath.h"
 
-#define LOCK_PATIENCE_MS	5000
-#define LOCK_RETRY_MS		10
 #define SLEEP_SLICE_NS		((uint64) 100 * 1000000)
 #define RESIDENT_VEC		(BLCKSZ / 4096 + 2)
 
@@ -246,7 +245,7 @@ bufmgr_end_xact(BufmgrState *bm, bool commit)
 /*
  * Run the loop; an ERROR from the buffer manager fails the run with its
  * words (the block, the target), after the transaction is aborted, which
- * unpins the buffer and releases the lock
+ * unpins the buffer
  */
 static void
 bufmgr_run(Worker *w)
@@ -279,30 +278,14 @@ bufmgr_run(Worker *w)
 }
 
 /*
- * Lock the target's relation as a query reads a table, waiting a few
- * seconds at most (and not past a stop) for a conflicting lock to go, and
- * open it: it must still be the files the batch resolved
+ * Open the target's relation, which the leader holds locked (see the top
+ * of this file): it must still be the files the batch resolved
  */
 static Relation
-bufmgr_open(Worker *w, const BatchTarget *bt)
+bufmgr_open(const BatchTarget *bt)
 {
-	uint64		deadline = ranread_now_ns() + (uint64) LOCK_PATIENCE_MS * 1000000;
-	Relation	rel;
+	Relation	rel = try_relation_open(bt->relid, NoLock);
 
-	while (!ConditionalLockRelationOid(bt->relid, AccessShareLock))
-	{
-		if (io_stopping(w) || ranread_now_ns() > deadline)
-			ereport(ERROR,
-					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-					 errmsg("could not lock target \"%s\" to read it through shared buffers", bt->name),
-					 errdetail("Another session holds a lock on its relation that conflicts with a read's (ranread_setup, ranread_purge, VACUUM FULL, ALTER TABLE or LOCK TABLE), and still did after %d s.",
-							   LOCK_PATIENCE_MS / 1000),
-					 errhint("Run the batch again once that session is done.")));
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, LOCK_RETRY_MS,
-						 PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-	}
-	rel = try_relation_open(bt->relid, NoLock);
 	if (rel == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -312,7 +295,7 @@ bufmgr_open(Worker *w, const BatchTarget *bt)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("ranread target \"%s\" moved to other files as the batch started", bt->name),
-				 errdetail("The batch resolved \"%s\"; its relation is now \"%s\" (ranread_setup, VACUUM FULL or ALTER TABLE ... SET TABLESPACE ran meanwhile).",
+				 errdetail("The batch resolved \"%s\"; its relation is now \"%s\".",
 						   bt->relpath, relpathperm(rel->rd_node, MAIN_FORKNUM)),
 				 errhint("Run the batch again.")));
 	return rel;
@@ -392,7 +375,7 @@ bufmgr_prepare(Worker *w)
 	StartTransactionCommand();
 	bm->in_xact = true;
 	MemoryContextSwitchTo(bm->cxt);
-	bm->rel = bufmgr_open(w, bt);
+	bm->rel = bufmgr_open(bt);
 	bufmgr_check_length(bm, bt);
 	bufmgr_map(bm, bt);
 	/* no snapshot held while the batch runs: VACUUM need not wait for it */

@@ -146,10 +146,11 @@ serverpath_check_batch(BatchParams *p, const char *fn)
 }
 
 /*
- * The server path's processes lock the target as a query does (engine_bufmgr.c):
- * a target this transaction holds in AccessExclusiveLock (it made the
- * target, or rewrote it) they would wait for in vain, and could not even
- * see it if it is new; refused before anything runs
+ * The server path's processes open the target's relation as sessions of
+ * their own (engine_bufmgr.c): a target this transaction holds in
+ * AccessExclusiveLock (it made the target, or rewrote or moved it) they
+ * cannot see as it is until this transaction commits; refused before
+ * anything runs
  */
 static void
 refuse_locked_by_me(const BatchTarget *bt)
@@ -161,7 +162,7 @@ refuse_locked_by_me(const BatchTarget *bt)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("target \"%s\" is locked by this transaction, which made or changed it", bt->name),
-				 errdetail("On path 'server' each process reads the target as a query of its own does, under a lock that waits for this transaction's."),
+				 errdetail("On path 'server' each process opens the target's relation as a session of its own, which sees the target only as committed."),
 				 errhint("Commit the transaction that ran ranread_setup (or VACUUM FULL, ALTER TABLE) first, or use path 'device'.")));
 }
 
