@@ -130,6 +130,12 @@ ALTER TABLE @extschema@.ranread_groups
 -- ... and in the summaries (ranread_summary_raw, _full, ranread_group_summary
 -- at their ends; ranread_summary's workload words)
 -- @include sql/install/05_views.sql
+-- ... side by side (ranread_paths), and in the advice: effective_io_concurrency
+-- and maintenance_io_concurrency from what the server path measured, where
+-- it did; the device path's figures alone for the rest (22_advise.sql, whose
+-- types are apart in 21_advise_types.sql, unchanged)
+-- @include sql/install/22_advise.sql
+-- @include sql/install/24_paths.sql
 
 -- heatmap: a batch whose per-second histograms hold no I/O is a clean error
 -- of ranread_latency_heatmap, and the report's heatmap section skips it
