@@ -12,6 +12,11 @@
 #    warmed up) records its cache share, says in a WARNING and in its notes
 #    that its figures are not the disk's, and the rig saw almost none of
 #    its reads; a batch the device served says so in its NOTICE
+#  - ranread_paths: each prefetch distance N beside the device path at
+#    queue depth N + 1, rounds alternated, the ratio in words; ranread_advise
+#    then suggests effective_io_concurrency from those server-path batches,
+#    citing them, and another suggestion when the rig is made again with
+#    fewer requests in flight
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults.bash"
 . "$(dirname "$0")/../rig/slowfs.sh"
@@ -81,6 +86,46 @@ is "$(fig "notes LIKE 'mostly cache hits: %the figures are memory''s, not the di
 is "$(q "SELECT workload LIKE '%through shared buffers (%from caches)' FROM ranread_summary WHERE batch = $B")" t \
   "... and ranread_summary's workload, with the share"
 is "$(fig "status")" completed "... a completed batch all the same: it is what PostgreSQL gets, from memory"
+
+# --- side by side, and the advice that rests on it
+PATHS="SELECT prefetch || '|' || device_queue_depth || '|' || server_pct || '|' || cardinality(device_batches) || '|' || cardinality(server_batches)
+                || '|' || device_batches[1] || '|' || server_batches[1] || '|' || device_batches[2] || '|' || server_batches[2] || '|' || says
+           FROM ranread_paths('{0,1,4,8}', target => 'slow', duration => '1s', rounds => 2, warmup => '0.5s')"
+OUT=$(q "$PATHS")
+diag "ranread_paths on the rig:"; echo "$OUT" | sed 's/^/#   /'
+is "$(echo "$OUT" | cut -d'|' -f1,2 | tr '\n' ' ')" "0|1 1|2 4|5 8|9 " \
+  "ranread_paths compares each prefetch distance N with the device path at queue depth N + 1, in the order asked"
+is "$(echo "$OUT" | awk -F'|' '$4 == 2 && $5 == 2 && $6 < $7 && $9 < $8' | wc -l)" 4 \
+  "... over 2 rounds each, alternated: the device first in the first round, the server first in the second"
+QD1_PCT=$(echo "$OUT" | awk -F'|' '$1 == 0 { print $3 }')
+cmp_ok "$QD1_PCT" '>=' 80 "at QD1 PostgreSQL gets about what the rig's device gives ($QD1_PCT%): a 2 ms read dwarfs the buffer manager"
+echo "$OUT" | grep -q "^0|.*|PostgreSQL gets [0-9]*% of this device's random-read IOPS at QD1 (no prefetch)$"
+ok $? "... and says so in words"
+PATHS_BATCHES=$(q "SELECT array_agg(batch ORDER BY batch) FROM ranread_batches WHERE path = 'server' AND effective_io_concurrency >= 1 AND batch > $B")
+ADVICE="SELECT suggested || '|' || (batches <@ (SELECT array_agg(batch) FROM ranread_batches WHERE path = 'server')
+                                 AND batches @> '$PATHS_BATCHES'::bigint[]) || '|' || (formula LIKE 'measured, not modelled%')
+          FROM ranread_advise('rr_slow', target => 'slow') WHERE setting = 'effective_io_concurrency'"
+A1=$(q "$ADVICE")
+diag "advice: $A1"
+is "${A1#*|}" "true|true" "ranread_advise's effective_io_concurrency rests on the server path's batches of ranread_paths, cited, measured not modelled"
+is "${A1%%|*}" 8 "... the rig lets 12 reads through: IOPS still grow at 8, the suggestion"
+
+# the rig made again with 2 requests in flight at most: the curve flattens, the advice follows
+q "SELECT ranread_purge('slow')" >/dev/null
+q "DROP TABLESPACE rr_slow" >/dev/null
+slowfs_umount "$MNT"
+slowfs_mount "$WORK/backing2" "$MNT" read_delay_us=2000,max_background=2
+DIR=$(slowfs_pg_dir "$MNT" spc)
+q "CREATE TABLESPACE rr_slow LOCATION '$DIR'" >/dev/null
+q "SELECT ranread_setup('256MB', 'rr_slow', 'slow')" >/dev/null
+LAST=$(q "SELECT max(batch) FROM ranread_batches")
+q "SELECT count(*) FROM ranread_paths('{0,1,4,8}', target => 'slow', duration => '1s', rounds => 3, warmup => '0.5s')" >/dev/null
+SERVER_BATCHES=$(q "SELECT array_agg(batch ORDER BY batch) FROM ranread_batches WHERE path = 'server' AND batch > $LAST")
+A2=$(q "$ADVICE")
+diag "advice with 2 reads in flight at most: $A2"
+cmp_ok "${A2%%|*}" '<' "${A1%%|*}" "with 2 reads in flight at most, new figures of the server path change the suggestion: ${A2%%|*}, no longer ${A1%%|*}"
+is "$(q "SELECT batches <@ '$SERVER_BATCHES'::bigint[] FROM ranread_advise('rr_slow', target => 'slow') WHERE setting = 'effective_io_concurrency'")" t \
+  "... citing the new batches only (the target was made again: the old ones are stale)"
 
 q "SELECT ranread_purge('slow')" >/dev/null
 q "DROP TABLESPACE rr_slow" >/dev/null
