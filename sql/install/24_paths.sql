@@ -44,9 +44,10 @@ BEGIN
 END
 $$;
 
--- One batch of ranread_paths, its own NOTICEs quieted (the call says one
--- line per batch; a WARNING, such as a cache's, still reaches the caller):
--- its batch id.
+-- One batch of a call that runs several (ranread_paths,
+-- ranread_profile_postgres), its own NOTICEs quieted (the call says what
+-- each did; a WARNING, such as a cache's, still reaches the caller): its
+-- batch id.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_paths_step(spec jsonb)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE

@@ -83,7 +83,7 @@ AS $$
                ('run', 'ranread_profile'), ('run', 'ranread_commit_test'),
                ('run', 'ranread_probe'), ('run', 'ranread_probe_setup'), ('run', 'ranread_probe_schedule'),
                ('run', 'ranread_probe_schedules'), ('run', 'ranread_probe_unschedule'),
-               ('run', 'ranread_verify'), ('run', 'ranread_paths'),
+               ('run', 'ranread_verify'), ('run', 'ranread_paths'), ('run', 'ranread_profile_postgres'),
                ('probe', 'ranread_probe'), ('probe', 'ranread_probe_schedule'),
                ('probe', 'ranread_probe_schedules'), ('probe', 'ranread_probe_unschedule'),
                ('export', 'ranread_export'), ('export', 'ranread_export_study'),

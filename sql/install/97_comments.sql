@@ -39,6 +39,7 @@ BEGIN
         ('f', 'ranread_stop', 'Stops the running batch from any session, as pg_cancel_backend is allowed; returns the processes stopped'),
         ('f', 'ranread_blocks', 'Where each process''s first N I/Os go (byte offsets in the target) for these options; does no I/O'),
         ('f', 'ranread_sweep', 'Batches at START, 2x, 4x ... processes until the average latency passes MAX_AVG_MS (ms) or IOPS stop scaling; one row per step (IOPS, latency in ms)'),
+        ('f', 'ranread_profile_postgres', 'A busy server''s I/O in three phases: backends'' random 8 kB reads alone, with the WAL writer''s durable commits, and with a checkpoint''s writes; per group its figures (ms), and how the read tail grows'),
         ('f', 'ranread_paths', 'The same reads on the device path (O_DIRECT) and the server path (shared buffers, page cache), alternated, at each effective_io_concurrency: both figures (IOPS, latency in ms) and what PostgreSQL gets in % of the device'),
         ('f', 'ranread_latency_target', 'Finds the highest load (queue depth or processes) at which PERCENTILE % of I/Os take at most TARGET_MS ms, as fio''s latency_target; one row per window'),
         ('f', 'ranread_latency_target_next', 'The latency-target search''s rule, pure: the next load, whether it confirms, the load found and why it stops'),

@@ -136,6 +136,8 @@ ALTER TABLE @extschema@.ranread_groups
 -- types are apart in 21_advise_types.sql, unchanged)
 -- @include sql/install/22_advise.sql
 -- @include sql/install/24_paths.sql
+-- ... and a busy PostgreSQL server's I/O as a profile (ranread_profile_postgres)
+-- @include sql/install/25_profile_postgres.sql
 
 -- heatmap: a batch whose per-second histograms hold no I/O is a clean error
 -- of ranread_latency_heatmap, and the report's heatmap section skips it
