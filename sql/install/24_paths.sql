@@ -64,6 +64,66 @@ BEGIN
 END
 $$;
 
+-- ranread_paths' rows from its batches: each batch's prefetch distance, path
+-- (true: server) and id, in the order they ran; the distances as asked and
+-- the pattern, for the words.  Per distance, each path's figures over its
+-- rounds (IOPS their mean, average latency weighted by reads, p99 from their
+-- merged histograms, the caches' share of the server's reads) and the
+-- server's IOPS in % of the device's.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_paths_rows(
+    es integer[], servers boolean[], bs bigint[], distances integer[], pattern text)
+RETURNS TABLE (
+    prefetch           integer,
+    device_queue_depth integer,
+    device_iops        bigint,
+    server_iops        bigint,
+    server_pct         numeric,
+    device_avg_ms      numeric,
+    server_avg_ms      numeric,
+    device_p99_ms      numeric,
+    server_p99_ms      numeric,
+    server_cache_pct   numeric,
+    device_batches     bigint[],
+    server_batches     bigint[],
+    says               text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH run AS (
+        SELECT u.e, u.server, x.batch, x.iops, x.avg_ms, x.reads, x.histogram, x.status,
+               coalesce(x.shared_hits, 0) + coalesce(x.page_cache_hits, 0) AS cached
+          FROM unnest($1, $2, $3) AS u(e, server, batch)
+          JOIN @extschema@.ranread_batches x ON x.batch = u.batch
+    ), per AS (
+        SELECT run.e, run.server, avg(run.iops) AS iops,
+               sum(run.avg_ms * run.reads) / nullif(sum(run.reads), 0) AS avg_ms,
+               @extschema@.ranread_hist_percentile(@extschema@.ranread_hist_merge(run.histogram), 99) AS p99_ms,
+               100.0 * sum(run.cached) / nullif(sum(run.reads), 0) AS cache_pct,
+               array_agg(run.batch ORDER BY run.batch) AS batches,
+               bool_and(run.status = 'completed') AS completed
+          FROM run GROUP BY run.e, run.server
+    )
+    SELECT d.e, least(d.e + 1, 1024),
+           ranread_internal.ranread_round(d.iops, 0)::bigint, ranread_internal.ranread_round(s.iops, 0)::bigint,
+           ranread_internal.ranread_round(100 * s.iops / nullif(d.iops, 0), 1),
+           ranread_internal.ranread_round(d.avg_ms, 3), ranread_internal.ranread_round(s.avg_ms, 3),
+           ranread_internal.ranread_round(d.p99_ms, 3), ranread_internal.ranread_round(s.p99_ms, 3),
+           ranread_internal.ranread_round(s.cache_pct, 1),
+           d.batches, s.batches,
+           CASE WHEN NOT (d.completed AND s.completed)
+                THEN 'not every batch completed: no comparison'
+                WHEN s.cache_pct >= 50
+                THEN format('the server path''s reads came from caches (%s%%): its figures are memory''s, not the storage''s; read a larger target',
+                            round(s.cache_pct::numeric, 1))
+                ELSE format('PostgreSQL gets %s%% of this device''s %s-read IOPS at QD%s%s',
+                            round((100 * s.iops / nullif(d.iops, 0))::numeric), $5, least(d.e + 1, 1024),
+                            CASE WHEN d.e = 0 THEN ' (no prefetch)'
+                                 ELSE format(', prefetching %s block%s ahead (effective_io_concurrency = %s)',
+                                             d.e, CASE WHEN d.e = 1 THEN '' ELSE 's' END, d.e) END) END
+      FROM per d JOIN per s ON s.e = d.e AND s.server AND NOT d.server
+     ORDER BY array_position($4, d.e)
+$$;
+
 -- The comparison: for each prefetch distance N, rounds pairs of batches
 -- (device at queue depth N + 1, server at effective_io_concurrency N), the
 -- device first in odd rounds and the server first in even ones, each pair
@@ -142,39 +202,6 @@ BEGIN
         END LOOP;
     END LOOP;
 
-    RETURN QUERY
-    WITH run AS (
-        SELECT u.e, u.server, x.batch, x.iops, x.avg_ms, x.reads, x.histogram, x.status,
-               coalesce(x.shared_hits, 0) + coalesce(x.page_cache_hits, 0) AS cached
-          FROM unnest(es, servers, bs) AS u(e, server, batch)
-          JOIN @extschema@.ranread_batches x ON x.batch = u.batch
-    ), per AS (
-        SELECT run.e, run.server, avg(run.iops) AS iops,
-               sum(run.avg_ms * run.reads) / nullif(sum(run.reads), 0) AS avg_ms,
-               @extschema@.ranread_hist_percentile(@extschema@.ranread_hist_merge(run.histogram), 99) AS p99_ms,
-               100.0 * sum(run.cached) / nullif(sum(run.reads), 0) AS cache_pct,
-               array_agg(run.batch ORDER BY run.batch) AS batches,
-               bool_and(run.status = 'completed') AS completed
-          FROM run GROUP BY run.e, run.server
-    )
-    SELECT d.e, least(d.e + 1, 1024),
-           ranread_internal.ranread_round(d.iops, 0)::bigint, ranread_internal.ranread_round(s.iops, 0)::bigint,
-           ranread_internal.ranread_round(100 * s.iops / nullif(d.iops, 0), 1),
-           ranread_internal.ranread_round(d.avg_ms, 3), ranread_internal.ranread_round(s.avg_ms, 3),
-           ranread_internal.ranread_round(d.p99_ms, 3), ranread_internal.ranread_round(s.p99_ms, 3),
-           ranread_internal.ranread_round(s.cache_pct, 1),
-           d.batches, s.batches,
-           CASE WHEN NOT (d.completed AND s.completed)
-                THEN 'not every batch completed: no comparison'
-                WHEN s.cache_pct >= 50
-                THEN format('the server path''s reads came from caches (%s%%): its figures are memory''s, not the storage''s; read a larger target',
-                            round(s.cache_pct::numeric, 1))
-                ELSE format('PostgreSQL gets %s%% of this device''s %s-read IOPS at QD%s%s',
-                            round((100 * s.iops / nullif(d.iops, 0))::numeric), pattern, least(d.e + 1, 1024),
-                            CASE WHEN d.e = 0 THEN ' (no prefetch)'
-                                 ELSE format(', prefetching %s block%s ahead (effective_io_concurrency = %s)',
-                                             d.e, CASE WHEN d.e = 1 THEN '' ELSE 's' END, d.e) END) END
-      FROM per d JOIN per s ON s.e = d.e AND s.server AND NOT d.server
-     ORDER BY array_position(effective_io_concurrency, d.e);
+    RETURN QUERY SELECT * FROM ranread_internal.ranread_paths_rows(es, servers, bs, effective_io_concurrency, pattern);
 END
 $$;
