@@ -18,7 +18,7 @@ SET client_min_messages = error;
 SELECT size_bytes FROM ranread_setup('64MB', target => 'tap_server') \gset
 SELECT size_bytes AS size_w FROM ranread_setup('16MB', target => 'tap_server_w') \gset
 BEGIN;
-SELECT plan(42);
+SELECT plan(47);
 
 \ir lib/util.psql
 
@@ -163,6 +163,18 @@ SELECT * FROM ranread_run_step('{"path": "server", "duration": "0.5s", "target":
 SELECT results_eq($$SELECT label, path FROM ranread_groups WHERE batch = (SELECT batch FROM m2 LIMIT 1) ORDER BY grp$$,
     $$VALUES ('a'::text, 'server'::text), ('b', 'device')$$,
     'a group takes the top''s path unless it gives its own');
+
+-- ranread_paths' own arguments, refused before any batch runs
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{}', target => 'tap_server')$$),
+    '22023: effective_io_concurrency of ranread_paths must hold 1 to 16 values, not 0', 'ranread_paths needs a prefetch distance to compare');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{0,2000}', target => 'tap_server')$$),
+    '22023: effective_io_concurrency of ranread_paths must hold values from 0 to 1000, not {0,2000}', '... each within PostgreSQL''s bounds');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{1,1}', target => 'tap_server')$$),
+    '22023: effective_io_concurrency of ranread_paths holds a value twice: {1,1}', '... each once');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{1}', target => 'tap_server', rounds => 0)$$),
+    '22023: rounds of ranread_paths must be between 1 and 10, not 0', '... rounds from 1 to 10');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{1}', target => 'tap_server', pattern => 'zigzag')$$),
+    '22023: unknown pattern "zigzag" for ranread_paths', '... and the workload is read as a batch''s spec, naming ranread_paths');
 
 -- Its notes and the summary
 SELECT ok((SELECT notes LIKE '%mostly cache hits: %not the device: the figures are memory''s, not the disk''s%'
