@@ -23,6 +23,8 @@ OBJS = \
 	src/worker.o \
 	src/engine_uring.o \
 	src/engine_sync.o \
+	src/engine_bufmgr.o \
+	src/serverpath.o \
 	src/io.o \
 	src/blocks.o \
 	src/iobuf.o \

@@ -12,7 +12,8 @@
  *	 worker 0 inserts the batch's 'running' row in its own transaction;
  *	 open the targets' segment files (O_DIRECT), seed the streams, give
  *	 them slots and aligned buffers (io.c), prepare the engine (engine.h:
- *	 the one BatchParams.engine names); count itself ready and wait for "go";
+ *	 the one BatchParams.engine names, or the buffer manager's for a
+ *	 server-path stream); count itself ready and wait for "go";
  *	 run the engine until iterations, duration or a stop end it, hearing
  *	 from it once a second (worker_progress) and when an I/O failed
  *	 (Worker.error);
@@ -402,7 +403,7 @@ worker_prepare(BatchWorker *bw, BatchShared *bs, int index)
 	bw->bs = bs;
 	bw->me = me;
 	bw->index = index;
-	bw->ops = engine_ops(p->engine);
+	bw->ops = engine_of_worker(p, me->first_stream, me->nstreams);
 	w->p = p;
 	w->stop = &ranread_control()->stop;
 	w->interrupt = &ranread_worker_terminate;
@@ -794,6 +795,8 @@ ranread_worker_main(Datum arg)
 						worker_note_terminated(me);
 					}
 				}
+				else if (bw.io.nslots > 0 && bw.ops->release)
+					bw.ops->release(&bw.io);	/* no start: what prepare made (a transaction) */
 			}
 			else
 			{

@@ -1454,7 +1454,7 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet(
     max_offset_ms    float8   DEFAULT 10,
     on_clock_skew    text     DEFAULT 'error',
     loopback         text     DEFAULT NULL,
-    @options(io_priority, verify))
+    @options(io_priority, verify, path, effective_io_concurrency))
     @skip(start_at: the fleet starts every node at once, start_delay after the call)
 RETURNS SETOF @extschema@.ranread_fleet_result
 AS 'MODULE_PATHNAME', 'ranread_forward'

@@ -252,7 +252,7 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_sweep(
     max_offset_ms    float8   DEFAULT 10,
     on_clock_skew    text     DEFAULT 'error',
     loopback         text     DEFAULT NULL,
-    @options(sync, io_priority, verify))
+    @options(sync, io_priority, verify, path, effective_io_concurrency))
     @skip(processes: each step's, from start and max_processes; start_at: the fleet starts every node at once, start_delay after each step begins)
 RETURNS TABLE (
     step            integer,

@@ -124,7 +124,19 @@ CREATE TABLE @extschema@.ranread_batches (
     verify_lost    bigint,
     -- 1.2: the workers' I/O priority (the io_priority option, as
     -- 'idle', 'best-effort:N' or 'realtime:N'); NULL: the server's own kept
-    io_priority    text
+    io_priority    text,
+    -- 1.2, the server path (README, "What PostgreSQL gets"): which way the
+    -- reads went (device: O_DIRECT; server: through shared buffers and the
+    -- page cache; NULL where a mix's groups differ), the server path's
+    -- prefetch distance, what the caches answered of its measured reads
+    -- (shared buffers, else the page cache, and both in % of its reads) and
+    -- the server's settings in force; NULL where nothing read that way
+    path           text CHECK (path IN ('device', 'server')),
+    effective_io_concurrency integer,
+    shared_hits    bigint,
+    page_cache_hits bigint,
+    cache_pct      float8,
+    server_settings jsonb
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)

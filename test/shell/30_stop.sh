@@ -135,7 +135,7 @@ for r in rr_alice rr_bob rr_carol; do
 done
 psql -qX -d postgres -c "CREATE ROLE rr_alice" -c "CREATE ROLE rr_bob" \
   -c "CREATE ROLE rr_carol IN ROLE pg_signal_backend" >/dev/null
-q "GRANT EXECUTE ON FUNCTION ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean) TO rr_alice;
+q "GRANT EXECUTE ON FUNCTION ranread_run TO rr_alice;
    GRANT EXECUTE ON FUNCTION ranread_stop() TO rr_alice, rr_bob, rr_carol" >/dev/null
 
 # a superuser's batch: neither bob nor carol (pg_signal_backend) may stop it,

@@ -108,8 +108,7 @@ RESET ROLE;
 -- privileges on the extension's tables
 CREATE ROLE tap_ranread_runner;
 GRANT EXECUTE ON FUNCTION
-    ranread_run(integer, bigint, name, interval, integer, integer, integer, text,
-                double precision, double precision, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean),
+    ranread_run,
     ranread_setup(text, name, name),
     ranread_purge(name)
     TO tap_ranread_runner;
