@@ -71,6 +71,7 @@
 #define RANREAD_MAX_INFLIGHT_BYTES ((int64) 1024 * 1024 * 1024)	/* x block_size */
 #define RANREAD_MAX_BLOCK_SIZE	(1024 * 1024)
 #define RANREAD_MAX_INTERVALS	86400	/* per-second rows kept per batch */
+#define RANREAD_MAX_BLOCK_ROWS	1000000 /* ranread_blocks: processes x n */
 #define RANREAD_DEFAULT_ITERATIONS 10000
 
 /*
