@@ -287,7 +287,8 @@ typedef struct StreamStats
 	/* verify (verify.h): every I/O, warm-up included */
 	uint64		verify_checked; /* pages read and checked */
 	uint64		verify_skipped; /* pages read while a write of theirs was in flight */
-	uint64		verify_bad[VERIFY_NKINDS];	/* per VerifyKind (VERIFY_OK unused) */
+	uint64		verify_bad[VERIFY_NKINDS];	/* bad blocks, each once, per VerifyKind
+											 * (VERIFY_OK unused) */
 	RanreadHist hist[FLEXIBLE_ARRAY_MEMBER];	/* HIST_READS, HIST_WRITES */
 } StreamStats;
 
@@ -326,7 +327,7 @@ typedef struct RanreadFigures
 	bool		latency;		/* latency figures exist (some I/O was timed) */
 	bool		read_latency;
 	bool		write_latency;
-	/* verify: pages checked and found bad, per VerifyKind */
+	/* verify: pages read and checked or skipped; bad blocks, per VerifyKind */
 	uint64		verify_checked;
 	uint64		verify_skipped;
 	uint64		verify_bad[VERIFY_NKINDS];
