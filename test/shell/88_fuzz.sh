@@ -2,7 +2,8 @@
 # Fuzzing as a test: every entry point that takes structured input gets
 # thousands of seeded random inputs (test/fuzz/gen_*.py, run by
 # test/fuzz/fuzz.py).  For each area: the server stays up, every call ends
-# within its statement_timeout, and no error is an internal one (XX000).
+# within its statement_timeout, no error is an internal one (XX000), and the
+# server log tells of no crash.
 # RANREAD_FUZZ_SEED=S repeats a run; the seed is printed either way.
 # Needs python3-psycopg2 (Debian package); skips without it.
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +19,7 @@ for gen in "$(dirname "$0")"/../fuzz/gen_*.py; do
   area=$(basename "$gen" .py)
   area=${area#gen_}
   checks=0
+  mark=$(log_mark)
   while IFS= read -r line; do
     case "$line" in
       PASS*) ok 0 "${line#PASS }"; checks=$((checks + 1)) ;;
@@ -27,5 +29,7 @@ for gen in "$(dirname "$0")"/../fuzz/gen_*.py; do
   done < <($PY "$(dirname "$0")/../fuzz/fuzz.py" "$area" 2>&1)
   # a harness that died before its verdicts is a failure, not a pass
   [ "$checks" -eq 3 ] || ok 1 "$area: the fuzz harness gave its three verdicts"
+  # a crash restart keeps pg_postmaster_start_time(): the server log says
+  no_crash "$mark" "$area: nothing crashed (no PANIC, no process terminated by a signal in the server log)"
 done
 done_testing

@@ -147,10 +147,12 @@ pg_owned_dir() {
 #   log_mark [DATA_DIR]             "LOG SIZE": the server log of the test's
 #                                   cluster (or of the cluster.bash cluster in
 #                                   DATA_DIR) and where it ends now
-#   no_crash MARK DESCRIPTION       ok when no line written since MARK tells of
-#                                   a crash; else not ok, with those lines
+#   crash_lines MARK                the lines written since MARK that tell of a
+#                                   crash (none: nothing crashed)
+#   no_crash MARK DESCRIPTION       ok when there are none; else not ok, with them
 # The lines: a PANIC, a process "terminated by signal" or "by exception",
-# a server "reinitializing" after a crash.
+# a server "reinitializing" after a crash (test/shell/50_crash.sh checks
+# that a crash restart is seen).
 server_log() {
   local d log
   if [ -n "${1:-}" ]; then echo "$1/server.log"; return; fi
@@ -167,13 +169,17 @@ log_mark() {
   echo "$log $(stat -c %s "$log" 2>/dev/null || echo 0)"
 }
 CRASH_LINES='PANIC: |terminated by signal|terminated by exception|all server processes terminated; reinitializing'
+crash_lines() {
+  local log=${1% *} from=${1##* }
+  tail -c +"$((from + 1))" "$log" | grep -E "$CRASH_LINES"
+}
 no_crash() {
-  local log=${1% *} from=${1##* } lines
+  local log=${1% *} lines
   if [ -z "$log" ] || [ ! -r "$log" ]; then
     ok 1 "$2 (no server log to read: '$log')"
     return 1
   fi
-  lines=$(tail -c +"$((from + 1))" "$log" | grep -E "$CRASH_LINES")
+  lines=$(crash_lines "$1")
   if [ -z "$lines" ]; then ok 0 "$2"; return 0; fi
   ok 1 "$2"
   echo "$lines" | head -5 | sed 's/^/#   server log: /'
