@@ -19,10 +19,10 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
-#include "miscadmin.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 

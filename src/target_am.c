@@ -59,8 +59,9 @@
  * No fsync request of a target's files is left to the checkpointer: each
  * writer of them syncs what it writes or needs no sync (the fill and the
  * durability file sync themselves, a batch's writes are benchmark I/O with
- * O_DIRECT, the copy of SET TABLESPACE is synced here), and the requests md.c makes when it creates
- * or truncates a file are cancelled at once (forget_fsync).  So a target
+ * O_DIRECT, the copy of SET TABLESPACE is synced here), and the requests
+ * md.c makes when it creates or truncates a file are cancelled at once
+ * (forget_fsync).  So a target
  * whose files vanish (a lost disk, files removed by hand), purged or not,
  * costs the next checkpoint nothing: a pending fsync of a missing file is a
  * PANIC of the whole server (docs/design.md, "Failures").

@@ -199,6 +199,17 @@ ALTER TABLE @extschema@.ranread_sweeps
                AND block_size > 0 AND write_pct BETWEEN 0 AND 100 AND queue_depth >= 1
                AND start >= 1 AND max_processes >= start AND steps >= 0);
 
+-- verify counts bad blocks, each once (1.2): 97_comments.sql gives a
+-- column comment only where there is none, so the old words go first
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_errors IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_corrupt IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_wrong_block IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_lost IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_errors IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_corrupt IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_wrong_block IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_lost IS NULL;
+
 -- last, as in a fresh install: every function's comment and privileges
 -- @include sql/install/97_comments.sql
 -- @include sql/install/99_privileges.sql
