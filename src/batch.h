@@ -309,7 +309,8 @@ typedef struct StreamStats
 	/* verify (verify.h): every I/O, warm-up included */
 	uint64		verify_checked; /* pages read and checked */
 	uint64		verify_skipped; /* pages read while a write of theirs was in flight */
-	uint64		verify_bad[VERIFY_NKINDS];	/* per VerifyKind (VERIFY_OK unused) */
+	uint64		verify_bad[VERIFY_NKINDS];	/* bad blocks, each once, per VerifyKind
+											 * (VERIFY_OK unused) */
 	/* the server path: measured reads the caches answered (serverpath.h) */
 	uint64		shared_hits;	/* found in shared buffers */
 	uint64		cache_hits;		/* else in the page cache before it was asked for */
@@ -351,7 +352,7 @@ typedef struct RanreadFigures
 	bool		latency;		/* latency figures exist (some I/O was timed) */
 	bool		read_latency;
 	bool		write_latency;
-	/* verify: pages checked and found bad, per VerifyKind */
+	/* verify: pages read and checked or skipped; bad blocks, per VerifyKind */
 	uint64		verify_checked;
 	uint64		verify_skipped;
 	uint64		verify_bad[VERIFY_NKINDS];

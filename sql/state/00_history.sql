@@ -113,8 +113,9 @@ CREATE TABLE @extschema@.ranread_batches (
     lat_stddev_ms  float8,
     -- 1.1, verified writes and reads (the verify option): whether a group
     -- verified, pages read and checked, pages read while a write of theirs
-    -- was in flight (not checked), bad blocks and bad blocks of each kind
-    -- (ranread_verify_errors has the first); NULL where nothing verified
+    -- was in flight (not checked), bad blocks and bad blocks of each kind,
+    -- each block once however often it was read (ranread_verify_errors has
+    -- the first); NULL where nothing verified
     verify         boolean,
     verify_checked bigint,
     verify_skipped bigint,

@@ -158,3 +158,14 @@ ALTER TYPE @extschema@.ranread_fleet_options
     ADD ATTRIBUTE verify boolean,
     ADD ATTRIBUTE path text,
     ADD ATTRIBUTE effective_io_concurrency integer;
+
+-- verify counts bad blocks, each once (1.2): 97_comments.sql gives a
+-- column comment only where there is none, so the old words go first
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_errors IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_corrupt IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_wrong_block IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_lost IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_errors IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_corrupt IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_wrong_block IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_lost IS NULL;
