@@ -4,8 +4,8 @@
 -- would apply it.  It never applies anything.
 --
 -- The formulas are pure functions (ranread_advise_*), tested on known
--- numbers; README.md, "From numbers to settings", gives each with its
--- source.  ranread_advise itself is a few named steps in schema
+-- numbers; docs/commit-and-advice.md, "From numbers to settings", gives each
+-- with its source.  ranread_advise itself is a few named steps in schema
 -- ranread_internal: check the arguments, find the place (tablespace and
 -- target), measure (measure => true), gather the evidence from the history,
 -- map it to rows through the formulas, say what to apply.  The evidence

@@ -178,7 +178,8 @@ CREATE TABLE @extschema@.ranread_intervals (
     max_ms         float8,
     grp            integer NOT NULL DEFAULT 1,  -- 1.1
     -- 1.1: the second's latency histogram, every process of the group
-    -- merged (README, "Percentiles over time"); NULL where not taken
+    -- merged (docs/charts-and-reports.md, "Percentiles over time"); NULL where
+    -- not taken
     histogram      bytea,
     PRIMARY KEY (batch, grp, second)
 );
