@@ -39,10 +39,10 @@ OBJS = \
 	src/verify_target.o \
 	$(REPORT_OBJS)
 
-# The report module (src/report/, README "Layout"): the chart renderer, its
-# jsonb spec reader, the charts of the history, export, server info.  It
-# reads the history through SPI and uses the core's headers (ranread.h,
-# target.h); the benchmark core in src/ includes nothing of it.
+# The report module (src/report/, docs/design.md "The house"): the chart
+# renderer, its jsonb spec reader, the charts of the history, export, server
+# info.  It reads the history through SPI and uses the core's headers
+# (ranread.h, target.h); the benchmark core in src/ includes nothing of it.
 REPORT_OBJS = \
 	src/report/svg.o \
 	src/report/svg_axis.o \
@@ -72,8 +72,9 @@ CODE_PARTS = $(sort $(wildcard sql/code/*.sql))
 UPDATES = $(patsubst sql/updates/%.sql,ranread--%.sql,$(wildcard sql/updates/*--$(EXTVERSION).sql))
 DATA_built = $(if $(wildcard sql/versions/ranread--$(EXTVERSION).sql),,ranread--$(EXTVERSION).sql $(UPDATES))
 DATA = $(wildcard sql/versions/ranread--*.sql)
-# The queries file for prometheus-postgres-exporter (README, "Keeping
-# watch"), beside the extension's scripts: `pg_config --sharedir`/extension/
+# The queries file for prometheus-postgres-exporter (docs/keeping-watch.md,
+# "Metrics"), beside the extension's scripts:
+# `pg_config --sharedir`/extension/
 DATA += metrics/ranread_postgres_exporter.yaml
 
 # pg_regress (make installcheck): test/regress/sql/NAME.sql run, its output
@@ -97,7 +98,7 @@ ifdef WERROR
 PG_CFLAGS += -Werror
 endif
 # make SANITIZE=undefined (or address,undefined): a build for finding bugs,
-# not for use; test/sanitize builds and tests one (README, "Sanitizer
+# not for use; test/sanitize builds and tests one (docs/building.md, "Sanitizer
 # build").  Every finding aborts the process (no recovery), frames are kept
 # for the reports' stacks, and float-to-integer casts out of range are
 # checked too (gcc leaves them out of "undefined").  The flags a build was

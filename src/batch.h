@@ -246,13 +246,14 @@ typedef struct IntervalSlot
 } IntervalSlot;
 
 /*
- * Per-second latency histograms (README, "Percentiles over time"): the
- * leader takes them, the recorder stores them (ranread_intervals.histogram).
- * The workers' hot loop is untouched: each stream's histograms in
- * StreamStats only grow, so once a second of the measured part is over
- * the leader merges every stream of a group (reads and writes) and keeps
- * the difference from its previous snapshot, sparse, in a pool of this
- * segment: second s's entries are HistSecondIndex [s][group] into the pool.
+ * Per-second latency histograms (docs/charts-and-reports.md, "Percentiles over
+ * time"): the leader takes them, the recorder stores them
+ * (ranread_intervals.histogram). The workers' hot loop is untouched: each
+ * stream's histograms in StreamStats only grow, so once a second of the
+ * measured part is over the leader merges every stream of a group (reads and
+ * writes) and keeps the difference from its previous snapshot, sparse, in a
+ * pool of this segment: second s's entries are HistSecondIndex [s][group] into
+ * the pool.
  *
  * The race rule.  The leader reads each bucket with a single aligned load
  * while the workers may be adding to it: an I/O recorded while the leader

@@ -32,7 +32,7 @@
  *	 WARNING and in its notes: its figures are memory's, not the device's.
  *
  * What the server path's figures mean, and how to read them beside the
- * device path's, is README's "What PostgreSQL gets"; how later servers'
+ * device path's, is docs/server-path.md; how later servers'
  * read streams and asynchronous I/O slot in is docs/design.md.
  */
 #include "postgres.h"

@@ -5,8 +5,8 @@
 -- (sql/state/22_advise.sql).
 --
 -- The formulas are pure functions (ranread_advise_*), tested on known
--- numbers; README.md, "From numbers to settings", gives each with its
--- source.  ranread_advise itself is a few named steps in schema
+-- numbers; docs/commit-and-advice.md, "From numbers to settings", gives each
+-- with its source.  ranread_advise itself is a few named steps in schema
 -- ranread_internal: check the arguments, find the place (tablespace and
 -- target), measure (measure => true), gather the evidence from the history,
 -- map it to rows through the formulas, say what to apply.  The evidence
@@ -205,8 +205,7 @@ AS $$
             OR (b.pattern = 'sequential' AND b.block_size >= 131072))
 $$;
 
--- The server path's curve on a tablespace (README, "What PostgreSQL
--- gets"): one process reading random 8 KiB blocks through shared buffers,
+-- The server path's curve on a tablespace (docs/server-path.md): one process reading random 8 KiB blocks through shared buffers,
 -- at each prefetch distance measured (effective_io_concurrency), each the
 -- median of the latest five comparable batches on the target of the latest
 -- of them: completed, timed, one group of one process, reads only, unpaced,

@@ -1,4 +1,4 @@
--- 1.2, the two paths side by side (README, "What PostgreSQL gets"): the
+-- 1.2, the two paths side by side (docs/server-path.md): the
 -- same reads on the device path (O_DIRECT: what the storage gives) and on
 -- the server path (through shared buffers and the page cache: what
 -- PostgreSQL gets), one after the other, alternated, at each prefetch

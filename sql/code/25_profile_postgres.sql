@@ -1,5 +1,5 @@
--- 1.2, a PostgreSQL-shaped profile (README, "What a busy server does to
--- its storage"): what a busy server's processes do to its storage at once,
+-- 1.2, a PostgreSQL-shaped profile (docs/server-path.md, "What a busy server
+-- does to its storage"): what a busy server's processes do to its storage at once,
 -- in three phases of one batch each, so that the backends' read tail can
 -- be read alone, while commits run, and while a checkpoint runs too:
 --   backends      random 8 kB reads (the device path, or the server path)

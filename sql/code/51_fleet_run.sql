@@ -1460,9 +1460,9 @@ AS $$
         LATERAL ranread_internal.ranread_fleet_round(x) r
 $$;
 
--- One batch on many servers at once: see the top of this file and README's
--- "Fleet".  The options of ranread_run pass through to every node, as one
--- spec.
+-- One batch on many servers at once: see the top of this file and
+-- docs/fleet.md.  The options of ranread_run pass through to every
+-- node, as one spec.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet(
     nodes            text[],
     @options(processes, iterations, target, duration, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync),

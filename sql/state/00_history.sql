@@ -126,7 +126,7 @@ CREATE TABLE @extschema@.ranread_batches (
     -- 1.2: the workers' I/O priority (the io_priority option, as
     -- 'idle', 'best-effort:N' or 'realtime:N'); NULL: the server's own kept
     io_priority    text,
-    -- 1.2, the server path (README, "What PostgreSQL gets"): which way the
+    -- 1.2, the server path (docs/server-path.md): which way the
     -- reads went (device: O_DIRECT; server: through shared buffers and the
     -- page cache; NULL where a mix's groups differ), the server path's
     -- prefetch distance, what the caches answered of its measured reads
@@ -191,7 +191,8 @@ CREATE TABLE @extschema@.ranread_intervals (
     max_ms         float8,
     grp            integer NOT NULL DEFAULT 1,  -- 1.1
     -- 1.1: the second's latency histogram, every process of the group
-    -- merged (README, "Percentiles over time"); NULL where not taken
+    -- merged (docs/charts-and-reports.md, "Percentiles over time"); NULL where
+    -- not taken
     histogram      bytea,
     PRIMARY KEY (batch, grp, second)
 );

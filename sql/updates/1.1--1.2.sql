@@ -1,7 +1,7 @@
 -- ranread 1.1 -> 1.2: the state changes (tables, types, sequences, the
 -- rows and privileges 1.2 no longer allows); CHANGELOG.md says why.  The
--- upgrade script is built from this file (sql/README.md, "Upgrades"):
--- sql/updates/pre-update.sql, this, the whole of sql/code/, then
+-- upgrade script is built from this file (sql/README.md, "What the Makefile
+-- builds"): sql/updates/pre-update.sql, this, the whole of sql/code/, then
 -- sql/updates/post-update.sql.  History is kept as it is.
 --
 -- test/shell/15_upgrade.sh checks that a database updated from 1.0 through

@@ -1,5 +1,5 @@
--- The end of every upgrade script (sql/README.md, "Upgrades"), after the
--- version's state changes and the whole of sql/code/ (which made every
+-- The end of every upgrade script (sql/README.md, "What the Makefile
+-- builds"), after the version's state changes and the whole of sql/code/ (which made every
 -- function and view of this version, their comments and the privileges a
 -- fresh install gives).
 --

@@ -58,8 +58,8 @@
  *	  2.5x of its data; a reference line beyond the scale is noted in the
  *	  corner instead of squashing the data.
  *
- * The jsonb spec of ranread_svg (README, "Charts from SQL") -- every key
- * optional except where said; unknown keys are an error:
+ * The jsonb spec of ranread_svg (docs/charts-and-reports.md, "Charts from
+ * SQL") -- every key optional except where said; unknown keys are an error:
  *
  *	 kind		"line" (default), "bar" or "heat"
  *	 title		what was compared; subtitle: where, when, settings

@@ -36,7 +36,7 @@ ok $? "a 60 s batch started in a background session is running and doing I/O"
 BATCH=$(q "SELECT max(batch) FROM ranread_batches WHERE status = 'running'")
 LEADER=$(session_pid rr_leader)
 diag "running batch $BATCH, leader backend PID $LEADER"
-# README, "While it runs": the workers' live line in pg_stat_activity
+# docs/running.md, "While it runs": the workers' live line in pg_stat_activity
 sleep 1.2
 is "$(q "SELECT count(*) FILTER (WHERE query ~ ('^ranread batch ' || $BATCH || ': worker [12], 1 processes, [1-9][0-9]* I/Os, [0-9]+ s$'))
              || '/' || count(*) FROM pg_stat_activity WHERE backend_type = 'ranread worker'")" "2/2" \

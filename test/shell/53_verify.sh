@@ -1,7 +1,8 @@
 #!/bin/bash
-# Verified writes and reads (README, "Verified writes"), on a real target
-# whose segment file is changed behind ranread's back (dd, with the server's
-# buffer cache not involved: ranread reads its own files with O_DIRECT).
+# Verified writes and reads (docs/writes-and-durability.md, "Verified writes"),
+# on a real target whose segment file is changed behind ranread's back (dd,
+# with the server's buffer cache not involved: ranread reads its own files with
+# O_DIRECT).
 #  - ranread_verify on a fresh target finds every block whole: setup's fill
 #    stamps its pages
 #  - a verify batch on a healthy target finds 0 bad blocks and records its

@@ -1,11 +1,11 @@
 #!/bin/bash
-# Atomic writes (README, "Does the storage keep what it flushes?"): what
-# ranread says of atomic 8 kB writes on a tablespace is what statx
-# (STATX_WRITE_ATOMIC) says of a file there, read here independently (a
-# Python probe of the raw syscall) and against the device's own queue limit
-# in /sys; ranread_server_info and ranread_advise's full_page_writes row
-# say the same.  On most machines (a virtio disk, ext4) the answer is "not
-# guaranteed"; the advisor's rows for both answers are test/tap/advise_durability.sql.
+# Atomic writes (docs/writes-and-durability.md, "Does the storage keep what it
+# flushes?"): what ranread says of atomic 8 kB writes on a tablespace is what
+# statx (STATX_WRITE_ATOMIC) says of a file there, read here independently (a
+# Python probe of the raw syscall) and against the device's own queue limit in
+# /sys; ranread_server_info and ranread_advise's full_page_writes row say the
+# same.  On most machines (a virtio disk, ext4) the answer is "not guaranteed";
+# the advisor's rows for both answers are test/tap/advise_durability.sql.
 . "$(dirname "$0")/lib/lib.sh"
 
 setup_db rr_atomic

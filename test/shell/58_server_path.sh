@@ -1,5 +1,5 @@
 #!/bin/bash
-# The server path (README, "What PostgreSQL gets") when things go wrong, and
+# The server path (docs/server-path.md) when things go wrong, and
 # what its workers hold while they read:
 #  - while a batch reads through shared buffers its workers hold no snapshot
 #    (backend_xmin NULL: VACUUM need not wait for them), no transaction id and

@@ -1,5 +1,4 @@
--- ranread_advise from what the server path measured (README, "What
--- PostgreSQL gets"), from a scripted history (no I/O):
+-- ranread_advise from what the server path measured (docs/server-path.md), from a scripted history (no I/O):
 --  - without server-path figures, effective_io_concurrency and
 --    maintenance_io_concurrency follow the device path's curve, a model,
 --    and say so

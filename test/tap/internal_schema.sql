@@ -1,6 +1,6 @@
 -- Schema ranread_internal: the advisor's and the profiles' steps and
--- helpers live there, apart from the functions users call (README's
--- reference table), which stay in the extension's schema.  The schema is
+-- helpers live there, apart from the functions users call
+-- (docs/reference.md), which stay in the extension's schema.  The schema is
 -- the extension's, on no search_path, and no one may create in it;
 -- pg_monitor may look its functions up, so that a member still gets advice
 -- from the history and reads a profile's report and chart.

@@ -1,4 +1,4 @@
--- Who may do what (README, "Reference"): every function is revoked
+-- Who may do what (docs/reference.md, "Reference"): every function is revoked
 -- from PUBLIC; superusers run them, other roles once granted EXECUTE; the
 -- history is readable by pg_monitor.
 BEGIN;

@@ -1,5 +1,5 @@
--- A PostgreSQL-shaped profile (README, "What a busy server does to its
--- storage"): ranread_profile_postgres runs three phases, one batch each:
+-- A PostgreSQL-shaped profile (docs/server-path.md, "What a busy server
+-- does to its storage"): ranread_profile_postgres runs three phases, one batch each:
 -- the backends' random 8 kB reads alone, with the WAL writer's durable
 -- sequential writes (the commit path, synced as wal_sync_method syncs), and
 -- with a checkpoint's paced random writes too; it returns each group's

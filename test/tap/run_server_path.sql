@@ -1,4 +1,4 @@
--- The server path (README, "What PostgreSQL gets"): path => 'server' reads
+-- The server path (docs/server-path.md): path => 'server' reads
 -- the target's blocks through shared buffers and the page cache, as
 -- PostgreSQL does, beside the device path's O_DIRECT reads.
 --  - the options: path ('device' by default, or 'server') and
