@@ -860,7 +860,12 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level)
 		CHECK_FOR_INTERRUPTS();
 		now = ranread_now_ns();
 
-		if (now >= next_conn_check)
+		/*
+		 * A lost client ends the batch; a leader with no client (a
+		 * background worker, such as pg_cron's with
+		 * cron.use_background_workers) has no connection to check
+		 */
+		if (now >= next_conn_check && MyProcPort != NULL)
 		{
 			next_conn_check = now + 1000000000;
 			if (!pq_check_connection())
