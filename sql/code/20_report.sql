@@ -426,6 +426,3 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_export'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 SET search_path = pg_catalog, pg_temp;
-
--- Readers of the history (pg_monitor) may read the verdicts.
-GRANT SELECT ON @extschema@.ranread_sweep_verdict TO pg_monitor;

@@ -459,13 +459,3 @@ RETURNS TABLE (
     stop_reason    text)
 AS 'MODULE_PATHNAME', 'ranread_forward'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
-
--- Readers of the history (pg_monitor) may read the verdicts (the grant is
--- in 99_privileges.sql), which the view works out with these functions.
-GRANT EXECUTE ON FUNCTION
-    @extschema@.ranread_hist_buckets(bytea),
-    @extschema@.ranread_hist_percentile(bytea, float8),
-    @extschema@.ranread_hist_within(bytea, float8),
-    ranread_internal.ranread_latency_window(bytea, float8, float8),
-    @extschema@.ranread_latency_target_next(@extschema@.ranread_latency_step[], float8, float8, integer)
-    TO pg_monitor;

@@ -394,6 +394,3 @@ BEGIN
     RETURN has_job;
 END
 $$;
-
--- Readers of the history (pg_monitor) may read the probes.
-GRANT SELECT ON @extschema@.ranread_probes TO pg_monitor;
