@@ -91,6 +91,7 @@ static const char *const sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 	"USAGE on sequence @extschema@.ranread_sweep_seq",
 };
 
@@ -105,6 +106,7 @@ static const char *const latency_target_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 	"EXECUTE on function ranread_internal.ranread_latency_window(bytea, float8, float8)",
 	"EXECUTE on function @extschema@.ranread_hist_within(bytea, float8)",
 	"EXECUTE on function @extschema@.ranread_hist_buckets(bytea)",
@@ -129,6 +131,7 @@ static const char *const study_needs[] = {
 	"EXECUTE on function @extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 	"USAGE on sequence @extschema@.ranread_study_seq",
 };
 
@@ -156,6 +159,7 @@ static const char *const fleet_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 };
 
 static const char *const fleet_sweep_needs[] = {
@@ -163,6 +167,7 @@ static const char *const fleet_sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 	"EXECUTE on function ranread_internal.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_say_step(text, bigint, @extschema@.ranread_sweep_step)",

@@ -114,6 +114,15 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_call_register'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
+-- The call of that kind and id, registered by this session in this
+-- transaction, has returned: no batch joins it any more, and it no longer
+-- counts towards the calls one session runs at once (its entry stays until
+-- the transaction ends).  Each call says so as it returns.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_call_end(kind text, id bigint)
+RETURNS void
+AS 'MODULE_PATHNAME', 'ranread_call_end'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_call_running(kind text, id bigint)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'ranread_call_running'

@@ -379,6 +379,7 @@ BEGIN
     SELECT * INTO run FROM ranread_internal.ranread_sweep_run(sweep_id, start, max_processes, max_avg_ms, spec);
     PERFORM ranread_internal.ranread_sweep_record(sweep_id, started, start, max_processes, max_avg_ms,
                                                   spec, run.steps, run.reason);
+    PERFORM ranread_internal.ranread_call_end('sweep', sweep_id);
     RETURN QUERY
     SELECT s.step, s.processes, s.batch,
            ranread_internal.ranread_round(s.iops, 0)::bigint,

@@ -638,6 +638,7 @@ BEGIN
     PERFORM ranread_internal.ranread_check_privileges('run ' || fn, fn, ARRAY[
         'EXECUTE on function @extschema@.ranread_run_step(jsonb)',
         'EXECUTE on function ranread_internal.ranread_call_register(text, bigint)',
+        'EXECUTE on function ranread_internal.ranread_call_end(text, bigint)',
         'USAGE on sequence @extschema@.ranread_study_seq']);
     PERFORM ranread_internal.ranread_require_read_committed(fn,
         'Its points are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');
@@ -695,6 +696,7 @@ BEGIN
 
     PERFORM ranread_internal.ranread_study_record(study_id, kind, fn, call, definition, spec, started,
                                                   results, max_avg_ms, reason, measured, ax.column_dim);
+    PERFORM ranread_internal.ranread_call_end('study', study_id);
     RETURN QUERY SELECT * FROM unnest(results);
 END
 $$;
