@@ -14,6 +14,7 @@ OBJS = \
 	src/params.o \
 	src/options.o \
 	src/workload.o \
+	src/point.o \
 	src/forward.o \
 	src/errcontext.o \
 	src/run.o \

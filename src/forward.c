@@ -27,7 +27,9 @@
  *	   implements it, binding that function's arguments by name: an argument
  *	   of the caller's (the same name and type), or spec (the workload as a
  *	   spec, jsonb), args (every argument by name, jsonb), fn (the caller's
- *	   name), call (the exact call, as SQL text).  The implementation is
+ *	   name), call (the exact call, as SQL text), caller (the role that
+ *	   called, regrole: a SECURITY DEFINER implementation runs as its
+ *	   owner).  The implementation is
  *	   called through fmgr, on the caller's ReturnSetInfo, so its rows are the
  *	   caller's rows; errors from inside keep what helps the user (the
  *	   message names the function they called and the argument; the CONTEXT
@@ -86,6 +88,7 @@ static const char *const sweep_needs[] = {
 	"USAGE on schema ranread_internal",
 	"EXECUTE on functions ranread_internal.ranread_sweep_*",
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
+	"EXECUTE on function ranread_internal.ranread_require_read_committed(text, text)",
 	"EXECUTE on function @extschema@.ranread_limits()",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
@@ -203,6 +206,8 @@ extern PGDLLEXPORT Datum ranread_conninfo_hide(PG_FUNCTION_ARGS);
 #define BIND_ARGS	-3			/* every argument by name */
 #define BIND_FN		-4			/* the caller's name */
 #define BIND_CALL	-5			/* the exact call, as SQL text */
+#define BIND_CALLER	-6			/* the role that called (before a SECURITY DEFINER
+								 * implementation runs as its owner) */
 
 typedef struct ForwardImpl
 {
@@ -886,6 +891,7 @@ forward_impl(ForwardInfo *fi, MemoryContext cxt)
 			strcmp(names[i], "args") == 0 && types[i] == JSONBOID ? BIND_ARGS :
 			strcmp(names[i], "fn") == 0 && types[i] == TEXTOID ? BIND_FN :
 			strcmp(names[i], "call") == 0 && types[i] == TEXTOID ? BIND_CALL :
+			strcmp(names[i], "caller") == 0 && types[i] == REGROLEOID ? BIND_CALLER :
 			forward_arg(fi, names[i]);
 		if (b == -1 || (b >= 0 && fi->args[b].type != types[i]))
 			elog(ERROR, "argument %s of %s.%s is none of %s", names[i], INTERNAL_SCHEMA, fi->fn, fi->fn);
@@ -991,6 +997,8 @@ ranread_forward(PG_FUNCTION_ARGS)
 			call->args[i].value = JsonbPGetDatum(forward_args(fcinfo, fi, false, NULL));
 		else if (b == BIND_FN)
 			call->args[i].value = CStringGetTextDatum(fi->fn);
+		else if (b == BIND_CALLER)
+			call->args[i].value = ObjectIdGetDatum(GetUserId());
 		else
 			call->args[i].value = CStringGetTextDatum(forward_call_text(fcinfo, fi));
 	}
