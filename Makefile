@@ -15,6 +15,7 @@ OBJS = \
 	src/options.o \
 	src/workload.o \
 	src/point.o \
+	src/purge.o \
 	src/forward.o \
 	src/errcontext.o \
 	src/run.o \

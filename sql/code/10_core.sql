@@ -68,9 +68,12 @@ RETURNS @extschema@.ranread_setup_result
 AS 'MODULE_PATHNAME', 'ranread_setup'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
+-- Drops a target: a role that is not a superuser only in the database's
+-- default tablespace or one it holds CREATE on, and no probe target
+-- (ranread_probe_purge drops those): src/purge.c
 CREATE OR REPLACE FUNCTION @extschema@.ranread_purge(target name DEFAULT 'ranread')
 RETURNS boolean
-AS 'MODULE_PATHNAME', 'ranread_purge'
+AS 'MODULE_PATHNAME', 'ranread_purge_checked'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 CREATE OR REPLACE FUNCTION @extschema@.ranread_run(

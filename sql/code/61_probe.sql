@@ -206,6 +206,15 @@ BEGIN
 END
 $$;
 
+-- Drops a tablespace's probe target, which ranread_probe_setup made: its
+-- probes fail until it is made again.  The way a role that is not a
+-- superuser drops one (ranread_purge refuses it the probe targets), with
+-- ranread_purge's rule for the tablespace (src/purge.c).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_purge(tablespace name DEFAULT 'pg_default')
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'ranread_probe_purge'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
 -- A probe's io_priority: a probe is light, so not 'realtime' (which also
 -- needs CAP_SYS_NICE and would fail only when the worker starts, leaving a
 -- failed batch at every scheduled run); the rest is the workload's check
