@@ -12,7 +12,7 @@ check (fuzz.py, READERS_EVERY) reads every view and report as a role granted
 Batches are tiny (the 16 MB target, 10 I/Os)."""
 import json
 
-CASES = 500
+CASES = 300
 TIMEOUT_MS = 4000
 TARGET = "fuzz_trust"
 ROLE = "ranread_fuzz_runner"
