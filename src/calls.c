@@ -18,8 +18,12 @@
  * control block (ranread.c) the registry is made on first use in the slack
  * of the main shared memory segment: no shared_preload_libraries.
  *
- * A call that returns says so, ranread_call_end(kind, id); one whose
- * subtransaction aborts (an error caught by a savepoint) has ended too.
+ * A call that returns has ended: the forwarder of sweeps, searches,
+ * studies and fleets (forward.c) ends the calls registered while it ran,
+ * whether it returned or failed; a fleet ends each of its own, a study its
+ * own once recorded (a profile's, which no forwarder runs), with
+ * ranread_call_end(kind, id); and one whose subtransaction aborts (an error
+ * caught by a savepoint) has ended too.
  * Its entry stays until the transaction ends (what it wrote is not
  * committed yet: ranread_reset keeps it, the views show it running), but
  * no batch joins it any more (ranread_call_mine), and it does not count
@@ -370,6 +374,34 @@ ranread_call_register(PG_FUNCTION_ARGS)
 		callback_registered = true;
 	}
 	PG_RETURN_VOID();
+}
+
+/*
+ * Where this backend's registrations stand: the calls it registers from
+ * now on are those after this mark
+ */
+uint64
+ranread_calls_mark(void)
+{
+	return registrations;
+}
+
+/*
+ * The calls this backend registered since mark, in this transaction, have
+ * ended (the forwarded call that registered them returned or failed)
+ */
+void
+ranread_calls_end_since(uint64 mark)
+{
+	RanreadCalls *r = calls;
+
+	if (r == NULL || registrations == mark || MyProc == NULL)
+		return;
+	SpinLockAcquire(&r->mutex);
+	for (int i = 0; i < RANREAD_MAX_CALLS; i++)
+		if (r->slots[i].pid == MyProcPid && r->slots[i].lxid == MyProc->lxid && r->slots[i].seq > mark)
+			r->slots[i].ended = true;
+	SpinLockRelease(&r->mutex);
 }
 
 /*

@@ -65,6 +65,7 @@
 #include "utils/regproc.h"
 #include "utils/syscache.h"
 
+#include "calls.h"
 #include "forward.h"
 
 PG_FUNCTION_INFO_V1(ranread_forward);
@@ -94,7 +95,6 @@ static const char *const sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
-	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 	"USAGE on sequence @extschema@.ranread_sweep_seq",
 };
 
@@ -109,7 +109,6 @@ static const char *const latency_target_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
-	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 	"EXECUTE on function ranread_internal.ranread_latency_window(bytea, float8, float8)",
 	"EXECUTE on function @extschema@.ranread_hist_within(bytea, float8)",
 	"EXECUTE on function @extschema@.ranread_hist_buckets(bytea)",
@@ -134,7 +133,6 @@ static const char *const study_needs[] = {
 	"EXECUTE on function @extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
-	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 	"USAGE on sequence @extschema@.ranread_study_seq",
 };
 
@@ -162,7 +160,6 @@ static const char *const fleet_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
-	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 };
 
 static const char *const fleet_sweep_needs[] = {
@@ -170,7 +167,6 @@ static const char *const fleet_sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
-	"EXECUTE on function ranread_internal.ranread_call_end(text, bigint)",
 	"EXECUTE on function ranread_internal.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_say_step(text, bigint, @extschema@.ranread_sweep_step)",
@@ -974,6 +970,7 @@ ranread_forward(PG_FUNCTION_ARGS)
 	MemoryContext cxt = CurrentMemoryContext;
 	ErrorContextCallback cb;
 	char	   *marker = psprintf("%s, as called", fi->fn);
+	uint64		mark;
 	Datum		result;
 
 	if (im->entry->conninfos)
@@ -1007,6 +1004,7 @@ ranread_forward(PG_FUNCTION_ARGS)
 	cb.arg = marker;
 	cb.previous = error_context_stack;
 	error_context_stack = &cb;
+	mark = ranread_calls_mark();
 	PG_TRY();
 	{
 		result = FunctionCallInvoke(call);
@@ -1015,6 +1013,8 @@ ranread_forward(PG_FUNCTION_ARGS)
 	{
 		ErrorData  *ed;
 
+		/* the calls it registered are over: they count no more (calls.c) */
+		ranread_calls_end_since(mark);
 		error_context_stack = cb.previous;
 		MemoryContextSwitchTo(cxt);
 		ed = CopyErrorData();
@@ -1023,6 +1023,7 @@ ranread_forward(PG_FUNCTION_ARGS)
 		ReThrowError(ed);
 	}
 	PG_END_TRY();
+	ranread_calls_end_since(mark);
 	error_context_stack = cb.previous;
 	fcinfo->isnull = call->isnull;
 	return result;

@@ -120,7 +120,10 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 -- The call of that kind and id, registered by this session in this
 -- transaction, has returned: no batch joins it any more, and it no longer
 -- counts towards the calls one session runs at once (its entry stays until
--- the transaction ends).  Each call says so as it returns.
+-- the transaction ends).  The forwarder ends the calls of a sweep, search,
+-- study or fleet when it returns (src/forward.c); a fleet ends its own,
+-- and a study its own once recorded (a profile's, which no forwarder
+-- runs), with this.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_call_end(kind text, id bigint)
 RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_call_end'

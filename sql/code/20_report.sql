@@ -439,7 +439,6 @@ BEGIN
     PERFORM ranread_internal.ranread_call_register('sweep', sweep_id);
     SELECT * INTO run FROM ranread_internal.ranread_sweep_run(sweep_id, start, max_processes, max_avg_ms, spec);
     PERFORM ranread_internal.ranread_sweep_record(sweep_id, start, max_processes, max_avg_ms);
-    PERFORM ranread_internal.ranread_call_end('sweep', sweep_id);
     RETURN QUERY
     SELECT s.step, s.processes, s.batch,
            ranread_internal.ranread_round(s.iops, 0)::bigint,

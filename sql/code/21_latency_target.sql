@@ -435,7 +435,6 @@ BEGIN
     END LOOP;
     PERFORM ranread_internal.ranread_latency_target_report(search_id, steps, dimension, chk.fixed,
                                                            target_ms, percentile, max_load);
-    PERFORM ranread_internal.ranread_call_end('latency_target', search_id);
 
     RETURN QUERY
     SELECT s.step, phases[s.step], s.load, s.batch, ranread_internal.ranread_round(s.iops, 0)::bigint,

@@ -620,6 +620,9 @@ BEGIN
          completed, skipped, max_avg_ms, stop_reason)
     VALUES (study_id, kind, reg.started_at, clock_timestamp(), reg.started_by, runs.target,
             call, definition, planned, runs.completed, skipped, max_avg_ms, reason);
+    -- recorded, the study has ended (a profile's too, which no forwarder
+    -- ends: src/calls.c)
+    PERFORM ranread_internal.ranread_call_end('study', study_id);
 
     -- the first point of the highest IOPS, as the points ran
     SELECT b.point, b.iops, b.batch INTO best
@@ -686,7 +689,6 @@ BEGIN
     PERFORM ranread_internal.ranread_check_privileges('run ' || fn, fn, ARRAY[
         'EXECUTE on function @extschema@.ranread_run_step(jsonb)',
         'EXECUTE on function ranread_internal.ranread_call_register(text, bigint)',
-        'EXECUTE on function ranread_internal.ranread_call_end(text, bigint)',
         'USAGE on sequence @extschema@.ranread_study_seq']);
     PERFORM ranread_internal.ranread_require_read_committed(fn,
         'Its points are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');
@@ -744,7 +746,6 @@ BEGIN
     PERFORM ranread_internal.ranread_study_record(study_id, kind, fn, call, definition, total,
                                                   (SELECT count(*)::integer FROM unnest(results) x WHERE x.status = 'skipped'),
                                                   max_avg_ms, started, measured, ax.column_dim, ax.row_dims);
-    PERFORM ranread_internal.ranread_call_end('study', study_id);
     RETURN QUERY SELECT * FROM unnest(results);
 END
 $$;

@@ -222,7 +222,6 @@ BEGIN
     END;
 
     PERFORM ranread_internal.ranread_fleet_sweep_end(recorder, sweep_id, steps, reason, max_avg_ms);
-    PERFORM ranread_internal.ranread_call_end('sweep', sweep_id);
 
     RETURN QUERY
         SELECT s.step, s.processes, s.batch, counts[s.k::integer],
