@@ -48,6 +48,8 @@
  *   writeback       write the whole cache through (as a drive does at last)
  *   read_delay_us=N, write_delay_us=N  change a delay while mounted (the
  *                   requests that arrive from then on take it)
+ *   reset_stats     count reads and writes from zero, and the most in
+ *                   flight from the requests in flight now
  * The stats file adds what the cache did: mode, cached_writes,
  * cached_acked (acknowledged by a lying flush but still only cached),
  * flushes, dsync_writes, cuts, dropped_writes and dropped_acked (summed over
@@ -495,6 +497,14 @@ control(const char *buf, size_t size)
 			__atomic_store_n(&opt.write_delay_us, us, __ATOMIC_RELAXED);
 			return 0;
 		}
+	}
+	/* counts from now on: reads, writes, and the most in flight from those now */
+	if (strcmp(cmd, "reset_stats") == 0)
+	{
+		atomic_store(&n_reads, 0);
+		atomic_store(&n_writes, 0);
+		atomic_store(&max_in_flight, atomic_load(&in_flight));
+		return 0;
 	}
 	pthread_mutex_lock(&cache_lock);
 	if (strcmp(cmd, "honest") == 0)

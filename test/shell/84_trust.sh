@@ -1,6 +1,6 @@
 #!/bin/bash
 # Roles acting in bad faith, where SQL alone cannot see it (README,
-# "Privileges", "Keeping watch"):
+# "Privileges"; docs/keeping-watch.md, "The probe"):
 #  - granting 'run' to pg_monitor warns that every monitoring role may then
 #    run batches; revoking it leaves pg_monitor reading the history
 #  - a probe's batch is the role's that called it: while it runs, a role

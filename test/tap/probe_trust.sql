@@ -1,13 +1,13 @@
--- Whom the watch trusts (README, "Keeping watch", "Privileges"): only the
--- probe records a probe, as the extension's owner, from the batch it just
--- ran and at the time that batch ran; no role granted 'run' or 'probe' can
--- write a row of ranread_probes (a forged probe at 'infinity' would freeze
--- its tablespace's health and break its chart); a role granted 'probe'
--- probes within the cap but runs no other batch; the probe's batch is the
--- role's that called it (started_by), not the owner's; probes take at
--- most ranread.probe_max_share of ranread.probe_share_window (back-to-back
--- probes held the cluster's one batch); the job a probe records is only
--- the pg_cron job this session runs; a probe's io_priority is never
+-- Whom the watch trusts (docs/keeping-watch.md, "Keeping watch"; README,
+-- "Privileges"): only the probe records a probe, as the extension's owner,
+-- from the batch it just ran and at the time that batch ran; no role granted
+-- 'run' or 'probe' can write a row of ranread_probes (a forged probe at
+-- 'infinity' would freeze its tablespace's health and break its chart); a role
+-- granted 'probe' probes within the cap but runs no other batch; the probe's
+-- batch is the role's that called it (started_by), not the owner's; probes
+-- take at most ranread.probe_max_share of ranread.probe_share_window
+-- (back-to-back probes held the cluster's one batch); the job a probe records
+-- is only the pg_cron job this session runs; a probe's io_priority is never
 -- realtime.
 BEGIN;
 SET LOCAL client_min_messages = warning;

@@ -1,12 +1,12 @@
--- Whom studies and sweeps trust (README, "Studies", "Privileges"): a
--- study's row in ranread_studies and a sweep's in ranread_sweeps are
--- recorded only by the call that ran it, as the extension's owner, started
--- by the role that ran it; no role granted 'run' can write a row there (a
--- forged row took the id the next study or sweep would take, which then
--- failed at its end, or carried a bound that is not a number and broke
--- every report); what the row says of the steps and points (the figures,
--- the verdict, the batches, the workload, why it stopped) is worked out
--- from the call's own batches in the history, never taken from the caller
+-- Whom studies and sweeps trust (docs/sweeps-and-studies.md, "Studies";
+-- README, "Privileges"): a study's row in ranread_studies and a sweep's in
+-- ranread_sweeps are recorded only by the call that ran it, as the extension's
+-- owner, started by the role that ran it; no role granted 'run' can write a
+-- row there (a forged row took the id the next study or sweep would take,
+-- which then failed at its end, or carried a bound that is not a number and
+-- broke every report); what the row says of the steps and points (the
+-- figures, the verdict, the batches, the workload, why it stopped) is worked
+-- out from the call's own batches in the history, never taken from the caller
 -- (a role that registered a sweep of its own recorded 99,999,999 IOPS at
 -- 0.001 ms pointing at another role's batch); a bound or time that is not
 -- finite is refused by the tables' CHECKs; a stored bound that is not a
