@@ -111,7 +111,8 @@ AS $$
         'ranread_advise_gather', 'ranread_advise_io_rows', 'ranread_advise_large_sql', 'ranread_advise_measure',
         'ranread_advise_noise', 'ranread_advise_notice', 'ranread_advise_page_cost_rows',
         'ranread_advise_parallel_rows', 'ranread_advise_place', 'ranread_advise_row', 'ranread_advise_seq_one',
-        'ranread_advise_source', 'ranread_advise_wal_rows', 'ranread_atomic_writes', 'ranread_ram_bytes']) f
+        'ranread_advise_source', 'ranread_advise_wal_rows', 'ranread_advise_server_curve',
+        'ranread_atomic_writes', 'ranread_ram_bytes']) f
 $$;
 
 -- The needs list of a forwarded function (forward.c), NULL for others

@@ -109,11 +109,11 @@ SET LOCAL ranread.probe_share_window = 60;
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_probe(duration => '1s', rate_iops => 20)$$),
     '22023: duration of ranread_probe must be at most 0.6 s, ranread.probe_max_share (1%) of ranread.probe_share_window (60 s), not 00:00:01',
     'a probe longer than its share of the window is refused, naming the settings');
-SET LOCAL ranread.probe_max_share = 5;
+SET LOCAL ranread.probe_max_share = 3;
 SET LOCAL ROLE tap_trust_probe;
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_probe(duration => '0.5s', rate_iops => 20)$$),
-    '55000: ranread_probe would take probes past ranread.probe_max_share (5%) of the last 60 s',
-    'back-to-back probes: one past the share of the last minute is refused (3 s of probes already)');
+    '55000: ranread_probe would take probes past ranread.probe_max_share (3%) of the last 60 s',
+    'back-to-back probes: one past the share of the last minute (1.8 s) is refused (this file''s probes took 2.2 s of it already)');
 RESET ROLE;
 SET LOCAL ranread.probe_max_share = 50;
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_probe(duration => '0.5s', rate_iops => 20)$$), NULL,
