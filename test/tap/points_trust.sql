@@ -99,9 +99,9 @@ SELECT is((SELECT count(*) FROM ranread_study_points WHERE study = (SELECT study
 SELECT is((SELECT stop_reason FROM ranread_study_overview WHERE study = (SELECT study FROM ids)),
     'skipped: 1 batch whose point is not a study''s',
     '... and ranread_study_overview says so');
-SELECT is((SELECT windows || ' ' || stop_reason FROM ranread_latency_target_verdict WHERE latency_target = (SELECT search FROM ids)),
-    '1 running: 1 windows so far; the next at load 2; skipped: 1 batch whose point is not a window of a search',
-    'ranread_latency_target_verdict skips a batch that is not a window, and says so');
+SELECT alike((SELECT windows || ' ' || stop_reason FROM ranread_latency_target_verdict WHERE latency_target = (SELECT search FROM ids)),
+    '1 %; skipped: 1 batch whose point is not a window of a search',
+    'ranread_latency_target_verdict skips a batch that is not a window (one window left), and says so');
 SELECT ok((SELECT ranread_report() LIKE '%<svg %'), 'ranread_report works for a reader');
 RESET ROLE;
 
