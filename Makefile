@@ -14,6 +14,8 @@ OBJS = \
 	src/params.o \
 	src/options.o \
 	src/workload.o \
+	src/point.o \
+	src/purge.o \
 	src/forward.o \
 	src/errcontext.o \
 	src/run.o \

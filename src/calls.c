@@ -17,6 +17,23 @@
  * reused), so a crash or a FATAL leaves nothing that counts.  Like the
  * control block (ranread.c) the registry is made on first use in the slack
  * of the main shared memory segment: no shared_preload_libraries.
+ *
+ * A call that returns has ended: the forwarder of sweeps, searches,
+ * studies and fleets (forward.c) ends the calls registered while it ran,
+ * whether it returned or failed; a fleet ends each of its own, a study its
+ * own once recorded (a profile's, which no forwarder runs), with
+ * ranread_call_end(kind, id); and one whose subtransaction aborts (an error
+ * caught by a savepoint) has ended too.
+ * Its entry stays until the transaction ends (what it wrote is not
+ * committed yet: ranread_reset keeps it, the views show it running), but
+ * no batch joins it any more (ranread_call_mine), and it does not count
+ * towards the calls one session may run at once: a session that holds
+ * RANREAD_MAX_CALLS_PER_SESSION entries and registers another takes over
+ * the oldest of its ended ones.  So one transaction runs any number of
+ * calls one after another, and one session never holds more than its share
+ * of the registry.  (1.2 added the ended flag: the registry is "ranread
+ * calls 2", apart from 1.1's, whose layout a 1.1 library still running in
+ * another backend keeps.)
  */
 #include "postgres.h"
 
@@ -42,6 +59,7 @@
 #include "ranread.h"
 
 PG_FUNCTION_INFO_V1(ranread_call_register);
+PG_FUNCTION_INFO_V1(ranread_call_end);
 PG_FUNCTION_INFO_V1(ranread_call_running);
 PG_FUNCTION_INFO_V1(ranread_running_calls);
 
@@ -54,6 +72,9 @@ typedef struct RanreadCallSlot
 	RanreadCallKind kind;
 	int64		id;
 	TimestampTz started_at;
+	SubTransactionId subid;		/* the subtransaction that registered it */
+	uint64		seq;			/* this backend's count of registrations */
+	bool		ended;			/* the call returned, or its subtransaction aborted */
 } RanreadCallSlot;
 
 typedef struct RanreadCalls
@@ -64,6 +85,11 @@ typedef struct RanreadCalls
 
 static RanreadCalls *calls = NULL;
 static bool callback_registered = false;
+static uint64 registrations = 0;	/* this backend's, for RanreadCallSlot.seq */
+
+/* the id of each kind this backend registered last, and in which transaction */
+static int64 last_id[RANREAD_NCALL_KINDS];
+static LocalTransactionId last_lxid[RANREAD_NCALL_KINDS];
 
 /* The kinds' names, as ranread_call_register takes them, and sequences */
 static const char *const kind_names[] = {"sweep", "study", "latency_target", "fleet"};
@@ -81,7 +107,7 @@ static RanreadCalls *
 registry(void)
 {
 	if (calls == NULL)
-		calls = ranread_shmem_struct("ranread calls", sizeof(RanreadCalls),
+		calls = ranread_shmem_struct("ranread calls 2", sizeof(RanreadCalls),
 									 offsetof(RanreadCalls, mutex));
 	return calls;
 }
@@ -178,6 +204,28 @@ calls_xact_callback(XactEvent event, void *arg)
 }
 
 /*
+ * A subtransaction of this backend aborts: the calls it registered (or its
+ * subtransactions did: their ids are larger, and they have ended before
+ * it) have ended
+ */
+static void
+calls_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+					   SubTransactionId parentSubid, void *arg)
+{
+	RanreadCalls *r;
+
+	if (event != SUBXACT_EVENT_ABORT_SUB || calls == NULL)
+		return;
+	r = calls;
+	SpinLockAcquire(&r->mutex);
+	for (int i = 0; i < RANREAD_MAX_CALLS; i++)
+		if (r->slots[i].pid == MyProcPid && r->slots[i].lxid == MyProc->lxid &&
+			r->slots[i].subid >= mySubid)
+			r->slots[i].ended = true;
+	SpinLockRelease(&r->mutex);
+}
+
+/*
  * The value of the kind's sequence that this session took last (currval),
  * or -1 when it took none; read in a subtransaction, so that "not yet
  * defined in this session" is an answer, not an error.
@@ -225,7 +273,9 @@ ranread_call_register(PG_FUNCTION_ARGS)
 	int64		id;
 	RanreadCalls *r;
 	int			free_slot = -1;
-	int			mine = 0;
+	int			oldest_ended = -1;
+	int			held = 0;			/* this session's entries */
+	int			mine = 0;			/* of them, calls that have not ended */
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -240,6 +290,15 @@ ranread_call_register(PG_FUNCTION_ARGS)
 						kind_names[kind], id, kind_seqs[kind]),
 				 errhint("A call registers the id it has just taken with nextval, before its first batch.")));
 
+	/* an id is one call's: not again in a later transaction (its row is kept) */
+	if (last_lxid[kind] != InvalidLocalTransactionId && last_id[kind] == id &&
+		last_lxid[kind] != MyProc->lxid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s " INT64_FORMAT " was registered by an earlier transaction of this session",
+						kind_names[kind], id),
+				 errhint("A call registers a new id of its own, taken with nextval.")));
+
 	sweep_stale();
 	r = registry();
 	SpinLockAcquire(&r->mutex);
@@ -249,14 +308,30 @@ ranread_call_register(PG_FUNCTION_ARGS)
 
 		if (s->pid == MyProcPid && s->kind == kind && s->id == id && s->lxid == MyProc->lxid)
 		{
+			bool		ended = s->ended;
+
 			SpinLockRelease(&r->mutex);
+			if (ended)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("%s " INT64_FORMAT " of this session has ended", kind_names[kind], id),
+						 errhint("A call registers a new id of its own, taken with nextval.")));
 			PG_RETURN_VOID();	/* registered already */
 		}
 		if (s->pid == MyProcPid)
-			mine++;
+		{
+			held++;
+			if (!s->ended)
+				mine++;
+			else if (oldest_ended < 0 || s->seq < r->slots[oldest_ended].seq)
+				oldest_ended = i;
+		}
 		if (s->pid == 0 && free_slot < 0)
 			free_slot = i;
 	}
+	/* this session's room: the oldest of its ended calls, once it holds its share */
+	if (oldest_ended >= 0 && (held >= RANREAD_MAX_CALLS_PER_SESSION || free_slot < 0))
+		free_slot = oldest_ended;
 	/* one session cannot take the room every other session needs */
 	if (mine >= RANREAD_MAX_CALLS_PER_SESSION)
 	{
@@ -279,6 +354,11 @@ ranread_call_register(PG_FUNCTION_ARGS)
 		s->kind = kind;
 		s->id = id;
 		s->started_at = GetCurrentTimestamp();
+		s->subid = GetCurrentSubTransactionId();
+		s->seq = ++registrations;
+		s->ended = false;
+		last_id[kind] = id;
+		last_lxid[kind] = MyProc->lxid;
 	}
 	SpinLockRelease(&r->mutex);
 	if (free_slot < 0)
@@ -290,8 +370,75 @@ ranread_call_register(PG_FUNCTION_ARGS)
 	if (!callback_registered)
 	{
 		RegisterXactCallback(calls_xact_callback, NULL);
+		RegisterSubXactCallback(calls_subxact_callback, NULL);
 		callback_registered = true;
 	}
+	PG_RETURN_VOID();
+}
+
+/*
+ * Where this backend's registrations stand: the calls it registers from
+ * now on are those after this mark
+ */
+uint64
+ranread_calls_mark(void)
+{
+	return registrations;
+}
+
+/*
+ * The calls this backend registered since mark, in this transaction, have
+ * ended (the forwarded call that registered them returned or failed)
+ */
+void
+ranread_calls_end_since(uint64 mark)
+{
+	RanreadCalls *r = calls;
+
+	if (r == NULL || registrations == mark || MyProc == NULL)
+		return;
+	SpinLockAcquire(&r->mutex);
+	for (int i = 0; i < RANREAD_MAX_CALLS; i++)
+		if (r->slots[i].pid == MyProcPid && r->slots[i].lxid == MyProc->lxid && r->slots[i].seq > mark)
+			r->slots[i].ended = true;
+	SpinLockRelease(&r->mutex);
+}
+
+/*
+ * ranread_call_end(kind, id): the call of this session that registered
+ * that id has returned; no batch joins it any more, and it no longer counts
+ * towards the calls this session runs at once
+ */
+Datum
+ranread_call_end(PG_FUNCTION_ARGS)
+{
+	RanreadCallKind kind;
+	int64		id;
+	RanreadCalls *r;
+	bool		found = false;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("kind and id of ranread_call_end must not be null")));
+	kind = kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	id = PG_GETARG_INT64(1);
+	r = registry();
+	SpinLockAcquire(&r->mutex);
+	for (int i = 0; i < RANREAD_MAX_CALLS; i++)
+		if (r->slots[i].pid == MyProcPid && r->slots[i].lxid == MyProc->lxid &&
+			r->slots[i].kind == kind && r->slots[i].id == id)
+		{
+			r->slots[i].ended = true;
+			found = true;
+		}
+	SpinLockRelease(&r->mutex);
+	if (!found)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s " INT64_FORMAT " of ranread_call_end is not a call this session runs",
+						kind_names[kind], id),
+				 errhint("A call ends the id it registered with ranread_call_register, in the same transaction.")));
 	PG_RETURN_VOID();
 }
 
@@ -304,7 +451,7 @@ ranread_call_mine(RanreadCallKind kind, int64 id)
 
 	for (int i = 0; i < n; i++)
 		if (copy[i].pid == MyProcPid && copy[i].kind == kind && copy[i].id == id &&
-			copy[i].dboid == MyDatabaseId && slot_live(&copy[i]))
+			copy[i].dboid == MyDatabaseId && !copy[i].ended && slot_live(&copy[i]))
 			return true;
 	return false;
 }
@@ -320,7 +467,8 @@ ranread_call_in_progress(void)
 	int			n = snapshot(copy);
 
 	for (int i = 0; i < n; i++)
-		if (copy[i].pid == MyProcPid && copy[i].dboid == MyDatabaseId && slot_live(&copy[i]))
+		if (copy[i].pid == MyProcPid && copy[i].dboid == MyDatabaseId && !copy[i].ended &&
+			slot_live(&copy[i]))
 			return true;
 	return false;
 }

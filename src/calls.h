@@ -39,5 +39,7 @@ extern const char *ranread_call_kind_name(RanreadCallKind kind);
 extern bool ranread_call_mine(RanreadCallKind kind, int64 id);
 extern bool ranread_call_in_progress(void);
 extern int	ranread_calls_running(RanreadCallInfo *out, int max, bool mine);
+extern uint64 ranread_calls_mark(void);
+extern void ranread_calls_end_since(uint64 mark);
 
 #endif							/* RANREAD_CALLS_H */

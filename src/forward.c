@@ -27,7 +27,9 @@
  *	   implements it, binding that function's arguments by name: an argument
  *	   of the caller's (the same name and type), or spec (the workload as a
  *	   spec, jsonb), args (every argument by name, jsonb), fn (the caller's
- *	   name), call (the exact call, as SQL text).  The implementation is
+ *	   name), call (the exact call, as SQL text), caller (the role that
+ *	   called, regrole: a SECURITY DEFINER implementation runs as its
+ *	   owner).  The implementation is
  *	   called through fmgr, on the caller's ReturnSetInfo, so its rows are the
  *	   caller's rows; errors from inside keep what helps the user (the
  *	   message names the function they called and the argument; the CONTEXT
@@ -63,6 +65,7 @@
 #include "utils/regproc.h"
 #include "utils/syscache.h"
 
+#include "calls.h"
 #include "forward.h"
 
 PG_FUNCTION_INFO_V1(ranread_forward);
@@ -86,6 +89,7 @@ static const char *const sweep_needs[] = {
 	"USAGE on schema ranread_internal",
 	"EXECUTE on functions ranread_internal.ranread_sweep_*",
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
+	"EXECUTE on function ranread_internal.ranread_require_read_committed(text, text)",
 	"EXECUTE on function @extschema@.ranread_limits()",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
@@ -198,6 +202,8 @@ extern PGDLLEXPORT Datum ranread_conninfo_hide(PG_FUNCTION_ARGS);
 #define BIND_ARGS	-3			/* every argument by name */
 #define BIND_FN		-4			/* the caller's name */
 #define BIND_CALL	-5			/* the exact call, as SQL text */
+#define BIND_CALLER	-6			/* the role that called (before a SECURITY DEFINER
+								 * implementation runs as its owner) */
 
 typedef struct ForwardImpl
 {
@@ -881,6 +887,7 @@ forward_impl(ForwardInfo *fi, MemoryContext cxt)
 			strcmp(names[i], "args") == 0 && types[i] == JSONBOID ? BIND_ARGS :
 			strcmp(names[i], "fn") == 0 && types[i] == TEXTOID ? BIND_FN :
 			strcmp(names[i], "call") == 0 && types[i] == TEXTOID ? BIND_CALL :
+			strcmp(names[i], "caller") == 0 && types[i] == REGROLEOID ? BIND_CALLER :
 			forward_arg(fi, names[i]);
 		if (b == -1 || (b >= 0 && fi->args[b].type != types[i]))
 			elog(ERROR, "argument %s of %s.%s is none of %s", names[i], INTERNAL_SCHEMA, fi->fn, fi->fn);
@@ -963,6 +970,7 @@ ranread_forward(PG_FUNCTION_ARGS)
 	MemoryContext cxt = CurrentMemoryContext;
 	ErrorContextCallback cb;
 	char	   *marker = psprintf("%s, as called", fi->fn);
+	uint64		mark;
 	Datum		result;
 
 	if (im->entry->conninfos)
@@ -986,6 +994,8 @@ ranread_forward(PG_FUNCTION_ARGS)
 			call->args[i].value = JsonbPGetDatum(forward_args(fcinfo, fi, false, NULL));
 		else if (b == BIND_FN)
 			call->args[i].value = CStringGetTextDatum(fi->fn);
+		else if (b == BIND_CALLER)
+			call->args[i].value = ObjectIdGetDatum(GetUserId());
 		else
 			call->args[i].value = CStringGetTextDatum(forward_call_text(fcinfo, fi));
 	}
@@ -994,6 +1004,7 @@ ranread_forward(PG_FUNCTION_ARGS)
 	cb.arg = marker;
 	cb.previous = error_context_stack;
 	error_context_stack = &cb;
+	mark = ranread_calls_mark();
 	PG_TRY();
 	{
 		result = FunctionCallInvoke(call);
@@ -1002,6 +1013,8 @@ ranread_forward(PG_FUNCTION_ARGS)
 	{
 		ErrorData  *ed;
 
+		/* the calls it registered are over: they count no more (calls.c) */
+		ranread_calls_end_since(mark);
 		error_context_stack = cb.previous;
 		MemoryContextSwitchTo(cxt);
 		ed = CopyErrorData();
@@ -1010,6 +1023,7 @@ ranread_forward(PG_FUNCTION_ARGS)
 		ReThrowError(ed);
 	}
 	PG_END_TRY();
+	ranread_calls_end_since(mark);
 	error_context_stack = cb.previous;
 	fcinfo->isnull = call->isnull;
 	return result;

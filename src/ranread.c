@@ -53,6 +53,8 @@ bool		ranread_huge_pages_guc = true;
 int			ranread_reserve_guc = -1;
 int			ranread_probe_max_iops_guc = 1000;
 int			ranread_probe_max_seconds_guc = 60;
+int			ranread_probe_max_share_guc = 10;	/* % */
+int			ranread_probe_share_window_guc = 600;	/* s */
 int			ranread_verify_max_memory_guc = 256 * 1024;	/* kB */
 
 static const struct config_enum_entry engine_options[] = {
@@ -126,6 +128,27 @@ _PG_init(void)
 							"A probe above it is refused; only a superuser sets it.",
 							&ranread_probe_max_seconds_guc,
 							60, 1, 86400,
+							PGC_SUSET,
+							GUC_UNIT_S,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("ranread.probe_max_share",
+							"The most of ranread.probe_share_window that probes may take, in percent.",
+							"The batches on the probe targets (ranread_probe_setup) of a "
+							"database count; a probe that would take them past it is refused, "
+							"so that probes leave the cluster's one batch to other work.  Only "
+							"a superuser sets it.",
+							&ranread_probe_max_share_guc,
+							10, 1, 100,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("ranread.probe_share_window",
+							"The time over which ranread.probe_max_share counts the probes' batches.",
+							"The last this long before a probe, such as 10 min: with the "
+							"defaults, probes take at most 60 s of any 10 minutes.  Only a "
+							"superuser sets it.",
+							&ranread_probe_share_window_guc,
+							600, 60, 86400,
 							PGC_SUSET,
 							GUC_UNIT_S,
 							NULL, NULL, NULL);

@@ -127,6 +127,8 @@ extern bool ranread_huge_pages_guc;
 extern int	ranread_reserve_guc;
 extern int	ranread_probe_max_iops_guc;
 extern int	ranread_probe_max_seconds_guc;
+extern int	ranread_probe_max_share_guc;
+extern int	ranread_probe_share_window_guc;
 extern int	ranread_verify_max_memory_guc;
 extern void *ranread_shmem_struct(const char *name, Size size, Size mutex_offset);
 extern RanreadControl *ranread_control(void);

@@ -2,9 +2,10 @@
  * run.c
  *		The SQL functions that run one batch and return its rows:
  *		ranread_run (1.0's and 1.1's signatures, and 1.0's sweep step
- *		ranread_run_step), ranread_mix, ranread_run_step (a spec as it is),
- *		and ranread_blocks (where a batch's I/Os would go, without running
- *		it).  Each hands on its workload as one spec: its arguments are
+ *		ranread_run_step), ranread_mix, ranread_run_step (a spec as it is;
+ *		ranread_step_as, the probe's, led as the role that called the
+ *		probe), and ranread_blocks (where a batch's I/Os would go, without
+ *		running it).  Each hands on its workload as one spec: its arguments are
  *		packed by name (forward.c) and the spec read through the option table
  *		(workload.c); the batch goes to the leader (leader.c), and the rows
  *		are built from the figures the recorder computed.
@@ -36,6 +37,7 @@ PG_FUNCTION_INFO_V1(ranread_run);
 PG_FUNCTION_INFO_V1(ranread_run_1_1);
 PG_FUNCTION_INFO_V1(ranread_mix);
 PG_FUNCTION_INFO_V1(ranread_run_step);
+PG_FUNCTION_INFO_V1(ranread_run_step_as);
 PG_FUNCTION_INFO_V1(ranread_blocks);
 
 /* Which SQL script's signature called */
@@ -242,6 +244,48 @@ blocks_begin(FunctionCallInfo fcinfo)
 						 "so a few processes show how the streams differ.")));
 	params_resolve(bst->p, fi->fn);
 	return bst;
+}
+
+/*
+ * ranread_internal.ranread_step_as(spec, role): ranread_run_step's batch,
+ * led as role.  The probe (sql/code/61_probe.sql) is SECURITY DEFINER, so
+ * that a role granted 'probe' needs neither ranread_run_step (no cap) nor
+ * INSERT on ranread_probes; its batch is nonetheless the role's that called
+ * it, not the extension owner's: started_by, the claim's errors and
+ * ranread_stop's rule (ranread.c) name that role.  Only a superuser (the
+ * owner, inside the probe) calls it, and it only lowers what the batch runs
+ * as; every privilege check of the batch is made as that role.
+ */
+Datum
+ranread_run_step_as(PG_FUNCTION_ARGS)
+{
+	ForwardInfo *fi = forward_info(fcinfo);
+	int			role = forward_arg(fi, "role");
+	Oid			saved_user;
+	int			saved_sec;
+	Datum		result = (Datum) 0;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function ranread_step_as"),
+				 errhint("It is the probe's own: ranread_probe runs its batch as the role that called it.")));
+	if (role < 0 || PG_ARGISNULL(role))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("role of ranread_step_as must not be null")));
+	GetUserIdAndSecContext(&saved_user, &saved_sec);
+	SetUserIdAndSecContext(PG_GETARG_OID(role), saved_sec | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		result = run_entry(fcinfo, RANREAD_API_1_1);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(saved_user, saved_sec);
+	}
+	PG_END_TRY();
+	return result;
 }
 
 /*

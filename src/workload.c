@@ -49,6 +49,7 @@
 #include "calls.h"
 #include "leader.h"
 #include "params.h"
+#include "point.h"
 #include "serverpath.h"
 #include "workload.h"
 
@@ -570,6 +571,7 @@ typedef struct BatchRead
 	int64		latency_target;
 	RanreadPath path;			/* every group's default */
 	int			prefetch;		/* every group's default; -1: none */
+	Jsonb	   *point;			/* the point, checked once the groups are read */
 } BatchRead;
 
 /* A study point's coordinates (or a search's window), kept as JSON */
@@ -600,6 +602,7 @@ apply_point(BatchRead *r, const JsonbValue *v)
 						where_fn, strlen(text), RANREAD_POINT_LEN - 1),
 				 errhint("A point names its coordinates in the study's dimensions, such as {\"write_pct\": 20, \"processes\": 8}.")));
 	strlcpy(r->p->point, text, RANREAD_POINT_LEN);
+	r->point = JsonbValueToJsonb(unconstify(JsonbValue *, v));
 }
 
 /* One option at the top of a spec, its value not null */
@@ -677,14 +680,15 @@ apply_batch(BatchRead *r, const WorkloadOption *o, const JsonbValue *v)
  * A whole batch from its spec: the groups and the batch's options, every
  * check that needs no target made.  flags: WORKLOAD_MIX for ranread_mix's
  * groups (named in errors, a duration or iterations needed);
- * WORKLOAD_TRUST_SWEEP for 1.0's sweep, whose ids are not registered.
+ * WORKLOAD_TRUST_SWEEP for 1.0's sweep, whose ids are not registered;
+ * WORKLOAD_CHECK for a spec read to be checked, not run.
  * *workers gets the workers asked for (0: choose).  Returns the function to
  * name in messages (the spec's caller).
  */
 const char *
 workload_batch(BatchParams *p, Jsonb *spec, int *workers, int flags)
 {
-	BatchRead	r = {p, workers, NULL, NULL, 0, false, false, false, 0, PATH_DEVICE, -1};
+	BatchRead	r = {p, workers, NULL, NULL, 0, false, false, false, 0, PATH_DEVICE, -1, NULL};
 	GroupDefaults d;
 	JsonbIterator *it;
 	char	   *key;
@@ -745,6 +749,7 @@ workload_batch(BatchParams *p, Jsonb *spec, int *workers, int flags)
 		serverpath_check_prefetch_default(p, fn);
 	if ((flags & WORKLOAD_TRUST_SWEEP) == 0)
 		check_calls(p, r.have_latency_target, r.latency_target, fn);
+	point_check(p, r.point, p->study, fn, (flags & WORKLOAD_CHECK) != 0);
 	params_check_batch(p, fn);
 	if (r.have_workers)
 		params_range("workers", *workers, 1, p->processes,
@@ -971,7 +976,7 @@ ranread_spec_check(PG_FUNCTION_ARGS)
 	int			workers;
 	const char *fn;
 
-	fn = workload_batch(p, PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0), &workers, 0);
+	fn = workload_batch(p, PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0), &workers, WORKLOAD_CHECK);
 	if (PG_ARGISNULL(1) || PG_GETARG_BOOL(1))
 		params_resolve(p, fn);
 	PG_RETURN_VOID();

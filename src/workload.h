@@ -16,6 +16,7 @@
 /* What the parser may take from its caller besides the spec */
 #define WORKLOAD_MIX			0x01	/* the groups of ranread_mix */
 #define WORKLOAD_TRUST_SWEEP	0x02	/* 1.0's sweep: its id is not registered */
+#define WORKLOAD_CHECK			0x04	/* read to be checked, not run (point.c) */
 
 
 extern Jsonb *workload_spec(JsonbContainer *options, JsonbContainer *base, const char *fn);

@@ -454,7 +454,6 @@ END
 $$;
 
 REVOKE ALL ON @extschema@.ranread_durability FROM PUBLIC;
-GRANT SELECT ON @extschema@.ranread_durability TO pg_monitor;
 
 -- What ranread_advise says of the durability checks next to its
 -- wal_sync_method advice: the latest check that read its file back

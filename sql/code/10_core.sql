@@ -68,9 +68,12 @@ RETURNS @extschema@.ranread_setup_result
 AS 'MODULE_PATHNAME', 'ranread_setup'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
+-- Drops a target: a role that is not a superuser only in the database's
+-- default tablespace or one it holds CREATE on, and no probe target
+-- (ranread_probe_purge drops those): src/purge.c
 CREATE OR REPLACE FUNCTION @extschema@.ranread_purge(target name DEFAULT 'ranread')
 RETURNS boolean
-AS 'MODULE_PATHNAME', 'ranread_purge'
+AS 'MODULE_PATHNAME', 'ranread_purge_checked'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 CREATE OR REPLACE FUNCTION @extschema@.ranread_run(
@@ -112,6 +115,18 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 2;
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_call_register(kind text, id bigint)
 RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_call_register'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+-- The call of that kind and id, registered by this session in this
+-- transaction, has returned: no batch joins it any more, and it no longer
+-- counts towards the calls one session runs at once (its entry stays until
+-- the transaction ends).  The forwarder ends the calls of a sweep, search,
+-- study or fleet when it returns (src/forward.c); a fleet ends its own,
+-- and a study its own once recorded (a profile's, which no forwarder
+-- runs), with this.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_call_end(kind text, id bigint)
+RETURNS void
+AS 'MODULE_PATHNAME', 'ranread_call_end'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_call_running(kind text, id bigint)

@@ -21,4 +21,3 @@ SELECT m.batch, m.second, m.ios,
 COMMENT ON VIEW @extschema@.ranread_percentiles_over_time IS
     'History: per batch and second, the latency percentiles (ms) from the second''s merged histograms, not from averages';
 REVOKE ALL ON @extschema@.ranread_percentiles_over_time FROM PUBLIC;
-GRANT SELECT ON @extschema@.ranread_percentiles_over_time TO pg_monitor;

@@ -293,18 +293,24 @@ BEGIN
 END
 $$;
 
--- The sweep's verdict, recorded in ranread_sweeps (its workload's columns
--- read from the spec by name) and said in NOTICEs.  It runs as the
--- extension's owner (SECURITY DEFINER), so that no role needs INSERT on
--- ranread_sweeps, where a row of its own making could take the id the next
--- sweep will take (that sweep then fails at its end) or carry a bound that
--- is not a number: the row recorded is that of the sweep this session runs
--- now in this transaction (the id it took and registered,
--- ranread_call_register), started by the role that registered it, at the
--- time it did, with a bound that is a finite number above 0.
+-- The sweep's verdict, recorded in ranread_sweeps and said in NOTICEs.
+-- It runs as the extension's owner (SECURITY DEFINER), so that no role
+-- needs INSERT on ranread_sweeps, where a row of its own making could take
+-- the id the next sweep will take or carry figures no batch had.  The row
+-- recorded is that of the sweep this session runs now in this transaction
+-- (the id it took and registered, ranread_call_register), started by the
+-- role that registered it, at the time it did; and everything in it but
+-- the sweep's own arguments comes from the history, never from the
+-- caller: its steps are the batches that carry the sweep's id (which only
+-- this call can give a batch: src/calls.c, src/workload.c) started by that
+-- role, in the order they ran; the workload is theirs, one for all; the
+-- verdict (ranread_sweep_judge) and why the steps stopped
+-- (ranread_sweep_next) are worked out again from them.  Steps that are not
+-- those of a sweep from start to max_processes (a step whose history was
+-- not written, or batches run by hand) are not recorded: a WARNING says
+-- so.  max_avg_ms is a finite number above 0.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_record(
-    sweep_id bigint, started timestamptz, start integer, max_processes integer,
-    max_avg_ms float8, spec jsonb, steps @extschema@.ranread_sweep_step[], reason text)
+    sweep_id bigint, start integer, max_processes integer, max_avg_ms float8)
 RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -312,6 +318,11 @@ AS $$
 DECLARE
     verdict record;
     reg     record;
+    first   record;
+    nxt     record;
+    steps   @extschema@.ranread_sweep_step[];
+    reason  text;
+    why     text;
 BEGIN
     SELECT c.started_by, c.started_at INTO reg
       FROM ranread_internal.ranread_running_calls() c
@@ -330,6 +341,57 @@ BEGIN
             MESSAGE = format('invalid max_avg_ms %s for ranread_sweep_record', coalesce(max_avg_ms::text, 'NULL')),
             HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0.';
     END IF;
+    IF start IS NULL OR start < 1 OR max_processes IS NULL OR max_processes < start THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid start %s and max_processes %s for ranread_sweep_record',
+                             coalesce(start::text, 'NULL'), coalesce(max_processes::text, 'NULL')),
+            HINT = 'They are the sweep''s own: start at least 1, max_processes at least start.';
+    END IF;
+
+    -- the steps: this call's batches, as the history has them
+    SELECT array_agg(ROW(x.k, x.processes, x.batch, x.iops, x.avg_ms, x.p99_ms, x.max_ms, x.status)::@extschema@.ranread_sweep_step
+                     ORDER BY x.k)
+      INTO steps
+      FROM (SELECT b.*, row_number() OVER (ORDER BY b.batch)::integer AS k
+              FROM @extschema@.ranread_batches b
+             WHERE b.sweep OPERATOR(pg_catalog.=) sweep_id
+               AND b.started_by OPERATOR(pg_catalog.=) reg.started_by) x;
+    SELECT b.target, b.block_size, b.write_pct, b.queue_depth, b.pattern, b.iterations, b.duration INTO first
+      FROM @extschema@.ranread_batches b
+     WHERE b.batch OPERATOR(pg_catalog.=) steps[1].batch;
+
+    IF steps IS NULL THEN
+        why := 'it has no batch in the history';
+    ELSIF EXISTS (SELECT FROM @extschema@.ranread_batches b
+                   WHERE b.batch OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT t.batch FROM unnest(steps) t))
+                     AND (b.target, b.block_size, b.write_pct, b.queue_depth, b.pattern, b.iterations, b.duration)
+                         IS DISTINCT FROM (first.target, first.block_size, first.write_pct, first.queue_depth,
+                                           first.pattern, first.iterations, first.duration)) THEN
+        why := 'its batches do not share one workload';
+    ELSE
+        FOR i IN 1 .. cardinality(steps) LOOP
+            SELECT * INTO nxt FROM ranread_internal.ranread_sweep_next(steps[1:i - 1], start, max_processes, max_avg_ms);
+            IF nxt.next_processes IS DISTINCT FROM steps[i].processes THEN
+                why := format('its batch %s at %s processes is not the step %s of a sweep from %s to %s processes',
+                              steps[i].batch, steps[i].processes, i, start, max_processes);
+                EXIT;
+            END IF;
+        END LOOP;
+        IF why IS NULL THEN
+            reason := (ranread_internal.ranread_sweep_next(steps, start, max_processes, max_avg_ms)).stop_reason;
+            IF reason IS NULL THEN
+                why := format('its %s batches do not end a sweep from %s to %s processes',
+                              cardinality(steps), start, max_processes);
+            END IF;
+        END IF;
+    END IF;
+    IF why IS NOT NULL THEN
+        RAISE WARNING 'sweep % is not recorded in ranread_sweeps: %', sweep_id, why
+            USING DETAIL = 'A sweep''s row is worked out from its batches in the history, which a step whose history was not written leaves incomplete.',
+                  HINT = 'Its batches stay in ranread_batches, with the sweep''s id.';
+        RETURN;
+    END IF;
     SELECT * INTO verdict FROM ranread_internal.ranread_sweep_judge(steps, max_avg_ms);
 
     INSERT INTO @extschema@.ranread_sweeps
@@ -337,13 +399,11 @@ BEGIN
          pattern, start, max_processes, iterations, duration, max_avg_ms, steps,
          stop_reason, max_iops, actual_latency_ms, max_iops_processes, max_iops_batch,
          meets_flash_guidance)
-    SELECT sweep_id, reg.started_at, clock_timestamp(), reg.started_by, w.target, w.block_size, w.write_pct, w.queue_depth,
-           w.pattern, ranread_sweep_record.start, ranread_sweep_record.max_processes, w.iterations,
-           w.duration, ranread_sweep_record.max_avg_ms, cardinality(ranread_sweep_record.steps), reason,
-           verdict.max_iops, verdict.actual_latency_ms, verdict.processes, verdict.batch,
-           verdict.meets_flash_guidance
-      FROM jsonb_populate_record(NULL::@extschema@.ranread_sweeps,
-                                 (spec - 'groups') || coalesce(spec #> '{groups,0}', '{}')) w;
+    VALUES (sweep_id, reg.started_at, clock_timestamp(), reg.started_by, first.target, first.block_size,
+            first.write_pct, first.queue_depth, first.pattern, start, max_processes, first.iterations,
+            first.duration, max_avg_ms, cardinality(steps), reason,
+            verdict.max_iops, verdict.actual_latency_ms, verdict.processes, verdict.batch,
+            verdict.meets_flash_guidance);
 
     PERFORM ranread_internal.ranread_sweep_say_end('sweep', sweep_id, steps, reason, max_avg_ms, verdict);
 END
@@ -363,10 +423,11 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     sweep_id  bigint;
-    started   timestamptz := clock_timestamp();
     run       record;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only('ranread_sweep');
+    PERFORM ranread_internal.ranread_require_read_committed('ranread_sweep',
+        'Its row is worked out from its steps, which their workers record while it runs and a repeatable read snapshot cannot see; run it outside an explicit transaction.');
     -- every argument, before any batch runs: the sweep's, then the
     -- workload's as the first step reads it (its targets at that step)
     PERFORM ranread_internal.ranread_sweep_check(start, max_processes, max_avg_ms,
@@ -377,8 +438,7 @@ BEGIN
     sweep_id := nextval('@extschema@.ranread_sweep_seq'::regclass);
     PERFORM ranread_internal.ranread_call_register('sweep', sweep_id);
     SELECT * INTO run FROM ranread_internal.ranread_sweep_run(sweep_id, start, max_processes, max_avg_ms, spec);
-    PERFORM ranread_internal.ranread_sweep_record(sweep_id, started, start, max_processes, max_avg_ms,
-                                                  spec, run.steps, run.reason);
+    PERFORM ranread_internal.ranread_sweep_record(sweep_id, start, max_processes, max_avg_ms);
     RETURN QUERY
     SELECT s.step, s.processes, s.batch,
            ranread_internal.ranread_round(s.iops, 0)::bigint,
@@ -426,6 +486,3 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_export'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 SET search_path = pg_catalog, pg_temp;
-
--- Readers of the history (pg_monitor) may read the verdicts.
-GRANT SELECT ON @extschema@.ranread_sweep_verdict TO pg_monitor;

@@ -167,18 +167,22 @@ $$;
 -- least the percentile exactly when the bound holds.
 CREATE OR REPLACE VIEW @extschema@.ranread_latency_target_verdict AS
 WITH w AS (
-    SELECT (b.point ->> 'latency_target')::bigint AS latency_target,
+    SELECT ranread_internal.ranread_json_int(b.point -> 'latency_target', -9223372036854775807, 9223372036854775807) AS latency_target,
            b.batch, b.run_at, b.target, b.tablespace,
            b.point ->> 'dimension' AS dimension,
-           (b.point ->> 'target_ms')::float8 AS target_ms,
-           (b.point ->> 'percentile')::float8 AS percentile,
-           (b.point ->> 'max_load')::integer AS max_load,
-           ROW((b.point ->> 'step')::integer, (b.point ->> 'load')::integer, b.batch, b.iops,
-               x.within_pct, x.latency_ms, n.status)::@extschema@.ranread_latency_step AS step
+           ranread_internal.ranread_json_float(b.point -> 'target_ms') AS target_ms,
+           ranread_internal.ranread_json_float(b.point -> 'percentile') AS percentile,
+           ranread_internal.ranread_json_int(b.point -> 'max_load', 1, 2147483647)::integer AS max_load,
+           ROW(ranread_internal.ranread_json_int(b.point -> 'step', 1, 2147483647)::integer,
+               ranread_internal.ranread_json_int(b.point -> 'load', 1, 2147483647)::integer, b.batch, b.iops,
+               x.within_pct, x.latency_ms, n.status)::@extschema@.ranread_latency_step AS step,
+           ranread_internal.ranread_window_ok(b.point) AS ok
       FROM @extschema@.ranread_batches b
            CROSS JOIN LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n
            LEFT JOIN LATERAL ranread_internal.ranread_latency_window(b.histogram,
-                (b.point ->> 'target_ms')::float8, (b.point ->> 'percentile')::float8) x ON true
+                ranread_internal.ranread_json_float(b.point -> 'target_ms'),
+                ranread_internal.ranread_json_float(b.point -> 'percentile')) x
+                ON ranread_internal.ranread_window_ok(b.point)
      WHERE (b.point ->> 'latency_target') IS NOT NULL
 ), s AS (
     SELECT w.latency_target, min(w.run_at) AS started_at, min(w.target) AS target,
@@ -187,6 +191,13 @@ WITH w AS (
            min(w.max_load) AS max_load, count(*) AS windows,
            array_agg(w.step ORDER BY (w.step).step) AS steps
       FROM w
+     WHERE w.ok
+     GROUP BY w.latency_target
+), skipped AS (
+    -- the batches of a search whose point is no window (a row of 1.1)
+    SELECT w.latency_target, count(*) AS n
+      FROM w
+     WHERE NOT w.ok AND w.latency_target IS NOT NULL
      GROUP BY w.latency_target
 )
 SELECT s.latency_target, s.started_at, s.target, s.tablespace, s.dimension,
@@ -194,16 +205,19 @@ SELECT s.latency_target, s.started_at, s.target, s.tablespace, s.dimension,
        v.found_load AS load, ranread_internal.ranread_round(f.iops, 0)::bigint AS iops,
        ranread_internal.ranread_round(f.latency_ms, 3)::numeric(15,3) AS latency_ms,
        trunc(f.within_pct::numeric, 2)::numeric(5,2) AS within_pct, f.batch,
-       coalesce(v.stop_reason,
-                CASE WHEN ranread_internal.ranread_call_running('latency_target', s.latency_target)
-                     THEN format('running: %s windows so far; the next at load %s', s.windows, v.next_load)
-                     ELSE format('interrupted: the search ended after %s windows; its next window would have been at load %s',
-                                 s.windows, v.next_load) END) AS stop_reason
+       concat_ws('; ',
+           coalesce(v.stop_reason,
+                    CASE WHEN ranread_internal.ranread_call_running('latency_target', s.latency_target)
+                         THEN format('running: %s windows so far; the next at load %s', s.windows, v.next_load)
+                         ELSE format('interrupted: the search ended after %s windows; its next window would have been at load %s',
+                                     s.windows, v.next_load) END),
+           ranread_internal.ranread_skipped(k.n, 'whose point is not a window of a search')) AS stop_reason
   FROM s
        CROSS JOIN LATERAL @extschema@.ranread_latency_target_next(s.steps, s.target_ms,
                                                                  s.percentile, s.max_load) v
        LEFT JOIN LATERAL (SELECT u.* FROM unnest(s.steps) u
-                           WHERE u.step = v.found_step) f ON true;
+                           WHERE u.step = v.found_step) f ON true
+       LEFT JOIN skipped k ON k.latency_target = s.latency_target;
 
 -- The search's own arguments, checked before any window runs: the bound,
 -- the percentile, the dimension searched and its highest load, each
@@ -459,13 +473,3 @@ RETURNS TABLE (
     stop_reason    text)
 AS 'MODULE_PATHNAME', 'ranread_forward'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
-
--- Readers of the history (pg_monitor) may read the verdicts (the grant is
--- in 99_privileges.sql), which the view works out with these functions.
-GRANT EXECUTE ON FUNCTION
-    @extschema@.ranread_hist_buckets(bytea),
-    @extschema@.ranread_hist_percentile(bytea, float8),
-    @extschema@.ranread_hist_within(bytea, float8),
-    ranread_internal.ranread_latency_window(bytea, float8, float8),
-    @extschema@.ranread_latency_target_next(@extschema@.ranread_latency_step[], float8, float8, integer)
-    TO pg_monitor;

@@ -38,10 +38,3 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'ranread_timeline'
 LANGUAGE C CALLED ON NULL INPUT STABLE
 SET search_path = pg_catalog, pg_temp;
-
--- Readers of the history (pg_monitor) draw charts of it: the chart
--- functions only read what pg_monitor can SELECT.
-GRANT EXECUTE ON FUNCTION @extschema@.ranread_svg(jsonb),
-                          @extschema@.ranread_chart(bigint),
-                          ranread_internal.ranread_chart_no_table(bigint),
-                          @extschema@.ranread_timeline(bigint) TO pg_monitor;

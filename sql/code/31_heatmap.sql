@@ -134,8 +134,3 @@ BEGIN
            || ranread_internal.ranread_html_svg(@extschema@.ranread_latency_heatmap(id)) || '</section>';
 END
 $$;
-
-GRANT EXECUTE ON FUNCTION @extschema@.ranread_latency_heatmap(bigint),
-                          ranread_internal.ranread_latency_heat_spec(bigint),
-                          ranread_internal.ranread_latency_heat_cells(bigint),
-                          ranread_internal.ranread_report_heatmap() TO pg_monitor;

@@ -525,30 +525,36 @@ BEGIN
 END
 $$;
 
--- A study that returned: its row in ranread_studies (the target as its
--- workload has it), and the NOTICE of how it went.  It runs as the
--- extension's owner (SECURITY DEFINER), so that no role needs INSERT on
--- ranread_studies, where a row of its own making could take the id the
--- next study will take (that study then fails at its end) or carry a bound
--- that is not a number: the row recorded is that of the study this
--- session runs now in this transaction (the id it took and registered,
--- ranread_call_register), started by the role that registered it, at the
--- time it did, with a bound that is a finite number above 0 (or none).
+-- A study that returned: its row in ranread_studies, and the NOTICE of
+-- how it went.  It runs as the extension's owner (SECURITY DEFINER), so
+-- that no role needs INSERT on ranread_studies, where a row of its own
+-- making could take the id the next study will take or say what no batch
+-- ran.  The row recorded is that of the study this session runs now in
+-- this transaction (the id it took and registered, ranread_call_register),
+-- started by the role that registered it, at the time it did; what it
+-- says of the points comes from the history, never from the caller: the
+-- batches that carry the study's id (which only this call can give a
+-- batch: src/calls.c, src/workload.c) and a study's point (12_points.sql),
+-- started by that role: the points run and completed, the target, why the
+-- study ended early (its first point that did not complete), the best
+-- point.  The caller says only what no batch can: the study's kind, call
+-- and definition (checked for their form), how many points it planned and
+-- skipped (at least the points run, in all), its bound (a finite number
+-- above 0, or none).  A study with no point in the history is not
+-- recorded: a WARNING says so.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_record(
-    study_id bigint, kind text, fn text, call text, definition jsonb, spec jsonb,
-    started timestamptz, results @extschema@.ranread_study_result[], max_avg_ms float8,
-    reason text, measured float8, column_dim text)
+    study_id bigint, kind text, fn text, call text, definition jsonb, planned integer, skipped integer,
+    max_avg_ms float8, started timestamptz, measured float8, column_dim text, row_dims text[])
 RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    total       integer := cardinality(results);
-    n_done      integer := (SELECT count(*) FROM unnest(results) x WHERE x.status <> 'skipped');
-    n_skipped   integer := (SELECT count(*) FROM unnest(results) x WHERE x.status = 'skipped');
-    n_completed integer := (SELECT count(*) FROM unnest(results) x WHERE x.status = 'completed');
-    best        @extschema@.ranread_study_result;
-    reg         record;
+    reg    record;
+    runs   record;
+    first_bad record;
+    best   record;
+    reason text;
 BEGIN
     SELECT c.started_by, c.started_at INTO reg
       FROM ranread_internal.ranread_running_calls() c
@@ -567,27 +573,73 @@ BEGIN
             MESSAGE = format('invalid max_avg_ms %s for ranread_study_record', max_avg_ms),
             HINT = 'max_avg_ms is the bound on average latency in milliseconds: a finite number greater than 0, or NULL.';
     END IF;
-    -- the first point of the highest IOPS, as the points ran
-    SELECT x.* INTO best FROM unnest(results) x
-     WHERE x.status = 'completed' AND x.iops IS NOT NULL ORDER BY x.iops DESC, x.n LIMIT 1;
+    IF fn IS NULL OR fn NOT IN ('ranread_study', 'ranread_profile')
+       OR kind IS DISTINCT FROM (CASE WHEN fn = 'ranread_study' THEN 'study'
+                                      WHEN kind = ANY (ranread_internal.ranread_profile_names()) THEN kind END)
+       OR call IS NULL OR NOT starts_with(call, 'SELECT * FROM ' || fn || '(') OR octet_length(call) > 65536
+       OR jsonb_typeof(definition) IS DISTINCT FROM 'object' THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid kind %s, fn %s or call of ranread_study_record',
+                             coalesce(quote_literal(left(kind, 64)), 'NULL'), coalesce(quote_literal(left(fn, 64)), 'NULL')),
+            HINT = 'A study is recorded by ranread_study (kind ''study'') or ranread_profile (kind the profile''s name), with its call and definition.';
+    END IF;
+
+    SELECT count(*) AS run, count(*) FILTER (WHERE b.status OPERATOR(pg_catalog.=) 'completed') AS completed,
+           min(b.target) AS target
+      INTO runs
+      FROM @extschema@.ranread_batches b
+     WHERE b.study OPERATOR(pg_catalog.=) study_id AND b.started_by OPERATOR(pg_catalog.=) reg.started_by
+       AND ranread_internal.ranread_study_point_ok(b.point);
+    IF runs.run = 0 THEN
+        RAISE WARNING 'study % is not recorded in ranread_studies: it has no point in the history', study_id
+            USING HINT = 'Its batches, if any, stay in ranread_batches with the study''s id.';
+        RETURN;
+    END IF;
+    IF planned IS NULL OR skipped IS NULL OR skipped < 0 OR planned < runs.run + skipped THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('invalid planned %s and skipped %s for ranread_study_record: study %s ran %s points',
+                             coalesce(planned::text, 'NULL'), coalesce(skipped::text, 'NULL'), study_id, runs.run),
+            HINT = 'planned counts every point of the study, at least those run and skipped.';
+    END IF;
+    -- the first point that did not complete ended the study
+    SELECT ranread_internal.ranread_json_int(b.point -> 'n', 1, 2147483647) AS n, b.batch, b.status INTO first_bad
+      FROM @extschema@.ranread_batches b
+     WHERE b.study OPERATOR(pg_catalog.=) study_id AND b.started_by OPERATOR(pg_catalog.=) reg.started_by
+       AND ranread_internal.ranread_study_point_ok(b.point) AND b.status OPERATOR(pg_catalog.<>) 'completed'
+     ORDER BY 1, b.batch LIMIT 1;
+    reason := CASE WHEN first_bad.batch IS NOT NULL
+                   THEN format('status: point %s (batch %s) ended %s; the %s finished points are kept',
+                               first_bad.n, first_bad.batch, first_bad.status, runs.completed)
+                   WHEN skipped > 0
+                   THEN format('early_end: %s points skipped in rows that stayed above the %s ms bound',
+                               skipped, max_avg_ms) END;
     INSERT INTO @extschema@.ranread_studies
         (study, kind, started_at, finished_at, started_by, target, call, definition, planned,
          completed, skipped, max_avg_ms, stop_reason)
-    VALUES (study_id, kind, reg.started_at, clock_timestamp(), reg.started_by,
-            coalesce(spec ->> 'target', ranread_internal.ranread_defaults('group') ->> 'target'),
-            call, definition, total, n_completed, n_skipped, max_avg_ms,
-            coalesce(reason, CASE WHEN n_skipped > 0
-                                  THEN format('early_end: %s points skipped in rows that stayed above the %s ms bound',
-                                              n_skipped, max_avg_ms) END));
+    VALUES (study_id, kind, reg.started_at, clock_timestamp(), reg.started_by, runs.target,
+            call, definition, planned, runs.completed, skipped, max_avg_ms, reason);
+    -- recorded, the study has ended (a profile's too, which no forwarder
+    -- ends: src/calls.c)
+    PERFORM ranread_internal.ranread_call_end('study', study_id);
 
+    -- the first point of the highest IOPS, as the points ran
+    SELECT b.point, b.iops, b.batch INTO best
+      FROM @extschema@.ranread_batches b
+     WHERE b.study OPERATOR(pg_catalog.=) study_id AND b.started_by OPERATOR(pg_catalog.=) reg.started_by
+       AND ranread_internal.ranread_study_point_ok(b.point)
+       AND b.status OPERATOR(pg_catalog.=) 'completed' AND b.iops IS NOT NULL
+     ORDER BY b.iops DESC, ranread_internal.ranread_json_int(b.point -> 'n', 1, 2147483647) LIMIT 1;
     RAISE NOTICE '% %: % of % points completed in %, % s between points on average%',
-        fn, study_id, n_completed, total,
+        fn, study_id, runs.completed, planned,
         to_char(clock_timestamp() - started, 'HH24:MI:SS'),
         round((greatest(extract(epoch FROM clock_timestamp() - started)::float8 - measured, 0)
-               / greatest(n_done, 1))::numeric, 2),
-        CASE WHEN best IS NULL THEN ''
+               / greatest(runs.run, 1))::numeric, 2),
+        CASE WHEN best.batch IS NULL THEN ''
              ELSE format('; max %s IOPS at %s (batch %s)', round(best.iops::numeric),
-                         CASE WHEN best.row_label = 'all points' THEN '' ELSE best.row_label || ', ' END
+                         CASE WHEN ranread_internal.ranread_study_row_label(best.point, row_dims) = 'all points' THEN ''
+                              ELSE ranread_internal.ranread_study_row_label(best.point, row_dims) || ', ' END
                          || ranread_internal.ranread_study_label(column_dim, best.point -> column_dim),
                          best.batch) END;
 END
@@ -631,7 +683,6 @@ DECLARE
     n_done     integer := 0;
     planned    float8[];
     measured   float8 := 0;
-    reason     text;
 BEGIN
     -- What a study records besides its batches, checked before the first
     -- one (ranread_study's own call did already; a profile's has not)
@@ -676,10 +727,9 @@ BEGIN
         res := ranread_internal.ranread_study_point(res, p, spec, fn, total, planned, started,
                                                     measured, n_done, ax.column_dim);
         results := results || res;
+        -- a point that did not complete ends the study (its row says so,
+        -- from the history: ranread_study_record)
         IF res.status IS DISTINCT FROM 'completed' THEN
-            reason := format('status: point %s (batch %s) ended %s; the %s finished points are kept',
-                             i, res.batch, coalesce(res.status, 'without a status'),
-                             (SELECT count(*) FROM unnest(results) x WHERE x.status = 'completed'));
             EXIT;
         END IF;
 
@@ -693,8 +743,9 @@ BEGIN
         END IF;
     END LOOP;
 
-    PERFORM ranread_internal.ranread_study_record(study_id, kind, fn, call, definition, spec, started,
-                                                  results, max_avg_ms, reason, measured, ax.column_dim);
+    PERFORM ranread_internal.ranread_study_record(study_id, kind, fn, call, definition, total,
+                                                  (SELECT count(*)::integer FROM unnest(results) x WHERE x.status = 'skipped'),
+                                                  max_avg_ms, started, measured, ax.column_dim, ax.row_dims);
     RETURN QUERY SELECT * FROM unnest(results);
 END
 $$;

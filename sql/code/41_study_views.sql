@@ -3,7 +3,9 @@
 -- ORION's pivots: a metric as a grid of rows x columns, and the summary of
 -- a study's maxima and where they were reached.  They read the batches
 -- alone (their study id and point coordinates), so a cancelled study, which
--- has no row in ranread_studies, reads the same.
+-- has no row in ranread_studies, reads the same.  A batch whose point is
+-- not a study's (a row of 1.1: 12_points.sql) is no point: skipped, and
+-- ranread_study_overview says so.
 
 -- Every point of every study, one row each, with the row and column of the
 -- study's default axes (see ranread_study_axes), the batch's figures, and
@@ -15,12 +17,12 @@ WITH axes AS (
     SELECT s.study, a.column_dim, a.row_dims
       FROM (SELECT b.study, array_agg(b.point) AS points
               FROM @extschema@.ranread_batches b
-             WHERE b.study IS NOT NULL AND b.point IS NOT NULL
+             WHERE b.study IS NOT NULL AND ranread_internal.ranread_study_point_ok(b.point)
              GROUP BY b.study) s,
            LATERAL ranread_internal.ranread_study_axes(s.points) a
 )
 SELECT b.study,
-       (b.point ->> 'n')::integer AS n,
+       ranread_internal.ranread_json_int(b.point -> 'n', 1, 2147483647)::integer AS n,
        b.batch,
        b.run_at,
        ranread_internal.ranread_study_row_label(b.point, x.row_dims) AS row_label,
@@ -54,7 +56,8 @@ SELECT b.study,
   LEFT JOIN @extschema@.ranread_groups lg
          ON lg.batch OPERATOR(pg_catalog.=) b.batch AND lg.label OPERATOR(pg_catalog.=) 'large'
         AND b.point ? 'large',
-       LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n;
+       LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n
+ WHERE ranread_internal.ranread_study_point_ok(b.point);
 
 -- Every point of every study as a person reads it: IOPS whole, MiB/s
 -- (mbps) to 0.1, ms to 0.001.
@@ -101,15 +104,18 @@ SELECT p.study,
        p.max_mbps,
        p.min_avg_ms,
        s.max_avg_ms,
-       s.stop_reason,
+       NULLIF(concat_ws('; ', s.stop_reason,
+                        ranread_internal.ranread_skipped(p.skipped, 'whose point is not a study''s')), '') AS stop_reason,
        s.call,
        s.definition
   FROM (SELECT b.study, min(b.run_at) AS first_run, min(b.target) AS target,
-               min(b.tablespace) AS tablespace, count(*) AS points,
-               count(*) FILTER (WHERE b.status OPERATOR(pg_catalog.=) 'completed') AS completed,
-               max(b.iops) AS max_iops, max(b.mbps) AS max_mbps, min(b.avg_ms) AS min_avg_ms
-          FROM @extschema@.ranread_batches b
-         WHERE b.study IS NOT NULL
+               min(b.tablespace) AS tablespace, count(*) FILTER (WHERE b.ok) AS points,
+               count(*) FILTER (WHERE b.ok AND b.status OPERATOR(pg_catalog.=) 'completed') AS completed,
+               max(b.iops) FILTER (WHERE b.ok) AS max_iops, max(b.mbps) FILTER (WHERE b.ok) AS max_mbps,
+               min(b.avg_ms) FILTER (WHERE b.ok) AS min_avg_ms, count(*) FILTER (WHERE NOT b.ok) AS skipped
+          FROM (SELECT x.*, ranread_internal.ranread_study_point_ok(x.point) AS ok
+                  FROM @extschema@.ranread_batches x
+                 WHERE x.study IS NOT NULL) b
          GROUP BY b.study) p
   LEFT JOIN @extschema@.ranread_studies s ON s.study OPERATOR(pg_catalog.=) p.study;
 
@@ -164,7 +170,8 @@ BEGIN
     PERFORM ranread_internal.ranread_require(fn, 'study', study,
         'Pass a study id, as ranread_study returns it and ranread_study_overview lists them.');
     IF NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
-                    WHERE b.study OPERATOR(pg_catalog.=) ranread_study_check.study) THEN
+                    WHERE b.study OPERATOR(pg_catalog.=) ranread_study_check.study
+                      AND ranread_internal.ranread_study_point_ok(b.point)) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('invalid study %s for %s: no point of it is in the history', study, fn),
@@ -199,10 +206,12 @@ BEGIN
     SELECT * INTO m FROM ranread_internal.ranread_study_metric(metric, fn);
     SELECT * INTO ax
       FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
-                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_cells.study),
+                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_cells.study
+                                                   AND ranread_internal.ranread_study_point_ok(b.point)),
                                           columns, fn);
     is_mix := EXISTS (SELECT FROM @extschema@.ranread_batches b
-                       WHERE b.study OPERATOR(pg_catalog.=) ranread_study_cells.study AND b.point ? 'small');
+                       WHERE b.study OPERATOR(pg_catalog.=) ranread_study_cells.study AND b.point ? 'small'
+                         AND ranread_internal.ranread_study_point_ok(b.point));
 
     RETURN QUERY
     WITH pts AS (
@@ -346,7 +355,8 @@ BEGIN
     PERFORM ranread_internal.ranread_study_check(study, fn);
     bound := ranread_internal.ranread_study_bound(study, max_avg_ms, fn, 'the bound on average latency');
     is_mix := EXISTS (SELECT FROM @extschema@.ranread_batches b
-                       WHERE b.study OPERATOR(pg_catalog.=) ranread_study_summary_raw.study AND b.point ? 'small');
+                       WHERE b.study OPERATOR(pg_catalog.=) ranread_study_summary_raw.study AND b.point ? 'small'
+                         AND ranread_internal.ranread_study_point_ok(b.point));
 
     RETURN QUERY
     WITH p AS (

@@ -79,7 +79,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT a.column_dim, a.row_dims
       FROM ranread_internal.ranread_study_axes(ARRAY(SELECT b.point FROM @extschema@.ranread_batches b
-                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_points_axes.study),
+                                                 WHERE b.study OPERATOR(pg_catalog.=) ranread_study_points_axes.study
+                                                   AND ranread_internal.ranread_study_point_ok(b.point)),
                                           columns, fn) a
 $$;
 
@@ -221,17 +222,21 @@ AS $$
                   round(avg(b.seconds)::numeric, 1),
                   coalesce(', ' || (SELECT string_agg(ranread_internal.ranread_study_label(k.key, k.value), ', ' ORDER BY k.key)
                                       FROM (SELECT e.key, min(e.value::text)::jsonb AS value
-                                              FROM @extschema@.ranread_batches x, jsonb_each(x.point) e
+                                              FROM @extschema@.ranread_batches x,
+                                                   jsonb_each(CASE WHEN ranread_internal.ranread_study_point_ok(x.point)
+                                                                   THEN x.point ELSE '{}' END) e
                                              WHERE x.study OPERATOR(pg_catalog.=) ranread_study_caption.study
                                                AND e.key NOT IN ('n', 'pass')
                                              GROUP BY e.key
                                             HAVING count(DISTINCT e.value) = 1
                                                AND count(*) = (SELECT count(*) FROM @extschema@.ranread_batches y
-                                                                WHERE y.study OPERATOR(pg_catalog.=) ranread_study_caption.study)) k), ''),
+                                                                WHERE y.study OPERATOR(pg_catalog.=) ranread_study_caption.study
+                                                                  AND ranread_internal.ranread_study_point_ok(y.point))) k), ''),
                   to_char(min(b.run_at), 'YYYY-MM-DD HH24:MI'))
       FROM @extschema@.ranread_batches b
       LEFT JOIN @extschema@.ranread_studies s ON s.study OPERATOR(pg_catalog.=) b.study
      WHERE b.study OPERATOR(pg_catalog.=) ranread_study_caption.study
+       AND ranread_internal.ranread_study_point_ok(b.point)
      GROUP BY s.kind
 $$;
 

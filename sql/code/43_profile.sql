@@ -369,20 +369,22 @@ BEGIN
                     WHEN bool_or(b.point ? 'small') THEN 'orion'
                     ELSE 'snia-latency' END
           INTO kind
-          FROM @extschema@.ranread_batches b WHERE b.study OPERATOR(pg_catalog.=) id;
+          FROM @extschema@.ranread_batches b
+         WHERE b.study OPERATOR(pg_catalog.=) id AND ranread_internal.ranread_study_point_ok(b.point);
     END IF;
 
     IF kind LIKE 'crystaldiskmark%' THEN
         RETURN QUERY
         WITH runs AS (
-            SELECT b.batch, b.point ->> 'test' AS t, b.point ->> 'mode' AS m, (b.point ->> 'n')::integer AS n,
+            SELECT b.batch, b.point ->> 'test' AS t, b.point ->> 'mode' AS m,
+                   ranread_internal.ranread_json_int(b.point -> 'n', 1, 2147483647)::integer AS n,
                    g.block_size, g.queue_depth, g.processes, b.iops AS io, b.mbps AS mb, b.avg_ms, b.p99_ms,
                    b.max_ms, @extschema@.ranread_hist_percentile(b.histogram, 99.999) AS p5
               FROM @extschema@.ranread_batches b
               JOIN @extschema@.ranread_groups g ON g.batch OPERATOR(pg_catalog.=) b.batch
                                               AND g.grp OPERATOR(pg_catalog.=) 1
              WHERE b.study OPERATOR(pg_catalog.=) id AND b.status OPERATOR(pg_catalog.=) 'completed'
-               AND b.iops > 0),
+               AND b.iops > 0 AND ranread_internal.ranread_study_point_ok(b.point)),
         best AS (
             SELECT DISTINCT ON (r.t, r.m) r.*, min(r.avg_ms) OVER (PARTITION BY r.t, r.m) AS min_avg,
                    min(r.n) OVER (PARTITION BY r.t, r.m) AS first_n
@@ -442,8 +444,8 @@ BEGIN
           FROM @extschema@.ranread_batches b
           JOIN @extschema@.ranread_groups g ON g.batch OPERATOR(pg_catalog.=) b.batch
                                           AND g.grp OPERATOR(pg_catalog.=) 1
-         WHERE b.study OPERATOR(pg_catalog.=) id
-         ORDER BY (b.point ->> 'n')::integer;
+         WHERE b.study OPERATOR(pg_catalog.=) id AND ranread_internal.ranread_study_point_ok(b.point)
+         ORDER BY ranread_internal.ranread_json_int(b.point -> 'n', 1, 2147483647);
     END IF;
 END
 $$;
@@ -485,7 +487,8 @@ BEGIN
     SELECT coalesce(s.kind, 'study') INTO kind FROM @extschema@.ranread_studies s WHERE s.study OPERATOR(pg_catalog.=) id;
     IF kind IS NULL THEN
         SELECT CASE WHEN bool_or(b.point ? 'test') THEN 'crystaldiskmark' ELSE 'study' END INTO kind
-          FROM @extschema@.ranread_batches b WHERE b.study OPERATOR(pg_catalog.=) id;
+          FROM @extschema@.ranread_batches b
+         WHERE b.study OPERATOR(pg_catalog.=) id AND ranread_internal.ranread_study_point_ok(b.point);
     END IF;
 
     IF kind LIKE 'crystaldiskmark%' THEN

@@ -1333,6 +1333,7 @@ BEGIN
     END;
     PERFORM ranread_internal.ranread_remote_close(cnames || recorder);
     PERFORM ranread_internal.ranread_fleet_tell(fleet_id, o, fn, nodes, res.rows, res.fleet_row);
+    PERFORM ranread_internal.ranread_call_end('fleet', fleet_id);
     RETURN QUERY SELECT * FROM jsonb_populate_recordset(NULL::ranread_internal.ranread_fleet_result_raw, res.rows);
 END
 $$;

@@ -7,8 +7,14 @@
 -- the tablespace's own probe target.  Its cost is capped by settings only a
 -- superuser sets (ranread.probe_max_iops, ranread.probe_max_seconds:
 -- src/probe.c), so a monitoring role granted the probe cannot make it
--- heavier.  A probe never makes its target: ranread_probe_setup does, once
--- (256 MB by default), and a probe without one is an error that says so.
+-- heavier; and so is the share of time probes hold the cluster's one batch
+-- (ranread.probe_max_share of ranread.probe_share_window: the batches on
+-- the probe targets of this database), so that back-to-back probes cannot
+-- keep it from other work.  Its batch is the role's that called the probe
+-- (ranread_step_as): started_by, the claim's errors and ranread_stop's rule
+-- name that role.  A probe never makes its target: ranread_probe_setup
+-- does, once (256 MB by default), and a probe without one is an error that
+-- says so.
 --
 -- The contract with what is built on ranread_probes: one row per probe that
 -- completed, inserted by the probe once its batch's row in ranread_batches
@@ -44,6 +50,14 @@ AS $$
     SELECT 'ranread probe ' || $1
 $$;
 
+-- A probe's batch, run as the role that called the probe rather than as
+-- the extension's owner the probe runs as (C, src/run.c); only a superuser
+-- calls it
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_step_as(spec jsonb, role pg_catalog.regrole)
+RETURNS SETOF ranread_internal.ranread_step_result
+AS 'MODULE_PATHNAME', 'ranread_run_step_as'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 2;
+
 -- The cap: rate_iops and duration within ranread.probe_max_iops and
 -- ranread.probe_max_seconds, or an error naming the argument, the value
 -- and the cap (C, so that the settings exist: src/probe.c)
@@ -51,6 +65,55 @@ CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_check(fn text, rate_io
 RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_probe_check'
 LANGUAGE C CALLED ON NULL INPUT STABLE;
+
+-- The share of time a probe of duration may take (after
+-- ranread_probe_check, which loads the settings): probes hold the
+-- cluster's one batch at most ranread.probe_max_share of
+-- ranread.probe_share_window, counting every batch on a probe target of
+-- this database (ranread_probe_target) over the window before now, with
+-- the one asked for; past that, an error that says how much they took.
+-- ahead: the probe is one of a schedule, whose duration alone must fit.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_share(fn text, duration interval, ahead boolean DEFAULT false)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    share  constant integer := current_setting('ranread.probe_max_share')::integer;
+    win    constant float8 := extract(epoch FROM current_setting('ranread.probe_share_window')::interval)::float8;
+    cap    constant float8 := share * win / 100;
+    asked  constant float8 := extract(epoch FROM duration)::float8;
+    now_   constant timestamptz := clock_timestamp();
+    used   float8;
+BEGIN
+    IF asked > cap THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('duration of %s must be at most %s s, ranread.probe_max_share (%s%%) of ranread.probe_share_window (%s s), not %s',
+                             fn, round(cap::numeric, 1), share, win, duration),
+            HINT = 'Probes leave the cluster''s one batch to other work most of the time; a superuser may raise ranread.probe_max_share.';
+    END IF;
+    IF ahead THEN
+        RETURN;
+    END IF;
+    SELECT coalesce(sum(extract(epoch FROM least(coalesce(b.finished_at, now_), now_)
+                                           - greatest(b.run_at, now_ - make_interval(secs => win)))), 0)
+      INTO used
+      FROM @extschema@.ranread_batches b
+     WHERE b.target LIKE 'ranread\_probe\_%'
+       AND coalesce(b.finished_at, now_) > now_ - make_interval(secs => win)
+       AND b.run_at < now_;
+    IF used + asked > cap THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'object_not_in_prerequisite_state',
+            MESSAGE = format('%s would take probes past ranread.probe_max_share (%s%%) of the last %s s',
+                             fn, share, win),
+            DETAIL = format('The batches on the probe targets took %s s of the last %s s; this probe asks for %s s more, and probes may take %s s.',
+                            round(used::numeric, 1), win, round(asked::numeric, 1), round(cap::numeric, 1)),
+            HINT = 'Probes leave the cluster''s one batch to other work most of the time: probe less often or for less long; a superuser may raise ranread.probe_max_share or ranread.probe_share_window.';
+    END IF;
+END
+$$;
 
 -- The tablespace of fn exists, or an error that names it and lists those
 -- that do
@@ -143,6 +206,15 @@ BEGIN
 END
 $$;
 
+-- Drops a tablespace's probe target, which ranread_probe_setup made: its
+-- probes fail until it is made again.  The way a role that is not a
+-- superuser drops one (ranread_purge refuses it the probe targets), with
+-- ranread_purge's rule for the tablespace (src/purge.c).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_purge(tablespace name DEFAULT 'pg_default')
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'ranread_probe_purge'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
 -- A probe's io_priority: a probe is light, so not 'realtime' (which also
 -- needs CAP_SYS_NICE and would fail only when the worker starts, leaving a
 -- failed batch at every scheduled run); the rest is the workload's check
@@ -162,19 +234,56 @@ BEGIN
 END
 $$;
 
+-- Does this session run the pg_cron job of that name, which caller
+-- scheduled in this database?  When pg_cron logs its runs
+-- (cron.log_run), a run of that job whose backend is this one; when it
+-- does not, that caller has such a job.  Without pg_cron, no.  As the
+-- probe's owner, who sees every role's jobs.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_cron_run(job text, caller pg_catalog.regrole)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    yes boolean;
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'pg_cron') THEN
+        RETURN false;
+    END IF;
+    IF coalesce(pg_catalog.current_setting('cron.log_run', true), 'on') OPERATOR(pg_catalog.=) 'off' THEN
+        EXECUTE 'SELECT EXISTS (SELECT FROM cron.job j WHERE j.jobname OPERATOR(pg_catalog.=) $1
+                                  AND j.username OPERATOR(pg_catalog.=) $2 AND j.database OPERATOR(pg_catalog.=) pg_catalog.current_database())'
+           INTO yes USING job, (SELECT r.rolname::text FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) caller);
+    ELSE
+        EXECUTE 'SELECT EXISTS (SELECT FROM cron.job j JOIN cron.job_run_details d ON d.jobid OPERATOR(pg_catalog.=) j.jobid
+                                 WHERE j.jobname OPERATOR(pg_catalog.=) $1 AND j.username OPERATOR(pg_catalog.=) $2
+                                   AND j.database OPERATOR(pg_catalog.=) pg_catalog.current_database()
+                                   AND d.job_pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid()
+                                   AND d.status NOT IN (''succeeded'', ''failed''))'
+           INTO yes USING job, (SELECT r.rolname::text FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) caller);
+    END IF;
+    RETURN yes;
+END
+$$;
+
 -- The probe (ranread_probe is C, src/forward.c, which hands its workload,
--- duration, rate_iops and io_priority, on as spec): the cap, the target,
--- one batch, then its row in ranread_probes once the batch's row is final.
--- It runs as the extension's owner (SECURITY DEFINER), so that a role may
--- probe without EXECUTE on ranread_run_step (which has no cap) nor INSERT
--- on ranread_probes (where a row of its own making would be judged as a
+-- duration, rate_iops and io_priority, on as spec, and caller, the role
+-- that called it): the cap and the share of time, the target, one batch,
+-- then its row in ranread_probes once the batch's row is final.  It runs
+-- as the extension's owner (SECURITY DEFINER), so that a role may probe
+-- without EXECUTE on ranread_run_step (which has no cap) nor INSERT on
+-- ranread_probes (where a row of its own making would be judged as a
 -- probe): the cap holds for a role granted 'probe', and the row recorded
 -- is the batch just run, of this tablespace's probe target, at the time
--- its batch ran.  The batch's started_by is therefore the owner: the
--- caller ends a probe by cancelling its query (or a superuser by
--- ranread_stop).
+-- its batch ran.  The batch itself is the caller's (ranread_step_as): its
+-- started_by, and whom ranread_stop lets stop it.  job is the pg_cron job
+-- that runs the probe: NULL, or its tablespace's job
+-- (ranread_probe_job), recorded only when this session runs that job of
+-- the caller's (ranread_probe_cron_run), so that no probe by hand passes
+-- for a scheduled one.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe(
-    tablespace name, duration interval, rate_iops integer, io_priority text, job text, spec jsonb)
+    tablespace name, duration interval, rate_iops integer, io_priority text, job text, spec jsonb,
+    caller pg_catalog.regrole)
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -183,31 +292,36 @@ DECLARE
     t  name;
     r  ranread_internal.ranread_step_result;
     b  record;
+    j  text := job;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only('ranread_probe');
+    PERFORM ranread_internal.ranread_require_read_committed('ranread_probe',
+        'Its row in ranread_probes has its batch''s time, from the row its worker records while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');
     PERFORM ranread_internal.ranread_probe_check('ranread_probe', rate_iops, duration);
     PERFORM ranread_internal.ranread_probe_priority('ranread_probe', io_priority);
-    IF pg_catalog.octet_length(job) > 200 THEN
+    t := ranread_internal.ranread_probe_ready('ranread_probe', tablespace);
+    IF job IS NOT NULL AND job IS DISTINCT FROM ranread_internal.ranread_probe_job(tablespace) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('job of ranread_probe must be at most 200 bytes, not %s bytes', pg_catalog.octet_length(job)),
-            HINT = 'job names the pg_cron job that runs the probe, such as ''ranread probe pg_default'' (ranread_probe_schedule sets it); NULL for a probe by hand.';
+            MESSAGE = format('job of ranread_probe must be NULL or %L, not %L', ranread_internal.ranread_probe_job(tablespace),
+                             CASE WHEN pg_catalog.octet_length(job) > 64 THEN pg_catalog.left(job, 64) || '...' ELSE job END),
+            HINT = 'job names the pg_cron job of the tablespace''s schedule, which ranread_probe_schedule passes; NULL for a probe by hand.';
     END IF;
-    t := ranread_internal.ranread_probe_ready('ranread_probe', tablespace);
+    PERFORM ranread_internal.ranread_probe_share('ranread_probe', duration);
 
     SELECT * INTO r
-      FROM @extschema@.ranread_run_step(ranread_internal.ranread_spec(
+      FROM ranread_internal.ranread_step_as(ranread_internal.ranread_spec(
                jsonb_build_object('processes', 1, 'queue_depth', 1, 'block_size', 8192,
                                   'write_pct', 0, 'pattern', 'random', 'distribution', 'uniform',
                                   'region_start', 0, 'region_end', 100, 'warmup', '0',
-                                  'workers', 1, 'target', t), spec)) g
+                                  'workers', 1, 'target', t), spec), caller) g
      WHERE g.grp OPERATOR(pg_catalog.=) 0;
 
-    -- the batch's row as its recorder committed it (a snapshot older than
-    -- that, REPEATABLE READ, does not see it: then the leader's status)
+    -- the batch's row as its recorder committed it (read committed: each
+    -- statement sees what committed before it)
     SELECT x.status, x.message, x.run_at INTO b
       FROM @extschema@.ranread_batches x WHERE x.batch OPERATOR(pg_catalog.=) r.batch;
-    IF r.status IS DISTINCT FROM 'completed' OR (FOUND AND b.status IS DISTINCT FROM 'completed') THEN
+    IF r.status IS DISTINCT FROM 'completed' OR b.status IS DISTINCT FROM 'completed' THEN
         RAISE EXCEPTION USING
             ERRCODE = CASE WHEN r.status = 'failed' OR r.status = 'completed' THEN 'io_error' ELSE 'query_canceled' END,
             MESSAGE = format('the probe of tablespace "%s" did not complete: batch %s %s', tablespace, r.batch,
@@ -216,11 +330,16 @@ BEGIN
             HINT = 'A probe that does not complete has no row in ranread_probes; its batch stays in ranread_batches.';
     END IF;
     -- the row: the batch just run (on this tablespace's probe target, read
-    -- only: the spec above), at the time its recorder says it ran (the
-    -- start of this transaction when a REPEATABLE READ snapshot does not
-    -- see that row); never a time or batch of the caller's choosing
+    -- only: the spec above), at the time its recorder says it ran; never a
+    -- time or batch of the caller's choosing
+    IF j IS NOT NULL AND NOT ranread_internal.ranread_probe_cron_run(j, caller) THEN
+        RAISE WARNING 'probe of tablespace "%" (batch %) is recorded without job %: this session does not run that pg_cron job of role %',
+            tablespace, r.batch, pg_catalog.quote_literal(j), caller
+            USING HINT = 'Only pg_cron''s run of the schedule records its job; a probe by hand leaves job NULL.';
+        j := NULL;
+    END IF;
     INSERT INTO @extschema@.ranread_probes (batch, tablespace, probed_at, job)
-    VALUES (r.batch, tablespace, coalesce(b.run_at, pg_catalog.now()), job);
+    VALUES (r.batch, tablespace, b.run_at, j);
 
     RETURN QUERY
     SELECT r.batch, r.reads,
@@ -282,10 +401,32 @@ BEGIN
 END
 $$;
 
+-- The pg_cron jobs of that name in this database, every role's (as the
+-- extension's owner: pg_cron shows a role its own jobs only)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_scheduled(job text)
+RETURNS TABLE (jobid bigint, username text)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'pg_cron') THEN
+        RETURN;
+    END IF;
+    RETURN QUERY EXECUTE
+        'SELECT j.jobid::bigint, j.username::text FROM cron.job j
+          WHERE j.jobname OPERATOR(pg_catalog.=) $1 AND j.database OPERATOR(pg_catalog.=) pg_catalog.current_database()
+          ORDER BY j.jobid'
+        USING job;
+END
+$$;
+
 -- Probes of a tablespace on a schedule: one pg_cron job, named 'ranread
 -- probe TABLESPACE', run as the calling role in this database (scheduling
--- again changes it).  Every argument is checked now, so that the job does
--- not fail at each run.  Returns the job's id.
+-- again changes it).  One schedule a tablespace: another role's job for
+-- it is an error that names it (two would start their probes at once, and
+-- one would fail every time).  Every argument is checked now, so that the
+-- job does not fail at each run: a probe's duration alone must fit
+-- ranread.probe_max_share.  Returns the job's id.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_schedule(
     tablespace  name     DEFAULT 'pg_default',
     schedule    text     DEFAULT '*/5 * * * *',
@@ -301,6 +442,7 @@ DECLARE
     cmd  text;
     id   bigint;
     msg  text;
+    other record;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only('ranread_probe_schedule');
     PERFORM ranread_internal.ranread_probe_cron('ranread_probe_schedule');
@@ -309,6 +451,18 @@ BEGIN
     PERFORM ranread_internal.ranread_probe_check('ranread_probe_schedule', rate_iops, duration);
     PERFORM ranread_internal.ranread_probe_priority('ranread_probe_schedule', io_priority);
     PERFORM ranread_internal.ranread_probe_ready('ranread_probe_schedule', tablespace);
+    PERFORM ranread_internal.ranread_probe_share('ranread_probe_schedule', duration, true);
+    SELECT * INTO other FROM ranread_internal.ranread_probe_scheduled(job) x
+     WHERE x.username OPERATOR(pg_catalog.<>) current_user LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'object_not_in_prerequisite_state',
+            MESSAGE = format('tablespace "%s" is probed on a schedule already, by pg_cron job %s of role "%s"',
+                             tablespace, other.jobid, other.username),
+            DETAIL = 'One schedule probes a tablespace: two would start their probes at once, and one would fail every time.',
+            HINT = format('Role "%s" stops it with SELECT ranread_probe_unschedule(%L); (a superuser with SELECT cron.unschedule(%s);).',
+                          other.username, tablespace, other.jobid);
+    END IF;
     -- the probe's workload as its batch will read it (io_priority's errors)
     PERFORM ranread_internal.ranread_spec_check(jsonb_build_object(
         'caller', 'ranread_probe_schedule', 'duration', duration, 'io_priority', io_priority,
@@ -394,6 +548,3 @@ BEGIN
     RETURN has_job;
 END
 $$;
-
--- Readers of the history (pg_monitor) may read the probes.
-GRANT SELECT ON @extschema@.ranread_probes TO pg_monitor;

@@ -91,6 +91,5 @@ BEGIN
 END
 $$;
 
-GRANT EXECUTE ON FUNCTION @extschema@.ranread_probe_chart(name, interval) TO pg_monitor;
 COMMENT ON FUNCTION @extschema@.ranread_probe_chart(name, interval) IS
     'SVG: the p50 and p99 latency of a tablespace''s probes over the last days, with its baseline band (p50 to p99), where slower starts and the thresholds';

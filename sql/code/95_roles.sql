@@ -1,10 +1,13 @@
 -- Roles: ranread_grant(role, what) and ranread_revoke(role, what) give a
 -- role that is not a superuser what one kind of use of ranread needs, and
--- take it back (README, "Privileges"):
---   report  read the history and call what only reads it: exactly what
---           pg_monitor may do with ranread (sql/code/99_privileges.sql
---           decides that; this file copies it from the catalog, so the two
---           cannot differ), without the rest of pg_monitor
+-- take it back (README, "Privileges").  Each kind is written here, fixed:
+--   report  read the history and call what only reads it: the list of
+--           ranread_report_objects below, which is also exactly what the
+--           extension grants pg_monitor (99_privileges.sql grants that
+--           list; test/tap/roles_fixed.sql checks that pg_monitor holds it
+--           and nothing more).  Never read back from what pg_monitor holds
+--           now: a DBA's GRANT or REVOKE on pg_monitor, or a grant and
+--           revoke of 'run' on it, changes no kind
 --   run     report, and make targets and run batches, mixes, sweeps,
 --           latency-target searches, studies, profiles, commit tests and
 --           probes (and their pg_cron schedules):
@@ -22,7 +25,95 @@
 --           which PostgreSQL asks of anyone who writes server files
 -- Nothing else: fleets, ranread_reset and ranread.* settings stay with
 -- superusers.  Every statement run is returned, so that a DBA sees it.
--- New in 1.1.
+-- pg_monitor holds 'report' by the extension's own grant: ranread_revoke
+-- leaves it (revoking another kind from pg_monitor keeps it; revoking
+-- 'report' from pg_monitor is refused), and granting another kind to
+-- pg_monitor, or to any role that has members, warns that every member
+-- gets it.  New in 1.1.
+
+-- The 'report' kind, once: the privileges a role that reads the history
+-- needs (privilege, kind and the object's schema, as SQL spells it, and
+-- name; a function's name stands for every signature of it).  The history's tables and views,
+-- the charts, reports, advice without measuring, comparisons and help, and
+-- the internal functions they call on the reader's behalf.  A new reader
+-- of the history goes here, and nowhere else (99_privileges.sql grants
+-- this list to pg_monitor).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_objects(
+    OUT privilege text, OUT kind text, OUT schema text, OUT name text)
+RETURNS SETOF record
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 'USAGE', 'schema', NULL::text, 'ranread_internal'
+    UNION ALL
+    SELECT 'SELECT', 'table', '@extschema@', t FROM pg_catalog.unnest(ARRAY[
+        -- the history, and the views on it
+        'ranread_batches', 'ranread_results', 'ranread_intervals', 'ranread_groups',
+        'ranread_summary', 'ranread_summary_full', 'ranread_process_summary', 'ranread_group_summary',
+        'ranread_percentiles_over_time', 'ranread_targets', 'ranread_verify_errors',
+        'ranread_sweeps', 'ranread_sweep_verdict', 'ranread_latency_target_verdict',
+        'ranread_studies', 'ranread_study_points', 'ranread_study_overview',
+        'ranread_commit_summary', 'ranread_durability',
+        'ranread_nodes', 'ranread_fleets', 'ranread_fleet_nodes', 'ranread_fleet_seconds',
+        'ranread_fleet_sweeps', 'ranread_fleet_summary', 'ranread_fleet_series',
+        -- keeping watch
+        'ranread_probes', 'ranread_probe_verdicts', 'ranread_baselines', 'ranread_health_thresholds',
+        'ranread_health']) t
+    UNION ALL
+    SELECT 'SELECT', 'table', 'ranread_internal', t FROM pg_catalog.unnest(ARRAY[
+        'ranread_summary_raw', 'ranread_study_points_raw', 'ranread_study_overview_raw',
+        'ranread_commit_summary_raw', 'ranread_fleet_summary_raw', 'ranread_fleet_series_raw']) t
+    UNION ALL
+    SELECT 'EXECUTE', 'function', '@extschema@', f FROM pg_catalog.unnest(ARRAY[
+        -- the option table, the help
+        'ranread_options', 'ranread_help',
+        -- histograms
+        'ranread_hist_merge', 'ranread_hist_count', 'ranread_hist_percentile', 'ranread_hist_within',
+        'ranread_hist_buckets', 'ranread_hist_compare',
+        -- charts and reports
+        'ranread_svg', 'ranread_chart', 'ranread_timeline', 'ranread_latency_heatmap',
+        'ranread_study_grid', 'ranread_study_summary', 'ranread_study_chart', 'ranread_study_heat',
+        'ranread_compare_chart', 'ranread_profile_report', 'ranread_profile_chart',
+        'ranread_fleet_rows', 'ranread_fleet_chart', 'ranread_fleet_timeline',
+        'ranread_probe_chart', 'ranread_report', 'ranread_server_info',
+        -- rules and comparisons, pure or reading the history
+        'ranread_latency_target_next', 'ranread_compare', 'ranread_compare_sweeps', 'ranread_compare_studies',
+        -- advice without measuring
+        'ranread_advise', 'ranread_advise_page_costs', 'ranread_advise_io_concurrency',
+        'ranread_advise_parallel_workers', 'ranread_advise_wal_sync_method']) f
+    UNION ALL
+    SELECT 'EXECUTE', 'function', 'ranread_internal', f FROM pg_catalog.unnest(ARRAY[
+        -- what the views call: the state of targets, batches and calls
+        'ranread_target_state', 'ranread_target_info', 'ranread_batch_live', 'ranread_call_running',
+        'ranread_running_calls', 'ranread_status_now', 'ranread_round', 'ranread_workload_words',
+        'ranread_require', 'ranread_fleet_live', 'ranread_fleet_rows_raw', 'ranread_fleet_round',
+        'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest',
+        -- points read back (12_points.sql)
+        'ranread_json_int', 'ranread_json_float', 'ranread_study_point_ok', 'ranread_window_ok', 'ranread_skipped',
+        -- charts, studies read back, the report
+        'ranread_chart_no_table', 'ranread_latency_heat_spec', 'ranread_latency_heat_cells',
+        'ranread_latency_window', 'ranread_batch_histogram',
+        'ranread_study_axes', 'ranread_study_row_label', 'ranread_study_label', 'ranread_study_where',
+        'ranread_study_metric', 'ranread_study_check', 'ranread_study_bound', 'ranread_study_cells',
+        'ranread_iops_at_bound', 'ranread_chart_latency', 'ranread_study_points_axes', 'ranread_sweep_known',
+        'ranread_fmt_figure', 'ranread_curves_spec', 'ranread_study_curves', 'ranread_study_caption',
+        'ranread_cdm_line', 'ranread_profile_report_raw', 'ranread_study_grid_raw', 'ranread_study_summary_raw',
+        'ranread_html', 'ranread_html_table', 'ranread_html_svg', 'ranread_csv_field', 'ranread_study_csv',
+        'ranread_study_json', 'ranread_report_figures', 'ranread_report_head', 'ranread_report_server',
+        'ranread_report_batches', 'ranread_report_study', 'ranread_report_sweep', 'ranread_report_heatmap',
+        -- keeping watch and comparing
+        'ranread_watch_tablespace', 'ranread_health_thresholds_of', 'ranread_compare_pairs',
+        -- advice without measuring (22_advise.sql)
+        'ranread_advise_history', 'ranread_advise_stale', 'ranread_advise_measure_sql', 'ranread_advise_target',
+        'ranread_advise_same', 'ranread_advise_pending', 'ranread_first_failed', 'ranread_advise_check',
+        'ranread_advise_cache', 'ranread_advise_durability', 'ranread_advise_durability_latest',
+        'ranread_advise_figure', 'ranread_advise_fpw_rows', 'ranread_advise_full_page_writes',
+        'ranread_advise_gather', 'ranread_advise_io_rows', 'ranread_advise_large_sql', 'ranread_advise_measure',
+        'ranread_advise_noise', 'ranread_advise_notice', 'ranread_advise_page_cost_rows',
+        'ranread_advise_parallel_rows', 'ranread_advise_place', 'ranread_advise_row', 'ranread_advise_seq_one',
+        'ranread_advise_source', 'ranread_advise_wal_rows', 'ranread_advise_server_curve',
+        'ranread_atomic_writes', 'ranread_ram_bytes']) f
+$$;
 
 -- The needs list of a forwarded function (forward.c), NULL for others
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_needs(fn text)
@@ -48,32 +139,20 @@ AS $$
     WITH ext AS (
         SELECT e.oid, e.extnamespace FROM pg_catalog.pg_extension e
          WHERE e.extname OPERATOR(pg_catalog.=) 'ranread'
-    ), members AS (
-        SELECT d.classid, d.objid FROM pg_catalog.pg_depend d, ext
-         WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-           AND d.refobjid OPERATOR(pg_catalog.=) ext.oid
-           AND d.deptype OPERATOR(pg_catalog.=) 'e'
-    ), monitor AS (
-        -- what pg_monitor holds on the extension's objects
-        SELECT a.privilege_type::pg_catalog.text AS privilege, 'function'::pg_catalog.text AS kind,
-               p.oid::pg_catalog.regprocedure::pg_catalog.text AS object
-          FROM members m JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) m.objid
-               CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
-         WHERE m.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-           AND a.grantee OPERATOR(pg_catalog.=) 'pg_monitor'::pg_catalog.regrole
-        UNION
-        SELECT a.privilege_type, CASE c.relkind WHEN 'S' THEN 'sequence' ELSE 'table' END,
-               c.oid::pg_catalog.regclass::pg_catalog.text
-          FROM members m JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) m.objid
-               CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) a
-         WHERE m.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
-           AND a.grantee OPERATOR(pg_catalog.=) 'pg_monitor'::pg_catalog.regrole
-        UNION
-        SELECT a.privilege_type, 'schema', pg_catalog.quote_ident(n.nspname)
-          FROM members m JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) m.objid
-               CROSS JOIN LATERAL pg_catalog.aclexplode(n.nspacl) a
-         WHERE m.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass
-           AND a.grantee OPERATOR(pg_catalog.=) 'pg_monitor'::pg_catalog.regrole
+    ), report AS (
+        -- the 'report' kind (ranread_report_objects), every signature of
+        -- a function's name
+        SELECT r.privilege, r.kind,
+               CASE r.kind WHEN 'schema' THEN pg_catalog.quote_ident(r.name)
+                           ELSE pg_catalog.to_regclass(r.schema || '.' || pg_catalog.quote_ident(r.name))::pg_catalog.text END
+          FROM ranread_internal.ranread_report_objects() r
+         WHERE r.kind OPERATOR(pg_catalog.<>) 'function'
+        UNION ALL
+        SELECT r.privilege, r.kind, p.oid::pg_catalog.regprocedure::pg_catalog.text
+          FROM ranread_internal.ranread_report_objects() r
+          JOIN pg_catalog.pg_proc p ON p.proname OPERATOR(pg_catalog.=) r.name
+                                   AND p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(r.schema)
+         WHERE r.kind OPERATOR(pg_catalog.=) 'function'
     ), named(what, fn) AS (
         -- the functions each kind of use calls, every signature of the name
         VALUES ('run', 'ranread_setup'), ('run', 'ranread_purge'), ('run', 'ranread_run'),
@@ -81,7 +160,8 @@ AS $$
                ('run', 'ranread_blocks'), ('run', 'ranread_limits'), ('run', 'ranread_sweep'),
                ('run', 'ranread_latency_target'), ('run', 'ranread_study'),
                ('run', 'ranread_profile'), ('run', 'ranread_commit_test'),
-               ('run', 'ranread_probe'), ('run', 'ranread_probe_setup'), ('run', 'ranread_probe_schedule'),
+               ('run', 'ranread_probe'), ('run', 'ranread_probe_setup'), ('run', 'ranread_probe_purge'),
+               ('run', 'ranread_probe_schedule'),
                ('run', 'ranread_probe_schedules'), ('run', 'ranread_probe_unschedule'),
                ('run', 'ranread_verify'), ('run', 'ranread_paths'), ('run', 'ranread_profile_postgres'),
                ('probe', 'ranread_probe'), ('probe', 'ranread_probe_schedule'),
@@ -116,7 +196,7 @@ AS $$
                    SELECT n.need FROM needs n WHERE n.what OPERATOR(pg_catalog.=) $1)) x
     )
     SELECT DISTINCT * FROM (
-        SELECT * FROM monitor WHERE $1 OPERATOR(pg_catalog.=) ANY (ARRAY['report', 'run', 'probe', 'export'])
+        SELECT * FROM report WHERE $1 OPERATOR(pg_catalog.=) ANY (ARRAY['report', 'run', 'probe', 'export'])
         UNION ALL
         SELECT 'EXECUTE', 'function', p.oid::pg_catalog.regprocedure::pg_catalog.text
           FROM named, ext, pg_catalog.pg_proc p
@@ -197,13 +277,22 @@ DECLARE
     s     text;
 BEGIN
     PERFORM ranread_internal.ranread_role_what(fn, role, what);
+    IF NOT grant_it AND role OPERATOR(pg_catalog.=) 'pg_monitor'::pg_catalog.regrole
+       AND what OPERATOR(pg_catalog.=) 'report' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = 'pg_monitor reads ranread''s history by the extension''s own grant, which ranread_revoke does not take back',
+            DETAIL = 'Every role that is a member of pg_monitor reads the history, the charts and the reports (README, "Privileges").',
+            HINT = 'To keep a role from reading it, revoke pg_monitor from that role.';
+    END IF;
     IF NOT grant_it THEN
         -- a kind of use the role holds besides, unless it is part of what
-        -- is revoked ('probe' of 'run'): revoking 'run' takes the probes too
+        -- is revoked ('probe' of 'run'): revoking 'run' takes the probes too;
+        -- and pg_monitor's 'report', the extension's own grant, always
         kept := ARRAY(SELECT w FROM unnest(ARRAY['run', 'probe', 'export']) w
                        WHERE w OPERATOR(pg_catalog.<>) what AND ranread_internal.ranread_role_holds(role, w)
                          AND EXISTS (SELECT * FROM ranread_internal.ranread_role_privileges(w)
-                                     EXCEPT SELECT * FROM ranread_internal.ranread_role_privileges(what)));
+                                     EXCEPT SELECT * FROM ranread_internal.ranread_role_privileges(what)))
+             || CASE WHEN role OPERATOR(pg_catalog.=) 'pg_monitor'::pg_catalog.regrole THEN ARRAY['report'] ELSE '{}' END;
     END IF;
     FOR s IN SELECT ranread_internal.ranread_role_statement(grant_it, role, p.privilege, p.kind, p.object)
                FROM ranread_internal.ranread_role_privileges(what) p
@@ -217,6 +306,22 @@ BEGIN
     END LOOP;
     IF grant_it AND what OPERATOR(pg_catalog.=) 'export' THEN
         RAISE NOTICE '% may now write files on the database server wherever its operating-system user may (pg_write_server_files)', role;
+    END IF;
+    -- a kind beyond reading, given to every member of a role at once
+    IF grant_it AND what OPERATOR(pg_catalog.<>) 'report'
+       AND (role OPERATOR(pg_catalog.=) 'pg_monitor'::pg_catalog.regrole
+            OR EXISTS (SELECT FROM pg_catalog.pg_auth_members m WHERE m.roleid OPERATOR(pg_catalog.=) role)) THEN
+        RAISE WARNING USING
+            MESSAGE = format('every member of role %s may now %s', role,
+                             CASE what WHEN 'run' THEN 'make targets and run batches, sweeps and studies on this server'
+                                       WHEN 'probe' THEN 'run probes on this server'
+                                       ELSE 'write files on the database server' END),
+            DETAIL = CASE WHEN role OPERATOR(pg_catalog.=) 'pg_monitor'::pg_catalog.regrole
+                          THEN 'pg_monitor is the role monitoring tools are given; it reads the history already (''report'').'
+                          ELSE format('%s has %s members now, and every role granted it later gets it too.', role,
+                                      (SELECT count(*) FROM pg_catalog.pg_auth_members m WHERE m.roleid OPERATOR(pg_catalog.=) role)) END,
+            HINT = format('Unless that is meant, SELECT ranread_revoke(%L, %L); and grant %L to the roles that need it, one by one.',
+                          role::text, what, what);
     END IF;
     IF cardinality(kept) > 0 THEN
         RAISE NOTICE '% keeps what % needs of it', role, array_to_string(kept, ' and ');

@@ -61,6 +61,7 @@ AS $$
         ('watch',         4, 'ranread_probe_schedules', $x$SELECT * FROM ranread_probe_schedules();$x$),
         ('watch',         5, 'ranread_probe_unschedule', $x$SELECT ranread_probe_unschedule('pg_default');$x$),
         ('watch',         6, 'ranread_probes',       $x$SELECT * FROM ranread_probes ORDER BY probed_at DESC LIMIT 10;$x$),
+        ('watch',         7, 'ranread_probe_purge',  $x$SELECT ranread_probe_purge('pg_default');$x$),
         ('watch',        10, 'ranread_health',       $x$SELECT tablespace, last_probe_at, p99_ms, baseline_p99_ms, change, verdict, status FROM ranread_health;$x$),
         ('watch',        11, 'ranread_probe_verdicts', $x$SELECT batch, probed_at, p99_ms, verdict, factor, status FROM ranread_probe_verdicts ORDER BY probed_at DESC LIMIT 10;$x$),
         ('watch',        12, 'ranread_health_set',   $x$SELECT * FROM ranread_health_set('pg_default', p99_degraded_ms => 5, p99_critical_ms => 10);$x$),

@@ -91,6 +91,7 @@ BEGIN
         -- keeping watch: the probe and its schedule
         ('f', 'ranread_probe', 'A probe: a small paced read-only batch (queue depth 1, 8 KiB random reads at RATE_IOPS for DURATION, low I/O priority) on a tablespace''s probe target, within ranread.probe_max_iops and ranread.probe_max_seconds; kept in ranread_probes; returns IOPS and latency (ms)'),
         ('f', 'ranread_probe_setup', 'Creates or re-creates the small target (256 MB by default) that a tablespace''s probes read; returns what ranread_setup does'),
+        ('f', 'ranread_probe_purge', 'Drops a tablespace''s probe target, whose probes then fail until ranread_probe_setup makes it again; true when there was one'),
         ('f', 'ranread_probe_schedule', 'Schedules probes of a tablespace with pg_cron (one job, named ''ranread probe TABLESPACE''); returns the job''s id'),
         ('f', 'ranread_probe_schedules', 'The scheduled probes (pg_cron jobs) this role sees: tablespace, schedule, the last run and the last probe'),
         ('f', 'ranread_probe_unschedule', 'Removes the pg_cron job of a tablespace''s probes; true when there was one'),

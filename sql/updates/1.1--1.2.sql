@@ -16,11 +16,14 @@ DROP FUNCTION ranread_internal.ranread_fleet_sweep(text[], integer, integer, big
 -- watch: probes are recorded by the probe alone, as the extension's owner
 -- (sql/code/61_probe.sql), with the time its batch ran.  A role granted 'run' in 1.1 held INSERT
 -- on ranread_probes, and a row it made (a forged batch, or a probed_at of
--- 'infinity' that froze its tablespace's health) was judged as a probe:
--- every privilege to change ranread_probes goes from every role but the
--- owner, and a row at a time that is not finite is deleted, with its
--- verdict, saying so (such a row cannot be a probe's).  Rows at finite
--- times stay: ranread cannot tell a forged one from a probe.
+-- 'infinity' or of 2900-01-01 that froze its tablespace's health) was
+-- judged as a probe: every privilege to change ranread_probes goes from
+-- every role but the owner, and each row is judged by its batch: a row
+-- whose batch is not one of its tablespace's probe target (or at a time
+-- that is not finite) is deleted, with its verdict; a row at another time
+-- than its batch's (a forged time; a probe in a repeatable read
+-- transaction recorded the transaction's start) takes its batch's time,
+-- and so does its verdict; each saying so.
 DO $$
 DECLARE
     g record;
@@ -40,12 +43,32 @@ BEGIN
         RAISE WARNING 'ranread 1.2: % may no longer change ranread_probes (only the probe records a probe; ranread_grant(role, ''probe'') gives what a monitoring role needs)', g.grantee;
     END LOOP;
     FOR p IN
-        DELETE FROM @extschema@.ranread_probes x WHERE NOT pg_catalog.isfinite(x.probed_at)
+        DELETE FROM @extschema@.ranread_probes x
+         WHERE NOT pg_catalog.isfinite(x.probed_at)
+            OR NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
+                            WHERE b.batch OPERATOR(pg_catalog.=) x.batch
+                              AND b.target OPERATOR(pg_catalog.=)
+                                  CASE WHEN pg_catalog.octet_length(x.tablespace) OPERATOR(pg_catalog.<=) 49
+                                       THEN ('ranread_probe_' || x.tablespace)::name
+                                       ELSE ('ranread_probe_' || pg_catalog.substr(pg_catalog.md5(x.tablespace), 1, 16))::name END)
         RETURNING x.batch, x.tablespace, x.probed_at
     LOOP
         DELETE FROM @extschema@.ranread_probe_verdicts v WHERE v.batch OPERATOR(pg_catalog.=) p.batch;
-        RAISE WARNING 'ranread 1.2: deleted the row of batch % in ranread_probes (tablespace "%", probed_at %), as no probe runs at that time', p.batch, p.tablespace, p.probed_at
+        RAISE WARNING 'ranread 1.2: deleted the row of batch % in ranread_probes (tablespace "%", probed_at %), as no probe of that tablespace ran it', p.batch, p.tablespace, p.probed_at
             USING HINT = pg_catalog.format('If it joined the baseline of "%s", SELECT ranread_baseline_reset(%L); makes it again.', p.tablespace, p.tablespace);
+    END LOOP;
+    FOR p IN
+        WITH was AS (
+            SELECT x.batch, x.probed_at AS was, b.run_at
+              FROM @extschema@.ranread_probes x
+              JOIN @extschema@.ranread_batches b ON b.batch OPERATOR(pg_catalog.=) x.batch
+             WHERE x.probed_at OPERATOR(pg_catalog.<>) b.run_at)
+        UPDATE @extschema@.ranread_probes x SET probed_at = was.run_at
+          FROM was WHERE x.batch OPERATOR(pg_catalog.=) was.batch
+        RETURNING x.batch, x.tablespace, was.was, was.run_at
+    LOOP
+        UPDATE @extschema@.ranread_probe_verdicts v SET probed_at = p.run_at WHERE v.batch OPERATOR(pg_catalog.=) p.batch;
+        RAISE WARNING 'ranread 1.2: the row of batch % in ranread_probes (tablespace "%") now has its batch''s time %, not %', p.batch, p.tablespace, p.run_at, p.was;
     END LOOP;
 END
 $$;
@@ -79,7 +102,8 @@ ALTER TABLE @extschema@.ranread_groups
 -- a bound that is not a number (every report failed).  Every privilege to
 -- change those tables goes from every role but the owner, and a row no
 -- study or sweep can have made (a bound that is not a finite number above
--- 0, a time that is not finite, counts or a workload out of range) is
+-- 0, a time that is not finite, counts or a workload out of range, a
+-- sweep's verdict that is not one of its own batches with its figures) is
 -- deleted, saying so; its batches stay, and read as those of a study or
 -- sweep that has no row.  Other rows stay: ranread cannot tell a forged one
 -- from a real one.
@@ -125,6 +149,11 @@ BEGIN
             OR NOT (pg_catalog.isfinite(s.started_at) AND pg_catalog.isfinite(s.finished_at)
                     AND s.block_size > 0 AND s.write_pct BETWEEN 0 AND 100 AND s.queue_depth >= 1
                     AND s.start >= 1 AND s.max_processes >= s.start AND s.steps >= 0)
+            OR (s.max_iops_batch IS NOT NULL
+                AND NOT EXISTS (SELECT FROM @extschema@.ranread_batches b
+                                 WHERE b.batch OPERATOR(pg_catalog.=) s.max_iops_batch
+                                   AND b.sweep OPERATOR(pg_catalog.=) s.sweep
+                                   AND b.iops OPERATOR(pg_catalog.=) s.max_iops))
         RETURNING s.sweep, s.started_by, s.started_at, s.max_avg_ms, s.block_size, s.max_iops
     LOOP
         RAISE WARNING 'ranread 1.2: deleted the row of sweep % in ranread_sweeps (started_by "%", started_at %, max_avg_ms %, block_size %, max_iops %), as no sweep records that',

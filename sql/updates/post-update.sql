@@ -15,8 +15,12 @@
 --    owner had given other roles (a DBA's GRANT SELECT ON ranread_summary).
 -- 3. A role granted a kind of use ('report', 'run', 'probe', 'export',
 --    known by a function only that kind grants, held by the role itself)
---    is granted the kind again, as this version's ranread_grant gives it,
---    so that what this version adds to a kind reaches it.
+--    is granted the kind again, as this version's ranread_grant gives it
+--    (each kind a fixed list, sql/code/95_roles.sql), so that what this
+--    version adds to a kind reaches it.  pg_monitor too, for a kind a DBA
+--    gave it, but for 'report', which sql/code/99_privileges.sql has just
+--    granted it (and which a grant and revoke of 'run' on pg_monitor took
+--    from it in 1.1: given back).
 DO $$
 DECLARE
     kept pg_catalog.text[] := pg_catalog.string_to_array(
@@ -84,7 +88,7 @@ BEGIN
           JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
          WHERE a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
            AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
-           AND r.rolname OPERATOR(pg_catalog.<>) 'pg_monitor'
+           AND NOT (r.rolname OPERATOR(pg_catalog.=) 'pg_monitor' AND k.what OPERATOR(pg_catalog.=) 'report')
          ORDER BY 1, 2
     LOOP
         PERFORM @extschema@.ranread_grant(g.role, g.what);

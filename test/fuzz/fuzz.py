@@ -8,6 +8,10 @@ AREA names a generator, test/fuzz/gen_AREA.py.  A generator module has
     SETUP    a list of SQL statements run once before the cases (optional)
     def cases(rng, n)   yields n cases, each an SQL text (or (text, params))
                         built only from rng, a random.Random
+    ROLE     the role the cases run as (optional: a role SETUP granted
+             'run' or 'probe'); SETUP runs as the superuser
+    READERS_EVERY  how many cases between two checks of the readers (below;
+             default 250)
 
 Each case runs in its own transaction on one connection, under
 statement_timeout (T ms, default 2000; a generator may set TIMEOUT_MS).
@@ -17,7 +21,12 @@ The run fails when
     test/fuzz/run also reads the server log for a crash),
   - a call outlived its bound (statement_timeout plus a grace of 3 s: the
     call did not notice the cancel),
-  - an error had SQLSTATE XX000 (internal error) or XX001/XX002 (corruption).
+  - an error had SQLSTATE XX000 (internal error) or XX001/XX002 (corruption),
+  - the readers of the history failed: every READERS_EVERY cases and after
+    the last, each view and report a role granted 'report' reads (READERS,
+    and the charts and reports of the latest studies, sweeps and batch) is
+    read as such a role (READER), and any error at all fails the run, as no
+    row a case leaves may break what everyone reads.
 Everything else, success or a clean error, is fine: the point is that bad
 input gets an error in PostgreSQL's style, never a crash or a hang.
 
@@ -38,6 +47,85 @@ import psycopg2
 
 GRACE_S = 3.0
 BAD_STATES = {"XX000", "XX001", "XX002"}
+READER = "ranread_fuzz_reader"
+READER_TIMEOUT_MS = 30000
+
+# what a role granted 'report' reads: the views, the report
+READERS = [
+    "SELECT count(*) FROM ranread_summary",
+    "SELECT count(*) FROM ranread_summary_full",
+    "SELECT count(*) FROM ranread_process_summary",
+    "SELECT count(*) FROM ranread_group_summary",
+    "SELECT count(*) FROM ranread_percentiles_over_time",
+    "SELECT count(*) FROM ranread_sweep_verdict",
+    "SELECT count(*) FROM ranread_latency_target_verdict",
+    "SELECT count(*) FROM ranread_study_overview",
+    "SELECT count(*) FROM ranread_study_points",
+    "SELECT count(*) FROM ranread_health",
+    "SELECT count(*) FROM ranread_targets",
+    "SELECT length(ranread_report())",
+    "SELECT length(ranread_probe_chart('pg_default'))",
+]
+# ... and the charts and reports of the latest of each (ids read as READER)
+READERS_OF = [
+    ("SELECT study FROM ranread_study_overview ORDER BY study DESC LIMIT 2",
+     ["SELECT length(ranread_study_chart(%s))", "SELECT count(*) FROM ranread_study_grid(%s)",
+      "SELECT length(ranread_study_heat(%s))", "SELECT count(*) FROM ranread_study_summary(%s)",
+      "SELECT length(ranread_report(study => %s))"]),
+    ("SELECT study FROM ranread_study_overview WHERE kind <> 'study' ORDER BY study DESC LIMIT 1",
+     ["SELECT count(*) FROM ranread_profile_report(%s)", "SELECT length(ranread_profile_chart(%s))"]),
+    ("SELECT sweep FROM ranread_sweep_verdict ORDER BY sweep DESC LIMIT 2",
+     ["SELECT length(ranread_chart(%s))", "SELECT length(ranread_report(sweep => %s))"]),
+    # (the timeline draws the batch's heatmap when it has one: a batch
+    # without per-second histograms has no heatmap of its own, by design)
+    ("SELECT batch FROM ranread_summary_full ORDER BY batch DESC LIMIT 1",
+     ["SELECT length(ranread_timeline(%s))"]),
+]
+
+
+def reader_setup(conn):
+    """The role the readers read as, granted 'report' (made once)"""
+    with conn.cursor() as cur:
+        cur.execute("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%s') THEN "
+                    "CREATE ROLE %s; END IF; END $$" % (READER, READER))
+        cur.execute("SET client_min_messages = error")
+        cur.execute("SELECT count(*) FROM ranread_grant('%s', 'report')" % READER)
+
+
+def readers_fail(db):
+    """Every reader, read as READER: the ones that failed, with their error"""
+    failed = []
+    try:
+        conn = connect(db)
+    except psycopg2.Error as e:
+        return [("(connect)", str(e).strip())]
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SET ROLE %s" % READER)
+            cur.execute("SET client_min_messages = error")
+            cur.execute("SET statement_timeout = %d" % READER_TIMEOUT_MS)
+        queries = list(READERS)
+        for ids_sql, readers in READERS_OF:
+            try:
+                with conn.cursor() as cur:
+                    cur.execute(ids_sql)
+                    ids = [r[0] for r in cur.fetchall()]
+            except psycopg2.Error as e:
+                failed.append((ids_sql, (e.pgerror or str(e)).strip()))
+                continue
+            queries += [q % i for i in ids for q in readers]
+        for q in queries:
+            try:
+                with conn.cursor() as cur:
+                    cur.execute(q)
+                    cur.fetchall()
+            except psycopg2.Error as e:
+                failed.append((q, "%s %s" % (e.pgcode, (e.pgerror or str(e)).strip().splitlines()[0])))
+                if conn.closed:
+                    break
+    finally:
+        conn.close()
+    return failed
 
 
 def load(area):
@@ -80,9 +168,14 @@ def main():
 
     conn = connect(a.db)
     boot = started(conn)
+    reader_setup(conn)
     with conn.cursor() as cur:
         for stmt in getattr(gen, "SETUP", []):
             cur.execute(stmt)
+        if getattr(gen, "ROLE", None):
+            cur.execute("SET ROLE %s" % gen.ROLE)
+    every = getattr(gen, "READERS_EVERY", 250)
+    unread = None
 
     states = collections.Counter()
     slow = []
@@ -120,6 +213,14 @@ def main():
                     cur.execute("RESET statement_timeout")
             except psycopg2.Error:
                 pass
+        if unread is None and not conn.closed and (k + 1) % every == 0:
+            f = readers_fail(a.db)
+            if f:
+                unread = (k, f)
+    if unread is None and crash is None:
+        f = readers_fail(a.db)
+        if f:
+            unread = (n - 1, f)
 
     def show(sql):
         s = sql if len(sql) <= 600 else sql[:600] + "... (%d characters)" % len(sql)
@@ -155,8 +256,16 @@ def main():
             print("#   reproduce: test/fuzz/fuzz.py %s --seed %d --only %d" % (a.area, seed, k))
     else:
         print("PASS %s: no error was an internal one (XX000)" % a.area)
+    if unread:
+        print("FAIL %s: the readers of the history work, read as a role granted 'report'" % a.area)
+        print("#   after case %d (readers read every %d cases):" % (unread[0], every))
+        for q, msg in unread[1][:5]:
+            print("#   %s: %s" % (show(q), msg))
+        print("#   reproduce: test/fuzz/fuzz.py %s --seed %d" % (a.area, seed))
+    else:
+        print("PASS %s: the readers of the history work, read as a role granted 'report'" % a.area)
     print("# outcomes: " + ", ".join("%s %d" % kv for kv in sorted(states.items(), key=lambda kv: -kv[1])))
-    return 0 if not (crash or not up or slow or bad) else 1
+    return 0 if not (crash or not up or slow or bad or unread) else 1
 
 
 if __name__ == "__main__":

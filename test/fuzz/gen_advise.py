@@ -8,11 +8,13 @@ _pending, _measure_sql, _cache, _figure, _source) on nonsense numbers,
 arrays and strings.  The history holds two QD1 batches, so that figures
 are medians with a spread.
 measure => true is only asked together with an argument it refuses first,
-so that no case runs a sweep."""
+so that no case runs a sweep.  The cases run as a role granted 'report'
+(ROLE, the readers' role of fuzz.py): all of these are pg_monitor's."""
 
 CASES = 3000
 TIMEOUT_MS = 4000
 TARGET = "fuzz_advise"
+ROLE = "ranread_fuzz_reader"
 
 SETUP = [
     "SET client_min_messages = error",

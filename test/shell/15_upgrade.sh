@@ -101,6 +101,14 @@ q_in "$W11" "GRANT UPDATE ON ranread_probes, ranread_sweeps TO PUBLIC;
              SET ROLE rr_watch_runner; GRANT DELETE ON ranread_probes, ranread_studies TO rr_watch_sub" >/dev/null
 q_in "$W11" "SET ROLE rr_watch_runner; INSERT INTO ranread_probes (batch, tablespace, probed_at)
              VALUES (987654321, 'pg_default', 'infinity'), (987654322, 'pg_default', '2000-01-01')" >/dev/null
+# ... a real probe, whose time it moved to 2900 (PUBLIC's UPDATE above), and
+# a batch that is no probe, listed as one in 2900: both froze the health of
+# pg_default, which judges by the latest probe
+q_in "$W11" "SELECT ranread_probe_setup('pg_default', '4MB'); SELECT ranread_setup('4MB')" >/dev/null 2>&1
+PROBE11=$(q_in "$W11" "SELECT batch FROM ranread_probe(duration => '1s', rate_iops => 20)")
+RUN11=$(q_in "$W11" "SELECT batch FROM ranread_run(1, 10)")
+q_in "$W11" "SET ROLE rr_watch_runner; INSERT INTO ranread_probes (batch, tablespace, probed_at) VALUES ($RUN11, 'pg_default', '2900-01-01');
+             UPDATE ranread_probes SET probed_at = '2900-01-01' WHERE batch = $PROBE11" >/dev/null
 # ... and forged a study and sweeps (1.1's 'run' held INSERT on
 # ranread_studies and ranread_sweeps): a bound of NaN, a block size of 0
 q_in "$W11" "SET ROLE rr_watch_runner;
@@ -108,12 +116,22 @@ q_in "$W11" "SET ROLE rr_watch_runner;
              INSERT INTO ranread_sweeps (sweep, started_at, finished_at, started_by, target, block_size, write_pct, queue_depth,
                                          pattern, start, max_processes, max_avg_ms, steps, meets_flash_guidance)
              VALUES (987654321, now(), now(), 'postgres', 'ranread', 0, 0, 1, '<script>', 1, 2, 'NaN', 1, false),
-                    (987654322, now(), now(), 'postgres', 'ranread', 8192, 0, 1, 'random', 1, 2, 10, 1, false)" >/dev/null
+                    (987654322, now(), now(), 'postgres', 'ranread', 8192, 0, 1, 'random', 1, 2, 10, 1, false);
+             INSERT INTO ranread_sweeps (sweep, started_at, finished_at, started_by, target, block_size, write_pct, queue_depth,
+                                         pattern, start, max_processes, max_avg_ms, steps, max_iops, actual_latency_ms,
+                                         max_iops_processes, max_iops_batch, meets_flash_guidance)
+             VALUES (987654323, now(), now(), 'postgres', 'ranread', 8192, 0, 1, 'random', 1, 2, 10, 1, 99999999, 0.001, 1, $RUN11, true)" >/dev/null
 out=$(psql -qAtX -d "$W11" -v ON_ERROR_STOP=1 -c "ALTER EXTENSION ranread UPDATE" 2>&1)
 ok $? "ALTER EXTENSION ranread UPDATE from 1.1 with forged probes succeeds"
-is "$(q_in "$W11" "SELECT string_agg(batch::text, ',' ORDER BY batch) FROM ranread_probes")" 987654322 \
-  "the update deletes a forged probe at 'infinity' (and keeps one at a finite time, which it cannot tell from a probe)"
-grep -q "deleted the row of batch 987654321 in ranread_probes" <<< "$out"
+is "$(q_in "$W11" "SELECT string_agg(batch::text, ',' ORDER BY batch) FROM ranread_probes")" "$PROBE11" \
+  "the update deletes the forged probes: at 'infinity', of a batch that does not exist, of a batch that is no probe"
+grep -q "deleted the row of batch 987654321 in ranread_probes" <<< "$out" && grep -q "deleted the row of batch $RUN11 in ranread_probes" <<< "$out"
+ok $? "... saying so"
+is "$(q_in "$W11" "SELECT (p.probed_at = b.run_at) || '|' || (v.probed_at = b.run_at) || '|' || (h.last_probe_at = b.run_at)
+                    FROM ranread_probes p JOIN ranread_batches b USING (batch) JOIN ranread_probe_verdicts v USING (batch),
+                         ranread_health h WHERE h.tablespace = 'pg_default'")" "true|true|true" \
+  "the real probe moved to 2900 has its batch's time again, and so has its verdict: the health of pg_default is no longer frozen"
+grep -q "the row of batch $PROBE11 in ranread_probes (tablespace \"pg_default\") now has its batch's time" <<< "$out"
 ok $? "... saying so"
 is "$(q_in "$W11" "SELECT string_agg(r || ':' || t || ':' || p, ',' ORDER BY r, t, p)
                     FROM unnest(ARRAY['rr_watch_runner', 'rr_watch_sub', 'rr_watch_nobody']) r,
@@ -124,8 +142,9 @@ is "$(q_in "$W11" "SELECT string_agg(r || ':' || t || ':' || p, ',' ORDER BY r, 
 is "$(q_in "$W11" "SELECT has_table_privilege('rr_watch_runner', 'ranread_probes', 'INSERT')")" f \
   "a role granted 'run' in 1.1 may no longer insert into ranread_probes"
 is "$(q_in "$W11" "SELECT (SELECT count(*) FROM ranread_studies)::text || ',' || (SELECT string_agg(sweep::text, ',' ORDER BY sweep) FROM ranread_sweeps)")" 0,987654322 \
-  "the update deletes the forged study with a bound of NaN and the forged sweep (and keeps a sweep it cannot tell from a real one)"
-grep -q "deleted the row of study 987654321 in ranread_studies" <<< "$out" && grep -q "deleted the row of sweep 987654321 in ranread_sweeps" <<< "$out"
+  "the update deletes the forged study with a bound of NaN, the forged sweep, and the sweep whose verdict is another's batch (and keeps a sweep it cannot tell from a real one)"
+grep -q "deleted the row of study 987654321 in ranread_studies" <<< "$out" && grep -q "deleted the row of sweep 987654321 in ranread_sweeps" <<< "$out" \
+  && grep -q "deleted the row of sweep 987654323 in ranread_sweeps" <<< "$out"
 ok $? "... saying so"
 is "$(q_in "$W11" "SELECT has_table_privilege('rr_watch_runner', 'ranread_studies', 'INSERT') OR has_table_privilege('rr_watch_runner', 'ranread_sweeps', 'INSERT')")" f \
   "a role granted 'run' in 1.1 may no longer insert into ranread_studies nor ranread_sweeps"

@@ -13,6 +13,11 @@
 #    the tablespace is needed unless it is the database's default.  On 1.0 a
 #    role could make a target in pg_default where it could not create a
 #    table, and was refused in its database's real default tablespace.
+#  - so does purging one (src/purge.c): a role that is not a superuser
+#    purges only where it may create (before 1.2 a role granted 'run'
+#    purged targets anywhere), and a probe target only with
+#    ranread_probe_purge, which names its tablespace (ranread_purge had
+#    dropped the target every probe of a tablespace reads)
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
 
@@ -95,5 +100,26 @@ ok $? "... but not in another tablespace without CREATE on it"
 q "SELECT ranread_purge('c')" >/dev/null
 q_in rr_tsdb "SELECT ranread_purge('b')" >/dev/null
 q "REVOKE ALL ON FUNCTION ranread_setup(text, name, name) FROM rr_ts_maker" >/dev/null
+
+# --- purging follows the same rule; probe targets have their own way
+q "SELECT ranread_setup('8MB', 'rr_ts_two', 'e'); SELECT ranread_probe_setup('rr_ts_two', '4MB');
+   SELECT count(*) FROM ranread_grant('rr_ts_maker', 'run')" >/dev/null
+msg=$(as_maker "$DB" "SELECT ranread_purge('e')")
+echo "$msg" | grep -Eq '^ERROR: +42501: permission denied to purge target "e" in tablespace "rr_ts_two"'
+ok $? "a role granted 'run' without CREATE on a tablespace cannot purge a target there"
+is "$(q "SELECT count(*) FROM ranread_targets WHERE target = 'e'")" 1 "... which stays"
+msg=$(as_maker "$DB" "SELECT ranread_purge('ranread_probe_rr_ts_two')")
+echo "$msg" | grep -Eq '^ERROR: +42501: permission denied to purge the probe target "ranread_probe_rr_ts_two" with ranread_purge'
+ok $? "nor a probe target with ranread_purge"
+echo "$msg" | grep -q "HINT:  SELECT ranread_probe_purge('rr_ts_two'); drops it"
+ok $? "... whose hint names ranread_probe_purge and the tablespace"
+msg=$(as_maker "$DB" "SELECT ranread_probe_purge('rr_ts_two')")
+echo "$msg" | grep -Eq '^ERROR: +42501: permission denied to purge target "ranread_probe_rr_ts_two" in tablespace "rr_ts_two"'
+ok $? "ranread_probe_purge follows the tablespace's rule too"
+q "GRANT CREATE ON TABLESPACE rr_ts_two TO rr_ts_maker" >/dev/null
+is "$(as_maker "$DB" "SELECT ranread_purge('e')")" t "with CREATE on the tablespace, the role purges its target"
+is "$(as_maker "$DB" "SELECT ranread_probe_purge('rr_ts_two')")" t "... and its probe target with ranread_probe_purge"
+is "$(q "SELECT count(*) FROM ranread_targets WHERE target IN ('e', 'ranread_probe_rr_ts_two')")" 0 "... both gone"
+q "REVOKE CREATE ON TABLESPACE rr_ts_two FROM rr_ts_maker; SELECT count(*) FROM ranread_revoke('rr_ts_maker', 'run')" >/dev/null
 
 done_testing

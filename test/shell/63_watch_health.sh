@@ -46,6 +46,10 @@ slowfs_mount "$WORK/backing" "$MNT" read_delay_us=40000
 ok $? "slowfs is mounted: 40 ms per read"
 DIR=$(slowfs_pg_dir "$MNT" spc)
 setup_db rr_watch
+# some 30 probes back to back, past the share of time that probes may take
+# by default (ranread.probe_max_share; docs/keeping-watch.md, "The probe"):
+# this file is about verdicts, so its database lets probes take all of it
+q "ALTER DATABASE rr_watch SET ranread.probe_max_share = 100" >/dev/null
 q "CREATE TABLESPACE rr_watch_slow LOCATION '$DIR'" >/dev/null
 is "$(q "SELECT size_bytes FROM ranread_probe_setup('rr_watch_slow', '64MB')")" 67108864 "a 64 MB probe target on it"
 # p99 thresholds far above the device's, so that the status follows the

@@ -5,10 +5,13 @@
 #  - ranread_probe_schedule makes one pg_cron job named 'ranread probe
 #    TABLESPACE', run as the calling role; scheduling again changes it
 #  - a schedule pg_cron refuses, and a probe above the cap, are errors
-#    naming the argument, and schedule nothing
+#    naming the argument, and schedule nothing; so is another role's
+#    schedule of a tablespace that has one (both would probe at once, and
+#    one would fail every time)
 #  - pg_cron runs the job: its probe's row in ranread_probes records the
-#    job, its batch completed; ranread_probe_schedules lists the job with
-#    its last run and last probe
+#    job (this session runs it: cron.job_run_details), its batch completed
+#    and is the job's role's; ranread_probe_schedules lists the job with its
+#    last run and last probe
 #  - ranread_probe_unschedule removes it (true), and says false when there
 #    is none
 . "$(dirname "$0")/lib/lib.sh"
@@ -62,6 +65,13 @@ qx "SELECT command FROM cron.job" | grep -q "ranread_probe('pg_default', duratio
 ok $? "its command is the probe with the arguments of the last call and the job's name"
 is "$(qx "SELECT tablespace || '|' || job || '|' || jobid || '|' || schedule || '|' || active FROM ranread_probe_schedules()")" \
   "pg_default|ranread probe pg_default|$JOB|* * * * *|true" "ranread_probe_schedules lists it"
+# one schedule a tablespace: another role's is refused, naming the job
+psql -qX -h "$C" -p "$CPORT" -U postgres -d postgres -c "DROP ROLE IF EXISTS rr_cron_other" -c "CREATE ROLE rr_cron_other" >/dev/null 2>&1
+qx "SELECT count(*) FROM ranread_grant('rr_cron_other', 'probe'); GRANT USAGE ON SCHEMA cron TO rr_cron_other" >/dev/null
+is "$(qx_err "SET ROLE rr_cron_other; SELECT ranread_probe_schedule('pg_default', '* * * * *')")" \
+  "tablespace \"pg_default\" is probed on a schedule already, by pg_cron job $JOB of role \"postgres\"" \
+  "another role's schedule of the same tablespace is refused (both would probe at once, one failing every time), naming the job and its role"
+is "$(qx "SELECT count(*) FROM cron.job")" 1 "... and schedules nothing"
 
 # pg_cron starts jobs on the minute: up to 60 s, then the 1 s probe
 deadline=$((SECONDS + 80))
@@ -70,9 +80,9 @@ until [ "$(qx "SELECT count(*) FROM ranread_probes WHERE job = 'ranread probe pg
 done
 is "$(qx "SELECT count(*) FROM ranread_probes WHERE job = 'ranread probe pg_default'")" 1 \
   "pg_cron ran the scheduled probe: one row in ranread_probes with its job"
-is "$(qx "SELECT b.status || '|' || b.rate_iops || '|' || b.queue_depth || '|' || b.writes || '|' || p.tablespace
+is "$(qx "SELECT b.status || '|' || b.rate_iops || '|' || b.queue_depth || '|' || b.writes || '|' || p.tablespace || '|' || b.started_by
             FROM ranread_probes p JOIN ranread_batches b USING (batch)")" \
-  "completed|50|1|0|pg_default" "its batch completed, read-only at queue depth 1, at the scheduled rate"
+  "completed|50|1|0|pg_default|postgres" "its batch completed, read-only at queue depth 1, at the scheduled rate, started by the job's role"
 for _ in $(seq 1 20); do
   [ "$(qx "SELECT last_status FROM ranread_probe_schedules()")" = succeeded ] && break
   sleep 0.5

@@ -55,7 +55,7 @@ SELECT is((SELECT count(*) FROM ranread_batches WHERE batch > (SELECT batch FROM
 
 CREATE TEMP TABLE step AS
 SELECT * FROM ranread_run_step(jsonb_build_object('study', (SELECT study FROM ids), 'caller', 'ranread_study',
-                               'point', '{"processes": 1}'::jsonb,
+                               'point', '{"n": 1, "processes": 1}'::jsonb,
                                'iterations', 20, 'target', 'tap_calls', 'groups', '[{"processes": 1}]'::jsonb));
 SELECT is((SELECT study FROM ranread_batches WHERE batch = (SELECT batch FROM step WHERE grp = 0)), (SELECT study FROM ids),
     'a step of the study this session registered runs, and its batch carries the study');

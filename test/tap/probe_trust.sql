@@ -3,11 +3,16 @@
 -- from the batch it just ran and at the time that batch ran; no role granted
 -- 'run' or 'probe' can write a row of ranread_probes (a forged probe at
 -- 'infinity' would freeze its tablespace's health and break its chart); a role
--- granted 'probe' probes within the cap but runs no other batch; a probe's
--- io_priority is never realtime.
+-- granted 'probe' probes within the cap but runs no other batch; the probe's
+-- batch is the role's that called it (started_by), not the owner's; probes
+-- take at most ranread.probe_max_share of ranread.probe_share_window
+-- (back-to-back probes held the cluster's one batch); the job a probe records
+-- is only the pg_cron job this session runs; a probe's io_priority is never
+-- realtime.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(38);
+SELECT plan(46);
+\ir lib/util.psql
 
 SELECT ok((SELECT size_bytes > 0 FROM ranread_probe_setup('pg_default', '16MB')), 'a probe target for pg_default');
 CREATE ROLE tap_trust_run;
@@ -36,6 +41,11 @@ SELECT ok(NOT has_function_privilege('tap_trust_probe', 'ranread_run_step(jsonb)
 SET LOCAL ROLE tap_trust_probe;
 CREATE TEMP TABLE t1 AS SELECT * FROM ranread_probe('pg_default', duration => '1s', rate_iops => 50);
 SELECT is((SELECT status FROM t1), 'completed', 'a role granted only ''probe'' runs a probe within the cap');
+SELECT is((SELECT started_by::text FROM ranread_batches WHERE batch = (SELECT batch FROM t1)), 'tap_trust_probe',
+    '... whose batch is its own: started by the role that called the probe, not the extension''s owner');
+SELECT throws_ok($$SELECT * FROM ranread_internal.ranread_step_as('{"groups": [{"processes": 1}]}', 'tap_trust_probe')$$,
+    '42501', NULL, '... it cannot run a batch through the probe''s own ranread_step_as');
+SELECT throws_ok($$SET ranread.probe_max_share = 100$$, '42501', NULL, '... nor raise ranread.probe_max_share');
 SELECT throws_ok($$SELECT * FROM ranread_probe(rate_iops => 5000)$$, '22023',
     'rate_iops of ranread_probe must be between 1 and 1000 (ranread.probe_max_iops), not 5000',
     '... and its probe above the cap is refused');
@@ -83,7 +93,33 @@ SELECT throws_ok($$SELECT * FROM ranread_probe(io_priority => 'realtime:0')$$, '
     'a probe at io_priority ''realtime:0'' is refused at the call, naming the argument and the value');
 SELECT is((SELECT count(*) FROM ranread_batches), (SELECT n FROM n0), '... and no batch ran for it');
 SELECT throws_ok($$SELECT * FROM ranread_probe(job => repeat('j', 100000))$$, '22023',
-    'job of ranread_probe must be at most 200 bytes, not 100000 bytes', 'a job name of 100 kB is refused');
+    'job of ranread_probe must be NULL or ''ranread probe pg_default'', not ''' || repeat('j', 64) || '...''',
+    'a job name of 100 kB is refused');
+SELECT throws_ok($$SELECT * FROM ranread_probe(job => 'ranread probe pg_global')$$, '22023',
+    'job of ranread_probe must be NULL or ''ranread probe pg_default'', not ''ranread probe pg_global''',
+    '... and so is the job of another tablespace');
+CREATE TEMP TABLE t3 AS SELECT * FROM ranread_probe(duration => '0.2s', rate_iops => 50, job => 'ranread probe pg_default');
+SELECT is((SELECT coalesce(job, 'none') FROM ranread_probes WHERE batch = (SELECT batch FROM t3)), 'none',
+    'a probe by hand that names its tablespace''s job records no job: only pg_cron''s run of it does (77_probe_cron.sh)');
+
+-- the share of time: at most ranread.probe_max_share of the window, for
+-- every role (here 1% of 60 s: 0.6 s)
+SET LOCAL ranread.probe_max_share = 1;
+SET LOCAL ranread.probe_share_window = 60;
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_probe(duration => '1s', rate_iops => 20)$$),
+    '22023: duration of ranread_probe must be at most 0.6 s, ranread.probe_max_share (1%) of ranread.probe_share_window (60 s), not 00:00:01',
+    'a probe longer than its share of the window is refused, naming the settings');
+SET LOCAL ranread.probe_max_share = 3;
+SET LOCAL ROLE tap_trust_probe;
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_probe(duration => '0.5s', rate_iops => 20)$$),
+    '55000: ranread_probe would take probes past ranread.probe_max_share (3%) of the last 60 s',
+    'back-to-back probes: one past the share of the last minute (1.8 s) is refused (this file''s probes took 2.2 s of it already)');
+RESET ROLE;
+SET LOCAL ranread.probe_max_share = 50;
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_probe(duration => '0.5s', rate_iops => 20)$$), NULL,
+    '... and runs within a larger share');
+RESET ranread.probe_max_share;
+RESET ranread.probe_share_window;
 
 -- ranread_probe_setup's errors name it and the argument
 SELECT throws_ok($$SELECT ranread_probe_setup('pg_default', '-1MB')$$, '22023',

@@ -35,11 +35,11 @@ BEGIN
     SELECT * INTO STRICT s FROM pg_temp.script x WHERE x.processes = c.processes;
     INSERT INTO ranread_batches (batch, run_at, target, processes, iterations, duration,
         block_size, queue_depth, write_pct, pattern, region_start, region_end, seed, workers,
-        engine, reads, writes, seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, sweep)
+        engine, reads, writes, seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, sweep, started_by)
     VALUES (b, clock_timestamp(), c.target, c.processes, c.iterations, c.duration, c.block_size,
         c.queue_depth, c.write_pct, c.pattern, c.region_start, c.region_end, 1, 1, 'io_uring',
         (s.iops * 30)::bigint, 0, 30, s.iops, s.iops * c.block_size / 1e6, s.avg_ms, s.p99_ms,
-        s.max_ms, s.status, c.sweep);
+        s.max_ms, s.status, c.sweep, current_user);
     RETURN NEXT ROW(b, 1, 'main', c.processes, (s.iops * 30)::bigint, 0, 30, s.iops,
                s.iops * c.block_size / 1e6, s.avg_ms, s.avg_ms, s.p99_ms, s.p99_ms, s.p99_ms,
                s.max_ms, s.status)::ranread_internal.ranread_step_result;

@@ -4,12 +4,17 @@
 -- owner, started by the role that ran it; no role granted 'run' can write a
 -- row there (a forged row took the id the next study or sweep would take,
 -- which then failed at its end, or carried a bound that is not a number and
--- broke every report); a bound or time that is not finite is refused by the
--- tables' CHECKs; a stored bound that is not a number (a row of 1.1) is shown
--- as none by the charts and the report.
+-- broke every report); what the row says of the steps and points (the
+-- figures, the verdict, the batches, the workload, why it stopped) is worked
+-- out from the call's own batches in the history, never taken from the caller
+-- (a role that registered a sweep of its own recorded 99,999,999 IOPS at
+-- 0.001 ms pointing at another role's batch); a bound or time that is not
+-- finite is refused by the tables' CHECKs; a stored bound that is not a
+-- number (a row of 1.1) is shown as none by the charts and the report.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(26);
+SELECT plan(38);
+\ir lib/util.psql
 
 SELECT lives_ok($$SELECT ranread_setup('64MB')$$, 'a small target');
 CREATE ROLE tap_studies_run;
@@ -39,19 +44,69 @@ SELECT throws_ok(format($$INSERT INTO ranread_sweeps (sweep, started_at, finishe
 SELECT throws_ok($$UPDATE ranread_studies SET max_avg_ms = 'NaN'$$, '42501', NULL, '... nor change a study''s bound');
 SELECT throws_ok($$DELETE FROM ranread_sweeps$$, '42501', NULL, '... nor delete sweeps');
 -- nor through the recorders, for an id its call did not take
-SELECT throws_ok(format($$SELECT ranread_internal.ranread_study_record(%s, 'study', 'ranread_study', 'forged', '{}', '{}', now(), '{}', 'NaN', NULL, 0, 'processes')$$,
+SELECT throws_ok(format($$SELECT ranread_internal.ranread_study_record(%s, 'study', 'ranread_study', 'SELECT * FROM ranread_study(x);', '{}', 1, 0, 'NaN', now(), 0, 'processes', '{}')$$,
                         (SELECT study FROM nxt)),
     '22023', format('study %s of ranread_study_record is not the study this session runs now', (SELECT study FROM nxt)),
     '... nor record the next study''s row through ranread_study_record');
-SELECT throws_ok(format($$SELECT ranread_internal.ranread_sweep_record(%s, now(), 1, 2, 10, '{"target": "ranread", "block_size": 8192, "write_pct": 0, "queue_depth": 1, "pattern": "random"}', '{}', NULL)$$,
+SELECT throws_ok(format($$SELECT ranread_internal.ranread_sweep_record(%s, 1, 2, 10)$$,
                         (SELECT sweep FROM nxt)),
     '22023', format('sweep %s of ranread_sweep_record is not the sweep this session runs now', (SELECT sweep FROM nxt)),
     '... nor the next sweep''s through ranread_sweep_record');
 -- a study id of its own, registered, and a bound that is not a number
 CREATE TEMP TABLE reg AS SELECT ranread_internal.ranread_call_register('study', nextval('ranread_study_seq'))::text AS r;
-SELECT throws_ok($$SELECT ranread_internal.ranread_study_record(currval('ranread_study_seq'), 'study', 'ranread_study', 'forged', '{}', '{}', now(), '{}', 'NaN', NULL, 0, 'processes')$$,
+SELECT throws_ok($$SELECT ranread_internal.ranread_study_record(currval('ranread_study_seq'), 'study', 'ranread_study', 'SELECT * FROM ranread_study(x);', '{}', 1, 0, 'NaN', now(), 0, 'processes', '{}')$$,
     '22023', 'invalid max_avg_ms NaN for ranread_study_record',
     '... and the row of its own study is refused with a bound that is not a number');
+
+-- A sweep and a study of the role's own, registered, whose rows it records
+-- itself: what they say comes from its own batches
+CREATE TEMP TABLE mine AS SELECT nextval('ranread_sweep_seq') AS sweep;
+SELECT ranread_internal.ranread_call_register('sweep', (SELECT sweep FROM mine));
+-- the old recorder's arguments (steps of the caller's making: 99,999,999
+-- IOPS at 0.001 ms, all-flash, at another's batch) are not taken
+CREATE TEMP TABLE forged AS SELECT pg_temp.error_of(format($$SELECT ranread_internal.ranread_sweep_record(%s, now(), 1, 1, 10,
+    '{"target": "ranread", "block_size": 8192, "write_pct": 0, "queue_depth": 1, "pattern": "random"}',
+    ARRAY[ROW(1, 1, 1, 99999999, 0.001, 0.001, 0.001, 'completed')::ranread_sweep_step], 'max_processes: forged')$$,
+    (SELECT sweep FROM mine)));
+SELECT is((SELECT count(*) FROM ranread_sweeps WHERE sweep = (SELECT sweep FROM mine) OR max_iops >= 99999999), 0::bigint,
+    'steps of the caller''s making record no sweep');
+CREATE TEMP TABLE b1 AS SELECT batch FROM ranread_run_step(jsonb_build_object('sweep', (SELECT sweep FROM mine),
+    'iterations', 50, 'target', 'ranread', 'groups', '[{"processes": 1}]'::jsonb)) WHERE grp = 0;
+SELECT is(pg_temp.error_of(format('SELECT ranread_internal.ranread_sweep_record(%s, 1, 2, 10)', (SELECT sweep FROM mine))), NULL,
+    'a sweep whose batches do not end it (1 of 1 to 2 processes) ...');
+SELECT is((SELECT count(*) FROM ranread_sweeps WHERE sweep = (SELECT sweep FROM mine)), 0::bigint,
+    '... is not recorded (a WARNING says so)');
+SELECT is(pg_temp.error_of(format('SELECT ranread_internal.ranread_sweep_record(%s, 4, 8, 10)', (SELECT sweep FROM mine))), NULL,
+    'nor is one whose batches are not the steps of its start and max_processes');
+SELECT is((SELECT count(*) FROM ranread_sweeps WHERE sweep = (SELECT sweep FROM mine)), 0::bigint, '... (none)');
+CREATE TEMP TABLE b2 AS SELECT batch FROM ranread_run_step(jsonb_build_object('sweep', (SELECT sweep FROM mine),
+    'iterations', 50, 'target', 'ranread', 'groups', '[{"processes": 2}]'::jsonb)) WHERE grp = 0;
+SELECT lives_ok(format('SELECT ranread_internal.ranread_sweep_record(%s, 1, 2, 10)', (SELECT sweep FROM mine)),
+    'the steps of a sweep from 1 to 2 processes are recorded');
+SELECT is((SELECT row(s.steps, s.started_by, s.max_iops = b.iops, s.actual_latency_ms = b.avg_ms,
+                      s.max_iops_processes = b.processes, s.block_size, s.stop_reason LIKE 'max_processes:%')::text
+             FROM ranread_sweeps s JOIN ranread_batches b ON b.batch = s.max_iops_batch
+            WHERE s.sweep = (SELECT sweep FROM mine)),
+    '(2,tap_studies_run,t,t,t,8192,t)',
+    '... with the figures, workload and stop reason of its own batches, started by the role');
+SELECT ok((SELECT max_iops_batch IN ((SELECT batch FROM b1), (SELECT batch FROM b2)) FROM ranread_sweeps
+            WHERE sweep = (SELECT sweep FROM mine)), '... whose verdict names one of them');
+CREATE TEMP TABLE mys AS SELECT nextval('ranread_study_seq') AS study;
+SELECT ranread_internal.ranread_call_register('study', (SELECT study FROM mys));
+CREATE TEMP TABLE b3 AS SELECT batch FROM ranread_run_step(jsonb_build_object('study', (SELECT study FROM mys),
+    'point', '{"n": 1, "processes": 1}'::jsonb, 'iterations', 50, 'target', 'ranread', 'groups', '[{"processes": 1}]'::jsonb)) WHERE grp = 0;
+SELECT is(pg_temp.error_of(format($$SELECT ranread_internal.ranread_study_record(%s, 'grid', 'ranread_study', 'SELECT * FROM ranread_study(x);', '{}', 1, 0, 10, now(), 0, 'processes', '{}')$$,
+                                  (SELECT study FROM mys))),
+    '22023: invalid kind ''grid'', fn ''ranread_study'' or call of ranread_study_record',
+    'a study''s kind is ''study'' or a profile''s name');
+SELECT is(pg_temp.error_of(format($$SELECT ranread_internal.ranread_study_record(%s, 'study', 'ranread_study', 'SELECT * FROM ranread_study(x);', '{}', 0, 0, 10, now(), 0, 'processes', '{}')$$,
+                                  (SELECT study FROM mys))),
+    format('22023: invalid planned 0 and skipped 0 for ranread_study_record: study %s ran 1 points', (SELECT study FROM mys)),
+    'planned counts at least the points run');
+SELECT lives_ok(format($$SELECT ranread_internal.ranread_study_record(%s, 'study', 'ranread_study', 'SELECT * FROM ranread_study(x);', '{}', 5, 0, 10, now(), 0, 'processes', '{}')$$,
+                       (SELECT study FROM mys)), 'a study of the role''s own is recorded');
+SELECT is((SELECT row(planned, completed, skipped, target, started_by)::text FROM ranread_studies WHERE study = (SELECT study FROM mys)),
+    '(5,1,0,ranread,tap_studies_run)', '... its completed points and target from its batches');
 
 -- The real study and sweep, by the role
 CREATE TEMP TABLE s1 AS SELECT * FROM ranread_study(processes => ARRAY[1,2], queue_depth => ARRAY[1], duration => '0.3s');
