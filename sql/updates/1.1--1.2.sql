@@ -140,3 +140,29 @@ ALTER TABLE @extschema@.ranread_sweeps
 ALTER TYPE @extschema@.ranread_fleet_options
     ADD ATTRIBUTE io_priority text,
     ADD ATTRIBUTE verify boolean;
+
+-- watch: verdicts that noise cannot flip (docs/design.md, "Comparing
+-- batches and keeping watch").  A tablespace takes a status once
+-- hold_probes probes in a row show it; a baseline leaves out the probes
+-- that differ from the rest; every verdict names its test, its effect with
+-- an interval and the probes it used.  1.1's verdicts keep their status as
+-- what the probe alone showed (probe_status).
+ALTER TABLE @extschema@.ranread_health_thresholds
+    ADD COLUMN hold_probes integer NOT NULL DEFAULT 3
+        CONSTRAINT ranread_health_thresholds_hold_probes CHECK (hold_probes BETWEEN 2 AND 100);
+ALTER TABLE @extschema@.ranread_baselines
+    ADD COLUMN left_out bigint[] NOT NULL DEFAULT '{}',
+    ADD COLUMN left_out_reason text;
+ALTER TABLE @extschema@.ranread_probe_verdicts
+    ADD COLUMN probe_status text CHECK (probe_status IN ('ok', 'slower', 'degraded', 'critical', 'unknown')),
+    ADD COLUMN test text,
+    ADD COLUMN effect text,
+    ADD COLUMN factor_low float8,
+    ADD COLUMN factor_high float8,
+    ADD COLUMN probes bigint[];
+UPDATE @extschema@.ranread_probe_verdicts SET probe_status = status;
+-- ranread_hist_compare and ranread_compare give the factor's interval
+-- (factor_low, factor_high): a new result type, which CREATE OR REPLACE
+-- refuses, so dropped first (pg_monitor's grant is made again by the code)
+DROP FUNCTION @extschema@.ranread_compare(bigint, bigint, float8, float8);
+DROP FUNCTION @extschema@.ranread_hist_compare(bytea, bytea, float8, float8);
