@@ -243,6 +243,7 @@ BEGIN
         (NULL, 'fleet', 'The fleet it is part of'),
         (NULL, 'commit_test', 'The commit test it is part of'),
         (NULL, 'writes_per_op', 'Writes per commit of a commit test'),
+        (NULL, 'direct', 'open_datasync and open_sync: whether the commit test opened its file with O_DIRECT (as pg_test_fsync does, and the server only at wal_level minimal); NULL for the other methods'),
         (NULL, 'tablespace', 'The tablespace the target''s files are in'),
         (NULL, 'target', 'The target the I/O went to'),
         (NULL, 'second', 'Second since the start of the measured time'),

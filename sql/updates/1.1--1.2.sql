@@ -166,3 +166,8 @@ UPDATE @extschema@.ranread_probe_verdicts SET probe_status = status;
 -- refuses, so dropped first (pg_monitor's grant is made again by the code)
 DROP FUNCTION @extschema@.ranread_compare(bigint, bigint, float8, float8);
 DROP FUNCTION @extschema@.ranread_hist_compare(bytea, bytea, float8, float8);
+
+-- advice only from evidence: ranread_advise_wal_sync_method takes a figure
+-- per round and says whether more rounds could change its advice
+-- (settled): a new result type, so dropped first
+DROP FUNCTION @extschema@.ranread_advise_wal_sync_method(text[], float8[], text);
