@@ -137,15 +137,17 @@ BEGIN
 END
 $$;
 
--- Numbers as the watch's words give them: a p-value (three decimals, or
--- two significant digits below 0.001), a share as a percentage, and the
--- confidence 1 - alpha of an interval
+-- Numbers as the watch's words give them: a p-value (three decimals, two
+-- significant digits below 0.001, "< 1e-300" where a double holds no
+-- smaller), a share as a percentage, and the confidence 1 - alpha of an
+-- interval
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_watch_p(p float8)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN p IS NULL THEN 'n/a'
+                WHEN p < 1e-300 THEN '< 1e-300'
                 WHEN p >= 0.001 THEN trim_scale(round(p::numeric, 3))::text
                 ELSE ltrim(to_char(p, '9.9EEEE')) END
 $$;
@@ -293,7 +295,7 @@ BEGIN
         SELECT x.* INTO c FROM @extschema@.ranread_hist_compare(core, histograms[i], min_factor, alpha) x;
         IF c.verdict <> 'same' THEN
             left_out := left_out || batches[i];
-            why := why || format('probe %s is %s than the other %s (%s %sx theirs, %s p %s < alpha %s)',
+            why := why || format('probe %s is %s than the %s near the median probe (%s %sx theirs, %s p %s, below alpha %s)',
                                  batches[i], c.verdict, n - cardinality(odd), c.decided_by, round(c.factor::numeric, 2),
                                  CASE c.decided_by WHEN 'p50' THEN 'Mann-Whitney U test' ELSE 'two-proportion test of the tail' END,
                                  ranread_internal.ranread_watch_p(c.p_value), alpha);
@@ -336,7 +338,7 @@ BEGIN
         t := deg; bound := thr.p99_degraded_ms; probe_status := 'degraded';
     END IF;
     IF t IS NOT NULL THEN
-        test := format('exact binomial test of the I/Os slower than %s ms (p99 is above it when more than 1%% are): p %s < alpha %s',
+        test := format('exact binomial test of the I/Os slower than %s ms (p99 is above it when more than 1%% are): p %s, below alpha %s',
                        bound, ranread_internal.ranread_watch_p(t.p_value), thr.alpha);
         effect := format('%s of %s I/Os slower than %s ms, %s (%s interval %s to %s), where p99 %s ms allows 1%%',
                          t.above, t.ios, bound, ranread_internal.ranread_watch_pct(t.share), conf,
@@ -353,7 +355,7 @@ BEGIN
     END IF;
     IF verdict = 'slower' THEN
         probe_status := 'slower';
-        test := format('%s: p %s < alpha %s, at least %sx apart and past the spread of the baseline''s probes',
+        test := format('%s: p %s, below alpha %s, at least %sx apart and past the spread of the baseline''s probes',
                        cmp, ranread_internal.ranread_watch_p(p_value), thr.alpha, thr.slower_factor);
         words := 'slower than its baseline';
         RETURN;

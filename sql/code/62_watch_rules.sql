@@ -217,7 +217,7 @@ DECLARE
     id bigint;
     merged bytea;
     r @extschema@.ranread_baselines;
-    x record;
+    bx record;
     differs text;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only(fn);
@@ -238,25 +238,25 @@ BEGIN
         SELECT b.tablespace, b.processes, b.queue_depth, b.block_size, b.write_pct, b.pattern,
                coalesce(b.groups, 1) AS groups, coalesce(b.distribution, 'uniform') AS distribution,
                b.region_start, b.region_end, b.sync, b.commit_test
-          INTO x FROM @extschema@.ranread_batches b WHERE b.batch = id;
-        IF x.tablespace IS DISTINCT FROM ranread_baseline_set.tablespace THEN
+          INTO bx FROM @extschema@.ranread_batches b WHERE b.batch = id;
+        IF bx.tablespace IS DISTINCT FROM ranread_baseline_set.tablespace THEN
             RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
                 MESSAGE = format('batches of %s: batch %s measured tablespace %s, not %s', fn, id,
-                                 coalesce(x.tablespace::text, 'unknown'), ranread_baseline_set.tablespace),
+                                 coalesce(bx.tablespace::text, 'unknown'), ranread_baseline_set.tablespace),
                 HINT = format('A baseline is compared with the probes of its own tablespace: pin it to batches that measured %s (ranread_probe_verdicts lists its probes).',
                               ranread_baseline_set.tablespace);
         END IF;
         differs := concat_ws(', ',
-            CASE WHEN x.groups <> 1 OR x.commit_test IS NOT NULL THEN format('%s groups', x.groups) END,
-            CASE WHEN x.processes IS DISTINCT FROM 1 THEN format('%s processes', x.processes) END,
-            CASE WHEN x.queue_depth IS DISTINCT FROM 1 THEN format('queue depth %s', x.queue_depth) END,
-            CASE WHEN x.block_size IS DISTINCT FROM 8192 THEN format('block size %s', x.block_size) END,
-            CASE WHEN x.write_pct IS DISTINCT FROM 0 THEN format('%s%% writes', x.write_pct) END,
-            CASE WHEN x.pattern IS DISTINCT FROM 'random' THEN format('%s I/O', x.pattern) END,
-            CASE WHEN x.sync IS NOT NULL THEN format('synced by %s', x.sync) END,
-            CASE WHEN x.distribution <> 'uniform' THEN format('distribution %s', x.distribution) END,
-            CASE WHEN x.region_start IS DISTINCT FROM 0 OR x.region_end IS DISTINCT FROM 100
-                 THEN format('region %s%% to %s%%', x.region_start, x.region_end) END);
+            CASE WHEN bx.groups <> 1 OR bx.commit_test IS NOT NULL THEN format('%s groups', bx.groups) END,
+            CASE WHEN bx.processes IS DISTINCT FROM 1 THEN format('%s processes', bx.processes) END,
+            CASE WHEN bx.queue_depth IS DISTINCT FROM 1 THEN format('queue depth %s', bx.queue_depth) END,
+            CASE WHEN bx.block_size IS DISTINCT FROM 8192 THEN format('block size %s', bx.block_size) END,
+            CASE WHEN bx.write_pct IS DISTINCT FROM 0 THEN format('%s%% writes', bx.write_pct) END,
+            CASE WHEN bx.pattern IS DISTINCT FROM 'random' THEN format('%s I/O', bx.pattern) END,
+            CASE WHEN bx.sync IS NOT NULL THEN format('synced by %s', bx.sync) END,
+            CASE WHEN bx.distribution <> 'uniform' THEN format('distribution %s', bx.distribution) END,
+            CASE WHEN bx.region_start IS DISTINCT FROM 0 OR bx.region_end IS DISTINCT FROM 100
+                 THEN format('region %s%% to %s%%', bx.region_start, bx.region_end) END);
         IF differs <> '' THEN
             RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
                 MESSAGE = format('batches of %s: batch %s is not a probe''s workload: %s', fn, id, differs),
