@@ -857,11 +857,12 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 				(errmsg("ranread commit test " INT64_FORMAT " on %s (%s): %s per test, scratch file %s",
 						commit_test, sc.where, sc.fs.type,
 						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&duration))),
-						sc.path),
-				 errdetail("It times %s. One 8 kB write of each method runs in rounds of %s, the methods in turn, until their intervals tell or %s a method.",
-						   mode_words(mode),
-						   DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&round))),
-						   psprintf("%.1f s", max_rounds * round_ns / 1e9))));
+						sc.path)));
+		ereport(NOTICE,
+				(errmsg("ranread commit test " INT64_FORMAT " times %s; the one 8 kB write of each method runs in rounds of %s, the methods in turn, until their intervals tell or %.1f s a method",
+						commit_test, mode_words(mode),
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&round))),
+						max_rounds * round_ns / 1e9)));
 
 		/* rounds: each method once a round, in a rotating order */
 		for (int r = 0; k > 0 && !stopped && r < max_rounds; r++)
@@ -927,7 +928,8 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 			}
 			if (why || stopped)
 			{
-				put_row(rsinfo, commit_test, t, mode, NULL, why ? "unavailable" : (m ? m->status : "not run"),
+				put_row(rsinfo, commit_test, t, mode, NULL,
+						why ? "unavailable" : (m && m->status ? m->status : "not run"),
 						why ? why : (m && m->message ? m->message : "the commit test was stopped"));
 				continue;
 			}

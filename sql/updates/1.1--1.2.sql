@@ -171,3 +171,27 @@ DROP FUNCTION @extschema@.ranread_hist_compare(bytea, bytea, float8, float8);
 -- per round and says whether more rounds could change its advice
 -- (settled): a new result type, so dropped first
 DROP FUNCTION @extschema@.ranread_advise_wal_sync_method(text[], float8[], text);
+
+-- one definition of steady state, the all-flash guidance and the stop
+-- reasons, stated where they are shown: 97_comments.sql gives a column's
+-- general comment only where it has none, so the old words are taken off
+-- the tables and the views this update keeps, to be said again
+-- (a view pre-update.sql dropped, as changed, is made again without them)
+DO $$
+DECLARE
+    c record;
+BEGIN
+    FOR c IN SELECT * FROM (VALUES ('ranread_batches', 'steady'), ('ranread_batches', 'steady_excursion'),
+                                   ('ranread_batches', 'steady_slope'), ('ranread_summary_full', 'steady'),
+                                   ('ranread_summary_full', 'steady_excursion'), ('ranread_summary_full', 'steady_slope'),
+                                   ('ranread_sweeps', 'stop_reason'), ('ranread_sweeps', 'meets_flash_guidance'),
+                                   ('ranread_fleet_sweeps', 'stop_reason'), ('ranread_fleet_sweeps', 'meets_flash_guidance'),
+                                   ('ranread_studies', 'stop_reason'), ('ranread_latency_target_verdict', 'stop_reason'),
+                                   ('ranread_study_overview', 'stop_reason')) v(rel, col)
+    LOOP
+        IF pg_catalog.to_regclass(pg_catalog.format('@extschema@.%I', c.rel)) IS NOT NULL THEN
+            EXECUTE pg_catalog.format('COMMENT ON COLUMN @extschema@.%I.%I IS NULL', c.rel, c.col);
+        END IF;
+    END LOOP;
+END
+$$;
