@@ -240,14 +240,17 @@ $$;
 
 -- A baseline that noise cannot skew (pure): of the probes that make it
 -- (batches, their histograms), the median probe's p50 and p99 (the median
--- of each over the probes) mark the odd ones out: a probe whose p50 or p99
--- is min_factor or more from the median.  Each of those is compared with
--- the merge of the others that are not (ranread_hist_compare, at alpha and
--- min_factor): the ones that differ (a stall, a burst of load) are left out
--- when they are fewer than half; when half or more stand out, none is left
--- out and reason says so.  A probe that stands out by its p99 alone but
--- whose tail test is not significant (a tail at the edge of 1%) is kept.
--- kept: the batches the baseline merges.
+-- of each over the probes) mark the ones that stand out: a p50 or a p99
+-- min_factor or more from the median.  The core is the probes whose p50
+-- does not stand out (p50 is measured precisely; a p99 of a few hundred
+-- I/Os moves by chance with the tail: the tail of a device at the edge of
+-- 1% puts a probe's p99 on either side); when half of them or more stand
+-- out by p50, none is left out, and reason says so.  Each probe that stands
+-- out is compared with the merge of the core's others
+-- (ranread_hist_compare, at alpha and min_factor): those that differ (a
+-- stall, a burst of load) are left out, when fewer than half; a probe that
+-- stands out by its p99 alone but whose tail test is not significant is
+-- kept.  kept: the batches the baseline merges.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_baseline_robust(batches bigint[], histograms bytea[],
     min_factor float8, alpha float8, OUT kept bigint[], OUT left_out bigint[], OUT reason text)
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -257,8 +260,9 @@ DECLARE
     n     integer := coalesce(cardinality(batches), 0);
     m50   float8;
     m99   float8;
+    odd50 integer[];
     odd   integer[];
-    core  bytea;
+    rest  bytea;
     c     record;
     why   text[] := '{}';
     i     integer;
@@ -276,35 +280,46 @@ BEGIN
     SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY @extschema@.ranread_hist_percentile(h, 50)),
            percentile_disc(0.5) WITHIN GROUP (ORDER BY @extschema@.ranread_hist_percentile(h, 99))
       INTO m50, m99 FROM unnest(histograms) h;
+    odd50 := ARRAY(SELECT u.k::integer FROM unnest(histograms) WITH ORDINALITY u(h, k)
+                    WHERE NOT (@extschema@.ranread_hist_percentile(u.h, 50) BETWEEN m50 / min_factor AND m50 * min_factor)
+                    ORDER BY u.k);
     odd := ARRAY(SELECT u.k::integer FROM unnest(histograms) WITH ORDINALITY u(h, k)
-                  WHERE NOT (@extschema@.ranread_hist_percentile(u.h, 50) BETWEEN m50 / min_factor AND m50 * min_factor)
+                  WHERE u.k = ANY (odd50)
                      OR NOT (@extschema@.ranread_hist_percentile(u.h, 99) BETWEEN m99 / min_factor AND m99 * min_factor)
                   ORDER BY u.k);
     IF cardinality(odd) = 0 THEN
         RETURN;
     END IF;
-    IF 2 * cardinality(odd) >= n THEN
-        reason := format('none left out: %s of the %s probes (%s) are %sx or more from the median probe''s p50 %s ms or p99 %s ms, too many to tell the odd ones',
-                         cardinality(odd), n, (SELECT string_agg(batches[k]::text, ', ') FROM unnest(odd) k), min_factor,
-                         round(m50::numeric, 3), round(m99::numeric, 3));
+    IF 2 * cardinality(odd50) >= n THEN
+        reason := format('none left out: %s of the %s probes (%s) are %sx or more from the median probe''s p50 %s ms, too many to tell the odd ones',
+                         cardinality(odd50), n, (SELECT string_agg(batches[k]::text, ', ') FROM unnest(odd50) k), min_factor,
+                         round(m50::numeric, 3));
         RETURN;
     END IF;
-    SELECT @extschema@.ranread_hist_merge(u.h) INTO core
-      FROM unnest(histograms) WITH ORDINALITY u(h, k) WHERE u.k <> ALL (odd);
     FOREACH i IN ARRAY odd LOOP
-        SELECT x.* INTO c FROM @extschema@.ranread_hist_compare(core, histograms[i], min_factor, alpha) x;
+        SELECT @extschema@.ranread_hist_merge(u.h) INTO rest
+          FROM unnest(histograms) WITH ORDINALITY u(h, k) WHERE u.k <> ALL (odd50) AND u.k <> i;
+        SELECT x.* INTO c FROM @extschema@.ranread_hist_compare(rest, histograms[i], min_factor, alpha) x;
         IF c.verdict <> 'same' THEN
             left_out := left_out || batches[i];
             why := why || format('probe %s is %s than the %s near the median probe (%s %sx theirs, %s p %s, below alpha %s)',
-                                 batches[i], c.verdict, n - cardinality(odd), c.decided_by, round(c.factor::numeric, 2),
+                                 batches[i], c.verdict, n - cardinality(odd50) - CASE WHEN i = ANY (odd50) THEN 0 ELSE 1 END,
+                                 c.decided_by, round(c.factor::numeric, 2),
                                  CASE c.decided_by WHEN 'p50' THEN 'Mann-Whitney U test' ELSE 'two-proportion test of the tail' END,
                                  ranread_internal.ranread_watch_p(c.p_value), alpha);
         END IF;
     END LOOP;
-    IF cardinality(left_out) > 0 THEN
-        kept := ARRAY(SELECT x FROM unnest(batches) x WHERE x <> ALL (left_out));
-        reason := format('left out %s', array_to_string(why, '; '));
+    IF cardinality(left_out) = 0 THEN
+        RETURN;
     END IF;
+    IF 2 * cardinality(left_out) >= n THEN
+        reason := format('none left out: %s of the %s probes differ from the others (%s), too many to tell the odd ones',
+                         cardinality(left_out), n, array_to_string(why, '; '));
+        left_out := '{}';
+        RETURN;
+    END IF;
+    kept := ARRAY(SELECT x FROM unnest(batches) x WHERE x <> ALL (left_out));
+    reason := format('left out %s', array_to_string(why, '; '));
 END
 $$;
 
@@ -610,7 +625,7 @@ COMMENT ON COLUMN @extschema@.ranread_health_thresholds.hold_probes IS
 COMMENT ON TABLE @extschema@.ranread_baselines IS
     'ranread watch: the baseline of each tablespace, the batches it merges and their merged latency histogram, pinned (ranread_baseline_set) or its first probes, less those left out';
 COMMENT ON COLUMN @extschema@.ranread_baselines.left_out IS
-    'the probes of an automatic baseline left out of its histogram: each differs from the merge of the others (slower or faster, by ranread_hist_compare), and they are fewer than half';
+    'the probes of an automatic baseline left out of its histogram: each stands out from the median probe and differs from the merge of the others (slower or faster, by ranread_hist_compare), and they are fewer than half';
 COMMENT ON COLUMN @extschema@.ranread_baselines.left_out_reason IS
     'why those probes were left out (or, when half or more differ, why none was), naming each and its test';
 COMMENT ON TABLE @extschema@.ranread_probe_verdicts IS
