@@ -17,14 +17,18 @@
  *	  distribution" U is about normal with mean n_a n_b / 2 and variance
  *	  n_a n_b / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))), t the pooled
  *	  count of each bucket, N = n_a + n_b.
- *	- the tail (p99): a two-proportion z test on the share of each side's
- *	  I/Os above a's p99 bucket (about 1% of a's under "same"; a slower
- *	  tail puts more of b's there), and the same above b's p99 bucket for
- *	  a faster tail; the direction that stands out more is the test.  It
- *	  needs 100 I/Os on each side: below, p99 is the slowest I/O.
+ *	- the tail (p99): the share of each side's I/Os above a's p99 bucket
+ *	  (about 1% of a's under "same"; a slower tail puts more of b's there),
+ *	  and the same above b's p99 bucket for a faster tail; the direction
+ *	  that stands out more (its two-proportion z) is the test, and its p is
+ *	  Fisher's exact test of that 2 x 2 table (the counts above p99 are a
+ *	  few I/Os for a probe, where a normal approximation calls 3 against 3
+ *	  significant).  It needs 100 I/Os on each side: below, p99 is the
+ *	  slowest I/O.
  *
- * Each test gives a two-sided p from the normal approximation, doubled for
- * the two tests (Bonferroni).  With hundreds of thousands of I/Os any
+ * Each test gives a two-sided p (U's from the normal approximation, fine
+ * for its thousands of pairs; the tail's exact, twice the one-sided),
+ * doubled for the two tests (Bonferroni).  With hundreds of thousands of I/Os any
  * difference at all is significant, so significance alone never alarms:
  * "slower" needs a test significant at alpha AND its percentile at least
  * min_factor times a's (p50 for the U test, p99 for the tail test), in the
@@ -291,12 +295,63 @@ bucket_of_rank(const RanreadHist *h, double pct)
 }
 
 /*
- * The two-proportion z test of the shares of a and of b above bucket t:
- * positive when b has more there
+ * P(X >= k) for X hypergeometric: the count of n draws, out of N of which K
+ * are marked, that are marked (Fisher's exact test of a 2 x 2 table, one
+ * side).  Summed from k up while the terms count, or below the mode one
+ * minus the terms from k - 1 down, each from the last by its ratio.
+ */
+static double
+hypergeom_sf(double N, double K, double n, double k)
+{
+	double		lo = Max(0, n - (N - K));
+	double		hi = Min(K, n);
+	double		sum = 0;
+	double		term;
+	double		mode = floor((n + 1) * (K + 1) / (N + 2));
+
+	if (k <= lo)
+		return 1.0;
+	if (k > hi)
+		return 0.0;
+	if (k > mode)
+	{
+		term = exp(lgamma(K + 1) - lgamma(k + 1) - lgamma(K - k + 1) +
+				   lgamma(N - K + 1) - lgamma(n - k + 1) - lgamma(N - K - n + k + 1) -
+				   (lgamma(N + 1) - lgamma(n + 1) - lgamma(N - n + 1)));
+		for (double x = k; x <= hi; x++)
+		{
+			sum += term;
+			if (term < sum * 1e-17)
+				break;
+			term *= (K - x) * (n - x) / ((x + 1) * (N - K - n + x + 1));
+		}
+		return Min(sum, 1.0);
+	}
+	k -= 1;
+	term = exp(lgamma(K + 1) - lgamma(k + 1) - lgamma(K - k + 1) +
+			   lgamma(N - K + 1) - lgamma(n - k + 1) - lgamma(N - K - n + k + 1) -
+			   (lgamma(N + 1) - lgamma(n + 1) - lgamma(N - n + 1)));
+	for (double x = k; x >= lo; x--)
+	{
+		sum += term;
+		if (term < sum * 1e-17)
+			break;
+		term *= x * (N - K - n + x) / ((K - x + 1) * (n - x + 1));
+	}
+	return Max(0.0, Min(1.0, 1 - sum));
+}
+
+/*
+ * The shares of a and of b above bucket t, and Fisher's exact test of
+ * them: p_one, the one-sided probability of b having as many above or more
+ * (when its share is the larger), or as few or fewer, were both drawn alike
+ * (exact, so a tail of a few I/Os a side, where a normal approximation
+ * would call 3 against 3 significant, is not); z: the two-proportion z
+ * statistic, for its direction and size
  */
 static void
 tail_test(const RanreadHist *a, const RanreadHist *b, int t, double *z,
-		  double *share_a, double *share_b)
+		  double *share_a, double *share_b, double *p_one)
 {
 	double		na = (double) a->count;
 	double		nb = (double) b->count;
@@ -315,6 +370,13 @@ tail_test(const RanreadHist *a, const RanreadHist *b, int t, double *z,
 	pp = (na + nb > 0) ? (xa + xb) / (na + nb) : 0;
 	se = (na > 0 && nb > 0) ? sqrt(pp * (1 - pp) * (1 / na + 1 / nb)) : 0;
 	*z = (se > 0) ? (*share_b - *share_a) / se : 0;
+	if (*z > 0)
+		*p_one = hypergeom_sf(na + nb, xa + xb, nb, xb);
+	else if (*z < 0)
+		*p_one = 1 - hypergeom_sf(na + nb, xa + xb, nb, xb + 1);
+	else
+		*p_one = 1;
+	CHECK_FOR_INTERRUPTS();
 }
 
 /* The middle: Mann-Whitney U of b against a, ties within a bucket a half */
@@ -359,25 +421,34 @@ compare_tail(const RanreadHist *a, const RanreadHist *b, RanreadComparison *r)
 				sa,
 				sb,
 				ta,
-				tb;
+				tb,
+				pa,
+				pb,
+				p;
 
-	tail_test(a, b, bucket_of_rank(a, 99), &za, &sa, &sb);
-	tail_test(a, b, bucket_of_rank(b, 99), &zb, &ta, &tb);
+	tail_test(a, b, bucket_of_rank(a, 99), &za, &sa, &sb, &pa);
+	tail_test(a, b, bucket_of_rank(b, 99), &zb, &ta, &tb, &pb);
 	if (za >= -zb)
 	{
 		r->tail_z = za;
 		r->tail_a = sa;
 		r->tail_b = sb;
+		p = pa;
 	}
 	else
 	{
 		r->tail_z = zb;
 		r->tail_a = ta;
 		r->tail_b = tb;
+		p = pb;
 	}
 	if (a->count < COMPARE_TAIL_MIN_IOS || b->count < COMPARE_TAIL_MIN_IOS)
+	{
 		r->tail_z = 0;
-	r->tail_p = Min(1.0, 2 * p_two_sided(r->tail_z));
+		p = 1;
+	}
+	/* two-sided (2 p_one), doubled for the two tests (Bonferroni) */
+	r->tail_p = Min(1.0, 4 * p);
 }
 
 /*

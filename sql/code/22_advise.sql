@@ -536,8 +536,9 @@ AS $$
                                              round($1::numeric, 3))
                                  ELSE format('but QD1 random 8 KiB reads average %s ms, slower than a cache in RAM answers: the device answered',
                                              round($1::numeric, 3)) END) END
-      FROM (SELECT coalesce($1 < 0.02, false) AS fast, coalesce($3 < 2 * $4, false) AS small,
-                   coalesce($1 >= 0.2, false) AS slow) x
+      FROM (SELECT coalesce(q.ms < 0.02, false) AS fast, coalesce($3 < 2 * $4, false) AS small,
+                   coalesce(q.ms >= 0.2, false) AS slow
+              FROM (SELECT ranread_internal.ranread_advise_arg('ranread_advise_cache', 'qd1_ms', $1) AS ms) q) x
 $$;
 
 -- The statements that measure what advice rests on, one per figure, with

@@ -3,7 +3,7 @@
 -- statements it tells users to run.  README.md, "From numbers to settings",
 -- gives each formula and its source.
 BEGIN;
-SELECT plan(25);
+SELECT plan(26);
 \ir lib/util.psql
 
 -- ranread_advise_page_costs(random_ms, seq_page_ms, cache_hit_ratio, reference_seq_page_ms)
@@ -191,6 +191,9 @@ SELECT results_eq(
     'NaN, infinities and negatives are refused, naming the function, the argument and its value, and what is allowed');
 SELECT is(pg_temp.hint_of($$SELECT * FROM ranread_advise_page_costs('NaN', 0.1, 0.9)$$),
     'random_ms is a measured figure; NULL when it was not measured.', '... with a hint');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_internal.ranread_advise_cache('NaN', 't', 1, 1)$$),
+    '22023: qd1_ms of ranread_advise_cache must be a finite number above 0, not NaN',
+    '... and so does the cache rule (NaN would pass for a slow device)');
 
 -- ranread_internal.ranread_advise_cache(qd1_ms, target, target_bytes, ram_bytes): did a cache answer?
 SELECT results_eq(
