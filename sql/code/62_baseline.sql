@@ -300,7 +300,7 @@ BEGIN
         SELECT @extschema@.ranread_hist_merge(u.h) INTO rest
           FROM unnest(histograms) WITH ORDINALITY u(h, k) WHERE u.k <> ALL (odd50) AND u.k <> i;
         SELECT x.* INTO c FROM @extschema@.ranread_hist_compare(rest, histograms[i], min_factor, alpha) x;
-        IF c.verdict <> 'same' THEN
+        IF c.verdict = 'slower' THEN
             left_out := left_out || batches[i];
             why := why || format('probe %s is %s than the %s near the median probe (%s %sx theirs, %s p %s, below alpha %s)',
                                  batches[i], c.verdict, n - cardinality(odd50) - CASE WHEN i = ANY (odd50) THEN 0 ELSE 1 END,
@@ -625,7 +625,7 @@ COMMENT ON COLUMN @extschema@.ranread_health_thresholds.hold_probes IS
 COMMENT ON TABLE @extschema@.ranread_baselines IS
     'ranread watch: the baseline of each tablespace, the batches it merges and their merged latency histogram, pinned (ranread_baseline_set) or its first probes, less those left out';
 COMMENT ON COLUMN @extschema@.ranread_baselines.left_out IS
-    'the probes of an automatic baseline left out of its histogram: each stands out from the median probe and differs from the merge of the others (slower or faster, by ranread_hist_compare), and they are fewer than half';
+    'the probes of an automatic baseline left out of its histogram: each stands out from the median probe and is slower than the merge of the others (ranread_hist_compare: a stall, a burst of load), and they are fewer than half';
 COMMENT ON COLUMN @extschema@.ranread_baselines.left_out_reason IS
     'why those probes were left out (or, when half or more differ, why none was), naming each and its test';
 COMMENT ON TABLE @extschema@.ranread_probe_verdicts IS
