@@ -20,10 +20,12 @@
 slowfs_build "" || { echo "1..0 # SKIP $SLOWFS_WHY"; exit 0; }
 MNT="$WORK/mnt"
 TS=rr_commit_rig
-OLD_METHOD=
+SET_METHOD=
 cleanup() {
-  if [ -n "$OLD_METHOD" ]; then
-    psql -qX -d postgres -c "ALTER SYSTEM SET wal_sync_method = '$OLD_METHOD'" -c "SELECT pg_reload_conf()" >/dev/null 2>&1
+  # RESET, not SET back: postgresql.auto.conf is left as it was (later
+  # tests check that nothing was written with ALTER SYSTEM)
+  if [ -n "$SET_METHOD" ]; then
+    psql -qX -d postgres -c "ALTER SYSTEM RESET wal_sync_method" -c "SELECT pg_reload_conf()" >/dev/null 2>&1
   fi
   psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_commit_advice" -c "DROP TABLESPACE IF EXISTS $TS" >/dev/null 2>&1
   slowfs_umount_all
@@ -36,7 +38,9 @@ slowfs_mount "$BACKING" "$MNT" fdatasync_delay_us=2000,fsync_delay_us=5000
 ok $? "slowfs is mounted: fdatasync flushes take 2 ms, fsync flushes 5 ms"
 setup_db rr_commit_advice
 q "CREATE TABLESPACE $TS LOCATION '$(slowfs_pg_dir "$MNT" spc)'" >/dev/null
-OLD_METHOD=$(q "SHOW wal_sync_method")
+is "$(q "SELECT count(*) FROM pg_file_settings WHERE name = 'wal_sync_method' AND sourcefile LIKE '%postgresql.auto.conf'")" 0 \
+  "wal_sync_method is not set with ALTER SYSTEM yet (the test resets it at its end)"
+SET_METHOD=1
 q "ALTER SYSTEM SET wal_sync_method = 'fsync'" >/dev/null
 q "SELECT pg_reload_conf()" >/dev/null
 sleep 0.5
