@@ -104,7 +104,7 @@ echo "$status" | grep -qE '^(slower|degraded|critical)$'
 ok $? "... the status slower, or worse where the slower reads put p99 above a threshold ($status)"
 echo "$test" | grep -qE "^(Mann-Whitney U test of the middle \(p50\)|exact binomial test of the I/Os slower than [0-9.]+ ms \(p99 is above it when more than 1% are\)): p [^,]*, below alpha 0.001"
 ok $? "... the verdict names the test that decided its reading ($test)"
-echo "$effect" | grep -qE "\(99.9% interval [0-9.]+x? to [0-9.]+%?x?\)"
+echo "$effect" | grep -qE "\(99.9% interval [0-9.]+[%x]? to [0-9.]+[%x]?\)"
 ok $? "... and the effect with its interval ($effect)"
 IFS='|' read -r verdicts low p50f <<< "$(q "SELECT string_agg(DISTINCT verdict, ','), round(min(factor_low)::numeric, 2), round(min(p50_factor)::numeric, 2)
                                             FROM ranread_probe_verdicts WHERE batch >= $SLOW")"
