@@ -23,6 +23,8 @@ OBJS = \
 	src/worker.o \
 	src/engine_uring.o \
 	src/engine_sync.o \
+	src/engine_bufmgr.o \
+	src/serverpath.o \
 	src/io.o \
 	src/blocks.o \
 	src/iobuf.o \
@@ -37,12 +39,16 @@ OBJS = \
 	src/verify_target.o \
 	$(REPORT_OBJS)
 
-# The report module (src/report/, README "Layout"): the chart renderer, its
-# jsonb spec reader, the charts of the history, export, server info.  It
-# reads the history through SPI and uses the core's headers (ranread.h,
-# target.h); the benchmark core in src/ includes nothing of it.
+# The report module (src/report/, docs/design.md "The house"): the chart
+# renderer, its jsonb spec reader, the charts of the history, export, server
+# info.  It reads the history through SPI and uses the core's headers
+# (ranread.h, target.h); the benchmark core in src/ includes nothing of it.
 REPORT_OBJS = \
 	src/report/svg.o \
+	src/report/svg_axis.o \
+	src/report/svg_line.o \
+	src/report/svg_bar.o \
+	src/report/svg_heat.o \
 	src/report/chart_json.o \
 	src/report/charts.o \
 	src/report/export.o \
@@ -66,8 +72,9 @@ CODE_PARTS = $(sort $(wildcard sql/code/*.sql))
 UPDATES = $(patsubst sql/updates/%.sql,ranread--%.sql,$(wildcard sql/updates/*--$(EXTVERSION).sql))
 DATA_built = $(if $(wildcard sql/versions/ranread--$(EXTVERSION).sql),,ranread--$(EXTVERSION).sql $(UPDATES))
 DATA = $(wildcard sql/versions/ranread--*.sql)
-# The queries file for prometheus-postgres-exporter (README, "Keeping
-# watch"), beside the extension's scripts: `pg_config --sharedir`/extension/
+# The queries file for prometheus-postgres-exporter (docs/keeping-watch.md,
+# "Metrics"), beside the extension's scripts:
+# `pg_config --sharedir`/extension/
 DATA += metrics/ranread_postgres_exporter.yaml
 
 # pg_regress (make installcheck): test/regress/sql/NAME.sql run, its output
@@ -91,7 +98,7 @@ ifdef WERROR
 PG_CFLAGS += -Werror
 endif
 # make SANITIZE=undefined (or address,undefined): a build for finding bugs,
-# not for use; test/sanitize builds and tests one (README, "Sanitizer
+# not for use; test/sanitize builds and tests one (docs/building.md, "Sanitizer
 # build").  Every finding aborts the process (no recovery), frames are kept
 # for the reports' stacks, and float-to-integer casts out of range are
 # checked too (gcc leaves them out of "undefined").  The flags a build was
@@ -113,21 +120,17 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# the code's workload options written out from src/options.tsv
-# (scripts/expand-options); a function that forgets one stops the build
-EXPAND = sh scripts/expand-options src/options.tsv
-ranread--$(EXTVERSION).sql: $(STATE_PARTS) $(CODE_PARTS) src/options.tsv scripts/expand-options
-	{ cat $(STATE_PARTS); $(EXPAND) $(CODE_PARTS); } > $@.tmp && mv $@.tmp $@
+# scripts/assemble writes both, the workload options written out from
+# src/options.tsv (scripts/expand-options: a function that forgets one
+# stops the build)
+ASSEMBLY = scripts/assemble scripts/expand-options scripts/changed-views src/options.tsv
+ranread--$(EXTVERSION).sql: $(STATE_PARTS) $(CODE_PARTS) $(ASSEMBLY)
+	sh scripts/assemble install > $@.tmp && mv $@.tmp $@
 
-# The upgrade from the released version OLD: its views that changed, the
-# state changes, all the code
+# The upgrade from the released version OLD
 ranread--%--$(EXTVERSION).sql: sql/updates/%--$(EXTVERSION).sql sql/versions/ranread--%.sql \
-		sql/updates/pre-update.sql sql/updates/post-update.sql $(CODE_PARTS) scripts/changed-views \
-		src/options.tsv scripts/expand-options
-	{ printf '%s\n' '\echo Use "ALTER EXTENSION ranread UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
-	  views=$$(sh scripts/changed-views sql/versions/ranread--$*.sql $(CODE_PARTS) | sed "s/.*/'&'/" | paste -sd, -); \
-	  sed "s/@CHANGED_VIEWS@/$$views/" sql/updates/pre-update.sql; \
-	  cat $<; $(EXPAND) $(CODE_PARTS); cat sql/updates/post-update.sql; } > $@.tmp && mv $@.tmp $@
+		sql/updates/pre-update.sql sql/updates/post-update.sql $(CODE_PARTS) $(ASSEMBLY)
+	sh scripts/assemble update $* > $@.tmp && mv $@.tmp $@
 
 # the C option table, from the same table (scripts/options-c)
 src/options_table.h: src/options.tsv scripts/options-c

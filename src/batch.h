@@ -46,7 +46,8 @@ typedef enum RanreadEngine
 {
 	ENGINE_AUTO = 0,
 	ENGINE_URING,
-	ENGINE_SYNC
+	ENGINE_SYNC,
+	ENGINE_BUFMGR				/* every stream reads through shared buffers */
 } RanreadEngine;
 
 /* What an I/O buffer is made of (iobuf.c); recorded as batches.buffer_pages */
@@ -57,6 +58,18 @@ typedef enum RanreadPages
 	PAGES_SMALL,				/* in base (4 kB) pages */
 	PAGES_MIXED					/* some workers got each */
 } RanreadPages;
+
+/*
+ * Which way a group's reads go (docs/design.md, "The server path"): the
+ * device path reads the target's files with O_DIRECT (what the storage
+ * gives); the server path reads its blocks through PostgreSQL's buffer
+ * manager, shared buffers and the page cache (what PostgreSQL gets).
+ */
+typedef enum RanreadPath
+{
+	PATH_DEVICE = 0,
+	PATH_SERVER
+} RanreadPath;
 
 typedef enum RanreadPattern
 {
@@ -117,6 +130,11 @@ typedef struct BatchTarget
 	uint64		words_first;	/* verified: the first block with a word */
 	uint64		words_blocks;	/* verified: how many blocks have one (the
 								 * verifying groups' regions, first to last) */
+	/* the server path (serverpath.c) */
+	Oid			spcoid;			/* its tablespace now */
+	bool		server;			/* some group reads it through shared buffers */
+	int64		cache_left;		/* server: its blocks the page cache still held
+								 * after the eviction before the batch; -1 not known */
 } BatchTarget;
 
 /* One group of processes: what each of them does */
@@ -142,6 +160,10 @@ typedef struct GroupParams
 	int			writes_per_op;	/* an I/O of block_size is this many writes
 								 * (commit test: 2 x 8 kB, 16 x 1 kB); 1 */
 	bool		verify;			/* the verify option: stamp writes, check reads */
+	RanreadPath path;			/* the path option: device or server */
+	int			prefetch;		/* server path: blocks prefetched ahead
+								 * (effective_io_concurrency); -1 until the
+								 * target's tablespace gives the default */
 } GroupParams;
 
 /* What a batch does: filled by the leader, read-only once assigned */
@@ -224,13 +246,14 @@ typedef struct IntervalSlot
 } IntervalSlot;
 
 /*
- * Per-second latency histograms (README, "Percentiles over time"): the
- * leader takes them, the recorder stores them (ranread_intervals.histogram).
- * The workers' hot loop is untouched: each stream's histograms in
- * StreamStats only grow, so once a second of the measured part is over
- * the leader merges every stream of a group (reads and writes) and keeps
- * the difference from its previous snapshot, sparse, in a pool of this
- * segment: second s's entries are HistSecondIndex [s][group] into the pool.
+ * Per-second latency histograms (docs/charts-and-reports.md, "Percentiles over
+ * time"): the leader takes them, the recorder stores them
+ * (ranread_intervals.histogram). The workers' hot loop is untouched: each
+ * stream's histograms in StreamStats only grow, so once a second of the
+ * measured part is over the leader merges every stream of a group (reads and
+ * writes) and keeps the difference from its previous snapshot, sparse, in a
+ * pool of this segment: second s's entries are HistSecondIndex [s][group] into
+ * the pool.
  *
  * The race rule.  The leader reads each bucket with a single aligned load
  * while the workers may be adding to it: an I/O recorded while the leader
@@ -287,7 +310,11 @@ typedef struct StreamStats
 	/* verify (verify.h): every I/O, warm-up included */
 	uint64		verify_checked; /* pages read and checked */
 	uint64		verify_skipped; /* pages read while a write of theirs was in flight */
-	uint64		verify_bad[VERIFY_NKINDS];	/* per VerifyKind (VERIFY_OK unused) */
+	uint64		verify_bad[VERIFY_NKINDS];	/* bad blocks, each once, per VerifyKind
+											 * (VERIFY_OK unused) */
+	/* the server path: measured reads the caches answered (serverpath.h) */
+	uint64		shared_hits;	/* found in shared buffers */
+	uint64		cache_hits;		/* else in the page cache before it was asked for */
 	RanreadHist hist[FLEXIBLE_ARRAY_MEMBER];	/* HIST_READS, HIST_WRITES */
 } StreamStats;
 
@@ -326,7 +353,7 @@ typedef struct RanreadFigures
 	bool		latency;		/* latency figures exist (some I/O was timed) */
 	bool		read_latency;
 	bool		write_latency;
-	/* verify: pages checked and found bad, per VerifyKind */
+	/* verify: pages read and checked or skipped; bad blocks, per VerifyKind */
 	uint64		verify_checked;
 	uint64		verify_skipped;
 	uint64		verify_bad[VERIFY_NKINDS];
@@ -397,6 +424,26 @@ batch_writes(const BatchParams *p)
 {
 	for (int g = 0; g < p->ngroups; g++)
 		if (p->groups[g].write_pct > 0)
+			return true;
+	return false;
+}
+
+/* Does any group of the batch read through shared buffers (the server path)? */
+static inline bool
+batch_server_path(const BatchParams *p)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].path == PATH_SERVER)
+			return true;
+	return false;
+}
+
+/* Does any group of the batch read on the device path? */
+static inline bool
+batch_device_path(const BatchParams *p)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].path == PATH_DEVICE)
 			return true;
 	return false;
 }

@@ -2,8 +2,8 @@
  * compare.c
  *		Two latency histograms compared: is b slower than a, faster, or the
  *		same?  The statistics of ranread_compare, the baselines and the
- *		verdict of every probe (README, "Keeping watch"; docs/design.md,
- *		"Comparing batches").
+ *		verdict of every probe (docs/keeping-watch.md, "Keeping watch";
+ *		docs/design.md, "Comparing batches and keeping watch").
  *
  * Only the stored histograms are at hand, not the samples: a bucket is a
  * value range at most 1/64 of its lower bound wide, so the I/Os of one

@@ -1,10 +1,11 @@
 /*
  * durability.c
- *		The power-loss durability check (README, "Does the storage keep what
- *		it flushes?"): diskchecker.pl's method in SQL.  The C half: the
- *		durability file, each write to it made durable by a wal_sync_method,
- *		and the read-back against the log.  sql/code/04_durability.sql
- *		has the calls (ranread_durability_start, _stop, _check) and the log.
+ *		The power-loss durability check (docs/writes-and-durability.md, "Does
+ *		the storage keep what it flushes?"): diskchecker.pl's method in SQL.
+ *		The C half: the durability file, each write to it made durable by a
+ *		wal_sync_method, and the read-back against the log.
+ *		sql/code/04_durability.sql has the calls (ranread_durability_start,
+ *		_stop, _check) and the log.
  *
  * The durability file is the main fork of a permanent (logged) relation of
  * the ranread_target access method in schema ranread_target, created and

@@ -1,8 +1,10 @@
 /*
  * engine.h
  *		The I/O engines behind one interface: io_uring (engine_uring.c), one
- *		ring per worker for all its streams, and synchronous pread/pwrite
- *		(engine_sync.c), one stream per worker and one I/O at a time.
+ *		ring per worker for all its streams, synchronous pread/pwrite
+ *		(engine_sync.c), one stream per worker and one I/O at a time, and the
+ *		buffer manager (engine_bufmgr.c), the server path's: one stream per
+ *		worker reading the target's blocks through shared buffers.
  *
  * An engine is a table of what it can do and the operations that do it.
  * The leader chooses one per batch (leader.c: ranread.engine, what the
@@ -66,13 +68,29 @@ typedef struct EngineOps
 
 extern const EngineOps engine_uring_ops;
 extern const EngineOps engine_sync_ops;
+extern const EngineOps engine_bufmgr_ops;
 
 /* The engine a batch records (never ENGINE_AUTO) */
 static inline const EngineOps *
 engine_ops(RanreadEngine engine)
 {
-	Assert(engine == ENGINE_URING || engine == ENGINE_SYNC);
-	return engine == ENGINE_SYNC ? &engine_sync_ops : &engine_uring_ops;
+	Assert(engine == ENGINE_URING || engine == ENGINE_SYNC || engine == ENGINE_BUFMGR);
+	return engine == ENGINE_SYNC ? &engine_sync_ops :
+		engine == ENGINE_BUFMGR ? &engine_bufmgr_ops : &engine_uring_ops;
+}
+
+/*
+ * The engine of one worker: the batch's, but a worker whose stream reads
+ * through shared buffers (the server path: the leader gives such a worker
+ * that one stream) runs the buffer manager's, in a batch that mixes paths
+ * too.
+ */
+static inline const EngineOps *
+engine_of_worker(const BatchParams *p, int first_stream, int nstreams)
+{
+	if (nstreams > 0 && p->groups[batch_group_of(p, first_stream)].path == PATH_SERVER)
+		return &engine_bufmgr_ops;
+	return engine_ops(p->engine);
 }
 
 #endif							/* RANREAD_ENGINE_H */

@@ -221,7 +221,10 @@ conclude_status(BatchShared *bs, RanreadStop ended)
 		conclude_nothing_measured(bs);
 }
 
-/* Bad blocks found by verify, of the whole batch (or one group's figures) */
+/*
+ * Bad blocks found by verify, of the whole batch (or one group's figures):
+ * each block once, however often it was read (verify.h)
+ */
 uint64
 figures_verify_errors(const RanreadFigures *f)
 {
@@ -247,7 +250,7 @@ conclude_verify(BatchShared *bs)
 		if (bs->verify.errors[i].ready &&
 			(first == NULL || bs->verify.errors[i].at_ns < first->at_ns))
 			first = &bs->verify.errors[i];
-	text = psprintf("verify found " UINT64_FORMAT " bad block%s in " UINT64_FORMAT " checked (" UINT64_FORMAT " corrupt, " UINT64_FORMAT " wrong block, " UINT64_FORMAT " lost)",
+	text = psprintf("verify found " UINT64_FORMAT " bad block%s in " UINT64_FORMAT " pages read and checked (" UINT64_FORMAT " corrupt, " UINT64_FORMAT " wrong block, " UINT64_FORMAT " lost)",
 					errors, errors == 1 ? "" : "s", f->verify_checked,
 					f->verify_bad[VERIFY_CORRUPT], f->verify_bad[VERIFY_WRONG_BLOCK],
 					f->verify_bad[VERIFY_LOST]);

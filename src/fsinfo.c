@@ -43,6 +43,11 @@
  * full_page_writes.  Debian 12's headers predate the fields, so the struct
  * is laid out here as the kernel's uapi has it, and the syscall made raw;
  * an older kernel leaves the mask bit unset, which reads as "not reported".
+ * A filesystem answers for regular files only, so a directory is asked
+ * through a file in it; where nothing answers, the note says why, from
+ * what is known (no statx, the call failed, a kernel before 6.11 by uname,
+ * no regular file to ask, or else a filesystem that does not report), so
+ * that two paths on one filesystem get the same answer.
  */
 #include "postgres.h"
 
@@ -51,6 +56,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -198,8 +204,10 @@ StaticAssertDecl(offsetof(RanreadStatx, stx_atomic_write_unit_min) == 0xa8,
 
 /*
  * The file to ask about atomic writes under path: path itself, or for a
- * directory the first regular file in it (a relation's segment), since
- * filesystems answer for files; the directory when it has none.
+ * directory a regular file in it, since filesystems answer for regular
+ * files only (a directory gets no answer, whatever the kernel): a
+ * relation's segment (a name of digits) where there is one, else any (the
+ * data directory's PG_VERSION); the directory itself when it has none.
  */
 static void
 atomic_probe_path(const char *path, char *out)
@@ -207,6 +215,7 @@ atomic_probe_path(const char *path, char *out)
 	struct stat st;
 	DIR		   *d;
 	struct dirent *de;
+	bool		found = false;
 
 	ranread_strlcpy(out, path, MAXPGPATH);
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || (d = opendir(path)) == NULL)
@@ -214,17 +223,33 @@ atomic_probe_path(const char *path, char *out)
 	while ((de = readdir(d)) != NULL)
 	{
 		char		f[MAXPGPATH];
+		bool		relation = de->d_name[0] >= '0' && de->d_name[0] <= '9';
 
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+		if (de->d_name[0] == '.' || (found && !relation))
 			continue;
 		snprintf(f, sizeof(f), "%s/%s", path, de->d_name);
 		if (stat(f, &st) == 0 && S_ISREG(st.st_mode))
 		{
 			ranread_strlcpy(out, f, MAXPGPATH);
-			break;
+			found = true;
+			if (relation)
+				break;
 		}
 	}
 	closedir(d);
+}
+
+/* Is the running kernel older than major.minor (false when it cannot tell)? */
+static bool
+kernel_before(int major, int minor)
+{
+	struct utsname un;
+	int			ma,
+				mi;
+
+	if (uname(&un) != 0 || sscanf(un.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
 }
 
 /*
@@ -234,15 +259,25 @@ atomic_probe_path(const char *path, char *out)
 void
 fsinfo_atomic(const char *path, FsAtomic *a)
 {
+	struct stat st;
+
 	memset(a, 0, sizeof(*a));
 	atomic_probe_path(path, a->asked);
+	a->old_kernel = kernel_before(6, 11);
+	a->not_file = stat(a->asked, &st) == 0 && !S_ISREG(st.st_mode);
+	a->statx_errno = ENOSYS;
 #ifdef SYS_statx
 	{
 		RanreadStatx stx;
 
 		memset(&stx, 0, sizeof(stx));
-		if (syscall(SYS_statx, AT_FDCWD, a->asked, 0, RR_STATX_WRITE_ATOMIC, &stx) != 0 ||
-			!(stx.stx_mask & RR_STATX_WRITE_ATOMIC))
+		if (syscall(SYS_statx, AT_FDCWD, a->asked, 0, RR_STATX_WRITE_ATOMIC, &stx) != 0)
+		{
+			a->statx_errno = errno;
+			return;
+		}
+		a->statx_errno = 0;
+		if (!(stx.stx_mask & RR_STATX_WRITE_ATOMIC))
 			return;
 		a->reported = true;
 		a->attribute = (stx.stx_attributes & RR_STATX_ATTR_WRITE_ATOMIC) != 0;
@@ -260,7 +295,12 @@ char *
 fsinfo_atomic_note(const FsAtomic *a)
 {
 	if (!a->reported)
-		return pstrdup("atomic 8 kB writes not guaranteed (statx reports no atomic writes here: a kernel before 6.11, or a filesystem that does not say)");
+		return psprintf("atomic 8 kB writes not guaranteed (%s)",
+						a->statx_errno == ENOSYS ? "no statx on this kernel" :
+						a->statx_errno != 0 ? psprintf("statx failed: %s", strerror(a->statx_errno)) :
+						a->old_kernel ? "statx reports no atomic writes: a kernel before 6.11" :
+						a->not_file ? "statx reports atomic writes of regular files only, and there is none here" :
+						"statx: the filesystem does not report atomic write units");
 	if (a->atomic_8k)
 		return psprintf("atomic 8 kB writes guaranteed (statx: writes of %u to %u bytes, %u segment%s, whole or not at all with RWF_ATOMIC and O_DIRECT)",
 						a->unit_min, a->unit_max, a->segments_max, a->segments_max == 1 ? "" : "s");

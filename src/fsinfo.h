@@ -59,6 +59,10 @@ typedef struct FsAtomic
 	uint32		segments_max;
 	bool		atomic_8k;		/* an 8 kB write is one of them */
 	char		asked[MAXPGPATH];	/* the file (or directory) asked */
+	/* why statx did not answer (reported false) */
+	int			statx_errno;	/* the call failed (ENOSYS: no statx); 0 it answered */
+	bool		old_kernel;		/* the kernel is older than 6.11 */
+	bool		not_file;		/* what was asked is no regular file */
 } FsAtomic;
 
 extern void fsinfo_read(const char *path, FsInfo *fi);

@@ -32,6 +32,13 @@
  *						has no block device of its own (fsinfo.c)
  *	 lat_stddev_ms		the sample standard deviation of the latencies, exact
  *						(histogram.h), also per process
+ *
+ * The server path (1.2, serverpath.h), per batch and group: path,
+ * effective_io_concurrency (the prefetch distance), shared_hits,
+ * page_cache_hits and cache_pct (what the caches answered of the measured
+ * reads); per batch server_settings, the settings in force.  NULL where no
+ * group read on the server path (path and effective_io_concurrency: where
+ * the groups differ).
  */
 #include "postgres.h"
 
@@ -56,6 +63,7 @@
 #include "repair.h"
 #include "iobuf.h"
 #include "params.h"
+#include "serverpath.h"
 
 #define HISTORY_MAX_COLS	64
 
@@ -314,6 +322,28 @@ col_usage(HistoryRow *r, BatchShared *bs, int group, const RanreadHist *all)
 	col_float(r, "lat_stddev_ms", hist_stddev_ms(all), all->count == 0, 11);
 }
 
+/* What the caches answered of a batch's or group's server-path reads (1.2) */
+static void
+col_server(HistoryRow *r, BatchShared *bs, int group)
+{
+	ServerCounts c;
+
+	serverpath_counts(bs, group, &c);
+	col(r, "shared_hits", INT8OID, Int64GetDatum((int64) c.shared_hits), !c.server, 12);
+	col(r, "page_cache_hits", INT8OID, Int64GetDatum((int64) c.cache_hits), !c.server, 12);
+	col_float(r, "cache_pct", c.cache_pct, !c.server, 12);
+}
+
+/* The path of a batch (group -1) or group, and its prefetch distance (1.2) */
+static void
+col_path(HistoryRow *r, const BatchParams *p, int group)
+{
+	int			prefetch = serverpath_prefetch(p, group);
+
+	col_text(r, "path", serverpath_path_name(p, group), 12);
+	col(r, "effective_io_concurrency", INT4OID, Int32GetDatum(prefetch), prefetch < 0, 12);
+}
+
 /* INSERT INTO schema.table (columns) VALUES ($1, ...) */
 static char *
 insert_sql(const HistoryRow *r, const char *schema, const char *table)
@@ -386,6 +416,8 @@ mix_json(const BatchParams *p)
 			appendStringInfo(&s, ", \"sync\": \"%s\"", ranread_sync_names[g->sync]);
 		if (g->iterations > 0)
 			appendStringInfo(&s, ", \"iterations\": " INT64_FORMAT, g->iterations);
+		if (g->path == PATH_SERVER)
+			appendStringInfo(&s, ", \"path\": \"server\", \"effective_io_concurrency\": %d", g->prefetch);
 		appendStringInfoString(&s, ", \"target\": ");
 		json_string(&s, p->targets[g->target].name);
 		appendStringInfoChar(&s, '}');
@@ -469,6 +501,7 @@ history_insert_running(BatchShared *bs)
 	col(&r, "commit_test", INT8OID, Int64GetDatum(p->commit_test), p->commit_test == 0, 11);
 	col(&r, "verify", BOOLOID, BoolGetDatum(batch_verifies(p)), false, 11);
 	col_text(&r, "io_priority", io_priority_text(p->ioprio), 12);
+	col_path(&r, p, -1);
 
 	ranread_become_owner(&owner);
 	history_repair_orphans(p);
@@ -524,6 +557,7 @@ history_notes(BatchShared *bs)
 						 s.len ? "; " : "", pages == PAGES_SMALL ? "the" : "some");
 	if (!bs->p.timing)
 		appendStringInfo(&s, "%slatency was not measured (ranread.timing = off)", s.len ? "; " : "");
+	serverpath_notes(bs, &s);
 	return s.len ? s.data : NULL;
 }
 
@@ -741,6 +775,8 @@ insert_group_row(BatchShared *bs, int g)
 	col_usage(&r, bs, g, &rec_all[g]);
 	col(&r, "verify", BOOLOID, BoolGetDatum(gp->verify), false, 11);
 	col_verify(&r, f, gp->verify);
+	col_path(&r, p, g);
+	col_server(&r, bs, g);
 	execute(insert_sql(&r, p->schema, "ranread_groups"), &r, SPI_OK_INSERT);
 }
 
@@ -786,6 +822,10 @@ history_finish(BatchShared *bs)
 	col_float(&r, "steady_slope", bs->steady_slope, bs->steady < 0, 11);
 	col_usage(&r, bs, -1, all);
 	col_verify(&r, f, batch_verifies(p));
+	col_server(&r, bs, -1);
+	col(&r, "server_settings", JSONBOID,
+		batch_server_path(p) ? DirectFunctionCall1(jsonb_in, CStringGetDatum(serverpath_settings_json(p))) : (Datum) 0,
+		!batch_server_path(p), 12);
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "UPDATE %s.ranread_batches SET finished_at = pg_catalog.now()",

@@ -303,7 +303,8 @@ verify_keep(Worker *w, Slot *s, VerifyError *e, uint64 now)
 /*
  * Verify, as a slot's I/O completes: a write leaves its blocks' words,
  * acknowledged; a read's pages are checked unless a write of theirs raced
- * the read.
+ * the read, and a bad one is counted and kept the first time its block is
+ * found bad (verify.h).
  */
 void
 io_verify_end(Worker *w, Slot *s, uint64 now)
@@ -333,7 +334,7 @@ io_verify_end(Worker *w, Slot *s, uint64 now)
 		st->stats->verify_checked++;
 		kind = verify_page(s->buf + i * BLCKSZ, s->blkno + i, st->stamp.target, st->stamp.batch,
 						   s->vwords[i] & VW_SEQ_MASK, &e);
-		if (likely(kind == VERIFY_OK))
+		if (likely(kind == VERIFY_OK) || !verify_word_mark_bad(&st->words[k]))
 			continue;
 		st->stats->verify_bad[kind]++;
 		verify_keep(w, s, &e, now);

@@ -59,6 +59,7 @@
 #include "iobuf.h"
 #include "leader.h"
 #include "params.h"
+#include "serverpath.h"
 
 #define NOTICE_EVERY_NS		((uint64) 5 * 1000000000)
 #define START_TIMEOUT_NS	((uint64) 60 * 1000000000)
@@ -109,6 +110,13 @@ choose_workers(BatchParams *p, RunContext *rc)
 				 errmsg("queue_depth %d needs the io_uring engine", max_qd),
 				 errdetail("The synchronous engine keeps one I/O in flight per process."),
 				 errhint("Use queue_depth 1, or SET ranread.engine = 'io_uring' where io_uring is available.")));
+	/* the server path: each process a worker, as each backend is a process (serverpath.c) */
+	if (batch_server_path(p) && p->processes > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("processes %d is more than max_worker_processes (%d) allows on path 'server'",
+						p->processes, max_worker_processes),
+				 errhint("A batch that reads through shared buffers runs each of its processes in a background worker of its own, as each backend is a process; use fewer processes or raise max_worker_processes (needs a restart).")));
 	if (engine->one_stream_per_worker && p->processes > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -116,7 +124,7 @@ choose_workers(BatchParams *p, RunContext *rc)
 						p->processes, max_worker_processes),
 				 errhint("The synchronous engine needs one background worker per process; use io_uring or fewer processes.")));
 
-	if (engine->one_stream_per_worker)
+	if (engine->one_stream_per_worker || batch_server_path(p))
 		want = p->processes;
 	else if (rc->workers > 0)
 		want = rc->workers;
@@ -169,6 +177,10 @@ static RanreadEngine
 settle_engine(const BatchShared *bs)
 {
 	const BatchParams *p = &bs->p;
+
+	/* every stream reads through shared buffers: the buffer manager's (engine.h) */
+	if (!batch_device_path(p))
+		return ENGINE_BUFMGR;
 
 	for (int i = 0; i < p->nworkers; i++)
 	{
@@ -848,7 +860,12 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level)
 		CHECK_FOR_INTERRUPTS();
 		now = ranread_now_ns();
 
-		if (now >= next_conn_check)
+		/*
+		 * A lost client ends the batch; a leader with no client (a
+		 * background worker, such as pg_cron's with
+		 * cron.use_background_workers) has no connection to check
+		 */
+		if (now >= next_conn_check && MyProcPort != NULL)
 		{
 			next_conn_check = now + 1000000000;
 			if (!pq_check_connection())
@@ -1103,6 +1120,8 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 						   f->verify_skipped),
 				 figures_verify_errors(f) > 0 ?
 				 errhint("The first bad blocks are in ranread_verify_errors (batch " INT64_FORMAT ").", p->batch) : 0));
+	if (batch_server_path(p))
+		serverpath_report(bs, level);
 	if (bs->status == STOP_FAILED)
 		ereport(WARNING,
 				(errmsg("ranread batch " INT64_FORMAT " failed: %s", p->batch, bs->message)));
@@ -1171,9 +1190,13 @@ run_batch(BatchParams *p, RunContext *rc)
 	/* From here on the claim is released by the DSM detach callbacks */
 	rc->nworkers = want;
 	bs = rc->bs = create_segment(p, rc);
+	/* the server path: its targets' caches emptied before any worker starts */
+	if (batch_server_path(p))
+		serverpath_evict(&bs->p);
 	rc->handles = palloc0(sizeof(BackgroundWorkerHandle *) * want);
 	rc->nworkers = launch_workers(bs, rc->seg, want, rc->handles);
-	if (rc->nworkers == 0 || (engine_ops(p->engine)->one_stream_per_worker && rc->nworkers < p->processes))
+	if (rc->nworkers == 0 ||
+		((engine_ops(p->engine)->one_stream_per_worker || batch_server_path(p)) && rc->nworkers < p->processes))
 	{
 		/* let the ones that did start go, and give their slots back */
 		bs->abort_start = true;
@@ -1182,7 +1205,9 @@ run_batch(BatchParams *p, RunContext *rc)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("only %d of the %d background workers %s needs could be started",
-						rc->nworkers, engine_ops(p->engine)->one_stream_per_worker ? p->processes : 1, rc->fn),
+						rc->nworkers,
+						engine_ops(p->engine)->one_stream_per_worker || batch_server_path(p) ? p->processes : 1,
+						rc->fn),
 				 errdetail("max_worker_processes is %d, and other work (parallel queries, replication, extensions) uses some.",
 						   max_worker_processes),
 				 errhint("Raise max_worker_processes (needs a restart), or wait for other work to finish.")));
@@ -1209,6 +1234,8 @@ run_batch(BatchParams *p, RunContext *rc)
 					   dsm_segment_map_length(rc->seg) / 1048576.0,
 					   dsm_segment_map_length(rc->seg) / 1024.0 / p->processes,
 					   iobuf_bytes(bs) / 1048576.0)));
+	if (batch_server_path(p))
+		serverpath_start_notice(&bs->p, level);
 
 	PG_TRY();
 	{

@@ -27,6 +27,7 @@
 #include "fsinfo.h"
 #include "params.h"
 #include "options.h"
+#include "serverpath.h"
 
 #define MAX_DURATION_US		((int64) 86400 * 1000000)
 #define MIN_DURATION_US		((int64) 10000)
@@ -153,6 +154,16 @@ params_pattern(const char *pat)
 
 	return (RanreadPattern) params_word("pattern", names, lengthof(names), pat,
 										"pattern is 'random' or 'sequential'.");
+}
+
+/* 'device' or 'server' (serverpath.h) */
+RanreadPath
+params_path(const char *path)
+{
+	static const char *const names[] = {"device", "server"};	/* by RanreadPath */
+
+	return (RanreadPath) params_word("path", names, lengthof(names), path,
+									 workload_option_by_key(OPT_PATH)->help);
 }
 
 /* A distribution: 'uniform', 'zipf:THETA', 'pareto:H', 'hotset:IO/DATA' */
@@ -402,6 +413,7 @@ resolve_target(BatchTarget *bt, const char *fn)
 	ranread_strlcpy(bt->filesystem, fi.type, RANREAD_FS_LEN);
 	strlcpy(bt->relpath, t.relpath, MAXPGPATH);
 	bt->relid = t.relid;
+	bt->spcoid = t.spcoid;
 	bt->size_bytes = t.size_bytes;
 	bt->nsegs = (int) ((t.size_bytes + (uint64) RELSEG_SIZE * BLCKSZ - 1) / ((uint64) RELSEG_SIZE * BLCKSZ));
 	bt->dio_align = fi.dio_align;
@@ -520,6 +532,7 @@ params_resolve(BatchParams *p, const char *fn)
 	}
 	params_owner(fn, NULL);
 	resolve_verify_words(p, fn);
+	serverpath_resolve(p, fn);
 }
 
 /* A seed from the clock when none was given */
@@ -637,6 +650,7 @@ params_check_batch(BatchParams *p, const char *fn)
 					 errhint("sync says how writes reach stable storage: give write_pct > 0, such as 100 for a log disk.")));
 	}
 	params_check_verify(p, fn);
+	serverpath_check_batch(p, fn);
 	params_owner(fn, NULL);
 	if (p->steady_pct > 0 && (p->duration_ns == 0 || p->duration_ns < (int64) p->steady_window * 1000000000))
 		ereport(ERROR,

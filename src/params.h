@@ -22,6 +22,7 @@ extern int64 params_interval(const Interval *iv, const char *name, bool allow_ze
 extern int64 params_interval_hint(const Interval *iv, const char *name, bool allow_zero,
 								  const char *hint);
 extern RanreadPattern params_pattern(const char *pat);
+extern RanreadPath params_path(const char *path);
 extern void params_distribution(GroupParams *g, const char *text);
 extern const char *const ranread_sync_names[RANREAD_NSYNC];
 extern RanreadSync params_sync(const char *text);

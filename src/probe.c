@@ -1,6 +1,7 @@
 /*
  * probe.c
- *		The cap on what a probe may cost (README, "Keeping watch").
+ *		The cap on what a probe may cost (docs/keeping-watch.md, "Keeping
+ *		watch").
  *
  * A probe (ranread_probe, sql/code/61_probe.sql) is a small paced
  * read-only batch that a monitoring role runs on a production server, by

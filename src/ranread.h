@@ -71,7 +71,9 @@
 #define RANREAD_MAX_INFLIGHT	65536	/* processes x queue_depth */
 #define RANREAD_MAX_INFLIGHT_BYTES ((int64) 1024 * 1024 * 1024)	/* x block_size */
 #define RANREAD_MAX_BLOCK_SIZE	(1024 * 1024)
+#define RANREAD_MAX_PREFETCH	1000	/* effective_io_concurrency: PostgreSQL's MAX_IO_CONCURRENCY */
 #define RANREAD_MAX_INTERVALS	86400	/* per-second rows kept per batch */
+#define RANREAD_MAX_BLOCK_ROWS	1000000 /* ranread_blocks: processes x n */
 #define RANREAD_DEFAULT_ITERATIONS 10000
 
 /*

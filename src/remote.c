@@ -860,7 +860,8 @@ plain_word(const char *s)
  * logs it (the STATEMENT line of an error, a cancel or a terminate) and
  * shows it (pg_stat_activity.query).  The fleet calls this first, before
  * anything can fail.  What log_statement logged before the call began is
- * the server's: README says to prefer ranread_nodes and a password file.
+ * the server's: docs/fleet.md says to prefer ranread_nodes and a password
+ * file.
  */
 Datum
 ranread_conninfo_hide(PG_FUNCTION_ARGS)
@@ -963,7 +964,7 @@ static void set_broken(Remote *r, const char *why);
  * A lookup still running when the call gives it up is cancelled, or left
  * to glibc's helper thread to finish (its memory is freed later).  Not
  * covered: host names that come from a service file (service=...), which
- * libpq reads itself; README "Fleet" says to give those a hostaddr.
+ * libpq reads itself; docs/fleet.md says to give those a hostaddr.
  * --------------------------------------------------------------------- */
 
 typedef struct Lookups

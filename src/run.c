@@ -22,6 +22,7 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -199,51 +200,102 @@ ranread_run_step(PG_FUNCTION_ARGS)
 	return run_entry(fcinfo, RANREAD_API_1_1);
 }
 
+/* ranread_blocks' state between calls: the stream being drawn and where */
+typedef struct BlocksState
+{
+	BatchParams *p;
+	int			n;				/* I/Os per process */
+	int			process;		/* 0-based: the stream being drawn */
+	int			seq;			/* 0-based: its next I/O */
+	WorkerPlan *plan;			/* that stream's block choice */
+} BlocksState;
+
+/*
+ * Read and check ranread_blocks' arguments into a new BlocksState; the
+ * offsets returned are at most RANREAD_MAX_BLOCK_ROWS, processes x n
+ */
+static BlocksState *
+blocks_begin(FunctionCallInfo fcinfo)
+{
+	ForwardInfo *fi = forward_info(fcinfo);
+	BlocksState *bst = palloc0(sizeof(BlocksState));
+	int			n_arg = forward_arg(fi, "n");
+	int			seed_arg = forward_arg(fi, "seed");
+	int			workers;
+
+	forward_require_options(fcinfo, fi, fi->fn);
+	workload_require(PG_ARGISNULL(n_arg), "n", fi->fn, "n is how many I/Os of each process to show: 1 to 1000000.");
+	bst->n = PG_GETARG_INT32(n_arg);
+	params_owner(fi->fn, NULL);
+	params_range("n", bst->n, 1, RANREAD_MAX_BLOCK_ROWS, NULL);
+	workload_require(PG_ARGISNULL(seed_arg), "seed", fi->fn,
+					 "The same seed gives the same offsets: give any bigint, such as 0 (the default).");
+	bst->p = palloc0(sizeof(BatchParams));
+	(void) workload_batch(bst->p, forward_spec(fcinfo, fi, fi->fn, NULL), &workers, 0);
+	if ((int64) bst->p->groups[0].processes * bst->n > RANREAD_MAX_BLOCK_ROWS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("processes %d times n %d of %s is " INT64_FORMAT " offsets, more than %d",
+						bst->p->groups[0].processes, bst->n, fi->fn,
+						(int64) bst->p->groups[0].processes * bst->n, RANREAD_MAX_BLOCK_ROWS),
+				 errhint("Lower processes or n: each process's offsets are drawn apart, "
+						 "so a few processes show how the streams differ.")));
+	params_resolve(bst->p, fi->fn);
+	return bst;
+}
+
 /*
  * ranread_blocks(processes, n, target, block_size, pattern, region_start,
  *				  region_end, seed [, distribution]): where each process's
  * first n I/Os go, as byte offsets in the target.  No I/O is done; the
  * offsets come from the engines' own block choice, so users and tests can
  * see the region, the seed and the distribution's hot blocks at work.
+ * A row per call, drawn when asked for (a caller that stops reading draws
+ * no more), at most RANREAD_MAX_BLOCK_ROWS in all (docs/design.md, "What any
+ * role may call": no call's work grows past a stated limit).
  */
 Datum
 ranread_blocks(PG_FUNCTION_ARGS)
 {
-	ForwardInfo *fi = forward_info(fcinfo);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	BatchParams *p = palloc0(sizeof(BatchParams));
-	GroupParams *g = &p->groups[0];
-	int			n_arg = forward_arg(fi, "n");
-	int			seed_arg = forward_arg(fi, "seed");
-	int			workers;
-	int			n;
-	int64	   *offsets;
+	FuncCallContext *funcctx;
+	BlocksState *bst;
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+	int64		offset;
 
-	forward_require_options(fcinfo, fi, fi->fn);
-	workload_require(PG_ARGISNULL(n_arg), "n", fi->fn, "n is how many I/Os of each process to show: 1 to 1000000.");
-	n = PG_GETARG_INT32(n_arg);
-	params_owner(fi->fn, NULL);
-	params_range("n", n, 1, 1000000, NULL);
-	workload_require(PG_ARGISNULL(seed_arg), "seed", fi->fn,
-					 "The same seed gives the same offsets: give any bigint, such as 0 (the default).");
-	(void) workload_batch(p, forward_spec(fcinfo, fi, fi->fn, NULL), &workers, 0);
-	params_resolve(p, fi->fn);
-
-	InitMaterializedSRF(fcinfo, 0);
-	offsets = palloc(sizeof(int64) * n);
-	for (int s = 0; s < g->processes; s++)
+	if (SRF_IS_FIRSTCALL())
 	{
-		worker_plan(p, s, n, offsets);
-		for (int i = 0; i < n; i++)
-		{
-			Datum		values[3];
-			bool		nulls[3] = {false, false, false};
+		MemoryContext old;
 
-			values[0] = Int32GetDatum(s + 1);
-			values[1] = Int32GetDatum(i + 1);
-			values[2] = Int64GetDatum(offsets[i]);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-		}
+		funcctx = SRF_FIRSTCALL_INIT();
+		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "return type must be a row type");
+		funcctx->tuple_desc = BlessTupleDesc(tupdesc);
+		/* forward_info keeps its answer in fn_extra, where funcctx is now */
+		fcinfo->flinfo->fn_extra = NULL;
+		funcctx->user_fctx = blocks_begin(fcinfo);
+		fcinfo->flinfo->fn_extra = funcctx;
+		MemoryContextSwitchTo(old);
 	}
-	return (Datum) 0;
+	funcctx = SRF_PERCALL_SETUP();
+	bst = funcctx->user_fctx;
+	CHECK_FOR_INTERRUPTS();
+	if (bst->process >= bst->p->groups[0].processes)
+		SRF_RETURN_DONE(funcctx);
+	if (bst->plan == NULL)
+		bst->plan = worker_plan_begin(funcctx->multi_call_memory_ctx, bst->p, bst->process);
+	offset = worker_plan_next(bst->plan);
+	values[0] = Int32GetDatum(bst->process + 1);
+	values[1] = Int32GetDatum(bst->seq + 1);
+	values[2] = Int64GetDatum(offset);
+	if (++bst->seq == bst->n)
+	{
+		pfree(bst->plan);
+		bst->plan = NULL;
+		bst->process++;
+		bst->seq = 0;
+	}
+	SRF_RETURN_NEXT(funcctx, HeapTupleGetDatum(heap_form_tuple(funcctx->tuple_desc, values, nulls)));
 }

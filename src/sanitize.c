@@ -1,6 +1,6 @@
 /*
  * sanitize.c
- *		Built only into a sanitizer build (make SANITIZE=..., README,
+ *		Built only into a sanitizer build (make SANITIZE=..., docs/building.md,
  *		"Sanitizer build"): UndefinedBehaviorSanitizer's options.
  *
  * The runtime reads UBSAN_OPTIONS from /proc/self/environ when it starts,

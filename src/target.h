@@ -36,7 +36,7 @@ extern bool target_lookup(const char *name, RanreadTarget *t);
 extern void target_check_usable(const RanreadTarget *t, const char *fn);
 extern char *target_relname(const char *target);
 
-/* durability.c: the durability files a purge leaves (README, "Does the storage keep what it flushes?") */
+/* durability.c: the durability files a purge leaves (docs/writes-and-durability.md, "Does the storage keep what it flushes?") */
 extern char *durability_files_on(Oid spcoid);
 
 /* target_am.c */

@@ -56,6 +56,16 @@
  * would commit such a relation with a transaction id in relfrozenxid or
  * relminmxid is refused at commit.
  *
+ * No fsync request of a target's files is left to the checkpointer: each
+ * writer of them syncs what it writes or needs no sync (the fill and the
+ * durability file sync themselves, a batch's writes are benchmark I/O with
+ * O_DIRECT, the copy of SET TABLESPACE is synced here), and the requests
+ * md.c makes when it creates or truncates a file are cancelled at once
+ * (forget_fsync).  So a target
+ * whose files vanish (a lost disk, files removed by hand), purged or not,
+ * costs the next checkpoint nothing: a pending fsync of a missing file is a
+ * PANIC of the whole server (docs/design.md, "Failures").
+ *
  * Pages stay valid empty heap pages with pseudo-random free space (see
  * fill.c), so tools that read the files through smgr (RelationCopyStorage,
  * pg_checksums) accept them.  Targets made by 1.0 remain heap relations
@@ -500,9 +510,39 @@ allowed_relation(Relation rel, char persistence)
 }
 
 /*
+ * Cancel the checkpointer's pending fsync of one segment of a fork, as md.c
+ * does before it unlinks one.
+ *
+ * A relation of this access method leaves no fsync request behind (the
+ * rule is atop this file): whoever writes its files syncs them itself (the
+ * fill, fill.c; the durability file's writes, durability.c; the copy of SET
+ * TABLESPACE, below), and every request PostgreSQL's storage manager makes
+ * for it (md.c registers one for each file it creates, and for each
+ * segment it truncates) is cancelled here at once.  A request that
+ * outlived a target's files (a lost disk, files removed by hand, the purge
+ * of such a target) would make the next checkpoint fail to fsync a file
+ * that is not there, which PostgreSQL treats as a lost write: a PANIC, and
+ * with the tablespace's directory gone, a crash recovery that may not start.
+ */
+static void
+forget_fsync(RelFileNode rnode, ForkNumber forknum, uint32 segno)
+{
+	FileTag		tag;
+
+	memset(&tag, 0, sizeof(tag));
+	tag.handler = SYNC_HANDLER_MD;
+	tag.forknum = forknum;
+	tag.rnode = rnode;
+	tag.segno = segno;
+	RegisterSyncRequest(&tag, SYNC_FORGET_REQUEST, true);
+}
+
+/*
  * A new relfilenode (CREATE TABLE, TRUNCATE, VACUUM FULL's new table) of a
  * relation ranread allows: the main fork, and the init fork an unlogged
  * relation needs.  No transaction ids are stored, so none is recorded.
+ * The init fork is synced here; the main fork is empty, and its writers
+ * sync what they write: the fsyncs md.c asked for both files are cancelled.
  */
 static void
 ta_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode, char persistence,
@@ -518,24 +558,37 @@ ta_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode, char per
 	*freezeXid = InvalidTransactionId;
 	*minmulti = InvalidMultiXactId;
 	srel = RelationCreateStorage(*newrnode, persistence, true);
+	forget_fsync(*newrnode, MAIN_FORKNUM, 0);
 	if (persistence == RELPERSISTENCE_UNLOGGED)
 	{
 		smgrcreate(srel, INIT_FORKNUM, false);
 		log_smgrcreate(newrnode, INIT_FORKNUM);
 		smgrimmedsync(srel, INIT_FORKNUM);
+		forget_fsync(*newrnode, INIT_FORKNUM, 0);
 	}
 	smgrclose(srel);
 }
 
+/*
+ * TRUNCATE of a relation made in this very transaction: empty its main
+ * fork in place.  md.c asks a fsync of every segment it truncates (the
+ * first becomes empty, the others stay as empty files): cancel them all.
+ */
 static void
 ta_relation_nontransactional_truncate(Relation rel)
 {
+	BlockNumber nblocks = smgrnblocks(RelationGetSmgr(rel), MAIN_FORKNUM);
+	uint32		nsegs = nblocks / RELSEG_SIZE + 1;
+
 	RelationTruncate(rel, 0);
+	for (uint32 seg = 0; seg < nsegs; seg++)
+		forget_fsync(rel->rd_node, MAIN_FORKNUM, seg);
 }
 
 /*
  * ALTER TABLE ... SET TABLESPACE: copy every fork to the new relfilenode,
- * page by page through smgr, and drop the old one at commit (as heap does).
+ * page by page through smgr, and drop the old one at commit (as heap does);
+ * each copy is synced here, and no fsync request of the new files is left.
  */
 static void
 ta_relation_copy_data(Relation rel, const RelFileNode *newrnode)
@@ -546,6 +599,9 @@ ta_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
 	RelationCopyStorage(RelationGetSmgr(rel), dstrel, MAIN_FORKNUM,
 						rel->rd_rel->relpersistence);
+	/* PostgreSQL syncs an unlogged main fork's copy only at checkpoints: sync it now */
+	smgrimmedsync(dstrel, MAIN_FORKNUM);
+	forget_fsync(*newrnode, MAIN_FORKNUM, 0);
 	for (ForkNumber fork = MAIN_FORKNUM + 1; fork <= MAX_FORKNUM; fork++)
 	{
 		if (!smgrexists(RelationGetSmgr(rel), fork))
@@ -555,21 +611,20 @@ ta_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 			(rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED && fork == INIT_FORKNUM))
 			log_smgrcreate(newrnode, fork);
 		RelationCopyStorage(RelationGetSmgr(rel), dstrel, fork, rel->rd_rel->relpersistence);
+		smgrimmedsync(dstrel, fork);
+		forget_fsync(*newrnode, fork, 0);
 	}
 	RelationDropStorage(rel);
 	smgrclose(dstrel);
 }
 
-static void forget_fsync(RelFileNode rnode, uint32 segno);
-
 /*
  * Move the moved segments back: the transaction (or subtransaction)
- * aborted.  The new relfilenode's first segment had a pending fsync from
- * its creation (md.c registers one); PostgreSQL, deleting that relfilenode
- * at abort, keeps its first segment as an empty file until the next
- * checkpoint so that such a fsync finds it, but it has just been moved
- * away: cancel the fsync, or the checkpointer fails to open the file and
- * PANICs.
+ * aborted.  PostgreSQL, deleting the new relfilenode at abort, expects its
+ * first segment there (it keeps it as an empty file until the next
+ * checkpoint, for a pending fsync), but it has just been moved away; the
+ * fsync md.c asked at its creation was cancelled then, and is cancelled
+ * again here, so that the checkpointer never looks for it.
  */
 static void
 undo_moves(int from_level)
@@ -585,7 +640,7 @@ undo_moves(int from_level)
 							m->to, m->from),
 					 errhint("Run ranread_setup again to re-create the target.")));
 		else
-			forget_fsync(m->to_node, m->segno);
+			forget_fsync(m->to_node, MAIN_FORKNUM, m->segno);
 		moved = m->next;
 		pfree(m->from);
 		pfree(m->to);
@@ -748,20 +803,6 @@ register_callbacks(void)
 	callbacks_registered = true;
 }
 
-/* Cancel the checkpointer's pending fsyncs of a segment, as md.c does on unlink */
-static void
-forget_fsync(RelFileNode rnode, uint32 segno)
-{
-	FileTag		tag;
-
-	memset(&tag, 0, sizeof(tag));
-	tag.handler = SYNC_HANDLER_MD;
-	tag.forknum = MAIN_FORKNUM;
-	tag.rnode = rnode;
-	tag.segno = segno;
-	RegisterSyncRequest(&tag, SYNC_FORGET_REQUEST, true);
-}
-
 /*
  * VACUUM FULL and CLUSTER: give the new relfilenode the old one's segment
  * files by renaming them, instead of copying rows (there are none) or pages.
@@ -802,7 +843,7 @@ ta_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 						 errhint("ranread_targets shows the target as empty; run ranread_setup again.")));
 			break;
 		}
-		forget_fsync(OldTable->rd_node, seg);
+		forget_fsync(OldTable->rd_node, MAIN_FORKNUM, seg);
 		m = MemoryContextAlloc(TopMemoryContext, sizeof(MovedSegment));
 		m->from = MemoryContextStrdup(TopMemoryContext, from);
 		m->to = MemoryContextStrdup(TopMemoryContext, to);

@@ -36,8 +36,9 @@
  * The per-block words.  A verifying batch has, for each block of the region
  * it verifies on each target (the verifying groups' regions, first to last),
  * in its shared memory, a 64-bit word
- *	 bits  0..46  seq		the sequence of the last write acknowledged (completed)
+ *	 bits  0..45  seq		the sequence of the last write acknowledged (completed)
  *						and not overlapped by another write of the block
+ *	 bit	 46	  bad		a read of the block was found bad (counted once)
  *	 bits 47..62  inflight	writes of the block issued and not completed
  *	 bit	 63	  overlap	a write was issued while another was in flight;
  *						cleared when none is left
@@ -64,6 +65,13 @@
  * read's start is not 0, carry this batch and a sequence at least that seq.
  * So a read never reports a lost write it could not have seen, and every
  * read that did not race a write is checked.
+ * A read found bad sets the block's bad bit; only the read that sets it
+ * counts the block and keeps it among the first bad blocks: so a batch
+ * counts bad blocks, each once (by the kind its first bad read found),
+ * however often it reads them, while verify_checked and verify_skipped
+ * count pages read (docs/design.md, "Verify").  No write or read of the
+ * block looks at the bit.  The sequences stop at 2^46 - 1, 70 trillion
+ * writes of one batch, 81 days at 10 million writes a second.
  * begun wraps after 2^32 writes of one block: to hide a race from one read,
  * that many writes of its block would have to begin and complete while it is
  * in flight, 7 minutes at 10 million writes a second to a single block, far
@@ -129,12 +137,13 @@ typedef struct VerifyError
 typedef struct VerifyShared
 {
 	pg_atomic_uint64 next_seq;	/* write sequences, from 1 */
-	pg_atomic_uint32 nerrors;	/* bad blocks found (errors[] keeps the first) */
+	pg_atomic_uint32 nerrors;	/* bad blocks found, each once (errors[] keeps the first) */
 	VerifyError errors[RANREAD_VERIFY_ERRORS];
 } VerifyShared;
 
 /* The per-block word, and the writes of the block begun (a pg_atomic_uint32 beside it) */
-#define VW_SEQ_MASK		((UINT64CONST(1) << 47) - 1)
+#define VW_SEQ_MASK		((UINT64CONST(1) << 46) - 1)
+#define VW_BAD			(UINT64CONST(1) << 46)
 #define VW_INFLIGHT_SHIFT 47
 #define VW_INFLIGHT_ONE (UINT64CONST(1) << VW_INFLIGHT_SHIFT)
 #define VW_INFLIGHT_MASK (UINT64CONST(0xFFFF) << VW_INFLIGHT_SHIFT)
@@ -195,6 +204,13 @@ verify_word_raced(pg_atomic_uint64 *w, pg_atomic_uint32 *begun, uint64 before, u
 	pg_read_barrier();
 	return ((before | after) & VW_INFLIGHT_MASK) != 0 ||
 		pg_atomic_read_u32(begun) != begun_before;
+}
+
+/* A read of the block was found bad: is it the first (the block not yet counted)? */
+static inline bool
+verify_word_mark_bad(pg_atomic_uint64 *w)
+{
+	return (pg_atomic_fetch_or_u64(w, VW_BAD) & VW_BAD) == 0;
 }
 
 /* verify.c */

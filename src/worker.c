@@ -12,7 +12,8 @@
  *	 worker 0 inserts the batch's 'running' row in its own transaction;
  *	 open the targets' segment files (O_DIRECT), seed the streams, give
  *	 them slots and aligned buffers (io.c), prepare the engine (engine.h:
- *	 the one BatchParams.engine names); count itself ready and wait for "go";
+ *	 the one BatchParams.engine names, or the buffer manager's for a
+ *	 server-path stream); count itself ready and wait for "go";
  *	 run the engine until iterations, duration or a stop end it, hearing
  *	 from it once a second (worker_progress) and when an I/O failed
  *	 (Worker.error);
@@ -297,29 +298,36 @@ worker_progress(Worker *w, uint64 now)
 		ranread_request_stop(w->p->claim, STOP_CANCELLED);
 }
 
-/*
- * The byte offsets (within its target) of stream s's first n I/Os, chosen
- * by the very code the engines use; for ranread_blocks().
- */
-void
-worker_plan(const BatchParams *p, int s, int n, int64 *offsets)
+/* A stream's I/Os drawn one at a time, for ranread_blocks() */
+struct WorkerPlan
 {
 	Worker		w;
 	Stream		st;
 	Slot		slot;
-	uint64		seg_bytes = (uint64) RELSEG_SIZE * BLCKSZ;
+};
 
-	memset(&w, 0, sizeof(w));
-	memset(&slot, 0, sizeof(slot));
-	w.p = p;
-	w.streams = &st;
-	io_stream_init(&st, p, s);
-	st.remaining = PG_UINT64_MAX;
-	for (int i = 0; i < n; i++)
-	{
-		io_prepare(&w, &slot, 0);
-		offsets[i] = (int64) ((uint64) slot.file * seg_bytes + slot.offset);
-	}
+/*
+ * Start drawing stream s's I/Os, by the very code the engines use; in
+ * context cxt, which must hold p as long as the plan is used
+ */
+WorkerPlan *
+worker_plan_begin(MemoryContext cxt, const BatchParams *p, int s)
+{
+	WorkerPlan *wp = MemoryContextAllocZero(cxt, sizeof(WorkerPlan));
+
+	wp->w.p = p;
+	wp->w.streams = &wp->st;
+	io_stream_init(&wp->st, p, s);
+	wp->st.remaining = PG_UINT64_MAX;
+	return wp;
+}
+
+/* The byte offset (within its target) of the stream's next I/O */
+int64
+worker_plan_next(WorkerPlan *wp)
+{
+	io_prepare(&wp->w, &wp->slot, 0);
+	return (int64) ((uint64) wp->slot.file * RELSEG_SIZE * BLCKSZ + wp->slot.offset);
 }
 
 /*
@@ -402,7 +410,7 @@ worker_prepare(BatchWorker *bw, BatchShared *bs, int index)
 	bw->bs = bs;
 	bw->me = me;
 	bw->index = index;
-	bw->ops = engine_ops(p->engine);
+	bw->ops = engine_of_worker(p, me->first_stream, me->nstreams);
 	w->p = p;
 	w->stop = &ranread_control()->stop;
 	w->interrupt = &ranread_worker_terminate;
@@ -794,6 +802,8 @@ ranread_worker_main(Datum arg)
 						worker_note_terminated(me);
 					}
 				}
+				else if (bw.io.nslots > 0 && bw.ops->release)
+					bw.ops->release(&bw.io);	/* no start: what prepare made (a transaction) */
 			}
 			else
 			{

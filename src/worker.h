@@ -9,6 +9,9 @@
 #include "ranread.h"
 
 extern PGDLLEXPORT void ranread_worker_main(Datum arg);
-extern void worker_plan(const BatchParams *p, int stream, int n, int64 *offsets);
+/* a stream's I/Os, one at a time (ranread_blocks) */
+typedef struct WorkerPlan WorkerPlan;
+extern WorkerPlan *worker_plan_begin(MemoryContext cxt, const BatchParams *p, int stream);
+extern int64 worker_plan_next(WorkerPlan *wp);
 
 #endif							/* RANREAD_WORKER_H */

@@ -49,6 +49,7 @@
 #include "calls.h"
 #include "leader.h"
 #include "params.h"
+#include "serverpath.h"
 #include "workload.h"
 
 PG_FUNCTION_INFO_V1(ranread_options);
@@ -275,6 +276,7 @@ typedef struct GroupRead
 	double		region_end;
 	bool		processes_given;
 	bool		named;			/* errors name the group */
+	bool		prefetch_given; /* its own effective_io_concurrency */
 } GroupRead;
 
 /* One option of a group, its value not null */
@@ -326,6 +328,14 @@ apply_group(GroupRead *r, const WorkloadOption *o, const JsonbValue *v)
 			break;
 		case OPT_VERIFY:
 			g->verify = json_bool(key, v);
+			break;
+		case OPT_PATH:
+			g->path = params_path(json_text(key, v));
+			break;
+		case OPT_EFFECTIVE_IO_CONCURRENCY:
+			g->prefetch = json_int4(key, v);
+			params_option_range(o, g->prefetch, NULL);
+			r->prefetch_given = true;
 			break;
 		default:
 			elog(ERROR, "option %s is not a group's", key);
@@ -382,13 +392,25 @@ check_target(const char *target, const char *whose)
 				 errhint("The default target is named \"ranread\".")));
 }
 
+/*
+ * What the top of a spec gives every group as its default: the options
+ * that may stand at either level (the table's "both")
+ */
+typedef struct GroupDefaults
+{
+	const char *target;
+	int64		iterations;		/* 0: none, the duration ends the run */
+	RanreadPath path;
+	int			prefetch;		/* -1: none given */
+} GroupDefaults;
+
 /* Read one group's options: the table's defaults, then the object's */
 static void
 group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
-				const char *default_target, int64 default_iterations, bool named)
+				const GroupDefaults *d, bool named)
 {
 	JsonbIterator *it = JsonbIteratorInit(obj);
-	GroupRead	r = {p, g, pstrdup(default_target), 0, 0, false, named};
+	GroupRead	r = {p, g, pstrdup(d->target), 0, 0, false, named, false};
 	char	   *key;
 	JsonbValue	v;
 
@@ -396,7 +418,9 @@ group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
 	group_label(g, obj, index);
 	where_group = named ? g->label : NULL;
 	params_owner(where_fn, where_group);
-	g->iterations = default_iterations;
+	g->iterations = d->iterations;
+	g->path = d->path;
+	g->prefetch = d->prefetch;
 	for (int i = 0; i < workload_noptions; i++)
 		if (workload_options[i].level == LEVEL_GROUP && !workload_options[i].both && workload_options[i].default_value != NULL)
 		{
@@ -434,17 +458,17 @@ group_from_json(BatchParams *p, GroupParams *g, JsonbContainer *obj, int index,
 	check_target(r.target, named ? psprintf("group \"%s\" of %s", g->label, where_fn) : where_fn);
 	params_region(g, r.region_start, r.region_end);
 	params_check_group(g);
+	serverpath_check_prefetch(g, r.prefetch_given, named ? psprintf("group \"%s\" of %s", g->label, where_fn) : where_fn);
 	g->target = params_target(p, r.target);
 }
 
 /*
- * The groups of a batch from a JSON array of group objects.  Every group's
- * iterations default to default_iterations (0: the duration ends them).
- * Errors name the group in a mix, and of several groups.
+ * The groups of a batch from a JSON array of group objects, each with the
+ * defaults the top of the spec gives.  Errors name the group in a mix, and
+ * of several groups.
  */
 static void
-read_groups(BatchParams *p, Jsonb *groups, const char *default_target,
-			int64 default_iterations, bool mix)
+read_groups(BatchParams *p, Jsonb *groups, const GroupDefaults *d, bool mix)
 {
 	const char *fn = where_fn;
 	int			n;
@@ -474,8 +498,7 @@ read_groups(BatchParams *p, Jsonb *groups, const char *default_target,
 					 errmsg("group %d of %s must be a JSON object of options, not %s", i + 1, fn,
 							v->type == jbvBinary ? "an array" : json_type_name(v)),
 					 errhint("A group's options are %s.", option_names(true))));
-		group_from_json(p, &p->groups[i], v->val.binary.data, i, default_target, default_iterations,
-						mix || n > 1);
+		group_from_json(p, &p->groups[i], v->val.binary.data, i, d, mix || n > 1);
 		for (int j = 0; j < i; j++)
 			if (strcmp(p->groups[j].label, p->groups[i].label) == 0)
 				ereport(ERROR,
@@ -545,6 +568,8 @@ typedef struct BatchRead
 	bool		have_workers;
 	bool		have_latency_target;
 	int64		latency_target;
+	RanreadPath path;			/* every group's default */
+	int			prefetch;		/* every group's default; -1: none */
 } BatchRead;
 
 /* A study point's coordinates (or a search's window), kept as JSON */
@@ -636,6 +661,13 @@ apply_batch(BatchRead *r, const WorkloadOption *o, const JsonbValue *v)
 		case OPT_POINT:
 			apply_point(r, v);
 			break;
+		case OPT_PATH:
+			r->path = params_path(json_text(key, v));
+			break;
+		case OPT_EFFECTIVE_IO_CONCURRENCY:
+			r->prefetch = json_int4(key, v);
+			params_option_range(o, r->prefetch, NULL);
+			break;
 		default:
 			elog(ERROR, "option %s is not a batch's", key);
 	}
@@ -652,7 +684,8 @@ apply_batch(BatchRead *r, const WorkloadOption *o, const JsonbValue *v)
 const char *
 workload_batch(BatchParams *p, Jsonb *spec, int *workers, int flags)
 {
-	BatchRead	r = {p, workers, NULL, NULL, 0, false, false, false, 0};
+	BatchRead	r = {p, workers, NULL, NULL, 0, false, false, false, 0, PATH_DEVICE, -1};
+	GroupDefaults d;
 	JsonbIterator *it;
 	char	   *key;
 	JsonbValue	v;
@@ -703,7 +736,13 @@ workload_batch(BatchParams *p, Jsonb *spec, int *workers, int flags)
 	if (r.iterations == 0 && p->duration_ns == 0)
 		r.iterations = RANREAD_DEFAULT_ITERATIONS;
 	p->seed = params_seed(!r.have_seed, p->seed);
-	read_groups(p, r.groups, r.target, r.iterations, p->mix);
+	d.target = r.target;
+	d.iterations = r.iterations;
+	d.path = r.path;
+	d.prefetch = r.prefetch;
+	read_groups(p, r.groups, &d, p->mix);
+	if (r.prefetch >= 0)
+		serverpath_check_prefetch_default(p, fn);
 	if ((flags & WORKLOAD_TRUST_SWEEP) == 0)
 		check_calls(p, r.have_latency_target, r.latency_target, fn);
 	params_check_batch(p, fn);

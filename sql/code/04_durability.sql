@@ -1,5 +1,5 @@
--- 1.1, the power-loss durability check (src/durability.c; README, "Does the
--- storage keep what it flushes?").
+-- 1.1, the power-loss durability check (src/durability.c;
+-- docs/writes-and-durability.md, "Does the storage keep what it flushes?").
 
 COMMENT ON TABLE @extschema@.ranread_durability IS
     'ranread durability tests: writes acknowledged by the storage (the log) and what read back after the power cut';

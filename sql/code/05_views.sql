@@ -110,7 +110,8 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.steady, b.steady_excursion, b.steady_slope, b.mix,
        b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test,
        b.cpu_user_pct, b.cpu_sys_pct, b.cpu_us_per_io, b.device,
-       b.device_util_pct, b.lat_stddev_ms
+       b.device_util_pct, b.lat_stddev_ms,
+       b.path, b.effective_io_concurrency, b.cache_pct
   FROM @extschema@.ranread_batches b,
        LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n;
 
@@ -149,7 +150,9 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        ranread_internal.ranread_round(b.cpu_us_per_io, 2)::numeric(12,2) AS cpu_us_per_io,
        b.device,
        ranread_internal.ranread_round(b.device_util_pct, 1)::numeric(6,1) AS device_util_pct,
-       ranread_internal.ranread_round(b.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms
+       ranread_internal.ranread_round(b.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms,
+       b.path, b.effective_io_concurrency,
+       ranread_internal.ranread_round(b.cache_pct, 1)::numeric(6,1) AS cache_pct
   FROM ranread_internal.ranread_summary_raw b;
 
 -- What a batch ran, in a few words: "random 8K reads", "sequential 1M
@@ -172,10 +175,17 @@ $$;
 
 -- One row per batch that fits a screen: when, where, what ran at which
 -- load, and its figures as a person reads them (IOPS whole, MiB/s in mbps
--- to 0.1, ms to 0.001).  ranread_summary_full has every column.
+-- to 0.1, ms to 0.001).  ranread_summary_full has every column.  A batch of
+-- the server path says so in its workload, and the share of its reads the
+-- caches answered.
 CREATE OR REPLACE VIEW @extschema@.ranread_summary AS
 SELECT f.batch, date_trunc('second', f.run_at) AS run_at, f.tablespace, f.target,
-       ranread_internal.ranread_workload_words(f.groups, f.pattern, f.block_size, f.write_pct, f.sync) AS workload,
+       ranread_internal.ranread_workload_words(f.groups, f.pattern, f.block_size, f.write_pct, f.sync)
+       || CASE WHEN f.path OPERATOR(pg_catalog.=) 'server'
+               THEN ' through shared buffers' || CASE WHEN f.cache_pct IS NOT NULL
+                                                      THEN pg_catalog.format(' (%s%% from caches)', f.cache_pct)
+                                                      ELSE '' END
+               ELSE '' END AS workload,
        f.processes, f.queue_depth, f.seconds, f.iops, f.mbps, f.avg_ms, f.p99_ms,
        f.max_ms, f.status
   FROM @extschema@.ranread_summary_full f;
@@ -210,7 +220,9 @@ SELECT g.batch, g.grp, g.label, b.run_at, n.status, g.target, g.tablespace,
        ranread_internal.ranread_round(g.cpu_us_per_io, 2)::numeric(12,2) AS cpu_us_per_io,
        g.device,
        ranread_internal.ranread_round(g.device_util_pct, 1)::numeric(6,1) AS device_util_pct,
-       ranread_internal.ranread_round(g.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms
+       ranread_internal.ranread_round(g.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms,
+       g.path, g.effective_io_concurrency,
+       ranread_internal.ranread_round(g.cache_pct, 1)::numeric(6,1) AS cache_pct
   FROM @extschema@.ranread_groups g
   JOIN @extschema@.ranread_batches b USING (batch),
        LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n;

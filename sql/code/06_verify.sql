@@ -1,6 +1,6 @@
--- 1.1, verified writes and reads (README, "Verified writes"): the bad
--- blocks a batch's verify found, and ranread_verify, which checks a whole
--- target once.
+-- 1.1, verified writes and reads (docs/writes-and-durability.md, "Verified
+-- writes"): the bad blocks a batch's verify found, and ranread_verify, which
+-- checks a whole target once.
 
 
 -- Read a whole target once (O_DIRECT) and check every block's stamp and

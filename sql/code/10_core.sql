@@ -74,7 +74,7 @@ AS 'MODULE_PATHNAME', 'ranread_purge'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 CREATE OR REPLACE FUNCTION @extschema@.ranread_run(
-    @options(processes, iterations, target, duration, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync, start_at, io_priority, verify))
+    @options(processes, iterations, target, duration, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync, start_at, io_priority, verify, path, effective_io_concurrency))
 RETURNS @extschema@.ranread_run_result
 AS 'MODULE_PATHNAME', 'ranread_run_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
@@ -87,7 +87,7 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 CREATE OR REPLACE FUNCTION @extschema@.ranread_mix(
     groups       jsonb,
     @options(duration='30s', warmup, seed, workers, steady_state, target, iterations, start_at, io_priority))
-    @skip(processes block_size write_pct queue_depth pattern region_start region_end rate_iops distribution sync verify: a group's own, in each object of groups (ranread_options, level group))
+    @skip(processes block_size write_pct queue_depth pattern region_start region_end rate_iops distribution sync verify path effective_io_concurrency: a group's own, in each object of groups (ranread_options, level group))
 RETURNS SETOF @extschema@.ranread_group_result
 AS 'MODULE_PATHNAME', 'ranread_mix'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 3;

@@ -447,7 +447,7 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_sweep(
     max_processes  integer  DEFAULT 1280,
     @options(iterations, duration='30s'),
     max_avg_ms     float8   DEFAULT 10,
-    @options(target, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync, io_priority, verify))
+    @options(target, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync, io_priority, verify, path, effective_io_concurrency))
     @skip(processes: each step's, from start and max_processes; start_at: the steps start one after another)
 RETURNS TABLE (
     step           integer,

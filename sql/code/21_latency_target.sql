@@ -445,7 +445,7 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_latency_target(
     percentile     float8   DEFAULT 99,
     dimension      text     DEFAULT 'queue_depth',
     max_load       integer  DEFAULT 256,
-    @options(duration='5s', target, processes=NULL, queue_depth=NULL, block_size, write_pct, pattern, region_start, region_end, warmup, seed, workers, distribution, sync, io_priority, verify))
+    @options(duration='5s', target, processes=NULL, queue_depth=NULL, block_size, write_pct, pattern, region_start, region_end, warmup, seed, workers, distribution, sync, io_priority, verify, path, effective_io_concurrency))
     @skip(iterations steady_state: every window runs for duration, so that windows compare; rate_iops: the search raises the load itself, which a cap would hold down; start_at: the windows start one after another)
 RETURNS TABLE (
     step           integer,

@@ -1,11 +1,12 @@
 -- 1.1, from numbers to settings: ranread_advise turns the history of a
 -- tablespace into the planner and I/O settings PostgreSQL models storage
 -- with, one row per setting, with the figures, the formula and the SQL that
--- would apply it.  It never applies anything.
+-- would apply it.  It never applies anything.  Its types are state
+-- (sql/state/22_advise.sql).
 --
 -- The formulas are pure functions (ranread_advise_*), tested on known
--- numbers; README.md, "From numbers to settings", gives each with its
--- source.  ranread_advise itself is a few named steps in schema
+-- numbers; docs/commit-and-advice.md, "From numbers to settings", gives each
+-- with its source.  ranread_advise itself is a few named steps in schema
 -- ranread_internal: check the arguments, find the place (tablespace and
 -- target), measure (measure => true), gather the evidence from the history,
 -- map it to rows through the formulas, say what to apply.  The evidence
@@ -377,9 +378,12 @@ BEGIN
 END
 $$;
 
+-- ranread_advise's steps and helpers (schema ranread_internal)
+
 -- The batches advice may rest on: completed, timed, one group, reads only,
--- unpaced, uniform over the whole target, random 8 KiB or sequential of 128
--- KiB or more.  stale says why a batch does not count for tablespace_name:
+-- on the device path (what the storage gives; the server path's figures
+-- are ranread_advise_server_curve's), unpaced, uniform over the whole
+-- target, random 8 KiB or sequential of 128 KiB or more.  stale says why a batch does not count for tablespace_name:
 -- it measured another tablespace, or a target made again since.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_history(tablespace_name name)
 RETURNS SETOF ranread_internal.ranread_advise_batch
@@ -401,6 +405,7 @@ AS $$
      WHERE b.status = 'completed'
        AND b.commit_test IS NULL
        AND coalesce(b.groups, 1) = 1
+       AND coalesce(b.path, 'device') = 'device'
        AND b.write_pct = 0
        AND b.sync IS NULL
        AND b.rate_iops IS NULL
@@ -410,6 +415,51 @@ AS $$
        AND b.region_start = 0 AND b.region_end = 100
        AND ((b.pattern = 'random' AND b.block_size = 8192)
             OR (b.pattern = 'sequential' AND b.block_size >= 131072))
+$$;
+
+-- The server path's curve on a tablespace (docs/server-path.md): one process reading random 8 KiB blocks through shared buffers,
+-- at each prefetch distance measured (effective_io_concurrency), each the
+-- median of the latest five comparable batches on the target of the latest
+-- of them: completed, timed, one group of one process, reads only, unpaced,
+-- uniform over the whole target, path server, on the tablespace, newer than
+-- its target, and answered by the device (cache_pct below 50: figures the
+-- caches made are memory's).  batches: all of them; spread: the most a
+-- distance's batches vary ((max - min) / median of their IOPS).  NULLs where
+-- there are none.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_server_curve(tablespace_name name,
+    OUT prefetch integer[], OUT iops float8[], OUT avg_ms float8[], OUT batches bigint[],
+    OUT curve_text text, OUT spread float8)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH c AS (
+        SELECT b.batch, b.run_at, b.target, b.effective_io_concurrency AS e, b.iops, b.avg_ms
+          FROM @extschema@.ranread_batches b
+          JOIN @extschema@.ranread_targets t ON t.target = b.target AND t.created_at <= b.run_at
+         WHERE b.status = 'completed' AND b.path = 'server' AND coalesce(b.groups, 1) = 1
+           AND b.processes = 1 AND b.write_pct = 0 AND b.rate_iops IS NULL
+           AND b.avg_ms IS NOT NULL AND b.iops > 0 AND b.pattern = 'random' AND b.block_size = 8192
+           AND coalesce(b.distribution, 'uniform') = 'uniform' AND b.region_start = 0 AND b.region_end = 100
+           AND b.tablespace = $1 AND b.cache_pct < 50
+    ), w AS (
+        SELECT c.*, row_number() OVER (PARTITION BY c.e ORDER BY c.run_at DESC, c.batch DESC) AS k
+          FROM c WHERE c.target = (SELECT l.target FROM c l ORDER BY l.run_at DESC, l.batch DESC LIMIT 1)
+    ), m AS (
+        SELECT w.e, percentile_cont(0.5) WITHIN GROUP (ORDER BY w.iops) AS iops,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY w.avg_ms) AS avg_ms,
+               count(*) AS n, array_agg(w.batch ORDER BY w.batch) AS batches,
+               (max(w.iops) - min(w.iops)) / percentile_cont(0.5) WITHIN GROUP (ORDER BY w.iops) AS spread
+          FROM w WHERE w.k <= 5 GROUP BY w.e
+    )
+    SELECT array_agg(m.e ORDER BY m.e), array_agg(m.iops ORDER BY m.e), array_agg(m.avg_ms ORDER BY m.e),
+           (SELECT array_agg(x ORDER BY x) FROM m, unnest(m.batches) x),
+           string_agg(format('%s: %s IOPS at %s ms average', m.e, to_char(round(m.iops::numeric), 'FM999,999,999,990'),
+                             round(m.avg_ms::numeric, 3))
+                      || CASE WHEN m.n > 1 THEN format(' (median of %s batches, which vary by %s%%)', m.n,
+                                                      round((100 * m.spread)::numeric, 1)) ELSE '' END,
+                      '; ' ORDER BY m.e),
+           max(m.spread) FILTER (WHERE m.n > 1)
+      FROM m
 $$;
 
 -- Why the batches of a kind (and processes, queue depth: NULL for any) that
@@ -566,6 +616,8 @@ AS $$
             'SELECT * FROM %1$sranread_run(1, target => %2$L, duration => %3$L, block_size => 1048576, pattern => ''sequential'');'
         WHEN 'random sweep' THEN
             'SELECT * FROM %1$sranread_sweep(start => 1, max_processes => 256, duration => %3$L, max_avg_ms => %4$s, target => %2$L);'
+        WHEN 'server sweep' THEN
+            'SELECT * FROM %1$sranread_paths(target => %2$L, duration => %3$L);'
         WHEN 'sequential sweep' THEN
             'SELECT * FROM %1$sranread_sweep(start => 1, max_processes => 16, duration => %3$L, max_avg_ms => 1000, target => %2$L, block_size => 1048576, pattern => ''sequential'');'
         WHEN 'commit test' THEN
@@ -1011,39 +1063,70 @@ END
 $$;
 
 -- Step: effective_io_concurrency and maintenance_io_concurrency
--- (ranread_advise_io_concurrency) from the random curve.
+-- (ranread_advise_io_concurrency): from what PostgreSQL got at each
+-- prefetch distance, measured on the server path (ranread_advise_server_curve,
+-- ranread_paths), wherever such figures exist; else from the random curve
+-- of the device path, as a model of what prefetching could use.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_io_rows(ev ranread_internal.ranread_advise_evidence)
 RETURNS ranread_internal.ranread_advice[]
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    formula constant text := 'the lowest concurrency (processes x queue depth) at which random 8 KiB reads reach 90% of the highest IOPS measured within max_avg_ms average latency, 1 to 1000: the pages in flight past which prefetching gains little. ';
+    modelled constant text := 'the lowest concurrency (processes x queue depth) at which random 8 KiB reads reach 90% of the highest IOPS measured within max_avg_ms average latency, 1 to 1000: the pages in flight past which prefetching gains little. ';
+    measured constant text := 'measured, not modelled: the lowest effective_io_concurrency at which one process reading random 8 KiB blocks through shared buffers (ranread''s server path, prefetching that many blocks ahead as a bitmap heap scan does) reaches 90% of the highest IOPS measured within max_avg_ms average latency, 1 to 1000. ';
+    sc         record;
     ioc        record;
+    formula    text;
     figures    text;
     to_measure text;
+    batches    bigint[];
+    spread     float8;
+    remeasure  text[];
 BEGIN
-    SELECT * INTO ioc FROM @extschema@.ranread_advise_io_concurrency(ev.curve_concurrency, ev.curve_iops,
-                                                                     ev.curve_avg_ms, ev.max_avg_ms);
-    IF ioc.io_concurrency IS NULL THEN
-        figures := format('missing: random 8 KiB reads at two or more concurrencies (processes x queue depth) within %s ms average on %s%s',
-                          ev.max_avg_ms, ev.tablespace,
-                          CASE WHEN ev.curve_text IS NOT NULL THEN '; measured: ' || ev.curve_text ELSE '' END)
-                   || ranread_internal.ranread_advise_stale(ev.tablespace, 'random', NULL, NULL);
-        to_measure := concat_ws(' ', ev.setup,
-                                ranread_internal.ranread_advise_measure_sql('random sweep', ev.target, ev.duration, ev.max_avg_ms));
-    ELSE
-        figures := format('random 8 KiB reads by concurrency (I/Os in flight): %s; peak %s IOPS at %s within %s ms average; 90%% of it from %s',
-                          ev.curve_text, to_char(round(ioc.peak_iops::numeric), 'FM999,999,999,990'),
+    sc := ranread_internal.ranread_advise_server_curve(ev.tablespace);
+    SELECT * INTO ioc FROM @extschema@.ranread_advise_io_concurrency(sc.prefetch, sc.iops, sc.avg_ms, ev.max_avg_ms);
+    IF ioc.io_concurrency IS NOT NULL THEN
+        formula := measured;
+        figures := format('one process''s random 8 KiB reads through shared buffers (path server) by effective_io_concurrency: %s; peak %s IOPS at %s within %s ms average; 90%% of it from %s',
+                          sc.curve_text, to_char(round(ioc.peak_iops::numeric), 'FM999,999,999,990'),
                           ioc.peak_concurrency, ev.max_avg_ms, ioc.io_concurrency)
-                   || CASE WHEN ioc.still_rising THEN format('; IOPS still rose at the highest concurrency measured, so %s is a lower bound: measure higher', ioc.io_concurrency) ELSE '' END;
+                   || CASE WHEN ioc.still_rising THEN format('; IOPS still rose at the highest distance measured, so %s is a lower bound: measure higher', ioc.io_concurrency) ELSE '' END;
         to_measure := CASE WHEN ioc.still_rising
-                           THEN ranread_internal.ranread_advise_measure_sql('random sweep', ev.target, ev.duration, ev.max_avg_ms) END;
+                           THEN ranread_internal.ranread_advise_measure_sql('server sweep', ev.target, ev.duration, ev.max_avg_ms) END;
+        batches := sc.batches;
+        spread := sc.spread;
+        remeasure := ARRAY['server sweep'];
+    ELSE
+        SELECT * INTO ioc FROM @extschema@.ranread_advise_io_concurrency(ev.curve_concurrency, ev.curve_iops,
+                                                                         ev.curve_avg_ms, ev.max_avg_ms);
+        formula := modelled;
+        IF ioc.io_concurrency IS NULL THEN
+            figures := format('missing: random 8 KiB reads at two or more concurrencies (processes x queue depth) within %s ms average on %s%s',
+                              ev.max_avg_ms, ev.tablespace,
+                              CASE WHEN ev.curve_text IS NOT NULL THEN '; measured: ' || ev.curve_text ELSE '' END)
+                       || ranread_internal.ranread_advise_stale(ev.tablespace, 'random', NULL, NULL);
+            to_measure := concat_ws(' ', ev.setup,
+                                    ranread_internal.ranread_advise_measure_sql('random sweep', ev.target, ev.duration, ev.max_avg_ms));
+        ELSE
+            figures := format('random 8 KiB reads by concurrency (I/Os in flight): %s; peak %s IOPS at %s within %s ms average; 90%% of it from %s',
+                              ev.curve_text, to_char(round(ioc.peak_iops::numeric), 'FM999,999,999,990'),
+                              ioc.peak_concurrency, ev.max_avg_ms, ioc.io_concurrency)
+                       || CASE WHEN ioc.still_rising THEN format('; IOPS still rose at the highest concurrency measured, so %s is a lower bound: measure higher', ioc.io_concurrency) ELSE '' END;
+            to_measure := CASE WHEN ioc.still_rising
+                               THEN ranread_internal.ranread_advise_measure_sql('random sweep', ev.target, ev.duration, ev.max_avg_ms) END;
+        END IF;
+        -- what PostgreSQL gets, measured, would replace the model
+        IF ioc.io_concurrency IS NOT NULL THEN
+            figures := figures || '; a model: what PostgreSQL itself gets at each effective_io_concurrency, measured by ranread_paths, replaces it';
+        END IF;
+        batches := coalesce(ev.curve_batches, '{}');
+        spread := ev.curve_spread;
+        remeasure := ARRAY['random sweep'];
     END IF;
     -- both settings follow from the same curve; they differ in what uses them
     RETURN (SELECT array_agg(ranread_internal.ranread_advise_row(ev, u.setting, 'tablespace', ioc.io_concurrency::text,
-                                 figures, formula || u.used, to_measure, coalesce(ev.curve_batches, '{}'),
-                                 ev.curve_spread, ARRAY['random sweep']) ORDER BY u.n)
+                                 figures, formula || u.used, to_measure, batches, spread, remeasure) ORDER BY u.n)
               FROM (VALUES (1, 'effective_io_concurrency', 'PostgreSQL 15 uses it as the prefetch distance of bitmap heap scans; its docs: the number of drives for RAID, hundreds for SSDs.'),
                            (2, 'maintenance_io_concurrency', 'PostgreSQL 15 uses it for prefetching on behalf of many sessions: ANALYZE, index deletion, recovery prefetch.')
                    ) u(n, setting, used));
@@ -1257,6 +1340,7 @@ GRANT EXECUTE ON FUNCTION
     @extschema@.ranread_advise_parallel_workers(float8, float8),
     @extschema@.ranread_advise_wal_sync_method(text[], float8[], text),
     ranread_internal.ranread_advise_history(name),
+    ranread_internal.ranread_advise_server_curve(name),
     ranread_internal.ranread_advise_stale(name, text, integer, integer),
     ranread_internal.ranread_advise_measure_sql(text, name, interval, float8, name, name),
     ranread_internal.ranread_advise_target(name),

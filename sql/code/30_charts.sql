@@ -1,7 +1,7 @@
--- Charts: every chart of ranread is a jsonb spec (README, "Charts from
--- SQL") drawn by the one renderer (C, src/report/svg.c), so that they all
--- have the same look and rules.  The spec's keys are in the README and
--- atop src/report/svg.c.
+-- Charts: every chart of ranread is a jsonb spec (docs/charts-and-reports.md,
+-- "Charts from SQL") drawn by the one renderer (C, src/report/svg.c), so that
+-- they all have the same look and rules.  The spec's keys are in
+-- docs/charts-and-reports.md and atop src/report/svg.c.
 
 -- The renderer for plpgsql functions: the SVG of a spec.  Pure: the SVG
 -- depends on the spec alone.

@@ -1,12 +1,12 @@
--- 1.1, the latency heatmap (README, "Percentiles over time"): one batch's
--- I/Os by second (columns) and latency (rows, one per power of two of a
--- millisecond, the slowest on top), colour = I/Os, from the seconds'
--- merged histograms (ranread_intervals.histogram), drawn by the one
--- renderer as a heat table (ranread_svg, kind "heat").  The renderer takes
--- at most 40 columns: a longer batch's seconds are put together in equal
--- runs (a column's label is its first and last second).  New in 1.1, so
--- the upgrade script includes this file whole (1.2: a batch whose
--- histograms hold no I/O is a clean error, and no report section).
+-- 1.1, the latency heatmap (docs/charts-and-reports.md, "Percentiles over
+-- time"): one batch's I/Os by second (columns) and latency (rows, one per
+-- power of two of a millisecond, the slowest on top), colour = I/Os, from the
+-- seconds' merged histograms (ranread_intervals.histogram), drawn by the one
+-- renderer as a heat table (ranread_svg, kind "heat").  The renderer takes at
+-- most 40 columns: a longer batch's seconds are put together in equal runs (a
+-- column's label is its first and last second).  New in 1.1, so the upgrade
+-- script includes this file whole (1.2: a batch whose histograms hold no I/O
+-- is a clean error, and no report section).
 
 -- The cells: one row per column, latency band and I/Os (0 where none),
 -- from seconds with a histogram; lo_ms, hi_ms bound the band.

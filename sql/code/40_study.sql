@@ -1038,7 +1038,7 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_study(
     large_size    integer   DEFAULT 1048576,
     large_pattern text      DEFAULT 'random',
     @options(seed, workers, io_priority, verify))
-    @skip(region_start region_end: the region dimension sets both ('START-END' per point); iterations steady_state: every point runs for duration, so that points compare; rate_iops: a study measures what the storage answers at each point, which a cap would hide; sync: a study's writes are plain (ranread_commit_test times the commit path, ranread_run and ranread_sweep synced writes); start_at: the points start one after another)
+    @skip(region_start region_end: the region dimension sets both ('START-END' per point); iterations steady_state: every point runs for duration, so that points compare; rate_iops: a study measures what the storage answers at each point, which a cap would hide; path effective_io_concurrency: not dimensions of a study (ranread_paths compares the two paths at each prefetch distance); sync: a study's writes are plain (ranread_commit_test times the commit path, ranread_run and ranread_sweep synced writes); start_at: the points start one after another)
 RETURNS SETOF @extschema@.ranread_study_result
 AS 'MODULE_PATHNAME', 'ranread_forward'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;

@@ -1402,6 +1402,24 @@ BEGIN
             DETAIL = 'Its text is not shown: it may hold a password.',
             HINT = 'loopback is a libpq connection string back to this database, such as ''host=/var/run/postgresql dbname=app''; NULL uses this server''s socket, database and user.';
     END IF;
+    -- the coordinator adds duration and warmup to the start (the nodes'
+    -- bound): checked here first, in the words of the nodes' own check
+    -- (src/params.c), so that no value overflows a timestamp
+    IF o.duration IS NOT NULL AND (o.duration <= interval '0' OR o.duration > interval '24 hours') THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('duration of %s must be positive and at most 24 hours, not %s', fn, o.duration),
+            HINT = 'duration is how long each node''s batch measures, such as ''30s''; NULL runs iterations instead.';
+    END IF;
+    IF o.duration IS NOT NULL AND o.duration < interval '10 ms' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('duration of %s must be at least 10 milliseconds, not %s', fn, o.duration),
+            HINT = 'A shorter run would end before its first I/O completes.';
+    END IF;
+    IF o.warmup IS NOT NULL AND (o.warmup < interval '0' OR o.warmup > interval '24 hours') THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('warmup of %s must be zero or positive and at most 24 hours, not %s', fn, o.warmup),
+            HINT = 'warmup is how long each node runs before it starts counting, such as ''5s''.';
+    END IF;
     IF o.start_delay IS NULL OR o.start_delay < interval '100 ms' OR o.start_delay > interval '30 min' THEN
         RAISE EXCEPTION USING ERRCODE = CASE WHEN o.start_delay IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
             MESSAGE = format('start_delay of %s must be between 100 ms and 30 minutes, not %s', fn, coalesce(o.start_delay::text, 'NULL')),
@@ -1442,9 +1460,9 @@ AS $$
         LATERAL ranread_internal.ranread_fleet_round(x) r
 $$;
 
--- One batch on many servers at once: see the top of this file and README's
--- "Fleet".  The options of ranread_run pass through to every node, as one
--- spec.
+-- One batch on many servers at once: see the top of this file and
+-- docs/fleet.md.  The options of ranread_run pass through to every
+-- node, as one spec.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet(
     nodes            text[],
     @options(processes, iterations, target, duration, block_size, write_pct, queue_depth, pattern, region_start, region_end, warmup, rate_iops, seed, workers, distribution, steady_state, sync),
@@ -1454,7 +1472,7 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet(
     max_offset_ms    float8   DEFAULT 10,
     on_clock_skew    text     DEFAULT 'error',
     loopback         text     DEFAULT NULL,
-    @options(io_priority, verify))
+    @options(io_priority, verify, path, effective_io_concurrency))
     @skip(start_at: the fleet starts every node at once, start_delay after the call)
 RETURNS SETOF @extschema@.ranread_fleet_result
 AS 'MODULE_PATHNAME', 'ranread_forward'

@@ -252,7 +252,7 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet_sweep(
     max_offset_ms    float8   DEFAULT 10,
     on_clock_skew    text     DEFAULT 'error',
     loopback         text     DEFAULT NULL,
-    @options(sync, io_priority, verify))
+    @options(sync, io_priority, verify, path, effective_io_concurrency))
     @skip(processes: each step's, from start and max_processes; start_at: the fleet starts every node at once, start_delay after each step begins)
 RETURNS TABLE (
     step            integer,
@@ -390,11 +390,23 @@ DECLARE
     body text;
     lo   oid;
     q    text := 'SELECT * FROM ranread_internal.ranread_fleet_rows_raw(%s)';
+    shown text;
+    isdir boolean;
 BEGIN
+    -- the directory as errors show it: at most 100 characters of it
+    shown := CASE WHEN length(directory) <= 100 THEN quote_literal(directory)
+                  ELSE quote_literal(left(directory, 100)) || format('... (%s characters)', length(directory)) END;
     IF directory IS NULL OR directory !~ '^/' THEN
         RAISE EXCEPTION USING
             ERRCODE = CASE WHEN directory IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
-            MESSAGE = format('directory of ranread_fleet_export must be an absolute path, not %s', coalesce(quote_literal(directory), 'NULL')),
+            MESSAGE = format('directory of ranread_fleet_export must be an absolute path, not %s', coalesce(shown, 'NULL')),
+            HINT = 'The file is written by the server, in a directory such as ''/var/tmp''.';
+    END IF;
+    -- what a path may be (Linux: 255 bytes a name), with room for the file's name
+    IF octet_length(directory) > 900 OR EXISTS (SELECT FROM regexp_split_to_table(directory, '/') n WHERE octet_length(n) > 255) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('directory of ranread_fleet_export must be a path of at most 900 bytes, each name in it at most 255, not %s', shown),
             HINT = 'The file is written by the server, in a directory such as ''/var/tmp''.';
     END IF;
     IF format IS NULL OR format NOT IN ('tsv', 'csv', 'json', 'svg') THEN
@@ -411,10 +423,19 @@ BEGIN
                            ELSE format('fleet %s does not exist', fleet) END,
             HINT = 'ranread_fleet_summary lists the fleets.';
     END IF;
-    IF NOT coalesce((pg_stat_file(directory, true)).isdir, false) THEN
+    BEGIN
+        isdir := coalesce((pg_stat_file(directory, true)).isdir, false);
+    EXCEPTION WHEN internal_error THEN
+        -- an error of the system PostgreSQL has no code for (a loop of symbolic links, ...)
+        RAISE EXCEPTION USING
+            ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('directory %s of ranread_fleet_export cannot be looked at: %s', shown, SQLERRM),
+            HINT = 'Give a directory the server can write to.';
+    END;
+    IF NOT isdir THEN
         RAISE EXCEPTION USING
             ERRCODE = 'undefined_file',
-            MESSAGE = format('directory "%s" of ranread_fleet_export does not exist', directory),
+            MESSAGE = format('directory %s of ranread_fleet_export does not exist', shown),
             HINT = 'Give a directory the server can write to.';
     END IF;
     path := rtrim(directory, '/') || format('/ranread_fleet_%s_%s.%s', id,

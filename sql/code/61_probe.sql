@@ -1,5 +1,5 @@
--- 1.1, keeping watch (README, "Keeping watch"): the probe, its cap, its
--- target and its schedule.
+-- 1.1, keeping watch (docs/keeping-watch.md, "Keeping watch"): the probe, its
+-- cap, its target and its schedule.
 --
 -- A probe is one small paced batch on the one workload path: a spec handed
 -- to ranread_run_step, one process at queue depth 1, random 8 KiB reads,

@@ -1,9 +1,9 @@
--- 1.1, keeping watch on the storage (README, "Keeping watch"): batches
--- compared from their latency histograms, a baseline per tablespace, a
+-- 1.1, keeping watch on the storage (docs/keeping-watch.md, "Keeping watch"):
+-- batches compared from their latency histograms, a baseline per tablespace, a
 -- verdict and a health status for every probe (ranread_probes, in
 -- 60_watch.sql), a NOTIFY and a WARNING when a tablespace's status changes.
 -- How the comparison decides: src/compare.c and docs/design.md, "Comparing
--- batches".
+-- batches and keeping watch".
 
 -- The comparison of two latency histograms (src/compare.c): a Mann-Whitney
 -- U test on the buckets for the middle, a two-proportion test on the share

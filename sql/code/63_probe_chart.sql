@@ -1,6 +1,6 @@
--- 1.1, keeping watch (README, "Keeping watch"): a tablespace's probes over
--- days, drawn by the one renderer (ranread_svg; the spec's keys atop
--- src/report/svg.c).
+-- 1.1, keeping watch (docs/keeping-watch.md, "Keeping watch"): a tablespace's
+-- probes over days, drawn by the one renderer (ranread_svg; the spec's keys
+-- atop src/report/svg.c).
 
 -- SVG: the p50 and p99 latency of each probe of a tablespace over the last
 -- days (each probe's own merged histogram, from ranread_probe_verdicts),

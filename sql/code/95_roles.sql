@@ -83,7 +83,7 @@ AS $$
                ('run', 'ranread_profile'), ('run', 'ranread_commit_test'),
                ('run', 'ranread_probe'), ('run', 'ranread_probe_setup'), ('run', 'ranread_probe_schedule'),
                ('run', 'ranread_probe_schedules'), ('run', 'ranread_probe_unschedule'),
-               ('run', 'ranread_verify'),
+               ('run', 'ranread_verify'), ('run', 'ranread_paths'), ('run', 'ranread_profile_postgres'),
                ('probe', 'ranread_probe'), ('probe', 'ranread_probe_schedule'),
                ('probe', 'ranread_probe_schedules'), ('probe', 'ranread_probe_unschedule'),
                ('export', 'ranread_export'), ('export', 'ranread_export_study'),
@@ -98,7 +98,13 @@ AS $$
             'EXECUTE on functions ranread_internal.ranread_profile_*',
             'EXECUTE on functions ranread_internal.ranread_block_size_ok*',
             -- a commit test records its test's id
-            'USAGE on sequence @extschema@.ranread_commit_test_seq'])
+            'USAGE on sequence @extschema@.ranread_commit_test_seq',
+            -- the two paths side by side (24_paths.sql): batches, read back
+            'EXECUTE on functions ranread_internal.ranread_paths_*',
+            'EXECUTE on function ranread_internal.ranread_require_read_committed(text, text)',
+            'EXECUTE on function ranread_internal.ranread_first_failed(ranread_internal.ranread_check[])',
+            'EXECUTE on function ranread_internal.ranread_round(float8, integer)',
+            'EXECUTE on function @extschema@.ranread_hist_percentile(bytea, float8)'])
         UNION ALL
         SELECT 'probe', pg_catalog.unnest(ranread_internal.ranread_needs('ranread_probe'))
     ), expanded AS (

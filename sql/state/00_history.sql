@@ -113,8 +113,9 @@ CREATE TABLE @extschema@.ranread_batches (
     lat_stddev_ms  float8,
     -- 1.1, verified writes and reads (the verify option): whether a group
     -- verified, pages read and checked, pages read while a write of theirs
-    -- was in flight (not checked), bad blocks and bad blocks of each kind
-    -- (ranread_verify_errors has the first); NULL where nothing verified
+    -- was in flight (not checked), bad blocks and bad blocks of each kind,
+    -- each block once however often it was read (ranread_verify_errors has
+    -- the first); NULL where nothing verified
     verify         boolean,
     verify_checked bigint,
     verify_skipped bigint,
@@ -124,7 +125,19 @@ CREATE TABLE @extschema@.ranread_batches (
     verify_lost    bigint,
     -- 1.2: the workers' I/O priority (the io_priority option, as
     -- 'idle', 'best-effort:N' or 'realtime:N'); NULL: the server's own kept
-    io_priority    text
+    io_priority    text,
+    -- 1.2, the server path (docs/server-path.md): which way the
+    -- reads went (device: O_DIRECT; server: through shared buffers and the
+    -- page cache; NULL where a mix's groups differ), the server path's
+    -- prefetch distance, what the caches answered of its measured reads
+    -- (shared buffers, else the page cache, and both in % of its reads) and
+    -- the server's settings in force; NULL where nothing read that way
+    path           text CHECK (path IN ('device', 'server')),
+    effective_io_concurrency integer,
+    shared_hits    bigint,
+    page_cache_hits bigint,
+    cache_pct      float8,
+    server_settings jsonb
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
@@ -178,7 +191,8 @@ CREATE TABLE @extschema@.ranread_intervals (
     max_ms         float8,
     grp            integer NOT NULL DEFAULT 1,  -- 1.1
     -- 1.1: the second's latency histogram, every process of the group
-    -- merged (README, "Percentiles over time"); NULL where not taken
+    -- merged (docs/charts-and-reports.md, "Percentiles over time"); NULL where
+    -- not taken
     histogram      bytea,
     PRIMARY KEY (batch, grp, second)
 );

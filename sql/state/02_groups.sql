@@ -58,6 +58,13 @@ CREATE TABLE @extschema@.ranread_groups (
     verify_corrupt bigint,
     verify_wrong_block bigint,
     verify_lost    bigint,
+    -- 1.2: as in ranread_batches, the group's path and what the caches
+    -- answered of its server-path reads
+    path           text CHECK (path IN ('device', 'server')),
+    effective_io_concurrency integer,
+    shared_hits    bigint,
+    page_cache_hits bigint,
+    cache_pct      float8,
     PRIMARY KEY (batch, grp)
 );
 

@@ -1,5 +1,5 @@
--- State, the power-loss durability check (1.1, src/durability.c; README,
--- "Does the storage keep what it flushes?").
+-- State, the power-loss durability check (1.1, src/durability.c;
+-- docs/writes-and-durability.md, "Does the storage keep what it flushes?").
 
 CREATE SEQUENCE @extschema@.ranread_durability_seq;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.ranread_durability_seq', '');

@@ -1,5 +1,5 @@
--- State, verified writes and reads (1.1, README "Verified writes"): the
--- bad blocks a batch's verify or ranread_verify found.
+-- State, verified writes and reads (1.1, docs/writes-and-durability.md
+-- "Verified writes"): the bad blocks a batch's verify or ranread_verify found.
 
 -- The first bad blocks (at most 100) of every batch that verified, and of
 -- every ranread_verify call (batch and grp NULL; the rows of one call share

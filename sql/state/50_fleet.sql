@@ -221,7 +221,9 @@ CREATE TYPE @extschema@.ranread_fleet_options AS (
     on_clock_skew    text,
     loopback         text,
     io_priority      text,      -- 1.2
-    verify           boolean    -- 1.2
+    verify           boolean,   -- 1.2
+    path             text,      -- 1.2
+    effective_io_concurrency integer    -- 1.2
 );
 
 -- The coordinator's own view of one node, kept as one record per node in

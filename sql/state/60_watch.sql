@@ -1,7 +1,7 @@
--- State, keeping watch on the storage (1.1, README "Keeping watch"):
--- probes (small paced batches of a tablespace, each beside its batch in
--- ranread_batches), the thresholds a tablespace is judged by, its
--- baseline, and the verdict of every probe.
+-- State, keeping watch on the storage (1.1, docs/keeping-watch.md "Keeping
+-- watch"): probes (small paced batches of a tablespace, each beside its batch
+-- in ranread_batches), the thresholds a tablespace is judged by, its baseline,
+-- and the verdict of every probe.
 
 -- One row per probe: which batch it was, the tablespace it watched, when it
 -- ran, and the pg_cron job that ran it (NULL when called by hand).  No

@@ -1,7 +1,7 @@
 -- ranread 1.1 -> 1.2: the state changes (tables, types, sequences, the
 -- rows and privileges 1.2 no longer allows); CHANGELOG.md says why.  The
--- upgrade script is built from this file (sql/README.md, "Upgrades"):
--- sql/updates/pre-update.sql, this, the whole of sql/code/, then
+-- upgrade script is built from this file (sql/README.md, "What the Makefile
+-- builds"): sql/updates/pre-update.sql, this, the whole of sql/code/, then
 -- sql/updates/post-update.sql.  History is kept as it is.
 --
 -- test/shell/15_upgrade.sh checks that a database updated from 1.0 through
@@ -53,6 +53,22 @@ ALTER TABLE @extschema@.ranread_probes
     ADD CONSTRAINT ranread_probes_probed_at_finite CHECK (pg_catalog.isfinite(probed_at));
 -- verify/io_priority: the workers' I/O priority recorded with each batch
 ALTER TABLE @extschema@.ranread_batches ADD COLUMN io_priority text;
+
+-- the server path: its columns, per batch and group; batches of 1.1 read
+-- on the device path, and keep NULL
+ALTER TABLE @extschema@.ranread_batches
+    ADD COLUMN path text CHECK (path IN ('device', 'server')),
+    ADD COLUMN effective_io_concurrency integer,
+    ADD COLUMN shared_hits bigint,
+    ADD COLUMN page_cache_hits bigint,
+    ADD COLUMN cache_pct float8,
+    ADD COLUMN server_settings jsonb;
+ALTER TABLE @extschema@.ranread_groups
+    ADD COLUMN path text CHECK (path IN ('device', 'server')),
+    ADD COLUMN effective_io_concurrency integer,
+    ADD COLUMN shared_hits bigint,
+    ADD COLUMN page_cache_hits bigint,
+    ADD COLUMN cache_pct float8;
 
 -- studies/sweeps: a study's row and a sweep's are recorded by the call
 -- that ran it alone, as the extension's owner (ranread_study_record,
@@ -134,12 +150,25 @@ ALTER TABLE @extschema@.ranread_sweeps
                AND block_size > 0 AND write_pct BETWEEN 0 AND 100 AND queue_depth >= 1
                AND start >= 1 AND max_processes >= start AND steps >= 0);
 
--- fleets: the workers' I/O priority and verify, as every function that
+-- fleets: the workers' I/O priority, verify and the path, as every function that
 -- takes a workload now takes them (src/options.tsv), travel to the nodes
 -- with the fleet's other options
 ALTER TYPE @extschema@.ranread_fleet_options
     ADD ATTRIBUTE io_priority text,
-    ADD ATTRIBUTE verify boolean;
+    ADD ATTRIBUTE verify boolean,
+    ADD ATTRIBUTE path text,
+    ADD ATTRIBUTE effective_io_concurrency integer;
+
+-- verify counts bad blocks, each once (1.2): 97_comments.sql gives a
+-- column comment only where there is none, so the old words go first
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_errors IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_corrupt IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_wrong_block IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_batches.verify_lost IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_errors IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_corrupt IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_wrong_block IS NULL;
+COMMENT ON COLUMN @extschema@.ranread_groups.verify_lost IS NULL;
 
 -- watch: verdicts that noise cannot flip (docs/design.md, "Comparing
 -- batches and keeping watch").  A tablespace takes a status once

@@ -1,12 +1,16 @@
--- The end of every upgrade script (sql/README.md, "Upgrades"), after the
--- version's state changes and the whole of sql/code/ (which made every
+-- The end of every upgrade script (sql/README.md, "What the Makefile
+-- builds"), after the version's state changes and the whole of sql/code/ (which made every
 -- function and view of this version, their comments and the privileges a
 -- fresh install gives).
 --
 -- 1. A function of the extension that sql/code/ did not make again (the
 --    row version of its dependency on its schema is the one pre-update.sql
---    kept aside) is not part of this version: dropped.  The access method's handler is state, never made
---    again, and stays.
+--    kept aside) is not part of this version: dropped.  When this version
+--    has one function of that name (its arguments changed: a new option,
+--    say), the privileges its owner had given other roles on the old one
+--    are given on the new one first, so that a role granted ranread_run
+--    keeps it.  The access method's handler is state, never made again,
+--    and stays.
 -- 2. The views pre-update.sql dropped are given again the privileges their
 --    owner had given other roles (a DBA's GRANT SELECT ON ranread_summary).
 -- 3. A role granted a kind of use ('report', 'run', 'probe', 'export',
@@ -38,6 +42,25 @@ BEGIN
            AND NOT EXISTS (SELECT FROM pg_catalog.pg_am a WHERE a.amhandler OPERATOR(pg_catalog.=) p.oid)
          ORDER BY p.prokind OPERATOR(pg_catalog.=) 'a' DESC   -- aggregates before their support functions
     LOOP
+        FOR g IN
+            SELECT DISTINCT CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+                                 ELSE pg_catalog.quote_ident(r.rolname) END AS grantee,
+                   a.is_grantable, n.oid::pg_catalog.regprocedure AS heir
+              FROM pg_catalog.pg_proc p
+             CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+              LEFT JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+              JOIN pg_catalog.pg_proc n ON n.proname OPERATOR(pg_catalog.=) p.proname
+                                       AND n.pronamespace OPERATOR(pg_catalog.=) p.pronamespace
+                                       AND n.oid OPERATOR(pg_catalog.<>) p.oid
+             WHERE p.oid OPERATOR(pg_catalog.=) fn
+               AND a.grantor OPERATOR(pg_catalog.=) p.proowner AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+               AND (SELECT pg_catalog.count(*) FROM pg_catalog.pg_proc x
+                     WHERE x.proname OPERATOR(pg_catalog.=) p.proname
+                       AND x.pronamespace OPERATOR(pg_catalog.=) p.pronamespace) OPERATOR(pg_catalog.=) 2
+        LOOP
+            EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE %s TO %s%s', g.heir, g.grantee,
+                                      CASE WHEN g.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+        END LOOP;
         EXECUTE pg_catalog.format('DROP ROUTINE %s', fn);
     END LOOP;
 

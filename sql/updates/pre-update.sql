@@ -1,5 +1,5 @@
--- The start of every upgrade script (sql/README.md, "Upgrades"), before the
--- version's state changes and the whole of sql/code/.
+-- The start of every upgrade script (sql/README.md, "What the Makefile
+-- builds"), before the version's state changes and the whole of sql/code/.
 --
 -- 1. The views to make again.  The build lists here the views whose
 --    definition changed since the version updated from (scripts/changed-views);

@@ -6,11 +6,11 @@
  *		whose specs SQL builds too.  Every chart of ranread is drawn
  *		through here.
  *
- * The keys are documented atop svg.c and in the README.  Reading is strict:
- * an unknown key, a value of the wrong type, arrays of unequal length or a
- * highlight of a point that does not exist is an error that names the key
- * by its path ("series[2].marker"), because a typo that silently drew a
- * different chart would be worse.  Colours and dashes go into attributes,
+ * The keys are documented atop svg.c and in docs/charts-and-reports.md.
+ * Reading is strict: an unknown key, a value of the wrong type, arrays of
+ * unequal length or a highlight of a point that does not exist is an error
+ * that names the key by its path ("series[2].marker"), because a typo that
+ * silently drew a different chart would be worse.  Colours and dashes go into attributes,
  * so they are checked against what SVG accepts (#rgb, #rrggbb, a colour
  * name; numbers, spaces and commas) as well as escaped.  Text is converted
  * from the server encoding to UTF-8, as the renderer expects.
@@ -60,10 +60,10 @@
 PG_FUNCTION_INFO_V1(ranread_svg);
 
 /*
- * The limits of a spec (README, "Charts from SQL"): rows and columns of a
- * heat table, rows of a table, points of a series, categories, reference
- * lines, highlights, notes, colours of a heat scale, characters of a text,
- * parts of a text, characters of all texts
+ * The limits of a spec (docs/charts-and-reports.md, "Charts from SQL"): rows
+ * and columns of a heat table, rows of a table, points of a series,
+ * categories, reference lines, highlights, notes, colours of a heat scale,
+ * characters of a text, parts of a text, characters of all texts
  */
 #define SPEC_MAX_HEAT_ROWS 200
 #define SPEC_MAX_HEAT_COLS 40
@@ -142,9 +142,9 @@ static const SpecWord spec_markers[] = {
 };
 
 /*
- * The formats of a text's parts (README, "Charts from SQL"): each prints a
- * number as the renderer's function of that name does, "char" a character
- * by its code point; "decimals" goes with "fixed"
+ * The formats of a text's parts (docs/charts-and-reports.md, "Charts from
+ * SQL"): each prints a number as the renderer's function of that name does,
+ * "char" a character by its code point; "decimals" goes with "fixed"
  */
 typedef enum SpecPart
 {

@@ -1,7 +1,8 @@
 /*
  * chart_json.h
  *		The jsonb chart spec reader (chart_json.c): a spec, as ranread_svg
- *		takes it (README, "Charts from SQL"), drawn by the renderer.
+ *		takes it (docs/charts-and-reports.md, "Charts from SQL"), drawn by the
+ *		renderer.
  */
 #ifndef RANREAD_CHART_JSON_H
 #define RANREAD_CHART_JSON_H

@@ -1,8 +1,8 @@
 -- The spec of ranread_chart (charts.c runs this query and draws what it
--- returns through chart_json.c; README, "Charts from SQL"): IOPS against
--- processes on a log2 x axis with a tick at each step, average and p99
--- latency on the right axis, the latency bound, the verdict in words and a
--- table of the steps.
+-- returns through chart_json.c; docs/charts-and-reports.md, "Charts from
+-- SQL"): IOPS against processes on a log2 x axis with a tick at each step,
+-- average and p99 latency on the right axis, the latency bound, the verdict in
+-- words and a table of the steps.
 --
 -- Which batches (@batches@, a condition on b) and which verdict are
 -- charts.c's: the verdict is never worked out here.

@@ -1,13 +1,13 @@
 -- The spec of ranread_timeline (charts.c runs this query and draws what
--- it returns through chart_json.c; README, "Charts from SQL"): IOPS per
--- second of one batch with their mean as a dashed line (its figure in the
--- legend), a mix's groups' IOPS as lines of their own, average and maximum
--- latency on the right axis (only when the batch was timed; in log when
--- the maximum is over 10x the highest average, so that the average is not
+-- it returns through chart_json.c; docs/charts-and-reports.md, "Charts from
+-- SQL"): IOPS per second of one batch with their mean as a dashed line (its
+-- figure in the legend), a mix's groups' IOPS as lines of their own, average
+-- and maximum latency on the right axis (only when the batch was timed; in log
+-- when the maximum is over 10x the highest average, so that the average is not
 -- a flat line at 0), and the figures in words, so that throttling and
--- exhausted burst credits show as steps in the IOPS line (noted when the
--- last third of the run is 20% below the first); and, where the seconds
--- have latency histograms (1.1), each second's p99 from them merged.
+-- exhausted burst credits show as steps in the IOPS line (noted when the last
+-- third of the run is 20% below the first); and, where the seconds have
+-- latency histograms (1.1), each second's p99 from them merged.
 --   $1  the batch (charts.c checks that it exists), or NULL when no batch
 --       has per-second intervals yet
 --   $2  the latency heatmap of the batch as a panel (chart_timeline_heat.sql),

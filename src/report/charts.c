@@ -5,16 +5,17 @@
  *		of the steps) and ranread_timeline (one batch, second by second).
  *
  * Both are drawn the way every chart of ranread is: a query builds the
- * chart's jsonb spec (chart_sweep.sql, chart_timeline.sql; README, "Charts
- * from SQL") and chart_json.c reads it into the renderer (svg.c).  The
- * queries are compiled into the library (the Makefile turns each into a C
- * string, *.sql.h), because a database still at 1.0 binds ranread_chart
- * and ranread_timeline to these very C functions and has none of the SQL
- * functions of 1.1: the queries read only what the 1.0 tables hold, so the
- * 1.1 library draws a 1.0 database's charts as it draws its own.  The one
- * query that calls functions of 1.1 (chart_timeline_heat.sql, the
- * timeline's heatmap panel) runs only where they exist.  This file only
- * decides what the queries need: which batches, the verdict, the panel.
+ * chart's jsonb spec (chart_sweep.sql, chart_timeline.sql;
+ * docs/charts-and-reports.md, "Charts from SQL") and chart_json.c reads it
+ * into the renderer (svg.c).  The queries are compiled into the library (the
+ * Makefile turns each into a C string, *.sql.h), because a database still at
+ * 1.0 binds ranread_chart and ranread_timeline to these very C functions and
+ * has none of the SQL functions of 1.1: the queries read only what the 1.0
+ * tables hold, so the 1.1 library draws a 1.0 database's charts as it draws
+ * its own.  The one query that calls functions of 1.1
+ * (chart_timeline_heat.sql, the timeline's heatmap panel) runs only where they
+ * exist.  This file only decides what the queries need: which batches, the
+ * verdict, the panel.
  *
  * The verdict the sweep chart states is never computed here.  It is the one
  * ranread_sweep stored in ranread_sweeps when the sweep finished, or, for a

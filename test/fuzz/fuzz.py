@@ -12,8 +12,9 @@ AREA names a generator, test/fuzz/gen_AREA.py.  A generator module has
 Each case runs in its own transaction on one connection, under
 statement_timeout (T ms, default 2000; a generator may set TIMEOUT_MS).
 The run fails when
-  - the server went away or restarted (a crash: pg_postmaster_start_time
-    moved, or the connection broke),
+  - the server went away or restarted (a crash broke the connection, or
+    pg_postmaster_start_time moved; a crash restart keeps that time, so
+    test/fuzz/run also reads the server log for a crash),
   - a call outlived its bound (statement_timeout plus a grace of 3 s: the
     call did not notice the cancel),
   - an error had SQLSTATE XX000 (internal error) or XX001/XX002 (corruption).

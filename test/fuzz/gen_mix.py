@@ -1,5 +1,5 @@
 """The groups of ranread_mix: a JSON array of group objects, every key of
-README "Mixed workloads" (label, processes, block_size, write_pct,
+docs/mixes.md "Mixed workloads" (label, processes, block_size, write_pct,
 queue_depth, pattern, region_start, region_end, rate_iops, distribution,
 sync, iterations, target) with values of the right and the wrong type, at
 and past their bounds, labels of odd Unicode and odd lengths, many groups,

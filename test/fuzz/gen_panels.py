@@ -1,6 +1,6 @@
 """ranread_svg(spec) with panels: heat charts stacked under a line chart on
-its x axis (README, "Charts from SQL"), the way ranread_timeline draws the
-latency heatmap under its plot.  Cases are line specs from gen_svg.py's
+its x axis (docs/charts-and-reports.md, "Charts from SQL"), the way
+ranread_timeline draws the latency heatmap under its plot.  Cases are line specs from gen_svg.py's
 generator with a random "panels" array: heat panels whose columns lie
 between "edges" (increasing numbers, one more than the columns), with
 extreme edges (1e300, -1e300, 5e-324, a span narrower than a pixel, off

@@ -1,6 +1,7 @@
 """ranread_svg(spec): the chart renderer takes any jsonb a caller hands it
 (pg_monitor may call it).  Cases are random specs over every key of the spec
-table in README "Charts from SQL": well-typed ones with extreme numbers
+table in docs/charts-and-reports.md, "Charts from SQL": well-typed ones with
+extreme numbers
 (1e300, 1e308, 1e-16000, 5e-324, -0, 30 decimals), empty, mismatched and
 huge arrays near and past the stated limits, long texts and odd Unicode
 (U+FFFE, U+FFFF, noncharacters, controls, right-to-left marks), and
@@ -111,8 +112,8 @@ TONES = ["plain", "good", "bad", "muted"]
 
 
 class Gen:
-    """A random spec.  A valid one holds only what README allows; an
-    ill-typed one (valid=False) is the same with a few defects: a wrong
+    """A random spec.  A valid one holds only what docs/charts-and-reports.md
+    allows; an ill-typed one (valid=False) is the same with a few defects: a wrong
     type or value at some key, an unknown key, arrays that do not pair up,
     a count or a text past its limit."""
 

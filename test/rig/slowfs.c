@@ -57,6 +57,8 @@
  *   fsync_delay_us=N, fdatasync_delay_us=N  change a delay or the tail
  *                   while mounted (the requests that arrive from then on
  *                   take it)
+ *   reset_stats     count reads and writes from zero, and the most in
+ *                   flight from the requests in flight now
  * The stats file adds what the cache did: mode, cached_writes,
  * cached_acked (acknowledged by a lying flush but still only cached),
  * flushes, dsync_writes, cuts, dropped_writes and dropped_acked (summed over
@@ -567,6 +569,14 @@ control(const char *buf, size_t size)
 			__atomic_store_n(&opt.fdatasync_delay_us, us, __ATOMIC_RELAXED);
 			return 0;
 		}
+	}
+	/* counts from now on: reads, writes, and the most in flight from those now */
+	if (strcmp(cmd, "reset_stats") == 0)
+	{
+		atomic_store(&n_reads, 0);
+		atomic_store(&n_writes, 0);
+		atomic_store(&max_in_flight, atomic_load(&in_flight));
+		return 0;
 	}
 	pthread_mutex_lock(&cache_lock);
 	if (strcmp(cmd, "honest") == 0)

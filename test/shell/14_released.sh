@@ -21,7 +21,7 @@ done
 
 version=$(sed -n 's/^EXTVERSION = //p' Makefile)
 if [ -e "sql/versions/ranread--$version.sql" ]; then
-  LC_ALL=C cat $(LC_ALL=C ls sql/state/*.sql) $(LC_ALL=C ls sql/code/*.sql) | cmp -s - "sql/versions/ranread--$version.sql"
+  sh scripts/assemble install | cmp -s - "sql/versions/ranread--$version.sql"
   ok $? "sql/state/ and sql/code/ assemble to the released ranread--$version.sql: the current version is released, so a change to the surface starts the next one"
 else
   diag "EXTVERSION $version is not released yet: sql/state/ and sql/code/ are where it is written"

@@ -47,7 +47,7 @@ ok $? "ALTER EXTENSION ranread UPDATE succeeds"
 is "$(q "SELECT extversion FROM pg_extension WHERE extname = 'ranread'")" "$CUR" "... and the extension is at $CUR"
 is "$(history_of)" "$before" "the history is intact after the update: batches, processes, intervals, sweeps, targets"
 
-is "$(q "SELECT has_function_privilege('rr_upgrade_runner', 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean)', 'EXECUTE')")" t \
+is "$(q "SELECT has_function_privilege('rr_upgrade_runner', 'ranread_run'::regproc, 'EXECUTE')")" t \
   "a role granted EXECUTE on 1.0's ranread_run may execute $CUR's, whose arguments changed"
 q "DROP OWNED BY rr_upgrade_runner; DROP ROLE rr_upgrade_runner" >/dev/null
 

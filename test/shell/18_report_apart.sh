@@ -1,5 +1,6 @@
 #!/bin/bash
-# The report module stands apart from the benchmark core (README, "Layout"):
+# The report module stands apart from the benchmark core (docs/design.md, "The
+# house"):
 #  - no file of the core (src/, outside src/report/) includes a header of
 #    src/report/, so the core builds and reads without the module
 #  - every C file of src/report/ is built as one of the Makefile's

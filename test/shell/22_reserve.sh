@@ -76,16 +76,14 @@ diag "free $(mb "$free") MB, reserve ${reserve:-?} MB, largest target ${allowed:
 is "$(qd "SELECT size_bytes / 1048576 FROM ranread_setup('$((allowed - 1))MB')")" "$((allowed - 1))" \
   "a target just within the reserve ($((allowed - 1)) MB) is made"
 cmp_ok "$(avail "$MNT")" '>=' $(( (reserve - 2) * 1048576 )) "... and leaves the reserve free ($(mb "$(avail "$MNT")") MB)"
-START=$(qd "SELECT pg_postmaster_start_time()")
+MARK=$(log_mark "$D")
 for i in $(seq 1 16); do
   qd "CREATE TABLE churn_$i AS SELECT g, repeat('x', 100) AS pad FROM generate_series(1, 10000) g" >/dev/null
   qd "DROP TABLE churn_$i" >/dev/null
   qd "SELECT pg_switch_wal()" >/dev/null
 done
 is "$(qd "SELECT 1")" 1 "after WAL churn (16 tables made and dropped, 16 WAL switches) the server answers"
-is "$(qd "SELECT pg_postmaster_start_time()")" "$START" "... it never restarted"
-grep -q PANIC "$(cluster_log "$D")"
-ok $((! $?)) "... and its log has no PANIC"
+no_crash "$MARK" "... nothing crashed (its log has no PANIC, no process terminated by a signal)"
 is "$(qd "SELECT status FROM ranread_run(2, 200)")" completed "the target made within the reserve runs a batch"
 qd "SELECT ranread_purge()" >/dev/null
 

@@ -38,10 +38,12 @@ run() { psql -qAtX -h "$D" -p "$PORT" -U postgres -d rr -v VERBOSITY=verbose "$@
 # fsync = on here (the suite's own cluster has it off): a CHECKPOINT after
 # an aborted move must not look for the new relfilenode's file
 checkpoint() { psql -qAtX -h "$D" -p "$PORT" -U postgres -d rr -v ON_ERROR_STOP=1 -c "CHECKPOINT" 2>&1; }
+MARK=$(log_mark "$D")
 msg=$(run -v ON_ERROR_STOP=1 -c "BEGIN" -c "CLUSTER $REL USING rr_2pc_idx" -c "ROLLBACK")
 is "$(qc "$D" "$PORT" rr "SHOW fsync")|$msg|$(checkpoint)" "on||" \
   "with fsync on, a CHECKPOINT after a rolled-back CLUSTER of a target succeeds (before, the checkpointer PANICked: could not fsync the new relfilenode's file)"
 is "$(state)|$(sums)" "ready|$before" "... and the target is ready with its blocks"
+no_crash "$MARK" "... and nothing crashed (no PANIC in the server log)"
 
 msg=$(run -c "BEGIN" -c "CLUSTER $REL USING rr_2pc_idx" -c "PREPARE TRANSACTION 'p1'")
 echo "$msg" | grep -Eq 'ERROR: +0A000: cannot PREPARE a transaction that has moved the files of a ranread target'

@@ -1,13 +1,14 @@
 #!/bin/bash
 # One source of truth for a batch's figures (docs/design.md, "History"): SIGTERM to
 # the recording worker (worker 1) two seconds into a 5 s batch of four
-# processes at queue depth 4.  The batch stops as failed (README, "status":
-# a worker terminated), its message naming the worker, and the row the
-# caller gets, the batch's row in the history and the sum of its process rows
-# agree exactly: the figures are computed once, after every worker stopped
-# counting.  On 1.0 the recorder computed its figures while the other worker
-# still counted (reads 223,781 recorded against 223,789 returned).  Three
-# rounds, since the moment the signal lands varies.
+# processes at queue depth 4.  The batch stops as failed
+# (docs/errors-and-statuses.md, "Status": a worker terminated), its message
+# naming the worker, and the row the caller gets, the batch's row in the
+# history and the sum of its process rows agree exactly: the figures are
+# computed once, after every worker stopped counting.  On 1.0 the recorder
+# computed its figures while the other worker still counted (reads 223,781
+# recorded against 223,789 returned).  Three rounds, since the moment the
+# signal lands varies.
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
 

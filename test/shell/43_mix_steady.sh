@@ -1,5 +1,6 @@
 #!/bin/bash
-# Mixes under stop and cancel, and steady state (README, "Mixed workloads").
+# Mixes under stop and cancel, and steady state (docs/mixes.md, "Mixed
+# workloads").
 #  - ranread_stop() of a running mix records every group, 'stopped', and
 #    its caller gets a row per group; a cancelled mix records every group
 #    'cancelled'

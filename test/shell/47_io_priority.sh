@@ -1,7 +1,7 @@
 #!/bin/bash
-# io_priority reaches the workers (README, "Keeping watch"): while a batch
-# runs, ioprio_get(2) of each ranread worker's PID gives the class and
-# level the batch asked for:
+# io_priority reaches the workers (docs/keeping-watch.md, "Keeping watch"):
+# while a batch runs, ioprio_get(2) of each ranread worker's PID gives the
+# class and level the batch asked for:
 #  - ranread_run(..., io_priority => 'best-effort:6') and 'idle': every
 #    worker has that priority, and no other process of the server changed
 #  - without io_priority the workers keep the server's own priority (the

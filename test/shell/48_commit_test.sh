@@ -1,5 +1,6 @@
 #!/bin/bash
-# The commit path (README, "The commit path"): ranread_commit_test and the sync option.
+# The commit path (docs/commit-and-advice.md, "The commit path"):
+# ranread_commit_test and the sync option.
 #  - every durable write really reached the device: the device's flush
 #    counter (/sys/block/DEV/stat, flushes completed) grows by at least as
 #    many flushes as the durable ops a commit test or a synced batch reports

@@ -36,6 +36,7 @@ BATCH=$(q "SELECT max(batch) FROM ranread_batches WHERE status = 'running'")
 VICTIM=$(worker_pids | tail -1)
 CKPT=$(checkpointer_pid)
 START=$(q "SELECT pg_postmaster_start_time()")
+MARK=$(log_mark)
 diag "killing worker $VICTIM of batch $BATCH"
 kill -9 "$VICTIM"
 wait_restarted 90 "$CKPT"
@@ -45,6 +46,8 @@ ok $? "the caller's session ends (the crash restart closed it)"
 wait_workers_gone 5
 ok $? "no worker is left after the restart"
 is "$(q "SELECT pg_postmaster_start_time()")" "$START" "it was a crash restart of the same postmaster, not a new server"
+crash_lines "$MARK" | grep -q "(PID $VICTIM) was terminated by signal 9"
+ok $? "... which the server log tells, as no_crash (lib.sh) looks for it: the start time alone cannot show a crash"
 
 is "$(history_of)" "$before" "the history of earlier batches is intact: batches, results and intervals"
 is "$(q "SELECT state FROM ranread_targets WHERE target = 'ranread'")" empty "ranread_targets shows the target 'empty'"

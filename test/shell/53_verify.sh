@@ -1,7 +1,8 @@
 #!/bin/bash
-# Verified writes and reads (README, "Verified writes"), on a real target
-# whose segment file is changed behind ranread's back (dd, with the server's
-# buffer cache not involved: ranread reads its own files with O_DIRECT).
+# Verified writes and reads (docs/writes-and-durability.md, "Verified writes"),
+# on a real target whose segment file is changed behind ranread's back (dd,
+# with the server's buffer cache not involved: ranread reads its own files with
+# O_DIRECT).
 #  - ranread_verify on a fresh target finds every block whole: setup's fill
 #    stamps its pages
 #  - a verify batch on a healthy target finds 0 bad blocks and records its
@@ -34,7 +35,7 @@ TMP=$(mktemp -d "$TMPDIR_TEST/rr-verify.XXXXXX")
 chmod 755 "$TMP"
 blk() { dd if="$F" of="$TMP/$2" bs=8192 skip="$1" count=1 status=none; }
 put() { dd if="$TMP/$2" of="$F" bs=8192 seek="$1" count=1 conv=notrunc oflag=direct status=none; }
-START=$(q "SELECT pg_postmaster_start_time()")
+LOG_MARK=$(log_mark)
 
 # --- a fresh target
 is "$(q "SELECT blocks || '/' || errors || '/' || newest_batch || '/' || max_sequence FROM ranread_verify('v')")" "1024/0/0/0" \
@@ -82,6 +83,25 @@ is "$(q "SELECT string_agg(block || '/' || kind || '/' || grp, ',') FROM ranread
   "... which ranread_verify_errors records with the batch and group"
 put 100 b100
 is "$(q "SELECT errors FROM ranread_verify('v')")" 0 "the block put back: no bad block"
+
+# --- three damaged blocks, each read about 20 times by one batch: 3 bad
+# blocks, in the columns, the rows of ranread_verify_errors, the message and
+# the WARNING at the end (each bad read counted, it said about 60)
+for b in 10 20 30; do blk $b b$b; put $b junk; done
+out=$(psql -qAtX -d "$DB" -c "SELECT batch FROM ranread_run(1, 20000, target => 'v', verify => true)" 2>&1)
+M=$(echo "$out" | grep -E '^[0-9]+$' | tail -1)
+is "$(q "SELECT status || '/' || verify_errors || '/' || verify_corrupt || '/' || verify_wrong_block || '/' || verify_lost FROM ranread_batches WHERE batch = ${M:-0}")" \
+  "failed/3/3/0/0" "20000 random reads of a target with 3 damaged blocks: verify_errors and verify_corrupt count 3 bad blocks, each once"
+cmp_ok "$(q "SELECT verify_checked FROM ranread_batches WHERE batch = ${M:-0}")" '>=' 20000 "... while verify_checked counts every page read (20000 or more)"
+is "$(q "SELECT verify_errors || '/' || verify_corrupt FROM ranread_groups WHERE batch = ${M:-0}")" "3/3" "... and so does its group's row"
+is "$(q "SELECT string_agg(block::text, ',' ORDER BY block) FROM ranread_verify_errors WHERE batch = ${M:-0}")" "10,20,30" \
+  "... ranread_verify_errors has each bad block once"
+q "SELECT message FROM ranread_batches WHERE batch = ${M:-0}" | grep -Eq '^verify found 3 bad blocks in [0-9]+ pages read and checked \(3 corrupt, 0 wrong block, 0 lost\)'
+ok $? "... the batch's message says 3 bad blocks in the pages read and checked" || q "SELECT message FROM ranread_batches WHERE batch = ${M:-0}" | sed 's/^/#   /'
+echo "$out" | grep -Eq "WARNING:  ranread batch ${M:-0} verify: 3 bad blocks \(3 corrupt, 0 wrong block, 0 lost\) in [0-9]+ pages read and checked"
+ok $? "... and so does the WARNING at its end" || echo "$out" | grep verify | sed 's/^/#   /'
+for b in 10 20 30; do put $b b$b; done
+is "$(q "SELECT errors FROM ranread_verify('v')")" 0 "the blocks put back: no bad block"
 
 # --- misdirected: block 200's page written at block 300
 blk 200 b200
@@ -155,7 +175,7 @@ is "$(q "SELECT block || '/' || kind || '/' || found FROM ranread_verify_errors 
 err=$(q_err "SELECT * FROM ranread_run(1, 100, target => 'v', verify => true)")
 echo "$err" | grep -q 'ranread target "v" has 4194304 bytes on disk, not the 8388608 it was made with'
 ok $? "... and a verify batch on it is refused with a clear error ($err)"
-is "$(q "SELECT pg_postmaster_start_time()")" "$START" "nothing crashed"
+no_crash "$LOG_MARK" "nothing crashed (the server log has no PANIC, no process terminated by a signal)"
 q "SELECT ranread_setup('8MB', target => 'v')" >/dev/null
 
 # --- a target of two segment files: block numbers run on across them

@@ -1,9 +1,9 @@
 #!/bin/bash
-# The power-loss durability check (README, "Does the storage keep what it
-# flushes?") on the slowfs rig's volatile write cache (test/rig/README.md):
-# a tablespace on the rig, pg_wal and the log on the root filesystem, a
-# cluster of the test's own (stopped -m immediate, the rig's power cut
-# between start and check).
+# The power-loss durability check (docs/writes-and-durability.md, "Does the
+# storage keep what it flushes?") on the slowfs rig's volatile write cache
+# (test/rig/README.md): a tablespace on the rig, pg_wal and the log on the root
+# filesystem, a cluster of the test's own (stopped -m immediate, the rig's
+# power cut between start and check).
 #  - bad input is refused before any write: a check with no start, a bad
 #    method, duration or size, a missing tablespace, the storage of pg_wal
 #  - honest cache: every acknowledged write survives the cut (0 lost)

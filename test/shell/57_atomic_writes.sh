@@ -1,11 +1,11 @@
 #!/bin/bash
-# Atomic writes (README, "Does the storage keep what it flushes?"): what
-# ranread says of atomic 8 kB writes on a tablespace is what statx
-# (STATX_WRITE_ATOMIC) says of a file there, read here independently (a
-# Python probe of the raw syscall) and against the device's own queue limit
-# in /sys; ranread_server_info and ranread_advise's full_page_writes row
-# say the same.  On most machines (a virtio disk, ext4) the answer is "not
-# guaranteed"; the advisor's rows for both answers are test/tap/advise_durability.sql.
+# Atomic writes (docs/writes-and-durability.md, "Does the storage keep what it
+# flushes?"): what ranread says of atomic 8 kB writes on a tablespace is what
+# statx (STATX_WRITE_ATOMIC) says of a file there, read here independently (a
+# Python probe of the raw syscall) and against the device's own queue limit in
+# /sys; ranread_server_info and ranread_advise's full_page_writes row say the
+# same.  On most machines (a virtio disk, ext4) the answer is "not guaranteed";
+# the advisor's rows for both answers are test/tap/advise_durability.sql.
 . "$(dirname "$0")/lib/lib.sh"
 
 setup_db rr_atomic
@@ -60,6 +60,35 @@ if [ "$(q "SELECT (SELECT atomic_8k FROM ranread_internal.ranread_atomic_writes(
   case "$figures" in *": not guaranteed: keep full_page_writes = on"*) r=0 ;; *) r=1 ;; esac
   ok $r "... and says so"
 fi
+# the data directory and pg_wal: what statx says of a file on each, and the
+# same reason for the same filesystem (the data directory was asked as a
+# directory, which no filesystem answers for, and blamed a kernel before 6.11)
+KERNEL=$(uname -r)
+for item in "data directory" pg_wal; do
+  v=$(q "SELECT value FROM ranread_server_info() WHERE item = '$item'")
+  note=${v#*; }
+  eval "NOTE_${item// /_}=\$note"
+  case "$KERNEL" in
+    [0-5].* | 6.[0-9].* | 6.10.*) ok 0 "$item: # SKIP kernel $KERNEL is before 6.11" ;;
+    *) case "$note" in *"kernel before 6.11"*) r=1 ;; *) r=0 ;; esac
+       ok $r "$item: kernel $KERNEL is not blamed as a kernel before 6.11 ($note)" ;;
+  esac
+  case "$note" in "atomic 8 kB writes "*) r=0 ;; *) r=1 ;; esac
+  ok $r "$item: ranread_server_info says whether atomic 8 kB writes are guaranteed"
+done
+if [ "$(stat -c %d "$DD")" = "$(stat -c %d "$DD/pg_wal/")" ]; then
+  is "$NOTE_pg_wal" "$NOTE_data_directory" "the data directory and pg_wal, on one filesystem: the same answer, for the same reason"
+else
+  ok 0 "# SKIP pg_wal is on another filesystem than the data directory"
+fi
+want=$(probe "$DD/PG_VERSION")
+case "$want" in
+  f) case "$NOTE_data_directory" in *"does not report atomic write units"* | *"kernel before 6.11"*) r=0 ;; *) r=1 ;; esac ;;
+  "t 0 "*) case "$NOTE_data_directory" in *"no atomic write unit"*) r=0 ;; *) r=1 ;; esac ;;
+  *) case "$NOTE_data_directory" in *"statx: "*) r=0 ;; *) r=1 ;; esac ;;
+esac
+ok $r "the data directory's answer is statx's for a regular file there ($want: $NOTE_data_directory)"
+
 is "$(q_err "SELECT * FROM ranread_internal.ranread_atomic_writes('no_such_ts')")" 'tablespace "no_such_ts" does not exist' \
   "a tablespace that does not exist is refused, named"
 q "SELECT ranread_purge('atomic_t')" >/dev/null

@@ -1,13 +1,13 @@
 #!/bin/bash
-# Keeping watch (README, "Keeping watch"): baselines, verdicts, health and
-# its NOTIFY, with real probes of a device that gets slower, on slowfs
-# (test/rig): FUSE storage that takes 40 ms per read, then 120 ms (its
-# delay changed while mounted, read_delay_us through .slowfs-control).  40
-# ms, not 2: on a machine whose CPUs are shared by many test clusters,
-# slowfs's daemon threads and the worker wake late, by up to tens of ms for
-# a whole probe (seen: a 10 ms device's probe at p50 33 ms), and that noise
-# must stay small beside the device's own latency for a test of one device
-# to be about the device.
+# Keeping watch (docs/keeping-watch.md, "Keeping watch"): baselines, verdicts,
+# health and its NOTIFY, with real probes of a device that gets slower, on
+# slowfs (test/rig): FUSE storage that takes 40 ms per read, then 120 ms (its
+# delay changed while mounted, read_delay_us through .slowfs-control).  40 ms,
+# not 2: on a machine whose CPUs are shared by many test clusters, slowfs's
+# daemon threads and the worker wake late, by up to tens of ms for a whole
+# probe (seen: a 10 ms device's probe at p50 33 ms), and that noise must stay
+# small beside the device's own latency for a test of one device to be about
+# the device.
 #  - a probe is ranread_probe's, on the tablespace's probe target
 #    (ranread_probe_setup): 3 s at 6 I/Os per second, below what the device
 #    does even when 3x slower (a paced batch that falls behind counts the

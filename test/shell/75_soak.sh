@@ -20,6 +20,7 @@ diag "$N batches, seed $SEED (RANREAD_SOAK_SEED=$SEED repeats this choice)"
 setup_db rr_soak
 setup_target 64MB
 PM=$(postmaster_pid)
+MARK=$(log_mark)
 # worker slots free for ranread (the logical replication launcher takes one)
 SYNC_MAX=$(( $(q "SHOW max_worker_processes") - 1 ))
 [ "$SYNC_MAX" -gt 8 ] && SYNC_MAX=8
@@ -165,6 +166,7 @@ wait_workers_gone 5
 fds1=$(pm_fds); anon1=$(pm_kb RssAnon); rss1=$(pm_kb VmRSS); dsm1=$(dsm_segments); shm1=$(shm_files)
 diag "after: postmaster $PM: $fds1 fds, RssAnon $anon1 kB, VmRSS $rss1 kB; DSM live/files: $dsm1; /dev/shm PostgreSQL.*: $shm1"
 is "$(postmaster_pid)" "$PM" "the postmaster did not restart"
+no_crash "$MARK" "... and nothing crashed (a crash restart keeps the postmaster: no PANIC, no process terminated by a signal in its log)"
 is "$dsm1" "$dsm0" "no dynamic shared memory segment leaked (in use by this cluster, and their /dev/shm files: $dsm1)"
 [ "$shm1" -gt "$shm0" ] && diag "note: /dev/shm holds $((shm1 - shm0)) more PostgreSQL.* files; other clusters on this machine share it"
 cmp_ok "$fds1" '<=' "$((fds0 + 2))" "the postmaster's file descriptors did not grow ($fds0 -> $fds1)"

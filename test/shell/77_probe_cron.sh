@@ -1,6 +1,7 @@
 #!/bin/bash
-# Probes on a schedule with the real pg_cron (README, "Keeping watch"), in a
-# cluster of its own started with shared_preload_libraries = 'pg_cron':
+# Probes on a schedule with the real pg_cron (docs/keeping-watch.md, "Keeping
+# watch"), in a cluster of its own started with shared_preload_libraries =
+# 'pg_cron':
 #  - ranread_probe_schedule makes one pg_cron job named 'ranread probe
 #    TABLESPACE', run as the calling role; scheduling again changes it
 #  - a schedule pg_cron refuses, and a probe above the cap, are errors

@@ -29,7 +29,7 @@ drop_roles
 for r in $ROLES; do psql -qX -d postgres -c "CREATE ROLE $r" >/dev/null; done
 psql -qX -d postgres -c "GRANT pg_signal_backend TO rr_sec_signal" \
   -c "GRANT pg_monitor TO rr_sec_exporter" -c "GRANT pg_read_all_data TO rr_sec_reader" >/dev/null
-RUN_SIG="ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean)"
+RUN_SIG="ranread_run"   # by name: its one signature, whatever options it takes
 q "GRANT EXECUTE ON FUNCTION $RUN_SIG TO rr_sec_runner, rr_sec_other, rr_sec_signal;
    GRANT EXECUTE ON FUNCTION ranread_stop() TO rr_sec_runner, rr_sec_other, rr_sec_signal;
    GRANT EXECUTE ON FUNCTION ranread_export(text, text) TO rr_sec_exporter" >/dev/null

@@ -6,12 +6,13 @@
 #    profiles and a fleet of this server to itself make the history
 #  - the sweep chart, the timelines and latency heatmaps of a run and of a mix, both study
 #    charts and a heat table, the comparison chart, the profile charts, the
-#    fleet's chart and timeline, the README's ranread_svg example, a
+#    fleet's chart and timeline, the ranread_svg example of
+#    docs/charts-and-reports.md, a
 #    week of probes' chart (ranread_probe_chart) and the report: in each, no text leaves the picture and no two texts overlap
 #    (measured from the page's own layout: getBoundingClientRect of every
 #    <text>, see layout.py), and no short table cell of the report wraps
 #  - PNG screenshots of each are kept in the test log directory
-#  - what the pictures say is right: the README's ranread_svg example works
+#  - what the pictures say is right: that ranread_svg example works
 #    after a mix and draws only random 8 KiB reads; the comparison chart
 #    draws a curve per row of a study; CrystalDiskMark's result keeps its
 #    [Read] and [Write] headings and its bars are on a log scale; the sweep
@@ -93,10 +94,12 @@ q "SELECT ranread_fleet_chart()" > "$OUT/fleet.svg"
 q "SELECT ranread_fleet_timeline()" > "$OUT/fleet_timeline.svg"
 q "SELECT ranread_probe_chart('pg_default')" > "$OUT/probes.svg"
 q "SELECT ranread_report()" > "$OUT/report.html"
-# the README's ranread_svg example, as printed there
-sed -n '/^WITH b AS (SELECT queue_depth/,/^```/p' "$(dirname "$0")/../../README.md" | sed '$d' > "$OUT/readme_svg.sql"
+# the ranread_svg example of docs/charts-and-reports.md, as printed there
+# (to the terminal here, not to the file its \g names)
+sed -n '/^WITH b AS (SELECT queue_depth/,/^```/p' "$(dirname "$0")/../../docs/charts-and-reports.md" | sed '$d' |
+  sed 's/[[:space:]]*\\g (.*$/;/' > "$OUT/readme_svg.sql"
 psql -qAtX -d "$DB" -v ON_ERROR_STOP=1 -f "$OUT/readme_svg.sql" > "$OUT/readme_svg.svg" 2> "$OUT/readme_svg.err"
-ok $? "the README's ranread_svg example draws after a mix, a commit test and a sequential write" ||
+ok $? "the ranread_svg example of docs/charts-and-reports.md draws after a mix, a commit test and a sequential write" ||
   sed 's/^/# /' "$OUT/readme_svg.err"
 KINDS="sweep timeline_run timeline_mix heatmap_run heatmap_mix study_write_pct study_qd study_heat compare profile_cdm profile_orion fleet fleet_timeline readme_svg probes"
 

@@ -1,9 +1,9 @@
 #!/bin/bash
 # Advice that holds still, on a slowed device (slowfs: 2 ms per read, 12 in
-# flight; README, "The advisor"): after a few real batches of each kind,
-# three calls of ranread_advise in a row give the same rows, to the letter;
-# each figure is the median of the comparable batches it names, and says
-# how much they vary.  The target is smaller than twice the RAM, but 2 ms
+# flight; docs/commit-and-advice.md, "The advisor"): after a few real batches
+# of each kind, three calls of ranread_advise in a row give the same rows, to
+# the letter; each figure is the median of the comparable batches it names, and
+# says how much they vary.  The target is smaller than twice the RAM, but 2 ms
 # reads are no cache's: the advice is given, with that said.
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/../rig/slowfs.sh"

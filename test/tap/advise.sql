@@ -120,8 +120,8 @@ SELECT is((SELECT apply_sql FROM a2 WHERE setting = 'random_page_cost'),
 SELECT is((SELECT apply_sql FROM a2 WHERE setting = 'seq_page_cost'), NULL,
     'a suggestion equal to what is set (1.00 is 1) needs nothing applied');
 SELECT is((SELECT figures FROM a2 WHERE setting = 'effective_io_concurrency'),
-    'random 8 KiB reads by concurrency (I/Os in flight): 1: 2,000 IOPS, 0.500 ms; 2: 2,002 IOPS, 1.000 ms; 4: 2,004 IOPS, 2.000 ms; peak 2,004 IOPS at 4 within 10 ms average; 90% of it from 1',
-    'I/O concurrency: the curve by processes x queue depth, the peak, where 90% of it is reached');
+    'random 8 KiB reads by concurrency (I/Os in flight): 1: 2,000 IOPS, 0.500 ms; 2: 2,002 IOPS, 1.000 ms; 4: 2,004 IOPS, 2.000 ms; peak 2,004 IOPS at 4 within 10 ms average; 90% of it from 1; a model: what PostgreSQL itself gets at each effective_io_concurrency, measured by ranread_paths, replaces it',
+    'I/O concurrency: the curve by processes x queue depth, the peak, where 90% of it is reached; without figures of the server path, a model');
 SELECT is((SELECT batches FROM a2 WHERE setting = 'effective_io_concurrency'),
     ARRAY[(SELECT batch FROM b WHERE name = 'qd1'), (SELECT batch FROM b WHERE name = 'qd2'),
           (SELECT batch FROM b WHERE name = 'qd4')],

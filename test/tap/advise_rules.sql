@@ -1,7 +1,7 @@
 -- The advisor's formulas on known numbers (no I/O): page costs, I/O
 -- concurrency, the parallel workers' cap, wal_sync_method, and the
--- statements it tells users to run.  README.md, "From numbers to settings",
--- gives each formula and its source.
+-- statements it tells users to run.  docs/commit-and-advice.md, "From numbers
+-- to settings", gives each formula and its source.
 BEGIN;
 SELECT plan(26);
 \ir lib/util.psql

@@ -4,7 +4,8 @@
 -- study's batch counts when it is comparable), names them and says how
 -- much they vary; three calls in a row give the same rows; batches that
 -- vary more than the change suggested get a warning; figures a cache may
--- have answered give no storage advice.  README.md, "The advisor".
+-- have answered give no storage advice.  docs/commit-and-advice.md, "The
+-- advisor".
 BEGIN;
 SET LOCAL client_min_messages = error;
 SELECT plan(18);

@@ -2,7 +2,7 @@
 -- contact any node, with the argument, the value and what is allowed; a
 -- NULL gets the usual clear error (or the default), never a syntax error.
 BEGIN;
-SELECT plan(52);
+SELECT plan(62);
 
 SELECT throws_ok($$SELECT * FROM ranread_fleet(NULL, 1)$$, '22004',
     'nodes of ranread_fleet must not be null, nor hold a null', 'nodes NULL');
@@ -80,6 +80,40 @@ SELECT throws_like($$SELECT * FROM ranread_fleet(ARRAY['host=/nonexistent/dir po
 SELECT throws_like($$SELECT * FROM ranread_fleet(ARRAY['postgresql://u:hunter2@%2Fnonexistent%2Fdir:1/db'], 1)$$,
     'node "/nonexistent/dir:1" of ranread_fleet is unavailable: it cannot be reached%',
     '... also given as a URI');
+
+-- duration and warmup, which the coordinator adds to the start: refused
+-- before any node is reached, in the nodes' own words (a duration of
+-- 178000000 years was "timestamp out of range")
+SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, duration => '178000000 years')$$, '22023',
+    'duration of ranread_fleet must be positive and at most 24 hours, not 178000000 years', 'duration of 178000000 years');
+SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, duration => '25 hours')$$, '22023',
+    'duration of ranread_fleet must be positive and at most 24 hours, not 25:00:00', 'duration past 24 hours');
+SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, duration => '-1 s')$$, '22023',
+    'duration of ranread_fleet must be positive and at most 24 hours, not -00:00:01', 'a negative duration');
+SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, duration => '5 ms')$$, '22023',
+    'duration of ranread_fleet must be at least 10 milliseconds, not 00:00:00.005', 'a duration under 10 ms');
+SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, duration => '1s', warmup => '178000000 years')$$, '22023',
+    'warmup of ranread_fleet must be zero or positive and at most 24 hours, not 178000000 years', 'warmup of 178000000 years');
+SELECT throws_ok($$SELECT * FROM ranread_fleet(ARRAY['host=a'], 1, duration => '1s', warmup => '-1 s')$$, '22023',
+    'warmup of ranread_fleet must be zero or positive and at most 24 hours, not -00:00:01', 'a negative warmup');
+SELECT throws_ok($$SELECT * FROM ranread_fleet_sweep(ARRAY['host=a'], duration => '178000000 years')$$, '22023',
+    'duration of ranread_fleet_sweep must be positive and at most 24 hours, not 178000000 years', 'a fleet sweep''s duration of 178000000 years');
+
+-- ranread_fleet_export's directory: a name longer than a filesystem takes,
+-- or a path too long, is refused naming it (at most 100 characters of it),
+-- never an internal error
+INSERT INTO ranread_fleets (fleet, started_at, definition, nodes, processes, status)
+VALUES (9100000000000001, now(), '{}', 1, 1, 'completed');
+SELECT throws_ok($$SELECT ranread_fleet_export('/' || repeat('d', 300), fleet => 9100000000000001)$$, '22023',
+    format('directory of ranread_fleet_export must be a path of at most 900 bytes, each name in it at most 255, not %s... (301 characters)',
+           quote_literal('/' || repeat('d', 99))),
+    'a directory whose name has 300 characters');
+SELECT throws_ok($$SELECT ranread_fleet_export(repeat('/abcdefgh', 120), fleet => 9100000000000001)$$, '22023',
+    format('directory of ranread_fleet_export must be a path of at most 900 bytes, each name in it at most 255, not %s... (1080 characters)',
+           quote_literal(left(repeat('/abcdefgh', 120), 100))),
+    'a path of 1080 bytes');
+SELECT throws_ok($$SELECT ranread_fleet_export('/no/such/dir', fleet => 9100000000000001)$$, '58P01',
+    'directory ''/no/such/dir'' of ranread_fleet_export does not exist', 'a directory that does not exist');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1,6 +1,6 @@
 -- Schema ranread_internal: the advisor's and the profiles' steps and
--- helpers live there, apart from the functions users call (README's
--- reference table), which stay in the extension's schema.  The schema is
+-- helpers live there, apart from the functions users call
+-- (docs/reference.md), which stay in the extension's schema.  The schema is
 -- the extension's, on no search_path, and no one may create in it;
 -- pg_monitor may look its functions up, so that a member still gets advice
 -- from the history and reads a profile's report and chart.
@@ -36,7 +36,7 @@ SELECT is((SELECT array_agg(p.proname::text ORDER BY p.proname) FROM pg_proc p, 
               AND (p.proname LIKE 'ranread_advise%' OR p.proname LIKE 'ranread_profile%')),
           ARRAY['ranread_advise', 'ranread_advise_io_concurrency', 'ranread_advise_page_costs',
                 'ranread_advise_parallel_workers', 'ranread_advise_wal_sync_method',
-                'ranread_profile', 'ranread_profile_chart', 'ranread_profile_report'],
+                'ranread_profile', 'ranread_profile_chart', 'ranread_profile_postgres', 'ranread_profile_report'],
           'the extension''s schema keeps what users call: ranread_advise, its four formulas, ranread_profile and its report and chart');
 SELECT is((SELECT count(*)::integer FROM pg_proc p, ext_schema s
             WHERE p.pronamespace = s.nspname::regnamespace

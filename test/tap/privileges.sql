@@ -1,4 +1,4 @@
--- Who may do what (README, "Reference"): every function is revoked
+-- Who may do what (docs/reference.md, "Reference"): every function is revoked
 -- from PUBLIC; superusers run them, other roles once granted EXECUTE; the
 -- history is readable by pg_monitor.
 BEGIN;
@@ -108,8 +108,7 @@ RESET ROLE;
 -- privileges on the extension's tables
 CREATE ROLE tap_ranread_runner;
 GRANT EXECUTE ON FUNCTION
-    ranread_run(integer, bigint, name, interval, integer, integer, integer, text,
-                double precision, double precision, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean),
+    ranread_run,
     ranread_setup(text, name, name),
     ranread_purge(name)
     TO tap_ranread_runner;

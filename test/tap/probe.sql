@@ -1,10 +1,9 @@
--- The probe (README, "Keeping watch"): ranread_probe runs one small paced
--- read-only batch on the tablespace's probe target, which only
--- ranread_probe_setup makes, within a cap that only a superuser raises,
--- and lists it in ranread_probes once its batch is recorded completed;
--- io_priority is checked as every option is; ranread_reset removes probes
--- with their batches; without pg_cron the schedule functions say how to
--- install it.
+-- The probe (docs/keeping-watch.md, "Keeping watch"): ranread_probe runs one
+-- small paced read-only batch on the tablespace's probe target, which only
+-- ranread_probe_setup makes, within a cap that only a superuser raises, and
+-- lists it in ranread_probes once its batch is recorded completed; io_priority
+-- is checked as every option is; ranread_reset removes probes with their
+-- batches; without pg_cron the schedule functions say how to install it.
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(39);

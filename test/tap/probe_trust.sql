@@ -1,10 +1,10 @@
--- Whom the watch trusts (README, "Keeping watch", "Privileges"): only the
--- probe records a probe, as the extension's owner, from the batch it just
--- ran and at the time that batch ran; no role granted 'run' or 'probe' can
--- write a row of ranread_probes (a forged probe at 'infinity' would freeze
--- its tablespace's health and break its chart); a role granted 'probe'
--- probes within the cap but runs no other batch; a probe's io_priority is
--- never realtime.
+-- Whom the watch trusts (docs/keeping-watch.md, "Keeping watch"; README,
+-- "Privileges"): only the probe records a probe, as the extension's owner,
+-- from the batch it just ran and at the time that batch ran; no role granted
+-- 'run' or 'probe' can write a row of ranread_probes (a forged probe at
+-- 'infinity' would freeze its tablespace's health and break its chart); a role
+-- granted 'probe' probes within the cap but runs no other batch; a probe's
+-- io_priority is never realtime.
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(38);

@@ -1,9 +1,9 @@
--- The latency heatmap (README, "Percentiles over time"): for a known batch
--- (scripted seconds with known histograms), each cell holds the I/Os of its
--- second and latency band (a power of two of a millisecond), the slowest
--- band on top; a second without a histogram is no column; the SVG is a heat
--- table drawn by the one renderer; a batch with none, or none at all, is a
--- clear error; the report shows the latest batch's heatmap.
+-- The latency heatmap (docs/charts-and-reports.md, "Percentiles over time"):
+-- for a known batch (scripted seconds with known histograms), each cell holds
+-- the I/Os of its second and latency band (a power of two of a millisecond),
+-- the slowest band on top; a second without a histogram is no column; the SVG
+-- is a heat table drawn by the one renderer; a batch with none, or none at
+-- all, is a clear error; the report shows the latest batch's heatmap.
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(11);

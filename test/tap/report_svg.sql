@@ -105,7 +105,8 @@ SELECT ok(strpos((SELECT svg FROM heat), '>90,000</text>') > 0 AND strpos((SELEC
 SELECT matches((SELECT svg FROM heat), 'IOPS \(log colour scale\):', 'values spanning decades get a log colour scale, named in the legend');
 SELECT is(pg_temp.count((SELECT svg FROM heat), 'height="30.0" fill="#'), 4::bigint, 'one cell per value, the empty one included');
 
--- The README's example: latency against IOPS, one curve per queue depth
+-- The example of docs/charts-and-reports.md, "Charts from SQL": latency
+-- against IOPS, one curve per queue depth
 DELETE FROM ranread_intervals;
 DELETE FROM ranread_results;
 DELETE FROM ranread_batches;
@@ -126,7 +127,7 @@ SELECT is(pg_temp.count(ranread_svg(jsonb_build_object(
                ORDER BY queue_depth)
                FROM (SELECT DISTINCT queue_depth FROM ranread_summary) q),
   'lines', '[{"value": 2, "label": "bound 2 ms", "legend": "Average latency bound 2 ms"}]'::jsonb)),
-    '<path d="M[^"]*" fill="none"'), 2::bigint, 'the README''s example draws one curve per queue depth');
+    '<path d="M[^"]*" fill="none"'), 2::bigint, 'the example of docs/charts-and-reports.md draws one curve per queue depth');
 
 -- Bad specs: the key is named
 SELECT throws_ok($$SELECT ranread_svg('{"titel": "x"}')$$, '22023',

@@ -1,8 +1,8 @@
--- Panels under a line chart (README, "Charts from SQL"): heat charts stacked
--- under the plot on its x axis, each column's cells from its edge to the
--- next, as ranread_timeline draws the latency heatmap under its plot.  A
--- malformed panel is an error that names the key; panels at their limits
--- stay bounded and well-formed.
+-- Panels under a line chart (docs/charts-and-reports.md, "Charts from SQL"):
+-- heat charts stacked under the plot on its x axis, each column's cells from
+-- its edge to the next, as ranread_timeline draws the latency heatmap under
+-- its plot.  A malformed panel is an error that names the key; panels at their
+-- limits stay bounded and well-formed.
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(19);

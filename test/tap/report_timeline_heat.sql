@@ -1,9 +1,9 @@
 -- ranread_timeline draws, under its IOPS and latency plot, the latency
--- heatmap of the same batch (README, "Percentiles over time") on the same
--- x axis, when the batch's seconds have histograms: its cells are the
--- seconds and latency bands that had I/Os, each under its second's point
--- of the IOPS line, their I/Os summing to the batch's; a batch without
--- histograms draws the plot alone, as before.
+-- heatmap of the same batch (docs/charts-and-reports.md, "Percentiles over
+-- time") on the same x axis, when the batch's seconds have histograms: its
+-- cells are the seconds and latency bands that had I/Os, each under its
+-- second's point of the IOPS line, their I/Os summing to the batch's; a batch
+-- without histograms draws the plot alone, as before.
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(19);

@@ -56,7 +56,7 @@ SELECT ok((SELECT bool_and(ratio BETWEEN 0.85 AND 1.15) FROM pg_temp.zipf_ok(0.8
     format('zipf:0.8 too, within 15%% (%s)',
            (SELECT string_agg(round(ratio::numeric, 3)::text, ' ' ORDER BY k) FROM pg_temp.zipf_ok(0.8, 200000))));
 SELECT ok((SELECT bool_and(ratio BETWEEN 0.88 AND 1.12) FROM pg_temp.zipf_ok(1, 200000)),
-    format('zipf:1, the classic Zipf (README: 0 < THETA <= 100), follows 1/k within 12%% (%s)',
+    format('zipf:1, the classic Zipf (docs/mixes.md: 0 < THETA <= 100), follows 1/k within 12%% (%s)',
            (SELECT string_agg(round(ratio::numeric, 3)::text, ' ' ORDER BY k) FROM pg_temp.zipf_ok(1, 200000))));
 SELECT ok((SELECT count(DISTINCT block * 10 / 8192) FROM pg_temp.freq('zipf:1.2', 50000) WHERE rank <= 100) >= 8,
     'zipf''s hottest blocks are spread over the target too');

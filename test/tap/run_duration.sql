@@ -1,8 +1,8 @@
--- Time (README, "Reference"; docs/design.md, rule 6): duration runs a
--- batch that long; with both iterations and duration, whichever ends first;
--- warm-up I/O runs before measuring and counts nowhere, and seconds cover
--- the measured part only; ranread_intervals has a row per second measured.
--- Margins are generous: the figures must hold on a busy machine.
+-- Time (docs/reference.md, "Reference"; docs/design.md, rule 6): duration runs
+-- a batch that long; with both iterations and duration, whichever ends first;
+-- warm-up I/O runs before measuring and counts nowhere, and seconds cover the
+-- measured part only; ranread_intervals has a row per second measured. Margins
+-- are generous: the figures must hold on a busy machine.
 BEGIN;
 SET client_min_messages = error;
 SELECT plan(24);

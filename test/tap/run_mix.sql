@@ -1,5 +1,5 @@
--- Mixed workloads (README, "Mixed workloads"): several groups of processes in one batch,
--- started together, reported apart.
+-- Mixed workloads (docs/mixes.md, "Mixed workloads"): several groups of
+-- processes in one batch, started together, reported apart.
 --  - ranread_mix returns one row per group and one for the whole batch;
 --    the batch's counts are the sums of its groups', and each group's are
 --    the sums of its processes'

@@ -1,7 +1,8 @@
--- The workload options of ranread_run (README, "Reference"): write_pct (a share of the
--- I/Os write, counted apart, as valid pages of the target only),
--- queue_depth (I/Os in flight per process), block_size (mbps follows) and
--- pattern => 'sequential' with 1 MiB blocks (large sequential reads).
+-- The workload options of ranread_run (docs/reference.md, "Reference"):
+-- write_pct (a share of the I/Os write, counted apart, as valid pages of the
+-- target only), queue_depth (I/Os in flight per process), block_size (mbps
+-- follows) and pattern => 'sequential' with 1 MiB blocks (large sequential
+-- reads).
 BEGIN;
 SET client_min_messages = error;
 SELECT plan(28);

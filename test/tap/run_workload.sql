@@ -13,7 +13,7 @@ SELECT ok((SELECT count(*) >= 18 FROM ranread_options() WHERE NOT internal),
     'ranread_options lists the workload''s options');
 SELECT is((SELECT array_agg(a.name ORDER BY a.name)
              FROM (SELECT unnest(proargnames) AS name, unnest(proargtypes::oid[]) AS type
-                     FROM pg_proc WHERE oid = 'ranread_run(integer, bigint, name, interval, integer, integer, integer, text, float8, float8, interval, integer, bigint, integer, text, text, text, timestamptz, text, boolean)'::regprocedure) a
+                     FROM pg_proc WHERE oid = 'ranread_run'::regproc) a
              LEFT JOIN ranread_options() o ON o.name = a.name AND o.type = a.type
             WHERE o.name IS NULL),
     NULL, 'every argument of ranread_run is an option of the table, of the same type');
@@ -100,7 +100,7 @@ SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_spec_check('{"calle
 SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_spec_check('{"groups": [{"processes": 1}], "blocksize": 1}', false)$$),
     '22023: unknown key "blocksize" in the spec of ranread_run_step', 'a key that is no option is refused');
 SELECT is(pg_temp.hint_of($$SELECT ranread_internal.ranread_spec_check('{"groups": [{"processes": 1}], "blocksize": 1}', false)$$),
-    'Its keys are iterations, target, duration, warmup, seed, workers, steady_state, start_at, io_priority, groups, sweep, study, point, fleet and caller.',
+    'Its keys are iterations, target, duration, warmup, seed, workers, steady_state, start_at, io_priority, path, effective_io_concurrency, groups, sweep, study, point, fleet and caller.',
     'the hint lists the keys a spec takes, from the table');
 SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_spec_check(ranread_internal.ranread_spec('{"processes": 2, "region_start": "NaN"}'), false)$$),
     '22023: region_start NaN and region_end 100 of ranread_run_step do not make a region',

@@ -1,6 +1,6 @@
--- DROP EXTENSION ranread removes every target and all history (README,
--- "Reference").  Rolled back at the end, so the other files keep the
--- extension; that the files leave the disk is checked in
+-- DROP EXTENSION ranread removes every target and all history
+-- (docs/reference.md, "Reference").  Rolled back at the end, so the other
+-- files keep the extension; that the files leave the disk is checked in
 -- test/shell/10_target_files.sh.
 BEGIN;
 SET client_min_messages = error;

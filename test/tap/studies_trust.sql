@@ -1,12 +1,12 @@
--- Whom studies and sweeps trust (README, "Studies", "Privileges"): a
--- study's row in ranread_studies and a sweep's in ranread_sweeps are
--- recorded only by the call that ran it, as the extension's owner, started
--- by the role that ran it; no role granted 'run' can write a row there (a
--- forged row took the id the next study or sweep would take, which then
--- failed at its end, or carried a bound that is not a number and broke
--- every report); a bound or time that is not finite is refused by the
--- tables' CHECKs; a stored bound that is not a number (a row of 1.1) is
--- shown as none by the charts and the report.
+-- Whom studies and sweeps trust (docs/sweeps-and-studies.md, "Studies";
+-- README, "Privileges"): a study's row in ranread_studies and a sweep's in
+-- ranread_sweeps are recorded only by the call that ran it, as the extension's
+-- owner, started by the role that ran it; no role granted 'run' can write a
+-- row there (a forged row took the id the next study or sweep would take,
+-- which then failed at its end, or carried a bound that is not a number and
+-- broke every report); a bound or time that is not finite is refused by the
+-- tables' CHECKs; a stored bound that is not a number (a row of 1.1) is shown
+-- as none by the charts and the report.
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(26);

@@ -1,8 +1,8 @@
--- The SQL surface of ranread 1.0 (README, "Reference"): what CREATE
--- EXTENSION installs, the functions with their arguments and defaults, the
--- columns of the history and the views, the ranread.engine setting, and who
--- may use what.  A change here is a change users see: update the README's
--- reference table with it.
+-- The SQL surface of ranread 1.0 (docs/reference.md, "Reference"): what
+-- CREATE EXTENSION installs, the functions with their arguments and
+-- defaults, the columns of the history and the views, the ranread.engine
+-- setting, and who may use what.  A change here is a change users see:
+-- update docs/reference.md with it.
 CREATE EXTENSION ranread;
 
 -- A superuser-only, non-relocatable extension at version 1.1; 1.0 stays

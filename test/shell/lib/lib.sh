@@ -141,6 +141,51 @@ pg_owned_dir() {
   echo "$d"
 }
 
+# Crashes.  A crash restart keeps pg_postmaster_start_time() (and a crash
+# of a cluster's checkpointer may leave no server to ask): "nothing
+# crashed" is read in the server log (docs/design.md, "Failures").
+#   log_mark [DATA_DIR]             "LOG SIZE": the server log of the test's
+#                                   cluster (or of the cluster.bash cluster in
+#                                   DATA_DIR) and where it ends now
+#   crash_lines MARK                the lines written since MARK that tell of a
+#                                   crash (none: nothing crashed)
+#   no_crash MARK DESCRIPTION       ok when there are none; else not ok, with them
+# The lines: a PANIC, a process "terminated by signal" or "by exception",
+# a server "reinitializing" after a crash (test/shell/50_crash.sh checks
+# that a crash restart is seen).
+server_log() {
+  local d log
+  if [ -n "${1:-}" ]; then echo "$1/server.log"; return; fi
+  d=$(data_dir)
+  log=$(_q strict postgres "SELECT pg_current_logfile()")
+  # pg_virtualenv logs to <its directory>/log/, beside data/15/regress
+  [ -z "$log" ] && log=$(ls -t "$d"/../../../log/*.log 2>/dev/null | head -1)
+  [ -n "$log" ] && [ "${log#/}" = "$log" ] && log="$d/$log"
+  echo "$log"
+}
+log_mark() {
+  local log
+  log=$(server_log "${1:-}")
+  echo "$log $(stat -c %s "$log" 2>/dev/null || echo 0)"
+}
+CRASH_LINES='PANIC: |terminated by signal|terminated by exception|all server processes terminated; reinitializing'
+crash_lines() {
+  local log=${1% *} from=${1##* }
+  tail -c +"$((from + 1))" "$log" | grep -E "$CRASH_LINES"
+}
+no_crash() {
+  local log=${1% *} lines
+  if [ -z "$log" ] || [ ! -r "$log" ]; then
+    ok 1 "$2 (no server log to read: '$log')"
+    return 1
+  fi
+  lines=$(crash_lines "$1")
+  if [ -z "$lines" ]; then ok 0 "$2"; return 0; fi
+  ok 1 "$2"
+  echo "$lines" | head -5 | sed 's/^/#   server log: /'
+  return 1
+}
+
 done_testing() {
   _q_flush
   echo "1..$TESTS_RUN"
