@@ -12,7 +12,7 @@
  * goes to the start of the file, as there.  fdatasync, fsync and the
  * unsynced write go through the page cache, as the server's WAL writes do.
  *
- * How open_datasync and open_sync open the file (README, "The commit
+ * How open_datasync and open_sync open the file (docs/commit-and-advice.md, "The commit
  * path"): mode 'server' (the default) as this server opens its WAL, with
  * O_DIRECT only at wal_level minimal (PostgreSQL 15's get_sync_bit: with
  * archiving or replication possible, wal_level replica or logical, the WAL

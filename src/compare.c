@@ -224,7 +224,7 @@ compare_percentile_interval(const RanreadHist *h, double pct, double conf,
  * A percentile of h against a bound: the I/Os slower than bound_ms (those
  * whose bucket a percentile would report above it), the exact binomial
  * test of "no more than the share 1 - pct / 100 above it", the share's
- * Wilson interval (README, "Keeping watch"; the top of this file)
+ * Wilson interval (docs/keeping-watch.md, "Health and alerts"; the top of this file)
  */
 void
 compare_threshold(const RanreadHist *h, double bound_ms, double pct, double alpha,

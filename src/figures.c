@@ -397,7 +397,7 @@ figures_snia(const double *rounds, double *excursion, double *slope)
 }
 
 /*
- * SNIA's rule with its conditions (docs/design.md, "Measurement rules"):
+ * SNIA's rule with its conditions (docs/design.md, "One definition per verdict"):
  * 1 steady, 0 not, -1 too short to judge: rounds shorter than
  * FIGURES_STEADY_ROUND_SECONDS or one of fewer than FIGURES_STEADY_ROUND_IOS
  * I/Os (round_seconds 0: not checked).  Excursion and slope are computed

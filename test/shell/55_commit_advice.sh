@@ -1,5 +1,5 @@
 #!/bin/bash
-# Advice only from evidence (README, "The commit path"): ranread_commit_test
+# Advice only from evidence (docs/commit-and-advice.md, "The commit path"): ranread_commit_test
 # on the rig (test/rig: slowfs, whose FSYNC requests take a set time by
 # kind: fdatasync() and O_DSYNC writes are marked datasync by the kernel,
 # fsync() and O_SYNC writes are not), with the server's wal_sync_method set

@@ -4,7 +4,7 @@
 -- short to judge said so), the all-flash guidance (ranread_flash_guidance:
 -- average at most 2 ms and no I/O above 5 ms, the failing part named) and
 -- the sweep's stop reasons (ranread_sweep_next: IOPS that fell are said to
--- fall).  docs/design.md, "Measurement rules"; README, "The sweep".
+-- fall).  docs/design.md, "One definition per verdict"; docs/sweeps-and-studies.md, "The sweep".
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(18);
