@@ -112,11 +112,6 @@ BEGIN
     FOR i IN 1 .. coalesce(cardinality(concurrency), 0) LOOP
         PERFORM ranread_internal.ranread_advise_arg(fn, format('iops[%s]', i), iops[i]);
         PERFORM ranread_internal.ranread_advise_arg(fn, format('avg_ms[%s]', i), avg_ms[i]);
-        IF concurrency[i] < 1 THEN
-            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-                MESSAGE = format('concurrency[%s] of %s must be 1 or more, not %s', i, fn, concurrency[i]),
-                HINT = 'concurrency is the I/Os in flight of a point: processes x queue depth.';
-        END IF;
     END LOOP;
     PERFORM ranread_internal.ranread_require(fn, 'max_avg_ms', max_avg_ms, 'max_avg_ms is the bound on average latency in milliseconds, such as 10.');
     PERFORM ranread_internal.ranread_advise_arg(fn, 'max_avg_ms', max_avg_ms);
