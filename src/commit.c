@@ -1,17 +1,33 @@
 /*
  * commit.c
- *		ranread_commit_test: the commit path as pg_test_fsync measures it, in
- *		SQL.  Each test is a batch of its own (one process, queue depth 1, the
- *		synchronous engine) on a scratch file, recorded in the history like
- *		any batch, with commit_test naming the run it belongs to.
+ *		ranread_commit_test: the commit path, in SQL.  Each test is a batch
+ *		of its own (one process, queue depth 1, the synchronous engine) on a
+ *		scratch file, recorded in the history like any batch, with
+ *		commit_test naming the run it belongs to.
  *
  * The tests are pg_test_fsync's (PostgreSQL 15), with the same system calls
  * and sizes: one 8 kB write and two 8 kB writes per sync, for each
  * wal_sync_method the platform has; open_sync with 16 kB written as 1 x 16
  * kB down to 16 x 1 kB; and an 8 kB write with no sync at all.  Every write
  * goes to the start of the file, as there.  fdatasync, fsync and the
- * unsynced write go through the page cache, as the server's WAL writes do;
- * open_datasync and open_sync use O_DIRECT, as pg_test_fsync does.
+ * unsynced write go through the page cache, as the server's WAL writes do.
+ *
+ * How open_datasync and open_sync open the file (docs/commit-and-advice.md, "The commit
+ * path"): mode 'server' (the default) as this server opens its WAL, with
+ * O_DIRECT only at wal_level minimal (PostgreSQL 15's get_sync_bit: with
+ * archiving or replication possible, wal_level replica or logical, the WAL
+ * is read back soon after it is written, so it goes through the page
+ * cache); mode 'pg_test_fsync' always with O_DIRECT, as pg_test_fsync does.
+ * Each row says how its test wrote (calls) and the start NOTICE why.
+ *
+ * The one 8 kB write of each durable method, the figure wal_sync_method
+ * advice rests on, runs in rounds (duration / 5 each), the methods in turn
+ * and in a rotating order (A B C, B C A, ...) so that a drift of the
+ * machine's load falls on all of them: five rounds, then more until
+ * ranread_advise_wal_sync_method is settled (a method faster beyond the
+ * noise of the rounds, or none within 10% even at the ends of the
+ * intervals) or max_duration per method is spent.  Its row gives the mean
+ * of the rounds with their 95% interval, and its batches.
  *
  * The scratch file is wal_segment_size bytes of random data, written and
  * flushed before the first test, on the filesystem of pg_wal (following a
@@ -48,6 +64,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 
@@ -61,6 +78,29 @@ PG_FUNCTION_INFO_V1(ranread_commit_test);
 #define SCRATCH_TMP_PREFIX	PG_TEMP_FILE_PREFIX "ranread_commit."
 #define SCRATCH_WAL_PREFIX	"ranread_commit_test."
 #define METHOD_WRITETHROUGH (-1)	/* fsync_writethrough: not on Linux */
+#define COMMIT_MIN_ROUNDS	5		/* rounds of duration / 5: duration a method */
+#define COMMIT_MAX_ROUNDS	100
+
+/* How open_datasync and open_sync open the scratch file */
+typedef enum CommitMode
+{
+	MODE_SERVER,				/* as this server opens its WAL */
+	MODE_PG_TEST_FSYNC			/* O_DIRECT, as pg_test_fsync */
+} CommitMode;
+
+/* The rounds of one method's one 8 kB write */
+typedef struct MethodRounds
+{
+	int			test;			/* its entry in tests[] */
+	int			n;
+	double		ops[COMMIT_MAX_ROUNDS];
+	int64		batches[COMMIT_MAX_ROUNDS];
+	RanreadHist *hist;			/* its rounds' write latencies, merged */
+	double		seconds;		/* measured, summed */
+	bool		latency;
+	const char *status;			/* the last round's */
+	char	   *message;
+} MethodRounds;
 
 /* One test: an op of `writes` writes of `bytes` each, then the sync */
 typedef struct CommitTest
@@ -365,10 +405,42 @@ scratch_create(Scratch *sc)
 	fsinfo_read(sc->path, &sc->fs);
 }
 
+/* Is the file of a test opened with O_DIRECT, in this mode? */
+static bool
+test_direct(const CommitTest *t, CommitMode mode)
+{
+	if (t->method != SYNC_OPEN_DATASYNC && t->method != SYNC_OPEN_SYNC)
+		return false;
+	return mode == MODE_PG_TEST_FSYNC || wal_level == WAL_LEVEL_MINIMAL;
+}
+
+/* How a test writes, in words: the system calls and the open flags */
+static const char *
+test_calls(const CommitTest *t, CommitMode mode)
+{
+	const char *direct = test_direct(t, mode) ? " | O_DIRECT" : "";
+
+	switch (t->method)
+	{
+		case SYNC_FDATASYNC:
+			return "write, fdatasync";
+		case SYNC_FSYNC:
+			return "write, fsync";
+		case SYNC_OPEN_DATASYNC:
+			return psprintf("write to a file opened O_DSYNC%s", direct);
+		case SYNC_OPEN_SYNC:
+			return psprintf("write to a file opened O_SYNC%s", direct);
+		case SYNC_NONE:
+			return "write";
+		default:
+			return "write, then a flush through the device's cache";
+	}
+}
+
 /* The batch of one test */
 static void
 test_params(BatchParams *p, const CommitTest *t, const Scratch *sc, Interval *duration,
-			int64 duration_ns, int64 commit_test)
+			int64 duration_ns, int64 commit_test, CommitMode mode)
 {
 	GroupParams *g = &p->groups[0];
 	BatchTarget *bt = &p->targets[0];
@@ -384,15 +456,18 @@ test_params(BatchParams *p, const CommitTest *t, const Scratch *sc, Interval *du
 	strlcpy(bt->filesystem, sc->fs.type, RANREAD_FS_LEN);
 	strlcpy(bt->relpath, sc->path, MAXPGPATH);
 	bt->scratch = true;
-	bt->buffered = !(t->method == SYNC_OPEN_DATASYNC || t->method == SYNC_OPEN_SYNC);
+	bt->buffered = !test_direct(t, mode);
 	bt->dio_align = bt->buffered ? 1 : sc->fs.dio_align;
 	bt->nsegs = 1;
 	bt->size_bytes = (uint64) t->writes * t->bytes;	/* every op at the start */
 
 	p->ngroups = 1;
-	snprintf(g->label, NAMEDATALEN, "%s: %s%s", t->test,
+	/* the label says whether the open_* methods used O_DIRECT (the history's direct) */
+	snprintf(g->label, NAMEDATALEN, "%s: %s%s%s", t->test,
 			 t->writes > 1 || t->bytes != 8192 ? psprintf("%d x %d kB, ", t->writes, t->bytes / 1024) : "",
-			 method_name(t->method));
+			 method_name(t->method),
+			 t->method == SYNC_OPEN_DATASYNC || t->method == SYNC_OPEN_SYNC ?
+			 (test_direct(t, mode) ? " (O_DIRECT)" : " (buffered)") : "");
 	g->processes = 1;
 	g->block_size = t->writes * t->bytes;
 	g->writes_per_op = t->writes;
@@ -408,35 +483,53 @@ test_params(BatchParams *p, const CommitTest *t, const Scratch *sc, Interval *du
 
 /* Why a test cannot run here, or NULL */
 static const char *
-test_unavailable(const CommitTest *t, const Scratch *sc)
+test_unavailable(const CommitTest *t, const Scratch *sc, CommitMode mode)
 {
 	if (t->method == METHOD_WRITETHROUGH)
 		return "fsync_writethrough exists only on Windows and macOS";
-	if ((t->method == SYNC_OPEN_DATASYNC || t->method == SYNC_OPEN_SYNC) && t->bytes % sc->fs.dio_align != 0)
+	if (test_direct(t, mode) && t->bytes % sc->fs.dio_align != 0)
 		return psprintf("direct I/O on %s needs writes in multiples of %d bytes", sc->where, sc->fs.dio_align);
 	return NULL;
 }
 
-/* Put one result row */
-static void
-put_row(ReturnSetInfo *rsinfo, int64 commit_test, const CommitTest *t, BatchShared *bs,
-		const char *status, const char *note)
+/* The figures of one result row: a batch's, or a method's rounds' */
+typedef struct RowFigures
 {
-	Datum		values[16];
-	bool		nulls[16];
-	const RanreadFigures *f = bs ? &bs->group_fig[0] : NULL;
+	int64		batch;			/* the (last) batch */
+	double		ops;			/* ops/s: the batch's, or the rounds' mean */
+	double		avg_ms,
+				p50_ms,
+				p99_ms,
+				p999_ms,
+				max_ms;
+	bool		latency;
+	int			rounds;
+	double		ops_low;		/* the rounds' 95% interval; NaN for one */
+	double		ops_high;
+	const int64 *batches;
+} RowFigures;
+
+#define COMMIT_COLS 20
+
+/* Put one result row; f NULL: the test has no figures */
+static void
+put_row(ReturnSetInfo *rsinfo, int64 commit_test, const CommitTest *t, CommitMode mode,
+		const RowFigures *f, const char *status, const char *note)
+{
+	Datum		values[COMMIT_COLS];
+	bool		nulls[COMMIT_COLS];
 
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = Int64GetDatum(commit_test);
-	values[1] = bs ? Int64GetDatum(bs->p.batch) : (Datum) 0;
-	nulls[1] = bs == NULL;
+	values[1] = f ? Int64GetDatum(f->batch) : (Datum) 0;
+	nulls[1] = f == NULL;
 	values[2] = CStringGetTextDatum(t->test);
 	values[3] = CStringGetTextDatum(method_name(t->method));
 	values[4] = Int32GetDatum(t->writes);
 	values[5] = Int32GetDatum(t->bytes / 1024);
 	if (f)
 	{
-		const double fig[6] = {f->iops, f->avg_ms, f->p50_ms, f->p99_ms, f->p999_ms, f->max_ms};
+		const double fig[6] = {f->ops, f->avg_ms, f->p50_ms, f->p99_ms, f->p999_ms, f->max_ms};
 
 		/* rounded as the columns are declared (figures_datum) */
 		for (int i = 0; i < 6; i++)
@@ -444,56 +537,96 @@ put_row(ReturnSetInfo *rsinfo, int64 commit_test, const CommitTest *t, BatchShar
 		for (int i = 7; i <= 11; i++)
 			if (!f->latency)
 				nulls[i] = true;
+		values[16] = Int32GetDatum(f->rounds);
+		values[17] = figures_datum(rsinfo->setDesc, 17, f->ops_low, &nulls[17]);
+		values[18] = figures_datum(rsinfo->setDesc, 18, f->ops_high, &nulls[18]);
+		{
+			Datum	   *b = palloc(sizeof(Datum) * f->rounds);
+
+			for (int i = 0; i < f->rounds; i++)
+				b[i] = Int64GetDatum(f->batches[i]);
+			values[19] = PointerGetDatum(construct_array(b, f->rounds, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		}
 	}
 	else
 		for (int i = 6; i <= 11; i++)
 			nulls[i] = true;
+	if (f == NULL)
+		nulls[16] = nulls[17] = nulls[18] = nulls[19] = true;
 	values[12] = BoolGetDatum(t->method != SYNC_NONE);
 	values[13] = CStringGetTextDatum(status);
 	values[14] = note ? CStringGetTextDatum(note) : (Datum) 0;
 	nulls[14] = note == NULL;
+	values[15] = CStringGetTextDatum(test_calls(t, mode));
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
-/*
- * The verdict at the end, on the durable methods this call measured for one
- * 8 kB write (the others' ops are 0): the figures, which is fastest of them,
- * against the server's wal_sync_method, and an ALTER SYSTEM hint only when
- * another method is more than 10% faster than it.  ranread_advise gives the
- * same words: both come from ranread_advise_wal_sync_method, whose
- * threshold is the advisor's one noise threshold, ranread_advise_noise.
- * Methods of other calls are never compared: a method is "fastest" only
- * among those measured here, and with one there is nothing to compare.
- */
+/* A batch's figures as a row's */
 static void
-recommend(const double *ops, const Scratch *sc, int64 commit_test)
+batch_figures(BatchShared *bs, RowFigures *f)
+{
+	const RanreadFigures *g = &bs->group_fig[0];
+
+	memset(f, 0, sizeof(*f));
+	f->batch = bs->p.batch;
+	f->ops = g->iops;
+	f->avg_ms = g->avg_ms;
+	f->p50_ms = g->p50_ms;
+	f->p99_ms = g->p99_ms;
+	f->p999_ms = g->p999_ms;
+	f->max_ms = g->max_ms;
+	f->latency = g->latency;
+	f->rounds = 1;
+	f->ops_low = f->ops_high = get_float8_nan();
+	f->batches = &f->batch;
+}
+
+/*
+ * What ranread_advise_wal_sync_method says of the rounds so far (every
+ * round of every method, one element each), against the server's
+ * wal_sync_method: the outputs as text (NULL where NULL), settled as a bool
+ */
+typedef struct Advice
+{
+	char	   *method;
+	char	   *pct;
+	char	   *measured;
+	char	   *note;
+	bool		settled;
+} Advice;
+
+static void
+advise(const MethodRounds *mr, int k, Advice *a)
 {
 	const char *current = GetConfigOption("wal_sync_method", false, false);
-	Datum		names[RANREAD_NSYNC];
-	Datum		figures[RANREAD_NSYNC];
+	int			total = 0;
+	Datum	   *names;
+	Datum	   *figures;
 	int			n = 0;
 	Oid			argtypes[3] = {TEXTARRAYOID, FLOAT8ARRAYOID, TEXTOID};
 	Datum		args[3];
-	char	   *method = NULL;
-	char	   *pct = NULL;
-	char	   *measured = NULL;
-	char	   *note = NULL;
 	MemoryContext cxt = CurrentMemoryContext;
 
-	for (int m = SYNC_FDATASYNC; m <= SYNC_OPEN_SYNC; m++)
-		if (ops[m] > 0)
-		{
-			names[n] = CStringGetTextDatum(ranread_sync_names[m]);
-			figures[n++] = Float8GetDatum(ops[m]);
-		}
-	if (n == 0)
+	memset(a, 0, sizeof(*a));
+	for (int m = 0; m < k; m++)
+		total += mr[m].n;
+	if (total == 0)
 		return;
+	names = palloc(sizeof(Datum) * total);
+	figures = palloc(sizeof(Datum) * total);
+	for (int m = 0; m < k; m++)
+		for (int r = 0; r < mr[m].n; r++)
+		{
+			names[n] = CStringGetTextDatum(method_name(tests[mr[m].test].method));
+			figures[n++] = Float8GetDatum(mr[m].ops[r]);
+		}
 	args[0] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
 	args[1] = PointerGetDatum(construct_array(figures, n, FLOAT8OID, sizeof(float8),
 											  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	args[2] = CStringGetTextDatum(current);
 	SPI_connect();
-	if (SPI_execute_with_args(psprintf("SELECT method, faster_pct, measured, note FROM %s.ranread_advise_wal_sync_method($1, $2, $3)",
+	if (SPI_execute_with_args(psprintf("SELECT method, faster_pct, measured, note, coalesce(settled, true)::text"
+									   " FROM %s.ranread_advise_wal_sync_method($1, $2, $3)",
 									   ranread_schema_name()),
 							  3, argtypes, args, NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
 	{
@@ -502,35 +635,130 @@ recommend(const double *ops, const Scratch *sc, int64 commit_test)
 		char	   *v;
 
 		if ((v = SPI_getvalue(tup, desc, 1)) != NULL)
-			method = MemoryContextStrdup(cxt, v);
+			a->method = MemoryContextStrdup(cxt, v);
 		if ((v = SPI_getvalue(tup, desc, 2)) != NULL)
-			pct = MemoryContextStrdup(cxt, v);
+			a->pct = MemoryContextStrdup(cxt, v);
 		if ((v = SPI_getvalue(tup, desc, 3)) != NULL)
-			measured = MemoryContextStrdup(cxt, v);
+			a->measured = MemoryContextStrdup(cxt, v);
 		if ((v = SPI_getvalue(tup, desc, 4)) != NULL)
-			note = MemoryContextStrdup(cxt, v);
+			a->note = MemoryContextStrdup(cxt, v);
+		v = SPI_getvalue(tup, desc, 5);
+		a->settled = v == NULL || strcmp(v, "true") == 0;
 	}
 	SPI_finish();
-	if (measured == NULL || note == NULL)
-		return;
-	if (method && strcmp(method, current) != 0)
-		ereport(NOTICE,
-				(errmsg("commit test " INT64_FORMAT " on %s, one 8 kB write and its sync: %s; %s",
-						commit_test, sc->where, measured, note),
-				 errhint("ALTER SYSTEM SET wal_sync_method = '%s'; SELECT pg_reload_conf(); would make a commit's flush %s%% faster here, if the device keeps its promise to write through.",
-						 method, pct)));
-	else
-		ereport(NOTICE,
-				(errmsg("commit test " INT64_FORMAT " on %s, one 8 kB write and its sync: %s; %s",
-						commit_test, sc->where, measured, note),
-				 method ? 0 : errhint("Measure %s and the other methods in one call: SELECT * FROM ranread_commit_test(%s);",
-									  current, strcmp(sc->where, "pg_wal") == 0 ? "" :
-									  psprintf("tablespace => %s", quote_literal_cstr(sc->where)))));
+}
+
+/* A method's rounds as a row's figures: their mean and 95% interval (ranread_rounds_interval) */
+static void
+rounds_figures(const MethodRounds *m, RowFigures *f)
+{
+	Datum	   *ops = palloc(sizeof(Datum) * Max(m->n, 1));
+	Oid			argtypes[1] = {FLOAT8ARRAYOID};
+	Datum		args[1];
+
+	memset(f, 0, sizeof(*f));
+	f->rounds = m->n;
+	f->batches = m->batches;
+	f->batch = m->batches[m->n - 1];
+	f->ops = f->ops_low = f->ops_high = get_float8_nan();
+	for (int r = 0; r < m->n; r++)
+		ops[r] = Float8GetDatum(m->ops[r]);
+	args[0] = PointerGetDatum(construct_array(ops, m->n, FLOAT8OID, sizeof(float8),
+											 FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT mean, low, high FROM ranread_internal.ranread_rounds_interval($1)",
+							  1, argtypes, args, NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		bool		isnull;
+
+		for (int c = 1; c <= 3; c++)
+		{
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, c, &isnull);
+			double		v = isnull ? get_float8_nan() : DatumGetFloat8(d);
+
+			if (c == 1)
+				f->ops = v;
+			else if (c == 2)
+				f->ops_low = v;
+			else
+				f->ops_high = v;
+		}
+	}
+	SPI_finish();
+	f->latency = m->latency;
+	f->avg_ms = hist_avg_ms(m->hist);
+	f->p50_ms = hist_percentile_ms(m->hist, 50);
+	f->p99_ms = hist_percentile_ms(m->hist, 99);
+	f->p999_ms = hist_percentile_ms(m->hist, 99.9);
+	f->max_ms = m->hist->count > 0 ? m->hist->max_ns / 1e6 : get_float8_nan();
 }
 
 /*
- * ranread_commit_test(tablespace, duration, methods): pg_test_fsync's tests
- * as batches; one row per test
+ * The verdict at the end, on the durable methods this call measured for one
+ * 8 kB write (their rounds): the figures with their intervals, which is
+ * fastest, against the server's wal_sync_method, and an ALTER SYSTEM hint
+ * only when another method is faster beyond the noise of the rounds and by
+ * more than 10%.  ranread_advise gives the same words: both come from
+ * ranread_advise_wal_sync_method.  Methods of other calls are never
+ * compared: a method is "fastest" only among those measured here, and with
+ * one there is nothing to compare.
+ */
+static void
+recommend(const MethodRounds *mr, int k, const Scratch *sc, int64 commit_test)
+{
+	const char *current = GetConfigOption("wal_sync_method", false, false);
+	Advice		a;
+
+	advise(mr, k, &a);
+	if (a.measured == NULL || a.note == NULL)
+		return;
+	if (a.method && strcmp(a.method, current) != 0)
+		ereport(NOTICE,
+				(errmsg("commit test " INT64_FORMAT " on %s, one 8 kB write and its sync: %s; %s",
+						commit_test, sc->where, a.measured, a.note),
+				 errhint("ALTER SYSTEM SET wal_sync_method = '%s'; SELECT pg_reload_conf(); would make a commit's flush %s%% faster here, if the device keeps its promise to write through.",
+						 a.method, a.pct)));
+	else
+		ereport(NOTICE,
+				(errmsg("commit test " INT64_FORMAT " on %s, one 8 kB write and its sync: %s; %s",
+						commit_test, sc->where, a.measured, a.note),
+				 a.method ? 0 : errhint("Measure %s and the other methods in one call: SELECT * FROM ranread_commit_test(%s);",
+										current, strcmp(sc->where, "pg_wal") == 0 ? "" :
+										psprintf("tablespace => %s", quote_literal_cstr(sc->where)))));
+}
+
+/* The start NOTICE's words on how the open_* methods are opened, and why */
+static char *
+mode_words(CommitMode mode)
+{
+	const char *fs = enableFsync ? "" :
+		"; fsync is off, so this server flushes no WAL at all: each method is timed as it would be with fsync on";
+
+	if (mode == MODE_PG_TEST_FSYNC)
+		return psprintf("open_datasync and open_sync with O_DIRECT, as pg_test_fsync opens them (mode => 'pg_test_fsync')%s", fs);
+	if (wal_level == WAL_LEVEL_MINIMAL)
+		return psprintf("each method as this server writes its WAL: at wal_level minimal PostgreSQL 15 opens it with O_DIRECT for open_datasync and open_sync%s", fs);
+	return psprintf("each method as this server writes its WAL: at wal_level %s (archiving or replication possible) PostgreSQL 15 opens it without O_DIRECT, so open_datasync and open_sync go through the page cache; mode => 'pg_test_fsync' times them with O_DIRECT%s",
+					GetConfigOption("wal_level", false, false), fs);
+}
+
+/* One batch of a test: its params, run; the caller detaches rc->seg */
+static void
+run_test(const CommitTest *t, const Scratch *sc, Interval *duration, int64 duration_ns,
+		 int64 commit_test, CommitMode mode, RunContext *rc)
+{
+	BatchParams *p = palloc(sizeof(BatchParams));
+
+	test_params(p, t, sc, duration, duration_ns, commit_test, mode);
+	memset(rc, 0, sizeof(*rc));
+	rc->fn = "ranread_commit_test";
+	rc->workers = 1;
+	run_batch(p, rc);
+}
+
+/*
+ * ranread_commit_test(tablespace, duration, methods, mode, max_duration):
+ * pg_test_fsync's tests as batches; one row per test
  */
 Datum
 ranread_commit_test(PG_FUNCTION_ARGS)
@@ -540,10 +768,16 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 	const char *tablespace = PG_ARGISNULL(0) ? NULL : NameStr(*PG_GETARG_NAME(0));
 	Interval	duration;
 	int64		duration_ns;
+	int64		max_ns;
+	int64		round_ns;
+	Interval	round;
+	int			max_rounds;
+	volatile CommitMode mode = MODE_SERVER;
 	bool		chosen[RANREAD_NSYNC + 1] = {0};
 	Scratch		sc;			/* its address is taken: it lives in memory */
 	int64		commit_test;
-	double		one_write_ops[RANREAD_NSYNC] = {0};
+	MethodRounds *mr;
+	volatile int k = 0;
 
 	/* every argument is checked, and the place chosen, before any write */
 	ranread_refuse_on_standby(fn);
@@ -558,6 +792,36 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&duration))), fn),
 				 errhint("Each test runs this long; pg_test_fsync's default is 5 s.")));
 	chosen_methods(PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2), chosen);
+	params_require(PG_ARGISNULL(3), "mode");
+	{
+		char	   *m = text_to_cstring(PG_GETARG_TEXT_PP(3));
+
+		if (strcmp(m, "pg_test_fsync") == 0)
+			mode = MODE_PG_TEST_FSYNC;
+		else if (strcmp(m, "server") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("mode of %s must be 'server' or 'pg_test_fsync', not \"%s\"", fn, params_shown(m)),
+					 errhint("'server' times open_datasync and open_sync as this server opens its WAL (O_DIRECT only at wal_level minimal); 'pg_test_fsync' always with O_DIRECT, as pg_test_fsync does.")));
+	}
+	max_ns = 3 * duration_ns;
+	if (!PG_ARGISNULL(4))
+	{
+		Interval   *iv = PG_GETARG_INTERVAL_P(4);
+
+		max_ns = params_interval(iv, "max_duration", false);
+		if (max_ns < duration_ns || max_ns > (int64) 3600 * 1000000000)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("max_duration %s of %s must be from duration (%s) to 1 hour",
+							DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv))), fn,
+							DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&duration)))),
+					 errhint("max_duration is the most each method's one 8 kB write is timed, in rounds of duration / 5, until the methods' intervals tell; NULL is 3 x duration.")));
+	}
+	round_ns = duration_ns / COMMIT_MIN_ROUNDS;
+	max_rounds = (int) Min((int64) COMMIT_MAX_ROUNDS, max_ns / round_ns);
+	memset(&round, 0, sizeof(round));
+	round.time = round_ns / 1000;
 	scratch_place(&sc, tablespace);
 
 	/* the run's id, which every test's batch row carries */
@@ -566,6 +830,22 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 													 get_namespace_oid(ranread_schema_name_raw(), false)),
 								   false);
 	remove_leftovers(&sc);
+
+	/* the one 8 kB write of each durable method that can run: in rounds */
+	mr = palloc0(sizeof(MethodRounds) * lengthof(tests));
+	for (int i = 0; i < lengthof(tests); i++)
+	{
+		const CommitTest *t = &tests[i];
+
+		if (t->writes == 1 && t->bytes == 8192 && t->method != SYNC_NONE && method_chosen(chosen, t->method) &&
+			test_unavailable(t, &sc, mode) == NULL && strcmp(t->test, "one 8 kB write") == 0)
+		{
+			mr[k].test = i;
+			mr[k].hist = palloc(sizeof(RanreadHist));
+			hist_reset(mr[k].hist);
+			k++;
+		}
+	}
 
 	/* from the scratch file's creation on, every way out removes it */
 	PG_TRY();
@@ -578,28 +858,83 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 						commit_test, sc.where, sc.fs.type,
 						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&duration))),
 						sc.path)));
+		ereport(NOTICE,
+				(errmsg("ranread commit test " INT64_FORMAT " times %s; the one 8 kB write of each method runs in rounds of %s, the methods in turn, until their intervals tell or %.1f s a method",
+						commit_test, mode_words(mode),
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&round))),
+						max_rounds * round_ns / 1e9)));
+
+		/* rounds: each method once a round, in a rotating order */
+		for (int r = 0; k > 0 && !stopped && r < max_rounds; r++)
+		{
+			Advice		a;
+
+			for (int j = 0; j < k && !stopped; j++)
+			{
+				MethodRounds *m = &mr[(j + r) % k];
+				RunContext	rc;
+				BatchShared *bs;
+
+				run_test(&tests[m->test], &sc, &round, round_ns, commit_test, mode, &rc);
+				bs = rc.bs;
+				m->status = ranread_status_name(bs->status);
+				m->message = bs->message[0] ? pstrdup(bs->message) : NULL;
+				if (bs->status == STOP_NONE)
+				{
+					m->ops[m->n] = bs->group_fig[0].iops;
+					m->batches[m->n] = bs->p.batch;
+					m->n++;
+					m->seconds += bs->group_fig[0].seconds;
+					m->latency = m->latency || bs->group_fig[0].latency;
+					hist_merge(m->hist, stream_write_hist(bs, batch_stream(bs, 0)));
+				}
+				stopped = bs->status != STOP_NONE;
+				dsm_detach(rc.seg);
+			}
+			if (r + 1 < COMMIT_MIN_ROUNDS || stopped)
+				continue;
+			advise(mr, k, &a);
+			if (a.settled)
+				break;
+		}
+
 		for (int i = 0; i < lengthof(tests); i++)
 		{
 			const CommitTest *t = &tests[i];
-			const char *why = test_unavailable(t, &sc);
-			BatchParams *p;
+			const char *why = test_unavailable(t, &sc, mode);
+			MethodRounds *m = NULL;
 			RunContext	rc;
+			RowFigures	f;
 
 			if (!method_chosen(chosen, t->method))
 				continue;
+			for (int j = 0; j < k; j++)
+				if (mr[j].test == i)
+					m = &mr[j];
+			if (m && m->n > 0)
+			{
+				rounds_figures(m, &f);
+				ereport(NOTICE,
+						(errmsg("ranread commit test " INT64_FORMAT ", %s (%d x %d kB), %s: %.0f ops/s%s over %d round%s, average %s (batches " INT64_FORMAT " to " INT64_FORMAT ")%s%s",
+								commit_test, t->test, t->writes, t->bytes / 1024, method_name(t->method), f.ops,
+								isnan(f.ops_low) ? "" : psprintf(" (95%% interval %.0f to %.0f)", f.ops_low, f.ops_high),
+								m->n, m->n == 1 ? "" : "s",
+								f.latency ? psprintf("%.3f ms", f.avg_ms) : "not measured",
+								m->batches[0], m->batches[m->n - 1],
+								strcmp(m->status, "completed") == 0 ? "" : ", then ",
+								strcmp(m->status, "completed") == 0 ? "" : m->status)));
+				put_row(rsinfo, commit_test, t, mode, &f, m->status, m->message);
+				continue;
+			}
 			if (why || stopped)
 			{
-				put_row(rsinfo, commit_test, t, NULL, why ? "unavailable" : "not run",
-						why ? why : "the commit test was stopped");
+				put_row(rsinfo, commit_test, t, mode, NULL,
+						why ? "unavailable" : (m && m->status ? m->status : "not run"),
+						why ? why : (m && m->message ? m->message : "the commit test was stopped"));
 				continue;
 			}
 			/* one batch per test; a stop or a failure ends the run */
-			p = palloc(sizeof(BatchParams));
-			test_params(p, t, &sc, &duration, duration_ns, commit_test);
-			memset(&rc, 0, sizeof(rc));
-			rc.fn = fn;
-			rc.workers = 1;
-			run_batch(p, &rc);
+			run_test(t, &sc, &duration, duration_ns, commit_test, mode, &rc);
 			/* one line per test: the batch's own NOTICEs are DEBUG1 (leader.c) */
 			ereport(NOTICE,
 					(errmsg("ranread commit test " INT64_FORMAT ", %s (%d x %d kB), %s: %.0f ops/s, average %s (batch " INT64_FORMAT ")%s%s",
@@ -608,14 +943,13 @@ ranread_commit_test(PG_FUNCTION_ARGS)
 							rc.bs->group_fig[0].latency ? psprintf("%.3f ms", rc.bs->group_fig[0].avg_ms) : "not measured",
 							rc.bs->p.batch, rc.bs->status == STOP_NONE ? "" : ", ",
 							rc.bs->status == STOP_NONE ? "" : ranread_status_name(rc.bs->status))));
-			put_row(rsinfo, commit_test, t, rc.bs, ranread_status_name(rc.bs->status),
+			batch_figures(rc.bs, &f);
+			put_row(rsinfo, commit_test, t, mode, &f, ranread_status_name(rc.bs->status),
 					rc.bs->message[0] ? rc.bs->message : NULL);
-			if (t->writes == 1 && t->bytes == 8192 && rc.bs->status == STOP_NONE)
-				one_write_ops[t->method] = rc.bs->group_fig[0].iops;
 			stopped = rc.bs->status == STOP_STOPPED || rc.bs->status == STOP_FAILED;
 			dsm_detach(rc.seg);
 		}
-		recommend(one_write_ops, &sc, commit_test);
+		recommend(mr, k, &sc, commit_test);
 	}
 	PG_FINALLY();
 	{

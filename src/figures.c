@@ -22,8 +22,13 @@
  *	   but for the edges of the run (Little's law).  Less means latency went
  *	   missing somewhere between a slot becoming free and its next I/O.
  *	 - steady: SNIA's verdict over five rounds of the measured time, for
- *	   every duration run (figures_steady); steady_state's early end is the
- *	   leader's (figures_steady_now).
+ *	   every duration run (figures_steady), one definition with its words
+ *	   (figures_steady_judge, figures_steady_text): steady when the rounds'
+ *	   IOPS range over at most 20% of their mean and their trend (the
+ *	   least-squares slope across the five rounds) is within 10% of it; too
+ *	   short to judge below five rounds of 2 s and 100 I/Os each, where one
+ *	   second's stall of a shared machine decides a round.  steady_state's
+ *	   early end is the leader's (figures_steady_now).
  */
 #include "postgres.h"
 
@@ -33,6 +38,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "utils/array.h"
+#include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/fmgrprotos.h"
 
@@ -391,18 +397,87 @@ figures_snia(const double *rounds, double *excursion, double *slope)
 }
 
 /*
- * The verdict of a duration run: its measured whole seconds cut into five
- * equal rounds, each round's IOPS, SNIA's rule.  Needs five whole seconds.
+ * SNIA's rule with its conditions (docs/design.md, "One definition per verdict"):
+ * 1 steady, 0 not, -1 too short to judge: rounds shorter than
+ * FIGURES_STEADY_ROUND_SECONDS or one of fewer than FIGURES_STEADY_ROUND_IOS
+ * I/Os (round_seconds 0: not checked).  Excursion and slope are computed
+ * whatever the verdict.
  */
-static void
-figures_steady(BatchShared *bs)
+int
+figures_steady_judge(const double *rounds, double round_seconds, double *excursion, double *slope)
+{
+	bool		steady = figures_snia(rounds, excursion, slope);
+
+	if (round_seconds > 0)
+	{
+		if (round_seconds < FIGURES_STEADY_ROUND_SECONDS)
+			return -1;
+		for (int r = 0; r < 5; r++)
+			if (rounds[r] * round_seconds < FIGURES_STEADY_ROUND_IOS)
+				return -1;
+	}
+	return steady ? 1 : 0;
+}
+
+/* "a rise of 12.3%", "a fall of 4.0%", "no change" */
+static char *
+trend_words(double slope)
+{
+	if (slope > 0)
+		return psprintf("a rise of %.1f%%", 100 * slope);
+	if (slope < 0)
+		return psprintf("a fall of %.1f%%", -100 * slope);
+	return "no change";
+}
+
+/*
+ * The verdict in words, the rule stated and the part that failed named,
+ * true to the numbers (a fall is a fall): round_seconds is the shortest
+ * round's length, round_ios the fewest I/Os of a round (0: not known)
+ */
+char *
+figures_steady_text(int verdict, double excursion, double slope, double round_seconds, double round_ios)
+{
+	bool		range_ok = excursion <= 0.20;
+	bool		trend_ok = fabs(slope) <= 0.10;
+	char	   *range = psprintf("the rounds' IOPS range over %.1f%% of their mean", 100 * excursion);
+	char	   *trend = psprintf("their trend across the rounds is %s of their mean", trend_words(slope));
+	char	   *rule = "SNIA's rule: five rounds whose IOPS range over at most 20% of their mean, with a trend across them within 10% of it";
+
+	if (verdict < 0)
+	{
+		if (round_seconds < FIGURES_STEADY_ROUND_SECONDS)
+			return psprintf("too short to judge steadiness (%s, each of at least %d s and %d I/Os): its rounds would be %.1f s",
+							rule, FIGURES_STEADY_ROUND_SECONDS, FIGURES_STEADY_ROUND_IOS, round_seconds);
+		return psprintf("too short to judge steadiness (%s, each of at least %d s and %d I/Os): a round held only %.0f I/Os",
+						rule, FIGURES_STEADY_ROUND_SECONDS, FIGURES_STEADY_ROUND_IOS, round_ios);
+	}
+	if (verdict > 0)
+		return psprintf("steady (%s): %s and %s", rule, range, trend);
+	if (!range_ok && !trend_ok)
+		return psprintf("not steady (%s): %s, more than 20%%, and %s, more than 10%%", rule, range, trend);
+	if (!range_ok)
+		return psprintf("not steady (%s): %s, more than 20%% (%s, within 10%%)", rule, range, trend);
+	return psprintf("not steady (%s): %s, more than 10%% (%s, within 20%%)", rule, trend, range);
+}
+
+/*
+ * The rounds of a duration run: its measured whole seconds cut into five
+ * equal rounds, each round's IOPS, the shortest round's seconds and the
+ * fewest I/Os of one.  False when it has fewer than five whole seconds
+ * (round_seconds then what a round would be).
+ */
+static bool
+figures_rounds(BatchShared *bs, double *rounds, double *round_seconds, double *round_ios)
 {
 	int			n = (int) Min(floor(bs->total.seconds), (double) bs->p.nintervals);
-	double		rounds[5];
 
-	bs->steady = -1;
-	if (bs->p.duration_ns == 0 || n < 5)
-		return;
+	*round_seconds = Max(bs->total.seconds, 0) / 5;
+	*round_ios = 0;
+	if (n < 5)
+		return false;
+	*round_seconds = n / 5;
+	*round_ios = -1;
 	for (int r = 0; r < 5; r++)
 	{
 		int			from = r * n / 5;
@@ -412,29 +487,73 @@ figures_steady(BatchShared *bs)
 		for (int sec = from; sec < to; sec++)
 			ios += figures_second_ios(bs, sec);
 		rounds[r] = (double) ios / (to - from);
+		if (*round_ios < 0 || (double) ios < *round_ios)
+			*round_ios = (double) ios;
 	}
-	bs->steady = figures_snia(rounds, &bs->steady_excursion, &bs->steady_slope) ? 1 : 0;
+	return true;
+}
+
+/* The verdict of a duration run (figures_steady_judge on its rounds) */
+static void
+figures_steady(BatchShared *bs)
+{
+	double		rounds[5];
+	double		round_seconds;
+	double		round_ios;
+
+	bs->steady = -1;
+	if (bs->p.duration_ns == 0 || !figures_rounds(bs, rounds, &round_seconds, &round_ios))
+		return;
+	bs->steady = figures_steady_judge(rounds, round_seconds, &bs->steady_excursion, &bs->steady_slope);
 }
 
 /*
- * ranread_steady_verdict(rounds float8[]): SNIA's rule on five rounds' IOPS,
- * the one the batches are judged by, for SQL and for tests
+ * What SNIA's verdict adds to a duration run's end NOTICE: nothing when
+ * steady (or not a duration run), else figures_steady_text's words (NULL:
+ * nothing)
+ */
+char *
+figures_steady_words(BatchShared *bs)
+{
+	double		rounds[5];
+	double		round_seconds;
+	double		round_ios;
+
+	if (bs->p.duration_ns == 0 || bs->steady == 1)
+		return NULL;
+	(void) figures_rounds(bs, rounds, &round_seconds, &round_ios);
+	return figures_steady_text(bs->steady, bs->steady_excursion, bs->steady_slope, round_seconds, round_ios);
+}
+
+/*
+ * ranread_steady_verdict(rounds float8[], round_seconds float8): SNIA's rule
+ * on five rounds' IOPS, the one the batches are judged by, for SQL and for
+ * tests: steady (NULL when too short to judge: rounds of round_seconds, when
+ * given, below 2 s or 100 I/Os), excursion, slope and the verdict in words
  */
 Datum
 ranread_steady_verdict(PG_FUNCTION_ARGS)
 {
-	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(0);
+	ArrayType  *a;
 	Datum	   *elems;
 	bool	   *nulls;
 	int			n;
 	double		rounds[5];
 	double		excursion;
 	double		slope;
-	bool		steady;
+	double		round_seconds = 0;
+	double		round_ios = 0;
+	int			verdict;
 	TupleDesc	tupdesc;
-	Datum		values[3];
-	bool		rnulls[3] = {false, false, false};
+	Datum		values[4];
+	bool		rnulls[4] = {false, false, false, false};
 
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("rounds of ranread_steady_verdict must not be null"),
+				 errhint("rounds are the IOPS of five rounds, such as '{1000,1010,990,1005,995}'.")));
+	a = PG_GETARG_ARRAYTYPE_P(0);
 	deconstruct_array(a, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, &nulls, &n);
 	if (n != 5)
 		ereport(ERROR,
@@ -447,14 +566,33 @@ ranread_steady_verdict(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("round %d of ranread_steady_verdict must not be null", r + 1)));
 		rounds[r] = DatumGetFloat8(elems[r]);
+		if (!(rounds[r] >= 0 && rounds[r] < 1e12))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("round %d of ranread_steady_verdict must be IOPS from 0 to 1e12, not %g", r + 1, rounds[r])));
 	}
-	steady = figures_snia(rounds, &excursion, &slope);
+	if (!PG_ARGISNULL(1))
+	{
+		round_seconds = PG_GETARG_FLOAT8(1);
+		if (!(round_seconds > 0 && round_seconds <= 86400))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("round_seconds of ranread_steady_verdict must be above 0 and at most 86400, not %g", round_seconds),
+					 errhint("round_seconds is how long each round ran, or NULL not to judge whether they were long enough.")));
+		round_ios = -1;
+		for (int r = 0; r < 5; r++)
+			if (round_ios < 0 || rounds[r] * round_seconds < round_ios)
+				round_ios = rounds[r] * round_seconds;
+	}
+	verdict = figures_steady_judge(rounds, round_seconds, &excursion, &slope);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
-	values[0] = BoolGetDatum(steady);
+	values[0] = BoolGetDatum(verdict == 1);
+	rnulls[0] = verdict < 0;
 	values[1] = Float8GetDatum(excursion);
 	values[2] = Float8GetDatum(slope);
+	values[3] = CStringGetTextDatum(figures_steady_text(verdict, excursion, slope, round_seconds, round_ios));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, rnulls)));
 }
 

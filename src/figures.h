@@ -23,7 +23,19 @@ extern void figures_conclude(BatchShared *bs, RanreadStop ended, RanreadHist *al
 extern uint64 figures_verify_errors(const RanreadFigures *f);
 extern bool figures_busy_low(const RanreadFigures *f, int slots);
 extern uint64 figures_second_ios(BatchShared *bs, int second);
+/*
+ * SNIA's steady-state rule needs five rounds of at least this many whole
+ * seconds and I/Os each, or the run is too short to judge (figures.c)
+ */
+#define FIGURES_STEADY_ROUND_SECONDS	2
+#define FIGURES_STEADY_ROUND_IOS		100
+
 extern bool figures_snia(const double *rounds, double *excursion, double *slope);
+extern int	figures_steady_judge(const double *rounds, double round_seconds,
+								 double *excursion, double *slope);
+extern char *figures_steady_text(int verdict, double excursion, double slope,
+								 double round_seconds, double round_ios);
+extern char *figures_steady_words(BatchShared *bs);
 extern bool figures_steady_now(BatchShared *bs, int complete);
 extern Datum figures_datum(TupleDesc desc, int attno, double v, bool *isnull);
 

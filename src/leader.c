@@ -985,22 +985,20 @@ elapsed_words(const BatchShared *bs)
 }
 
 /*
- * What SNIA's verdict (steady) adds to the end line: nothing for a steady
- * batch (or one too short to judge), otherwise that it was not steady and
- * by how much.  When steady_state ended the run early (ended_steady) the two
+ * What SNIA's verdict (steady) adds to the end line: figures_steady_words's
+ * (nothing for a steady batch; too short to judge, or not steady and which
+ * part failed).  When steady_state ended the run early (ended_steady) the two
  * are told apart: steady_state judges the last seconds of the run, SNIA's
  * rule five rounds of all of it, so a run may end steady and not be.
  */
 static char *
 steady_words(const BatchShared *bs)
 {
-	char	   *snia;
+	char	   *snia = figures_steady_words((BatchShared *) bs);
 
-	if (bs->steady != 0)
+	if (snia == NULL)
 		return "";
-	snia = psprintf("not steady: its five rounds' IOPS differ by %.1f%% of their mean, slope %.1f%% (steady is at most 20%%, slope within 10%%)",
-					100 * bs->steady_excursion, 100 * bs->steady_slope);
-	if (bs->ended_steady)
+	if (bs->ended_steady && bs->steady == 0)
 		return psprintf("; steady_state %s held for its last %d s (ended_steady), but by SNIA's rule on all of it the run was %s",
 						bs->p.steady_text, bs->p.steady_window, snia);
 	return psprintf("; %s", snia);

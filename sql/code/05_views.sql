@@ -252,8 +252,12 @@ SELECT r.batch, r.process, r.grp, r.run_at, r.target, r.processes, r.iterations,
        octet_length(r.write_histogram) AS write_histogram_bytes
   FROM @extschema@.ranread_results r;
 
--- 1.1: every commit test's rows from the history, one per test that ran,
--- the figures whole (what the advisor decides on)
+-- 1.1: every commit test's rows from the history, one per test that ran
+-- (one per round of the one 8 kB write, 1.2), the figures whole (what the
+-- advisor decides on).  1.2: direct, whether an open_datasync or open_sync
+-- test opened its file with O_DIRECT, as its label says (1.2's end in
+-- "(O_DIRECT)" or "(buffered)"; 1.1 always used O_DIRECT); NULL for the
+-- other methods.
 CREATE OR REPLACE VIEW ranread_internal.ranread_commit_summary_raw AS
 SELECT b.commit_test, b.batch, b.run_at,
        pg_catalog.split_part(g.label, ': ', 1) AS test,
@@ -263,7 +267,8 @@ SELECT b.commit_test, b.batch, b.run_at,
        g.iops AS ops_per_s, g.avg_ms, g.p50_ms, g.p95_ms, g.p99_ms, g.p999_ms,
        g.max_ms,
        g.sync IS NOT NULL AS durable, n.status, n.message,
-       b.tablespace, b.filesystem
+       b.tablespace, b.filesystem,
+       CASE WHEN g.sync IN ('open_datasync', 'open_sync') THEN g.label NOT LIKE '% (buffered)' END AS direct
   FROM @extschema@.ranread_batches b
   JOIN @extschema@.ranread_groups g USING (batch),
        LATERAL ranread_internal.ranread_status_now(b.status, b.batch, b.message) n
@@ -279,5 +284,5 @@ SELECT c.commit_test, c.batch, c.run_at, c.test, c.method, c.writes, c.write_kb,
        ranread_internal.ranread_round(c.p99_ms, 3)::numeric(15,3) AS p99_ms,
        ranread_internal.ranread_round(c.p999_ms, 3)::numeric(15,3) AS p999_ms,
        ranread_internal.ranread_round(c.max_ms, 3)::numeric(15,3) AS max_ms,
-       c.durable, c.status, c.message, c.tablespace, c.filesystem
+       c.durable, c.status, c.message, c.tablespace, c.filesystem, c.direct
   FROM ranread_internal.ranread_commit_summary_raw c;

@@ -185,13 +185,17 @@ AS 'MODULE_PATHNAME', 'ranread_hist_buckets'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
 -- SNIA's steady-state rule on five rounds' IOPS, the one every duration
--- batch is judged by (ranread_summary.steady): max - min within 20% of the
--- mean, least-squares slope x 4 within 10%; excursion and slope are
--- relative to the mean.
-CREATE OR REPLACE FUNCTION @extschema@.ranread_steady_verdict(rounds float8[],
-    OUT steady boolean, OUT excursion float8, OUT slope float8)
+-- batch is judged by (ranread_summary.steady; src/figures.c): steady when
+-- max - min is within 20% of the mean and the trend (least-squares slope x
+-- 4) within 10% of it; excursion and slope are relative to the mean.  1.2:
+-- with round_seconds, rounds shorter than 2 s or of fewer than 100 I/Os are
+-- too short to judge (steady NULL); verdict says it in words, the rule
+-- stated and the part that failed named (the end NOTICE of a batch says the
+-- same).
+CREATE OR REPLACE FUNCTION @extschema@.ranread_steady_verdict(rounds float8[], round_seconds float8 DEFAULT NULL,
+    OUT steady boolean, OUT excursion float8, OUT slope float8, OUT verdict text)
 AS 'MODULE_PATHNAME', 'ranread_steady_verdict'
-LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
 
 -- Where each process's first n I/Os would go (byte offsets in the target),
 -- chosen by the engines' own code; no I/O is done.

@@ -8,8 +8,39 @@
 -- ranread_internal: ranread_sweep is C (src/forward.c) that hands its
 -- workload, as one spec, to ranread_internal.ranread_sweep.
 
+-- The all-flash guidance (the methodology's: random reads of all-flash
+-- storage average at most 2 ms and none takes more than 5 ms), one
+-- definition, pure: met when the average is within 2 ms and the slowest I/O
+-- within 5 ms; verdict says it in words, the rule stated, each part's
+-- figure and which failed.  Not measured (no latency): met NULL.
+CREATE OR REPLACE FUNCTION @extschema@.ranread_flash_guidance(avg_ms float8, max_ms float8,
+    OUT met boolean, OUT verdict text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    rule constant text := 'all-flash guidance: an average of at most 2 ms and no I/O above 5 ms';
+    a text := round(avg_ms::numeric, 3) || ' ms';
+    m text := round(max_ms::numeric, 3) || ' ms';
+BEGIN
+    IF avg_ms IS NULL OR max_ms IS NULL OR avg_ms = 'NaN' OR max_ms = 'NaN' THEN
+        verdict := format('not judged (%s): latency was not measured', rule);
+        RETURN;
+    END IF;
+    met := avg_ms <= 2 AND max_ms <= 5;
+    verdict := CASE
+        WHEN met THEN format('met (%s): average %s and the slowest I/O %s', rule, a, m)
+        WHEN avg_ms > 2 AND max_ms > 5
+            THEN format('not met (%s): the average, %s, is above 2 ms, and the slowest I/O took %s, above 5 ms', rule, a, m)
+        WHEN max_ms > 5
+            THEN format('not met (%s): the slowest I/O took %s, above 5 ms (the average, %s, is within 2 ms)', rule, m, a)
+        ELSE format('not met (%s): the average, %s, is above 2 ms (the slowest I/O, %s, is within 5 ms)', rule, a, m) END;
+END
+$$;
+
 -- Each sweep's verdict, one query away, its figures as a person reads
--- them (ranread_sweeps keeps them whole).
+-- them (ranread_sweeps keeps them whole), and the all-flash guidance in
+-- words: the rule and the part that failed (ranread_flash_guidance).
 CREATE OR REPLACE VIEW @extschema@.ranread_sweep_verdict AS
 SELECT s.sweep,
        s.started_at,
@@ -25,8 +56,11 @@ SELECT s.sweep,
        s.max_iops_processes AS processes,
        s.max_iops_batch AS batch,
        s.meets_flash_guidance,
-       s.stop_reason
-  FROM @extschema@.ranread_sweeps s;
+       s.stop_reason,
+       f.verdict AS flash_guidance
+  FROM @extschema@.ranread_sweeps s
+  LEFT JOIN @extschema@.ranread_batches b ON b.batch = s.max_iops_batch
+  LEFT JOIN LATERAL @extschema@.ranread_flash_guidance(s.actual_latency_ms, b.max_ms) f ON s.max_iops_batch IS NOT NULL;
 
 -- The limits ranread_run enforces (src/ranread.h).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_limits(
@@ -42,14 +76,15 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 -- numbers.  The rules, in order:
 --   status         the last batch did not complete
 --   latency        average latency above max_avg_ms on the last two steps
---   scaling        the last step raised IOPS by less than 10% of what linear
---                  scaling would give:
+--   scaling        the last step gained less than 10% of what linear
+--                  scaling would add (or lost IOPS):
 --                  iops - prev_iops < 0.10 * prev_iops * (processes / prev_processes - 1)
 --   max_processes  the last step ran max_processes
 -- Steps double the processes; a doubling past max_processes is clamped to
 -- max_processes, so a sweep always ends by measuring max_processes itself
 -- unless another rule stops it first (start 10, max 100: 10, 20, 40, 80, 100).
--- Each stop_reason starts with the rule's name and a colon.
+-- Each stop_reason starts with the rule's name and a colon, then the
+-- figures that broke it, worded as they moved (IOPS that fell fell).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_next(
     steps          @extschema@.ranread_sweep_step[],
     start          integer,
@@ -92,12 +127,19 @@ BEGIN
 
         linear := prev.iops * (cur.processes::float8 / prev.processes - 1);
         IF cur.iops - prev.iops < 0.10 * linear THEN
-            stop_reason := format('scaling: going from %s to %s processes raised IOPS from %s to %s, %s of linear scaling (less than 10%%)',
+            stop_reason := format('scaling: going from %s to %s processes %s; a step must gain at least 10%% of the %s IOPS linear scaling would add',
                                   prev.processes, cur.processes,
-                                  round(prev.iops::numeric), round(cur.iops::numeric),
-                                  CASE WHEN linear > 0
-                                       THEN round((100 * (cur.iops - prev.iops) / linear)::numeric, 1) || '%'
-                                       ELSE 'n/a' END);
+                                  CASE WHEN cur.iops < prev.iops
+                                       THEN format('lowered IOPS from %s to %s, a fall of %s%%',
+                                                   round(prev.iops::numeric), round(cur.iops::numeric),
+                                                   round((100 * (prev.iops - cur.iops) / prev.iops)::numeric, 1))
+                                       WHEN cur.iops = prev.iops
+                                       THEN format('left IOPS at %s', round(cur.iops::numeric))
+                                       ELSE format('raised IOPS from %s to %s, a gain of %s, %s%% of linear scaling',
+                                                   round(prev.iops::numeric), round(cur.iops::numeric),
+                                                   round((cur.iops - prev.iops)::numeric),
+                                                   round((100 * (cur.iops - prev.iops) / linear)::numeric, 1)) END,
+                                  round(linear::numeric));
             RETURN;
         END IF;
     END IF;
@@ -115,8 +157,9 @@ $$;
 -- A sweep's verdict from its steps: the highest IOPS among completed steps
 -- whose average latency is within max_avg_ms (ties: fewer processes), that
 -- step's average latency, processes and batch, and whether it meets the
--- all-flash guidance (average <= 2 ms, maximum <= 5 ms).  All NULL, and
--- meets_flash_guidance false, when no step is within the bound.
+-- all-flash guidance (ranread_flash_guidance: average <= 2 ms, no I/O above
+-- 5 ms).  All NULL, and meets_flash_guidance false, when no step is within
+-- the bound.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_judge(
     steps       @extschema@.ranread_sweep_step[],
     max_avg_ms  float8,
@@ -130,7 +173,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     SELECT s.iops, s.avg_ms, s.processes, s.batch,
-           coalesce(s.avg_ms <= 2 AND s.max_ms <= 5, false)
+           coalesce((@extschema@.ranread_flash_guidance(s.avg_ms, s.max_ms)).met, false)
       INTO max_iops, actual_latency_ms, processes, batch, meets_flash_guidance
       FROM unnest(steps) AS s
      WHERE s.status = 'completed'
@@ -281,13 +324,14 @@ BEGIN
     ELSIF verdict.max_iops IS NULL THEN
         RAISE NOTICE '%: no step stayed within the % ms average latency bound', kind || ' ' || sweep_id, max_avg_ms;
     ELSE
-        RAISE NOTICE '%: max % IOPS% within % ms average latency, at % processes% (average % ms, % %); all-flash guidance %',
+        RAISE NOTICE '%: max % IOPS% within % ms average latency, at % processes% (average % ms, % %); %',
             kind || ' ' || sweep_id, round(verdict.max_iops::numeric),
             CASE WHEN fleet THEN ' for the fleet' ELSE '' END, max_avg_ms, verdict.processes,
             CASE WHEN fleet THEN ' per node' ELSE '' END,
             round(verdict.actual_latency_ms::numeric, 3),
             CASE WHEN fleet THEN 'fleet' ELSE 'batch' END, verdict.batch,
-            CASE WHEN verdict.meets_flash_guidance THEN 'met' ELSE 'not met' END;
+            (SELECT f.verdict FROM unnest(steps) t, LATERAL @extschema@.ranread_flash_guidance(t.avg_ms, t.max_ms) f
+              WHERE t.batch = verdict.batch LIMIT 1);
     END IF;
     RAISE NOTICE '% % stopped on %', kind, sweep_id, reason;
 END

@@ -13,6 +13,33 @@
 -- travels between them as one value of type ranread_advise_evidence. Every
 -- object is schema-qualified and every function pins search_path.
 
+-- A figure given to an advisor's formula, checked: NULL passes (a figure
+-- not measured gives no advice), NaN, an infinity or a value out of range
+-- is an error naming the function, the argument, the value and what is
+-- allowed: above 0 (positive), or from lo to hi.  Returns the value.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_arg(fn text, arg text, value float8,
+    lo float8 DEFAULT NULL, hi float8 DEFAULT NULL)
+RETURNS float8
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF lo IS NULL AND NOT (value > 0 AND value < 'Infinity') THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s of %s must be a finite number above 0, not %s', arg, fn, value),
+            HINT = format('%s is a measured figure; NULL when it was not measured.', arg);
+    END IF;
+    IF lo IS NOT NULL AND NOT (value >= lo AND value <= hi) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('%s of %s must be from %s to %s, not %s', arg, fn, lo, hi, value);
+    END IF;
+    RETURN value;
+END
+$$;
+
 -- random_page_cost and seq_page_cost from times per page (ms):
 --   seq_page_cost    = seq_page_ms / reference_seq_page_ms (1 when this is
 --                      the reference tablespace, or the reference has no
@@ -31,13 +58,24 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_page_costs(
     reference_seq_page_ms float8 DEFAULT NULL,
     OUT seq_page_cost     numeric,
     OUT random_page_cost  numeric)
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT c.spc, greatest(round(((1 - $3) * $1 / c.ref)::numeric, 1), c.spc)
-      FROM (SELECT coalesce($4, $2) AS ref,
-                   round(($2 / coalesce($4, $2))::numeric, 2) AS spc) c
-     WHERE $1 > 0 AND $2 > 0 AND $3 BETWEEN 0 AND 1 AND coalesce($4, $2) > 0
+DECLARE
+    fn  constant text := 'ranread_advise_page_costs';
+    ref float8;
+BEGIN
+    PERFORM ranread_internal.ranread_advise_arg(fn, 'random_ms', random_ms);
+    PERFORM ranread_internal.ranread_advise_arg(fn, 'seq_page_ms', seq_page_ms);
+    PERFORM ranread_internal.ranread_advise_arg(fn, 'cache_hit_ratio', cache_hit_ratio, 0, 1);
+    PERFORM ranread_internal.ranread_advise_arg(fn, 'reference_seq_page_ms', reference_seq_page_ms);
+    IF random_ms IS NULL OR seq_page_ms IS NULL OR cache_hit_ratio IS NULL THEN
+        RETURN;
+    END IF;
+    ref := coalesce(reference_seq_page_ms, seq_page_ms);
+    seq_page_cost := round((seq_page_ms / ref)::numeric, 2);
+    random_page_cost := greatest(round(((1 - cache_hit_ratio) * random_ms / ref)::numeric, 1), seq_page_cost);
+END
 $$;
 
 -- effective_io_concurrency and maintenance_io_concurrency from a curve of
@@ -58,21 +96,45 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_io_concurrency(
     OUT peak_iops        float8,
     OUT peak_concurrency integer,
     OUT still_rising     boolean)
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    fn constant text := 'ranread_advise_io_concurrency';
+BEGIN
+    IF coalesce(cardinality(concurrency), 0) <> coalesce(cardinality(iops), 0)
+       OR coalesce(cardinality(concurrency), 0) <> coalesce(cardinality(avg_ms), 0) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('concurrency, iops and avg_ms of %s must have as many elements, not %s, %s and %s', fn,
+                             coalesce(cardinality(concurrency), 0), coalesce(cardinality(iops), 0), coalesce(cardinality(avg_ms), 0)),
+            HINT = 'One element of each per point of the curve.';
+    END IF;
+    FOR i IN 1 .. coalesce(cardinality(concurrency), 0) LOOP
+        PERFORM ranread_internal.ranread_advise_arg(fn, format('iops[%s]', i), iops[i]);
+        PERFORM ranread_internal.ranread_advise_arg(fn, format('avg_ms[%s]', i), avg_ms[i]);
+    END LOOP;
+    PERFORM ranread_internal.ranread_require(fn, 'max_avg_ms', max_avg_ms, 'max_avg_ms is the bound on average latency in milliseconds, such as 10.');
+    PERFORM ranread_internal.ranread_advise_arg(fn, 'max_avg_ms', max_avg_ms);
+    PERFORM ranread_internal.ranread_require(fn, 'share', share, 'share is the part of the peak IOPS that counts, such as 0.9.');
+    IF NOT (share > 0 AND share <= 1) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('share of %s must be above 0 and at most 1, not %s', fn, share),
+            HINT = 'share is the part of the peak IOPS that counts, such as 0.9.';
+    END IF;
     WITH p AS (
-        SELECT c, i, a FROM unnest($1, $2, $3) AS u(c, i, a)
-         WHERE c >= 1 AND i IS NOT NULL AND a <= $4
+        SELECT c, i, a FROM unnest(concurrency, iops, avg_ms) AS u(c, i, a)
+         WHERE c >= 1 AND i IS NOT NULL AND a <= max_avg_ms
     ), peak AS (
         SELECT p.i, p.c FROM p ORDER BY p.i DESC, p.c LIMIT 1
     ), knee AS (
-        SELECT min(p.c) AS c FROM p, peak WHERE p.i >= $5 * peak.i
+        SELECT min(p.c) AS c FROM p, peak WHERE p.i >= share * peak.i
     )
     SELECT least(greatest(knee.c, 1), 1000), peak.i, peak.c,
-           knee.c >= (SELECT max(c) FROM unnest($1) AS m(c))
+           knee.c >= (SELECT max(m.c) FROM unnest(concurrency) AS m(c))
+      INTO io_concurrency, peak_iops, peak_concurrency, still_rising
       FROM peak, knee
-     WHERE (SELECT count(DISTINCT p.c) FROM p) >= 2
+     WHERE (SELECT count(DISTINCT p.c) FROM p) >= 2;
+END
 $$;
 
 -- max_parallel_workers_per_gather's cap from sequential MB/s: Oracle's
@@ -84,35 +146,84 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_parallel_workers(
     all_mbps         float8,
     OUT processes    integer,
     OUT workers      integer)
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT n, n - 1
-      FROM (SELECT greatest(round($2 / $1), 1)::integer AS n) r
-     WHERE $1 > 0 AND $2 > 0
+BEGIN
+    PERFORM ranread_internal.ranread_advise_arg('ranread_advise_parallel_workers', 'one_process_mbps', one_process_mbps);
+    PERFORM ranread_internal.ranread_advise_arg('ranread_advise_parallel_workers', 'all_mbps', all_mbps);
+    IF one_process_mbps IS NULL OR all_mbps IS NULL THEN
+        RETURN;
+    END IF;
+    processes := least(greatest(round(all_mbps / one_process_mbps), 1), 1000000)::integer;
+    workers := processes - 1;
+END
 $$;
 
--- The noise between two runs of the same batch on the same storage: 10%.
--- One threshold for the advisor and the commit test: a method must be more
--- than this much faster than the server's wal_sync_method to be advised
--- (and named in ranread_commit_test's NOTICE, which gives the same words).
+-- The gain below which a change is not worth advising: 10%.  One
+-- threshold for the advisor and the commit test: a method must be more than
+-- this much faster than the server's wal_sync_method, beyond the noise its
+-- rounds show, to be advised (and named in ranread_commit_test's NOTICE,
+-- which gives the same words).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_noise()
 RETURNS float8
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT 0.1::float8 $$;
 
--- wal_sync_method from the methods one commit test measured together (one
--- 8 kB write and its sync, pg_test_fsync's first table; methods of other
--- runs are never compared: the disk, its load and its cache differ between
--- runs).  Only the durable methods the server takes count.  The advice is
--- the current method unless the fastest is more than 10% faster than it
--- (closer than that is noise between two runs: ranread_advise_noise), and
--- there is none (method
--- NULL) unless the current method was measured with at least one other:
--- note says why.  measured lists the figures, fastest first; faster_pct is
--- how much faster the fastest is than the current method.  The commit
--- test's NOTICE (src/commit.c) is made of the same outputs.
+-- The two-sided 95% quantile of Student's t with df degrees of freedom
+-- (the usual table; 1.96 past 120): the interval of a mean of df + 1
+-- rounds is mean +- t sd / sqrt(n)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_t95(df integer)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN df IS NULL OR df < 1 THEN NULL
+                WHEN df <= 20 THEN ('{12.706,4.303,3.182,2.776,2.571,2.447,2.365,2.306,2.262,2.228,'
+                                    '2.201,2.179,2.160,2.145,2.131,2.120,2.110,2.101,2.093,2.086}'::float8[])[df]
+                WHEN df <= 25 THEN 2.060 WHEN df <= 30 THEN 2.042 WHEN df <= 40 THEN 2.021
+                WHEN df <= 60 THEN 2.000 WHEN df <= 120 THEN 1.980 ELSE 1.960 END
+$$;
+
+-- Rounds of one measurement (a method's ops/s, one per round): how many,
+-- their mean and its 95% interval (Student's t; its low end at 0 at least,
+-- as no rate is below it); low and high NULL for one round, whose noise is
+-- not known
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_rounds_interval(samples float8[],
+    OUT n integer, OUT mean float8, OUT low float8, OUT high float8)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT x.n, x.mean, greatest(x.mean - x.half, 0), x.mean + x.half
+      FROM (SELECT count(v)::integer AS n, avg(v) AS mean,
+                   ranread_internal.ranread_t95(count(v)::integer - 1) * stddev_samp(v) / sqrt(count(v)) AS half
+              FROM unnest($1) v WHERE v IS NOT NULL) x
+$$;
+
+-- wal_sync_method from the rounds one commit test measured together (one
+-- 8 kB write and its sync, pg_test_fsync's first table; one element of
+-- methods and ops_per_s per round, a method repeated once per round).
+-- Methods of other runs are never compared: the disk, its load and its
+-- cache differ between runs.  Only the durable methods count, a NULL or 0
+-- figure is a round that did not run; NaN, infinities and negatives are
+-- refused.  The current method stays unless another is faster beyond the
+-- noise: its 95% interval (ranread_rounds_interval) lies above the current
+-- method's, and its mean is more than ranread_advise_noise (10%) above
+-- it.  Among several such methods whose intervals overlap, the first in
+-- fdatasync, open_datasync, fsync, open_sync (fdatasync first: PostgreSQL's
+-- default on Linux), so that two runs of a device agree.  fsync does at
+-- least fdatasync's work (it also flushes the file's metadata), open_sync
+-- at least open_datasync's: neither is advised over the other, a faster
+-- figure for it is noise, and the note says so.  One round each (a 1.1
+-- commit test) shows no noise: the current method stays.  method NULL:
+-- nothing to compare (the current method not measured with another).
+-- settled: more rounds would not change the advice (a winner, or every
+-- other method within 10% even at the ends of the intervals); the commit
+-- test repeats its rounds until it is, or its time limit.  measured lists
+-- the figures, fastest first, each with its interval; faster_pct is how
+-- much faster the fastest is than the current method.  The commit test's
+-- NOTICE (src/commit.c) is made of the same outputs.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_wal_sync_method(
     methods     text[],
     ops_per_s   float8[],
@@ -122,48 +233,144 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_wal_sync_method(
     OUT current_ops float8,
     OUT faster_pct  numeric,
     OUT measured    text,
-    OUT note        text)
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    OUT note        text,
+    OUT settled     boolean)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH m AS (
-        SELECT DISTINCT ON (u.m) u.m, u.o FROM unnest($1, $2) AS u(m, o)
-         WHERE u.m IN ('open_datasync', 'fdatasync', 'fsync', 'fsync_writethrough', 'open_sync')
-           AND u.o > 0
-         ORDER BY u.m, u.o DESC
-    ), s AS (
-        SELECT (SELECT m.m FROM m ORDER BY m.o DESC, m.m LIMIT 1) AS best,
-               (SELECT max(m.o) FROM m) AS best_o,
-               (SELECT m.o FROM m WHERE m.m = $3) AS cur_o,
-               (SELECT count(*) FROM m) AS n,
-               (SELECT string_agg(m.m, ', ' ORDER BY m.o DESC, m.m) FROM m) AS names,
-               (SELECT string_agg(format('%s %s ops/s', m.m, to_char(round(m.o::numeric), 'FM999,999,999,990')),
-                                  ', ' ORDER BY m.o DESC, m.m) FROM m) AS figures,
-               format('%s, the server''s wal_sync_method', $3) AS cur
-    ), v AS (
-        SELECT s.*, s.cur_o IS NOT NULL AND s.n >= 2 AS compared,
-               s.best_o > (1 + ranread_internal.ranread_advise_noise()) * s.cur_o AS faster,
-               trim_scale(round((100 * (s.best_o / s.cur_o - 1))::numeric, 1)) AS pct
-          FROM s
-    )
-    SELECT CASE WHEN NOT v.compared THEN NULL WHEN v.faster THEN v.best ELSE $3 END,
-           v.best_o, v.cur_o, CASE WHEN v.compared THEN v.pct END, v.figures,
-           CASE WHEN v.n = 1 AND v.cur_o IS NOT NULL
-                THEN format('only %s, was measured: nothing to compare it with', v.cur)
-                WHEN v.n = 1
-                THEN format('only %s was measured, not %s: nothing to compare', v.best, v.cur)
-                WHEN v.cur_o IS NULL
-                THEN format('the fastest of %s is %s, but %s, was not measured with them: nothing to compare it with',
-                            v.names, v.best, v.cur)
-                WHEN v.best = $3
-                THEN format('the fastest of %s is %s', v.names, v.cur)
-                WHEN v.faster
-                THEN format('the fastest of %s is %s, %s%% faster than %s', v.names, v.best, v.pct, v.cur)
-                ELSE format('the fastest of %s is %s, %s%% faster than %s: within the noise of %s%% between two runs, so %s stays',
-                            v.names, v.best, v.pct, v.cur, 100 * ranread_internal.ranread_advise_noise(), $3)
-           END
-      FROM v
-     WHERE v.n > 0
+DECLARE
+    fn     constant text := 'ranread_advise_wal_sync_method';
+    noise  constant float8 := ranread_internal.ranread_advise_noise();
+    pg_order constant text[] := ARRAY['fdatasync', 'open_datasync', 'fsync', 'open_sync', 'fsync_writethrough'];
+    -- per method measured, fastest first: name, rounds, mean, interval
+    ms     text[];
+    ns     integer[];
+    means  float8[];
+    lows   float8[];
+    highs  float8[];
+    k      integer;
+    c      integer;          -- the current method's place in ms
+    names  text;
+    cands  integer[] := '{}';
+    wins   integer[] := '{}';
+    top    integer;
+    pick   integer;
+    ties   text[];
+    extra  text := '';
+BEGIN
+    IF coalesce(cardinality(methods), 0) <> coalesce(cardinality(ops_per_s), 0) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('methods and ops_per_s of %s must have as many elements, not %s and %s', fn,
+                             coalesce(cardinality(methods), 0), coalesce(cardinality(ops_per_s), 0)),
+            HINT = 'One element of each per round: a method and its durable operations per second.';
+    END IF;
+    FOR i IN 1 .. coalesce(cardinality(ops_per_s), 0) LOOP
+        IF NOT (ops_per_s[i] >= 0 AND ops_per_s[i] < 'Infinity') THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('ops_per_s[%s] of %s must be a finite number of 0 or more, not %s', i, fn, ops_per_s[i]),
+                HINT = 'ops_per_s are a round''s durable operations per second; NULL or 0 for a round that did not run.';
+        END IF;
+    END LOOP;
+    SELECT array_agg(g.m ORDER BY g.mean DESC, g.m), array_agg(g.n ORDER BY g.mean DESC, g.m),
+           array_agg(g.mean ORDER BY g.mean DESC, g.m), array_agg(g.low ORDER BY g.mean DESC, g.m),
+           array_agg(g.high ORDER BY g.mean DESC, g.m)
+      INTO ms, ns, means, lows, highs
+      FROM (SELECT u.m, (ranread_internal.ranread_rounds_interval(array_agg(u.o))).*
+              FROM unnest(methods, ops_per_s) AS u(m, o)
+             WHERE u.m IN ('open_datasync', 'fdatasync', 'fsync', 'fsync_writethrough', 'open_sync') AND u.o > 0
+             GROUP BY u.m) g;
+    k := coalesce(cardinality(ms), 0);
+    IF k = 0 THEN
+        RETURN;
+    END IF;
+    c := array_position(ms, current);
+    best_ops := means[1];
+    current_ops := means[c];
+    measured := (SELECT string_agg(format('%s %s ops/s%s', ms[i], to_char(round(means[i]::numeric), 'FM999,999,999,990'),
+                                          CASE WHEN ns[i] > 1
+                                               THEN format(' (95%% interval %s to %s, %s rounds)',
+                                                           to_char(round(lows[i]::numeric), 'FM999,999,999,990'),
+                                                           to_char(round(highs[i]::numeric), 'FM999,999,999,990'), ns[i])
+                                               ELSE '' END), ', ' ORDER BY i)
+                   FROM generate_series(1, k) i);
+    names := array_to_string(ms, ', ');
+    settled := true;
+    IF k = 1 AND c IS NOT NULL THEN
+        note := format('only %s, the server''s wal_sync_method, was measured: nothing to compare it with', current);
+        RETURN;
+    ELSIF k = 1 THEN
+        note := format('only %s was measured, not %s, the server''s wal_sync_method: nothing to compare', ms[1], current);
+        RETURN;
+    ELSIF c IS NULL THEN
+        note := format('the fastest of %s is %s, but %s, the server''s wal_sync_method, was not measured with them: nothing to compare it with',
+                       names, ms[1], current);
+        RETURN;
+    END IF;
+    faster_pct := trim_scale(round((100 * (means[1] / means[c] - 1))::numeric, 1));
+    -- a method that does at least another's work is never advised over it
+    FOR i IN 1 .. k LOOP
+        IF i <> c AND NOT (ms[i] = 'fsync' AND 'fdatasync' = ANY (ms))
+                  AND NOT (ms[i] = 'open_sync' AND 'open_datasync' = ANY (ms)) THEN
+            cands := cands || i;
+        END IF;
+    END LOOP;
+    SELECT string_agg(format('; %s measured faster than %s, though it does at least %s''s work (%s): that is noise, and it is never advised over it',
+                             h.heavy, h.light, h.light, h.why), '')
+      INTO extra
+      FROM (VALUES ('fsync', 'fdatasync', 'it also flushes the file''s metadata'),
+                   ('open_sync', 'open_datasync', 'O_SYNC also waits for the file''s metadata')) h(heavy, light, why)
+     WHERE array_position(ms, h.heavy) < array_position(ms, h.light)
+       AND means[array_position(ms, h.heavy)] > means[array_position(ms, h.light)];
+    extra := coalesce(extra, '');
+    method := current;
+    -- one round each shows no noise: nothing can be told from the gaps
+    IF (SELECT bool_or(ns[i] < 2) FROM unnest(cands || c) i) THEN
+        settled := false;
+        note := format('the fastest of %s is %s, %s%% faster than %s, the server''s wal_sync_method, but one round each shows nothing of the noise: %s stays (a commit test repeats its rounds until the intervals tell)',
+                       names, ms[1], faster_pct, current, current) || extra;
+        RETURN;
+    END IF;
+    -- faster beyond the noise: the interval above the current method's, the mean more than 10% above
+    wins := ARRAY(SELECT i FROM unnest(cands) i
+                   WHERE lows[i] > highs[c] AND means[i] > (1 + noise) * means[c] ORDER BY i);
+    IF cardinality(wins) > 0 THEN
+        top := wins[1];
+        ties := ARRAY(SELECT ms[i] FROM unnest(wins) i WHERE highs[i] >= lows[top]
+                       ORDER BY array_position(pg_order, ms[i]));
+        pick := array_position(ms, ties[1]);
+        method := ms[pick];
+        note := format('%s is %s%% faster than %s, the server''s wal_sync_method, beyond the noise: its 95%% interval (%s to %s ops/s) lies above %s''s (%s to %s)',
+                       method, trim_scale(round((100 * (means[pick] / means[c] - 1))::numeric, 1)), current,
+                       to_char(round(lows[pick]::numeric), 'FM999,999,999,990'), to_char(round(highs[pick]::numeric), 'FM999,999,999,990'),
+                       current, to_char(round(lows[c]::numeric), 'FM999,999,999,990'), to_char(round(highs[c]::numeric), 'FM999,999,999,990'))
+             || CASE WHEN cardinality(ties) > 1
+                     THEN format('; %s are as fast within the noise, and %s comes first in fdatasync, open_datasync, fsync, open_sync',
+                                 array_to_string(ties, ' and '), method) ELSE '' END
+             || extra;
+        RETURN;
+    END IF;
+    IF (SELECT coalesce(bool_and(highs[i] <= (1 + noise) * lows[c]), true) FROM unnest(cands) i) THEN
+        note := format('no clear winner: %s, so %s stays',
+                       CASE WHEN cardinality(cands) = 0
+                            THEN format('no other method measured may be advised over %s', current)
+                            ELSE format('none of %s is more than %s%% faster than %s, the server''s wal_sync_method, even at the ends of their 95%% intervals',
+                                        (SELECT string_agg(ms[i], ', ' ORDER BY i) FROM unnest(cands) i),
+                                        100 * noise, current) END, current)
+             || extra;
+        RETURN;
+    END IF;
+    settled := false;
+    note := format('no clear winner after %s rounds: %s, so %s stays',
+                   (SELECT min(ns[i]) FROM unnest(cands || c) i),
+                   (SELECT string_agg(format('%s (%s to %s ops/s)', ms[i], to_char(round(lows[i]::numeric), 'FM999,999,999,990'),
+                                             to_char(round(highs[i]::numeric), 'FM999,999,999,990')), ', ' ORDER BY i)
+                      FROM unnest(cands) i)
+                   || format(' and %s, the server''s wal_sync_method (%s to %s), overlap or lie within %s%% of each other',
+                             current, to_char(round(lows[c]::numeric), 'FM999,999,999,990'),
+                             to_char(round(highs[c]::numeric), 'FM999,999,999,990'), 100 * noise),
+                   current)
+         || extra;
+END
 $$;
 
 -- ranread_advise's steps and helpers (schema ranread_internal)
@@ -374,8 +581,9 @@ AS $$
                                              round($1::numeric, 3))
                                  ELSE format('but QD1 random 8 KiB reads average %s ms, slower than a cache in RAM answers: the device answered',
                                              round($1::numeric, 3)) END) END
-      FROM (SELECT coalesce($1 < 0.02, false) AS fast, coalesce($3 < 2 * $4, false) AS small,
-                   coalesce($1 >= 0.2, false) AS slow) x
+      FROM (SELECT coalesce(q.ms < 0.02, false) AS fast, coalesce($3 < 2 * $4, false) AS small,
+                   coalesce(q.ms >= 0.2, false) AS slow
+              FROM (SELECT ranread_internal.ranread_advise_arg('ranread_advise_cache', 'qd1_ms', $1) AS ms) q) x
 $$;
 
 -- The statements that measure what advice rests on, one per figure, with
@@ -676,22 +884,36 @@ BEGIN
       FROM ranread_internal.ranread_advise_cache((ev.random_qd1).avg_ms, coalesce((ev.random_qd1).target, s1.target),
                coalesce((ev.random_qd1).target_bytes, s1.target_bytes), ev.ram_bytes) x;
 
+    -- the rounds of each commit test on pg_wal, as the server writes its WAL
+    -- now: a test whose open_* methods used O_DIRECT where the server does
+    -- not (pg_test_fsync's way, or another wal_level) measured something
+    -- else, and is named as not counted
     WITH c AS (
         SELECT c.commit_test, max(c.run_at) AS run_at, min(c.filesystem) AS filesystem,
-               array_agg(c.method ORDER BY c.ops_per_s DESC, c.method) AS methods,
-               array_agg(c.ops_per_s ORDER BY c.ops_per_s DESC, c.method) AS ops,
-               array_agg(c.batch ORDER BY c.ops_per_s DESC, c.method) AS batches
+               array_agg(c.method ORDER BY c.batch) AS methods,
+               array_agg(c.ops_per_s ORDER BY c.batch) AS ops,
+               array_agg(c.batch ORDER BY c.batch) AS batches,
+               bool_or(c.direct IS DISTINCT FROM (current_setting('wal_level') = 'minimal') AND c.direct IS NOT NULL) AS other_way
           FROM ranread_internal.ranread_commit_summary_raw c
          WHERE c.tablespace = 'pg_wal' AND c.test = 'one 8 kB write' AND c.durable AND c.status = 'completed'
+           AND c.ops_per_s >= 0 AND c.ops_per_s < 'Infinity'
          GROUP BY c.commit_test
     ), w AS (
-        SELECT c.commit_test, c.run_at, c.filesystem, c.batches, f.method, f.measured, f.note
+        SELECT c.commit_test, c.run_at, c.filesystem, c.batches, c.other_way,
+               CASE WHEN NOT c.other_way THEN f.method END AS method, f.measured,
+               CASE WHEN c.other_way
+                    THEN format('it timed open_datasync and open_sync %s O_DIRECT, and this server at wal_level %s opens its WAL %s it',
+                                CASE WHEN current_setting('wal_level') = 'minimal' THEN 'without' ELSE 'with' END,
+                                current_setting('wal_level'),
+                                CASE WHEN current_setting('wal_level') = 'minimal' THEN 'with' ELSE 'without' END)
+                    ELSE f.note END AS note
           FROM c, LATERAL @extschema@.ranread_advise_wal_sync_method(c.methods, c.ops,
                                                                      current_setting('wal_sync_method')) f
     ), pick AS (
         SELECT * FROM w WHERE w.method IS NOT NULL ORDER BY w.commit_test DESC LIMIT 1
     )
-    SELECT pick.commit_test, pick.run_at, pick.filesystem, pick.batches, pick.method, pick.measured, pick.note,
+    SELECT pick.commit_test, pick.run_at, pick.filesystem,
+           ARRAY(SELECT b FROM unnest(pick.batches) b ORDER BY b), pick.method, pick.measured, pick.note,
            (SELECT string_agg(format('commit test %s (%s): %s', x.commit_test,
                                      to_char(x.run_at, 'YYYY-MM-DD HH24:MI'), x.note),
                               '; ' ORDER BY x.commit_test DESC)
@@ -907,31 +1129,50 @@ END
 $$;
 
 -- Step: max_parallel_workers_per_gather (ranread_advise_parallel_workers)
--- from sequential reads by one process and by several.
+-- from sequential reads by one process and by several.  A server-wide
+-- setting from one tablespace's figures: the figures say which tablespace,
+-- and where the server has others (not measured here) the warning says the
+-- setting would apply to them too.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_advise_parallel_rows(ev ranread_internal.ranread_advise_evidence)
 RETURNS ranread_internal.ranread_advice[]
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT ARRAY[ranread_internal.ranread_advise_row($1, 'max_parallel_workers_per_gather', 'server', pw.workers::text,
+DECLARE
+    one  ranread_internal.ranread_advise_batch := ev.seq_one;
+    most ranread_internal.ranread_advise_batch := ev.seq_most;
+    pw   record;
+    a    ranread_internal.ranread_advice;
+    others text;
+BEGIN
+    SELECT * INTO pw FROM @extschema@.ranread_advise_parallel_workers(one.mbps, most.mbps);
+    SELECT string_agg(t.spcname::text, ', ' ORDER BY t.spcname) INTO others
+      FROM pg_tablespace t WHERE t.spcname NOT IN ('pg_global', ev.tablespace);
+    a := ranread_internal.ranread_advise_row(ev, 'max_parallel_workers_per_gather', 'server', pw.workers::text,
         CASE WHEN pw.workers IS NULL
-             THEN 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ($1).tablespace
-                  || ranread_internal.ranread_advise_stale(($1).tablespace, 'sequential', NULL, NULL)
-             ELSE format('sequential reads: one process %s MiB/s (%s), the most with several %s MiB/s, by %s processes (%s): %s',
-                         round((s.one).mbps::numeric), ranread_internal.ranread_advise_source(s.one, (s.one).iops_spread),
-                         round((s.most).mbps::numeric), (s.most).processes,
-                         ranread_internal.ranread_advise_source(s.most, (s.most).iops_spread),
+             THEN 'missing: sequential reads (128 KiB or more) by one process and by several on ' || ev.tablespace
+                  || ranread_internal.ranread_advise_stale(ev.tablespace, 'sequential', NULL, NULL)
+             ELSE format('tablespace %s alone: sequential reads: one process %s MiB/s (%s), the most with several %s MiB/s, by %s processes (%s): %s',
+                         ev.tablespace,
+                         round(one.mbps::numeric), ranread_internal.ranread_advise_source(one, one.iops_spread),
+                         round(most.mbps::numeric), most.processes,
+                         ranread_internal.ranread_advise_source(most, most.iops_spread),
                          CASE WHEN pw.processes = 1 THEN 'one process already reads as fast as several'
                               ELSE format('%s processes'' worth', pw.processes) END) END,
-        'a cap for I/O-bound parallel scans: processes = round(sequential MiB/s of all processes / of one process), as Oracle''s CALIBRATE_IO feeds PARALLEL_DEGREE_LIMIT=IO (MAX_MBPS / MAX_PMBPS); workers per gather = processes - 1, since the leader scans too. Plans bound by CPU on cached data may still use more.',
+        'a cap for I/O-bound parallel scans: processes = round(sequential MiB/s of all processes / of one process), as Oracle''s CALIBRATE_IO feeds PARALLEL_DEGREE_LIMIT=IO (MAX_MBPS / MAX_PMBPS); workers per gather = processes - 1, since the leader scans too. Plans bound by CPU on cached data may still use more. It is a server-wide setting, from the figures of one tablespace.',
         CASE WHEN pw.workers IS NULL
-             THEN concat_ws(' ', ($1).setup,
-                            ranread_internal.ranread_advise_measure_sql('sequential sweep', ($1).target, ($1).duration, ($1).max_avg_ms)) END,
-        coalesce((s.one).batches || (s.most).batches, '{}'),
-        (SELECT sum(x) FROM unnest(ARRAY[(s.one).iops_spread, (s.most).iops_spread]) x),
-        ARRAY['sequential sweep'])]
-      FROM (SELECT ($1).seq_one AS one, ($1).seq_most AS most) s
-      LEFT JOIN LATERAL @extschema@.ranread_advise_parallel_workers((s.one).mbps, (s.most).mbps) pw ON true
+             THEN concat_ws(' ', ev.setup,
+                            ranread_internal.ranread_advise_measure_sql('sequential sweep', ev.target, ev.duration, ev.max_avg_ms)) END,
+        coalesce(one.batches || most.batches, '{}'),
+        (SELECT sum(x) FROM unnest(ARRAY[one.iops_spread, most.iops_spread]) x),
+        ARRAY['sequential sweep']);
+    IF pw.workers IS NOT NULL AND others IS NOT NULL THEN
+        a.warning := concat_ws('; ', a.warning,
+            format('max_parallel_workers_per_gather is server-wide, but this rests on tablespace %s alone: the server''s other tablespaces (%s) were not measured, and their storage may read faster or slower in parallel',
+                   ev.tablespace, others));
+    END IF;
+    RETURN ARRAY[a];
+END
 $$;
 
 -- Step: wal_sync_method (ranread_advise_wal_sync_method) from the commit
@@ -950,14 +1191,14 @@ BEGIN
     dur := ranread_internal.ranread_advise_durability_latest();
     a := ranread_internal.ranread_advise_row(ev, 'wal_sync_method', 'server', ev.commit_method,
         CASE WHEN ev.commit_method IS NULL
-             THEN format('missing: a commit test on pg_wal''s filesystem that measured %s, the server''s wal_sync_method, and other methods together',
+             THEN format('missing: a commit test on pg_wal''s filesystem that measured %s, the server''s wal_sync_method, and other methods together, as this server writes its WAL',
                          current_setting('wal_sync_method'))
              ELSE format('commit test %s on pg_wal (%s, %s), one 8 kB write and its sync: %s; %s',
                          ev.commit_test, ev.commit_filesystem, to_char(ev.commit_run_at, 'YYYY-MM-DD HH24:MI'),
                          ev.commit_measured, ev.commit_note) END
         || coalesce('; not counted: ' || ev.commit_skipped, '')
         || '; ' || dur.citation,
-        format('the fastest durable method for one 8 kB write and its sync on pg_wal''s filesystem among those one commit test measured together with the server''s wal_sync_method, as pg_test_fsync compares them; the current method stays unless that one is more than %s%% faster (closer is noise between two runs). Trusts the device to keep its promise to write through (a durability check tests that promise across a power cut); open_datasync and open_sync use O_DIRECT in the test, and in the server only with wal_level = minimal.',
+        format('among the durable methods one commit test timed together on pg_wal''s filesystem, one 8 kB write and its sync, in alternated rounds, as this server writes its WAL (open_datasync and open_sync with O_DIRECT only at wal_level minimal): the current method stays unless another is faster beyond the noise (its 95%% interval above the current method''s) and by more than %s%%; among several such within the noise of each other, the first of fdatasync, open_datasync, fsync, open_sync; fsync is never advised over fdatasync, nor open_sync over open_datasync (each does at least the other''s work). Trusts the device to keep its promise to write through (a durability check tests that promise across a power cut).',
                100 * ranread_internal.ranread_advise_noise()),
         CASE WHEN ev.commit_method IS NULL
              THEN ranread_internal.ranread_advise_measure_sql('commit test', NULL, ev.duration, ev.max_avg_ms) END,
@@ -1112,6 +1353,9 @@ GRANT EXECUTE ON FUNCTION
     ranread_internal.ranread_advise_source(ranread_internal.ranread_advise_batch, float8),
     ranread_internal.ranread_advise_cache(float8, name, bigint, bigint),
     ranread_internal.ranread_advise_noise(),
+    ranread_internal.ranread_advise_arg(text, text, float8, float8, float8),
+    ranread_internal.ranread_t95(integer),
+    ranread_internal.ranread_rounds_interval(float8[]),
     ranread_internal.ranread_ram_bytes(),
     ranread_internal.ranread_advise_page_cost_rows(ranread_internal.ranread_advise_evidence),
     ranread_internal.ranread_advise_io_rows(ranread_internal.ranread_advise_evidence),

@@ -325,7 +325,12 @@ BEGIN
                                   round(v.actual_latency_ms::numeric, 3), v.max_iops_batch) END
               || '</li><li class="' || CASE WHEN v.meets_flash_guidance THEN 'good' ELSE 'bad' END || '">'
               || CASE WHEN v.meets_flash_guidance THEN 'Meets' ELSE 'Does not meet' END
-              || ' the all-flash guidance (average &lt;= 2 ms, maximum &lt;= 5 ms).</li><li>Stopped on '
+              || ' the all-flash guidance (average &lt;= 2 ms, no I/O above 5 ms)'
+              || coalesce(': ' || ranread_internal.ranread_html(
+                     (SELECT f.verdict FROM @extschema@.ranread_batches b,
+                             LATERAL @extschema@.ranread_flash_guidance(v.actual_latency_ms, b.max_ms) f
+                       WHERE b.batch = v.max_iops_batch)), '')
+              || '.</li><li>Stopped on '
               || ranread_internal.ranread_html(coalesce(v.stop_reason, 'n/a')) || '</li></ul>';
     END IF;
     -- the chart without its table: the steps are the table below

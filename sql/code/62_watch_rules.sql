@@ -65,12 +65,15 @@ END
 $$;
 
 -- Two batches compared from their merged latency histograms: is batch_b
--- slower than batch_a, faster, or the same (ranread_hist_compare)
+-- slower than batch_a, faster, or the same (ranread_hist_compare), by
+-- which test (decided_by), and the factor with its interval (factor_low,
+-- factor_high, at 1 - alpha at least)
 CREATE OR REPLACE FUNCTION @extschema@.ranread_compare(batch_a bigint, batch_b bigint,
     min_factor float8 DEFAULT 1.25, alpha float8 DEFAULT 0.001)
 RETURNS TABLE (verdict text, factor numeric(12,3), confidence float8, p_value float8, decided_by text,
                ios_a bigint, ios_b bigint, p50_a_ms numeric(15,3), p50_b_ms numeric(15,3),
-               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3), p50_ratio numeric(12,3), p99_ratio numeric(12,3))
+               p99_a_ms numeric(15,3), p99_b_ms numeric(15,3), p50_ratio numeric(12,3), p99_ratio numeric(12,3),
+               factor_low numeric(12,3), factor_high numeric(12,3))
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -86,7 +89,9 @@ BEGIN
            c.decided_by, c.ios_a, c.ios_b,
            c.p50_a_ms::numeric(15,3), c.p50_b_ms::numeric(15,3), c.p99_a_ms::numeric(15,3), c.p99_b_ms::numeric(15,3),
            (CASE WHEN abs(c.p50_ratio) < 1e9 THEN c.p50_ratio END)::numeric(12,3),
-           (CASE WHEN abs(c.p99_ratio) < 1e9 THEN c.p99_ratio END)::numeric(12,3)
+           (CASE WHEN abs(c.p99_ratio) < 1e9 THEN c.p99_ratio END)::numeric(12,3),
+           (CASE WHEN abs(c.factor_low) < 1e9 THEN c.factor_low END)::numeric(12,3),
+           (CASE WHEN abs(c.factor_high) < 1e9 THEN c.factor_high END)::numeric(12,3)
       FROM @extschema@.ranread_hist_compare(ha, hb, min_factor, alpha) c;
 END
 $$;
@@ -125,11 +130,12 @@ $$;
 
 -- Sets what a tablespace's probes are judged by (ranread_health_thresholds)
 -- and returns the row; thresholds out of order are an error that names
--- the argument
+-- the argument.  hold_probes (1.2): how many probes in a row must show a
+-- status before the tablespace takes it (ranread_health_hold).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_health_set(tablespace name,
     p99_degraded_ms float8 DEFAULT 5, p99_critical_ms float8 DEFAULT 10,
     slower_factor float8 DEFAULT 1.25, baseline_probes integer DEFAULT 5,
-    alpha float8 DEFAULT 0.001)
+    alpha float8 DEFAULT 0.001, hold_probes integer DEFAULT 3)
 RETURNS @extschema@.ranread_health_thresholds
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -145,6 +151,7 @@ BEGIN
     PERFORM ranread_internal.ranread_require(fn, 'slower_factor', slower_factor);
     PERFORM ranread_internal.ranread_require(fn, 'baseline_probes', baseline_probes);
     PERFORM ranread_internal.ranread_require(fn, 'alpha', alpha);
+    PERFORM ranread_internal.ranread_require(fn, 'hold_probes', hold_probes);
     IF NOT (p99_degraded_ms > 0 AND p99_degraded_ms < 137000) THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('p99_degraded_ms of %s must be above 0 and below 137000 ms, not %s', fn, p99_degraded_ms),
@@ -174,20 +181,32 @@ BEGIN
             MESSAGE = format('alpha of %s must be between 1e-12 and 0.5, not %s', fn, alpha),
             HINT = 'alpha is the significance level of the comparison, such as 0.001 (the default).';
     END IF;
+    -- one probe never changes a status: at least two in a row
+    IF NOT (hold_probes BETWEEN 2 AND 100) THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = format('hold_probes of %s must be between 2 and 100, not %s', fn, hold_probes),
+            HINT = 'hold_probes is how many probes in a row must show a status before the tablespace takes it, such as 3: one probe never changes it.';
+    END IF;
     INSERT INTO @extschema@.ranread_health_thresholds AS t
-           (tablespace, p99_degraded_ms, p99_critical_ms, slower_factor, baseline_probes, alpha)
-    VALUES (ranread_health_set.tablespace, p99_degraded_ms, p99_critical_ms, slower_factor, baseline_probes, alpha)
+           (tablespace, p99_degraded_ms, p99_critical_ms, slower_factor, baseline_probes, alpha, hold_probes)
+    VALUES (ranread_health_set.tablespace, p99_degraded_ms, p99_critical_ms, slower_factor, baseline_probes, alpha,
+            hold_probes)
     ON CONFLICT ON CONSTRAINT ranread_health_thresholds_pkey DO UPDATE
        SET p99_degraded_ms = excluded.p99_degraded_ms, p99_critical_ms = excluded.p99_critical_ms,
            slower_factor = excluded.slower_factor, baseline_probes = excluded.baseline_probes,
-           alpha = excluded.alpha
+           alpha = excluded.alpha, hold_probes = excluded.hold_probes
     RETURNING t.* INTO r;
     RETURN r;
 END
 $$;
 
 -- Pins a tablespace's baseline to chosen batches (their merged histogram):
--- every later probe is compared with it
+-- every later probe is compared with it.  Each batch must have measured
+-- that tablespace with a probe's workload (one process at queue depth 1,
+-- random 8 KiB reads, no writes, one group, uniform over the whole target;
+-- paced or not): a batch of another tablespace or workload is refused,
+-- naming what differs, since every later verdict would then be about that
+-- difference and not about the storage, without a word in any of them.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_baseline_set(tablespace name, batches bigint[])
 RETURNS @extschema@.ranread_baselines
 LANGUAGE plpgsql VOLATILE
@@ -198,6 +217,8 @@ DECLARE
     id bigint;
     merged bytea;
     r @extschema@.ranread_baselines;
+    bx record;
+    differs text;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only(fn);
     PERFORM ranread_internal.ranread_watch_tablespace(fn, 'tablespace', tablespace);
@@ -214,6 +235,33 @@ BEGIN
     END IF;
     FOREACH id IN ARRAY batches LOOP
         PERFORM ranread_internal.ranread_batch_histogram(fn, 'batches', id);
+        SELECT b.tablespace, b.processes, b.queue_depth, b.block_size, b.write_pct, b.pattern,
+               coalesce(b.groups, 1) AS groups, coalesce(b.distribution, 'uniform') AS distribution,
+               b.region_start, b.region_end, b.sync, b.commit_test
+          INTO bx FROM @extschema@.ranread_batches b WHERE b.batch = id;
+        IF bx.tablespace IS DISTINCT FROM ranread_baseline_set.tablespace THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('batches of %s: batch %s measured tablespace %s, not %s', fn, id,
+                                 coalesce(bx.tablespace::text, 'unknown'), ranread_baseline_set.tablespace),
+                HINT = format('A baseline is compared with the probes of its own tablespace: pin it to batches that measured %s (ranread_probe_verdicts lists its probes).',
+                              ranread_baseline_set.tablespace);
+        END IF;
+        differs := concat_ws(', ',
+            CASE WHEN bx.groups <> 1 OR bx.commit_test IS NOT NULL THEN format('%s groups', bx.groups) END,
+            CASE WHEN bx.processes IS DISTINCT FROM 1 THEN format('%s processes', bx.processes) END,
+            CASE WHEN bx.queue_depth IS DISTINCT FROM 1 THEN format('queue depth %s', bx.queue_depth) END,
+            CASE WHEN bx.block_size IS DISTINCT FROM 8192 THEN format('block size %s', bx.block_size) END,
+            CASE WHEN bx.write_pct IS DISTINCT FROM 0 THEN format('%s%% writes', bx.write_pct) END,
+            CASE WHEN bx.pattern IS DISTINCT FROM 'random' THEN format('%s I/O', bx.pattern) END,
+            CASE WHEN bx.sync IS NOT NULL THEN format('synced by %s', bx.sync) END,
+            CASE WHEN bx.distribution <> 'uniform' THEN format('distribution %s', bx.distribution) END,
+            CASE WHEN bx.region_start IS DISTINCT FROM 0 OR bx.region_end IS DISTINCT FROM 100
+                 THEN format('region %s%% to %s%%', bx.region_start, bx.region_end) END);
+        IF differs <> '' THEN
+            RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+                MESSAGE = format('batches of %s: batch %s is not a probe''s workload: %s', fn, id, differs),
+                HINT = 'A baseline is compared with probes: one process at queue depth 1, random 8 KiB reads, no writes, uniform over the whole target. Pin it to probes (ranread_probe_verdicts lists them) or batches of that workload.';
+        END IF;
     END LOOP;
     SELECT @extschema@.ranread_hist_merge(b.histogram) INTO merged
       FROM @extschema@.ranread_batches b WHERE b.batch = ANY (ranread_baseline_set.batches);
@@ -222,7 +270,7 @@ BEGIN
             merged, true, now(), now())
     ON CONFLICT ON CONSTRAINT ranread_baselines_pkey DO UPDATE
        SET batches = excluded.batches, histogram = excluded.histogram, pinned = true,
-           since = excluded.since, set_at = excluded.set_at
+           since = excluded.since, set_at = excluded.set_at, left_out = '{}', left_out_reason = NULL
     RETURNING x.* INTO r;
     RETURN r;
 END
@@ -259,7 +307,15 @@ SELECT w.tablespace,
        thr.p99_degraded_ms,
        thr.p99_critical_ms,
        thr.slower_factor,
-       l.reason
+       l.reason,
+       l.probe_status,
+       l.test,
+       l.effect,
+       (CASE WHEN abs(l.factor_low) < 1e9 THEN l.factor_low END)::numeric(12,3) AS factor_low,
+       (CASE WHEN abs(l.factor_high) < 1e9 THEN l.factor_high END)::numeric(12,3) AS factor_high,
+       l.probes AS status_probes,
+       thr.hold_probes,
+       coalesce(bl.left_out, '{}') AS baseline_left_out
   FROM (SELECT v.tablespace FROM @extschema@.ranread_probe_verdicts v
         UNION SELECT b.tablespace FROM @extschema@.ranread_baselines b
         UNION SELECT t.tablespace FROM @extschema@.ranread_health_thresholds t) w
@@ -284,17 +340,22 @@ COMMENT ON FUNCTION @extschema@.ranread_compare_sweeps(bigint, bigint, float8, f
     'two sweeps compared step by step (the steps of the same processes), as ranread_compare compares two batches';
 COMMENT ON FUNCTION @extschema@.ranread_compare_studies(bigint, bigint, float8, float8) IS
     'two studies compared point by point (the same point), as ranread_compare compares two batches';
-COMMENT ON FUNCTION @extschema@.ranread_health_set(name, float8, float8, float8, integer, float8) IS
-    'sets what a tablespace''s probes are judged by: p99 above p99_degraded_ms is degraded, above p99_critical_ms critical, slower_factor the change that counts, baseline_probes the first probes that make a baseline';
+COMMENT ON FUNCTION @extschema@.ranread_health_set(name, float8, float8, float8, integer, float8, integer) IS
+    'sets what a tablespace''s probes are judged by: p99 above p99_degraded_ms is degraded, above p99_critical_ms critical (exact binomial test), slower_factor the change that counts, baseline_probes the first probes that make a baseline, alpha the tests'' level, hold_probes the probes in a row a change of status needs';
 COMMENT ON FUNCTION @extschema@.ranread_baseline_set(name, bigint[]) IS
-    'pins a tablespace''s baseline to chosen batches (their merged latency histogram): every later probe is compared with it';
+    'pins a tablespace''s baseline to chosen batches (their merged latency histogram): every later probe is compared with it; each must have measured that tablespace with a probe''s workload';
 COMMENT ON VIEW @extschema@.ranread_health IS
-    'ranread watch: one row per watched tablespace: last probe, p50, p99, IOPS, baseline p99, change, verdict, status (ok, slower, degraded, critical, unknown) and since when';
+    'ranread watch: one row per watched tablespace: last probe, p50, p99, IOPS, baseline p99, change, verdict, status (ok, slower, degraded, critical, unknown: held until hold_probes probes in a row show another) and since when, the test and effect that decided the last probe''s reading and the probes the status rests on';
 COMMENT ON COLUMN @extschema@.ranread_health.change IS 'the last probe''s p99 over its baseline''s p99';
 COMMENT ON COLUMN @extschema@.ranread_health.p50_ms IS 'the last probe''s median latency (ms)';
 COMMENT ON COLUMN @extschema@.ranread_health.p99_ms IS 'the last probe''s 99th percentile latency (ms)';
 COMMENT ON COLUMN @extschema@.ranread_health.baseline_p50_ms IS 'the baseline''s median latency (ms)';
 COMMENT ON COLUMN @extschema@.ranread_health.baseline_p99_ms IS 'the baseline''s 99th percentile latency (ms)';
 COMMENT ON COLUMN @extschema@.ranread_health.status IS
-    'critical or degraded: the last probe''s p99 above the thresholds; slower: slower than the baseline; ok; unknown: no probe judged';
+    'critical or degraded: p99 above the thresholds (exact binomial test), slower: slower than the baseline, ok: neither, each shown by the last hold_probes probes in a row (a status holds until that many show another); unknown: fewer probes judged';
+COMMENT ON COLUMN @extschema@.ranread_health.probe_status IS 'what the last probe alone shows (the status follows only hold_probes in a row)';
+COMMENT ON COLUMN @extschema@.ranread_health.test IS 'the test that decided the last probe''s reading, with its p-value and alpha';
+COMMENT ON COLUMN @extschema@.ranread_health.effect IS 'the effect that test measured, with its interval';
+COMMENT ON COLUMN @extschema@.ranread_health.status_probes IS 'the probes the status rests on: the last hold_probes judged probes, oldest first';
+COMMENT ON COLUMN @extschema@.ranread_health.baseline_left_out IS 'the probes the automatic baseline left out (ranread_baselines.left_out_reason says why)';
 COMMENT ON COLUMN @extschema@.ranread_health.since IS 'the first probe of the tablespace''s current status';

@@ -77,7 +77,7 @@ AS $$
         'ranread_fleet_rows', 'ranread_fleet_chart', 'ranread_fleet_timeline',
         'ranread_probe_chart', 'ranread_report', 'ranread_server_info',
         -- rules and comparisons, pure or reading the history
-        'ranread_latency_target_next', 'ranread_compare', 'ranread_compare_sweeps', 'ranread_compare_studies',
+        'ranread_latency_target_next', 'ranread_flash_guidance', 'ranread_compare', 'ranread_compare_sweeps', 'ranread_compare_studies',
         -- advice without measuring
         'ranread_advise', 'ranread_advise_page_costs', 'ranread_advise_io_concurrency',
         'ranread_advise_parallel_workers', 'ranread_advise_wal_sync_method']) f

@@ -198,3 +198,58 @@ COMMENT ON COLUMN @extschema@.ranread_groups.verify_errors IS NULL;
 COMMENT ON COLUMN @extschema@.ranread_groups.verify_corrupt IS NULL;
 COMMENT ON COLUMN @extschema@.ranread_groups.verify_wrong_block IS NULL;
 COMMENT ON COLUMN @extschema@.ranread_groups.verify_lost IS NULL;
+
+-- watch: verdicts that noise cannot flip (docs/design.md, "Comparing
+-- batches and keeping watch").  A tablespace takes a status once
+-- hold_probes probes in a row show it; a baseline leaves out the probes
+-- that differ from the rest; every verdict names its test, its effect with
+-- an interval and the probes it used.  1.1's verdicts keep their status as
+-- what the probe alone showed (probe_status).
+ALTER TABLE @extschema@.ranread_health_thresholds
+    ADD COLUMN hold_probes integer NOT NULL DEFAULT 3
+        CONSTRAINT ranread_health_thresholds_hold_probes CHECK (hold_probes BETWEEN 2 AND 100);
+ALTER TABLE @extschema@.ranread_baselines
+    ADD COLUMN left_out bigint[] NOT NULL DEFAULT '{}',
+    ADD COLUMN left_out_reason text;
+ALTER TABLE @extschema@.ranread_probe_verdicts
+    ADD COLUMN probe_status text CHECK (probe_status IN ('ok', 'slower', 'degraded', 'critical', 'unknown')),
+    ADD COLUMN test text,
+    ADD COLUMN effect text,
+    ADD COLUMN factor_low float8,
+    ADD COLUMN factor_high float8,
+    ADD COLUMN probes bigint[];
+UPDATE @extschema@.ranread_probe_verdicts SET probe_status = status;
+-- ranread_hist_compare and ranread_compare give the factor's interval
+-- (factor_low, factor_high): a new result type, which CREATE OR REPLACE
+-- refuses, so dropped first (pg_monitor's grant is made again by the code)
+DROP FUNCTION @extschema@.ranread_compare(bigint, bigint, float8, float8);
+DROP FUNCTION @extschema@.ranread_hist_compare(bytea, bytea, float8, float8);
+
+-- advice only from evidence: ranread_advise_wal_sync_method takes a figure
+-- per round and says whether more rounds could change its advice
+-- (settled): a new result type, so dropped first
+DROP FUNCTION @extschema@.ranread_advise_wal_sync_method(text[], float8[], text);
+
+-- one definition of steady state, the all-flash guidance and the stop
+-- reasons, stated where they are shown: 97_comments.sql gives a column's
+-- general comment only where it has none, so the old words are taken off
+-- the tables and the views this update keeps, to be said again
+-- (a view pre-update.sql dropped, as changed, is made again without them)
+DO $$
+DECLARE
+    c record;
+BEGIN
+    FOR c IN SELECT * FROM (VALUES ('ranread_batches', 'steady'), ('ranread_batches', 'steady_excursion'),
+                                   ('ranread_batches', 'steady_slope'), ('ranread_summary_full', 'steady'),
+                                   ('ranread_summary_full', 'steady_excursion'), ('ranread_summary_full', 'steady_slope'),
+                                   ('ranread_sweeps', 'stop_reason'), ('ranread_sweeps', 'meets_flash_guidance'),
+                                   ('ranread_fleet_sweeps', 'stop_reason'), ('ranread_fleet_sweeps', 'meets_flash_guidance'),
+                                   ('ranread_studies', 'stop_reason'), ('ranread_latency_target_verdict', 'stop_reason'),
+                                   ('ranread_study_overview', 'stop_reason')) v(rel, col)
+    LOOP
+        IF pg_catalog.to_regclass(pg_catalog.format('@extschema@.%I', c.rel)) IS NOT NULL THEN
+            EXECUTE pg_catalog.format('COMMENT ON COLUMN @extschema@.%I.%I IS NULL', c.rel, c.col);
+        END IF;
+    END LOOP;
+END
+$$;

@@ -128,16 +128,19 @@ WITH ch AS (
                 THEN jsonb_build_array(jsonb_build_object('style', 'good', 'text',
                          'Steady: the run ended early when the IOPS of every second of a window stayed within steady_state '
                          || coalesce(b.steady_state, '')))
+                -- the rule stated, each part's figure and whether it held
+                -- (src/figures.c, figures_steady_text, says the same)
                 WHEN b.steady IS NOT NULL
                 THEN jsonb_build_array(jsonb_build_object(
                          'style', CASE WHEN b.steady THEN 'good' ELSE 'bad' END,
                          'text', jsonb_build_array(
                              CASE WHEN b.steady THEN 'Steady' ELSE 'Not steady' END
-                             || ' by SNIA''s rule over five rounds: max - min ',
+                             || ' by SNIA''s rule over five rounds: their IOPS range over ',
                              jsonb_build_object('fixed', 100 * b.excursion::numeric, 'decimals', 1),
-                             '% of the mean (at most 20%), slope x 4 ',
-                             jsonb_build_object('fixed', 100 * b.slope::numeric, 'decimals', 1),
-                             '% (at most 10%)')))
+                             '% of their mean (' || CASE WHEN b.excursion <= 0.2 THEN 'within' ELSE 'above' END
+                             || ' the 20% allowed), their trend is a ' || CASE WHEN b.slope < 0 THEN 'fall' ELSE 'rise' END || ' of ',
+                             jsonb_build_object('fixed', abs(100 * b.slope::numeric), 'decimals', 1),
+                             '% (' || CASE WHEN abs(b.slope) <= 0.1 THEN 'within' ELSE 'beyond' END || ' the 10% allowed)')))
                 ELSE '[]' END AS note
       FROM b
 )

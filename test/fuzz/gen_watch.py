@@ -3,7 +3,9 @@ pg_monitor may call, on any bytea), the histograms made from latencies
 (ranread_internal.ranread_hist_make), ranread_compare, _sweeps and _studies
 on ids that exist or not, and the watch's settings and baselines
 (ranread_health_set, ranread_baseline_set, ranread_baseline_reset,
-ranread_probe_chart) on odd tablespaces (multibyte names among them:
+ranread_probe_chart), the threshold test (ranread_hist_threshold), the
+hysteresis (ranread_health_hold) and the robust baseline
+(ranread_baseline_robust) on odd tablespaces (multibyte names among them:
 a name of 63 bytes cut inside a character), thresholds and intervals.  The
 history holds two short batches."""
 
@@ -55,8 +57,21 @@ def made(rng):
 
 def cases(rng, n):
     for _ in range(n):
-        c = rng.randrange(8)
+        c = rng.randrange(11)
         p = lambda v: rng.choice(v)
+        if c == 8:
+            yield "SELECT * FROM ranread_hist_threshold(%s, %s, %s, %s)" % (blob(rng), p(NUMBERS), p(NUMBERS), p(NUMBERS))
+            continue
+        if c == 9:
+            readings = ",".join(p(["ok", "slower", "degraded", "critical", "unknown", "x", "NULL"])
+                                for _ in range(rng.choice([0, 1, 3, 5])))
+            yield "SELECT * FROM ranread_internal.ranread_health_hold(%s, '{%s}'::text[], %s)" % (
+                p(["NULL", "'ok'", "'critical'", "'unknown'", "'x'"]), readings, p(INTS))
+            continue
+        if c == 10:
+            yield "SELECT * FROM ranread_internal.ranread_baseline_robust(ARRAY[1, 2, 3]::bigint[], ARRAY[%s, %s, %s], %s, %s)" % (
+                blob(rng), blob(rng), blob(rng), p(NUMBERS), p(NUMBERS))
+            continue
         if c == 0:
             yield "SELECT * FROM ranread_hist_compare(%s, %s, %s, %s)" % (blob(rng), blob(rng), p(NUMBERS), p(NUMBERS))
         elif c == 1:
@@ -65,8 +80,8 @@ def cases(rng, n):
             fn = p(["ranread_compare", "ranread_compare_sweeps", "ranread_compare_studies"])
             yield "SELECT * FROM %s(%s, %s, %s, %s)" % (fn, p(IDS), p(IDS), p(NUMBERS), p(NUMBERS))
         elif c == 3:
-            yield "SELECT * FROM ranread_health_set(%s, %s, %s, %s, %s, %s)" % (
-                p(NAMES), p(NUMBERS), p(NUMBERS), p(NUMBERS), p(INTS), p(NUMBERS))
+            yield "SELECT * FROM ranread_health_set(%s, %s, %s, %s, %s, %s, %s)" % (
+                p(NAMES), p(NUMBERS), p(NUMBERS), p(NUMBERS), p(INTS), p(NUMBERS), p(INTS))
         elif c == 4:
             ids = ",".join(p(IDS) for _ in range(rng.choice([0, 1, 3])))
             if rng.random() < 0.2:

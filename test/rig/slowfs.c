@@ -17,6 +17,13 @@
  * Options of its own (microseconds, counts):
  *   read_delay_us=N         each READ takes at least N us        (default 0)
  *   write_delay_us=N        each WRITE takes at least N us       (default 0)
+ *   read_tail_ppm=N         a tail: that many reads in a million, drawn at
+ *   read_tail_us=N          random, take read_tail_us instead of
+ *                           read_delay_us (default 0: none)
+ *   fsync_delay_us=N        each FSYNC for fsync() (and O_SYNC writes, whose
+ *                           flush the kernel sends as one) takes at least N us
+ *   fdatasync_delay_us=N    each FSYNC for fdatasync() (and O_DSYNC writes)
+ *                           takes at least N us                  (default 0)
  *   max_background=N        the connection's limit of background requests
  *                           (default: the kernel's, 12)
  *   congestion_threshold=N  the connection's congestion threshold
@@ -46,8 +53,10 @@
  *                   first half (512-byte sectors) reaches the backing file,
  *                   the rest of the cache is dropped
  *   writeback       write the whole cache through (as a drive does at last)
- *   read_delay_us=N, write_delay_us=N  change a delay while mounted (the
- *                   requests that arrive from then on take it)
+ *   read_delay_us=N, write_delay_us=N, read_tail_ppm=N, read_tail_us=N,
+ *   fsync_delay_us=N, fdatasync_delay_us=N  change a delay or the tail
+ *                   while mounted (the requests that arrive from then on
+ *                   take it)
  *   reset_stats     count reads and writes from zero, and the most in
  *                   flight from the requests in flight now
  * The stats file adds what the cache did: mode, cached_writes,
@@ -67,7 +76,8 @@
  * The virtual file /.slowfs-stats (not listed, never cached) reads as
  *   reads N / writes N / in_flight N / max_in_flight N (and the cache's lines)
  * counted in the daemon: READ and WRITE requests served, those being served
- * now, and the most ever served at once.
+ * now, and the most ever served at once; then tail_reads (the reads that
+ * took read_tail_us), fsyncs and fdatasyncs (FSYNC requests of each kind).
  *
  * Build: gcc -Wall -Wextra -O2 slowfs.c $(pkg-config --cflags --libs fuse3)
  */
@@ -108,17 +118,25 @@ static struct options
 {
 	unsigned	read_delay_us;
 	unsigned	write_delay_us;
+	unsigned	read_tail_ppm;
+	unsigned	read_tail_us;
+	unsigned	fsync_delay_us;
+	unsigned	fdatasync_delay_us;
 	int			max_background;		/* -1: the kernel's default */
 	int			congestion_threshold;	/* -1: the kernel's default */
 	const char *backing;
 	char	   *cache;			/* none, honest, lying */
 	unsigned	cache_mb;
-} opt = {0, 0, -1, -1, NULL, NULL, 1024};
+} opt = {0, 0, 0, 0, 0, 0, -1, -1, NULL, NULL, 1024};
 
 #define OPT(t, f) {t, offsetof(struct options, f), 0}
 static const struct fuse_opt option_spec[] = {
 	OPT("read_delay_us=%u", read_delay_us),
 	OPT("write_delay_us=%u", write_delay_us),
+	OPT("read_tail_ppm=%u", read_tail_ppm),
+	OPT("read_tail_us=%u", read_tail_us),
+	OPT("fsync_delay_us=%u", fsync_delay_us),
+	OPT("fdatasync_delay_us=%u", fdatasync_delay_us),
 	OPT("max_background=%d", max_background),
 	OPT("congestion_threshold=%d", congestion_threshold),
 	OPT("cache=%s", cache),
@@ -128,6 +146,40 @@ static const struct fuse_opt option_spec[] = {
 
 static int	base_fd = -1;		/* the backing directory */
 static atomic_long n_reads, n_writes, in_flight, max_in_flight;
+static atomic_long n_tail_reads, n_fsyncs, n_fdatasyncs;
+
+/*
+ * The delay of one READ: read_tail_us for read_tail_ppm reads in a million,
+ * each drawn on its own (a thread's xorshift64* generator, seeded from the
+ * clock and the thread), read_delay_us for the rest
+ */
+static unsigned
+read_delay(void)
+{
+	static __thread uint64_t x;
+	unsigned	ppm = __atomic_load_n(&opt.read_tail_ppm, __ATOMIC_RELAXED);
+
+	if (ppm == 0)
+		return __atomic_load_n(&opt.read_delay_us, __ATOMIC_RELAXED);
+	if (x == 0)
+	{
+		struct timespec t;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		x = ((uint64_t) t.tv_nsec << 20) ^ (uint64_t) t.tv_sec ^ ((uint64_t) pthread_self() * 0x9E3779B97F4A7C15ull);
+		if (x == 0)
+			x = 1;
+	}
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	if ((x * 0x2545F4914F6CDD1Dull) % 1000000 < ppm)
+	{
+		atomic_fetch_add(&n_tail_reads, 1);
+		return __atomic_load_n(&opt.read_tail_us, __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n(&opt.read_delay_us, __ATOMIC_RELAXED);
+}
 
 /* "/a/b" -> "a/b" relative to base_fd; "/" -> "." */
 static const char *
@@ -497,6 +549,26 @@ control(const char *buf, size_t size)
 			__atomic_store_n(&opt.write_delay_us, us, __ATOMIC_RELAXED);
 			return 0;
 		}
+		if (sscanf(cmd, "read_tail_ppm=%u%c", &us, &extra) == 1 && us <= 1000000)
+		{
+			__atomic_store_n(&opt.read_tail_ppm, us, __ATOMIC_RELAXED);
+			return 0;
+		}
+		if (sscanf(cmd, "read_tail_us=%u%c", &us, &extra) == 1)
+		{
+			__atomic_store_n(&opt.read_tail_us, us, __ATOMIC_RELAXED);
+			return 0;
+		}
+		if (sscanf(cmd, "fsync_delay_us=%u%c", &us, &extra) == 1)
+		{
+			__atomic_store_n(&opt.fsync_delay_us, us, __ATOMIC_RELAXED);
+			return 0;
+		}
+		if (sscanf(cmd, "fdatasync_delay_us=%u%c", &us, &extra) == 1)
+		{
+			__atomic_store_n(&opt.fdatasync_delay_us, us, __ATOMIC_RELAXED);
+			return 0;
+		}
 	}
 	/* counts from now on: reads, writes, and the most in flight from those now */
 	if (strcmp(cmd, "reset_stats") == 0)
@@ -729,11 +801,12 @@ sf_read_stats(char *buf, size_t size, off_t off)
 				   "reads %ld\nwrites %ld\nin_flight %ld\nmax_in_flight %ld\n"
 				   "mode %s\ncached_writes %ld\ncached_bytes %zu\ncached_acked %ld\n"
 				   "flushes %ld\ndsync_writes %ld\ncuts %ld\ndropped_writes %ld\n"
-				   "dropped_acked %ld\ntorn %ld\n",
+				   "dropped_acked %ld\ntorn %ld\ntail_reads %ld\nfsyncs %ld\nfdatasyncs %ld\n",
 				   atomic_load(&n_reads), atomic_load(&n_writes),
 				   atomic_load(&in_flight), atomic_load(&max_in_flight),
 				   cache_mode_names[cache_mode], cache_writes, cache_bytes, cache_acked,
-				   n_flushes, n_dsync_writes, n_cuts, n_dropped, n_dropped_acked, n_torn);
+				   n_flushes, n_dsync_writes, n_cuts, n_dropped, n_dropped_acked, n_torn,
+				   atomic_load(&n_tail_reads), atomic_load(&n_fsyncs), atomic_load(&n_fdatasyncs));
 	pthread_mutex_unlock(&cache_lock);
 
 	if (off >= len)
@@ -753,7 +826,7 @@ sf_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_in
 	(void) path;
 	if (fi->fh == STATS_FH)
 		return sf_read_stats(buf, size, off);
-	deadline = delay_start(__atomic_load_n(&opt.read_delay_us, __ATOMIC_RELAXED), &n_reads);
+	deadline = delay_start(read_delay(), &n_reads);
 	n = pread((int) fi->fh, buf, size, off);
 	if (n < 0)
 		n = -errno;
@@ -805,17 +878,23 @@ sf_release(const char *path, struct fuse_file_info *fi)
 static int
 sf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
+	struct timespec deadline;
+	int			rc = 0;
+
 	(void) path;
 	if (fi->fh == STATS_FH || fi->fh == CONTROL_FH)
 		return 0;
+	/* fsync's delay and fdatasync's: the kernel says which (FUSE_FSYNC_FDATASYNC) */
+	deadline = delay_start(__atomic_load_n(datasync ? &opt.fdatasync_delay_us : &opt.fsync_delay_us,
+										   __ATOMIC_RELAXED),
+						   datasync ? &n_fdatasyncs : &n_fsyncs);
 	if (cache_mode != CACHE_NONE || cfiles != NULL)
-	{
-		int			rc = cache_flush((int) fi->fh);
-
-		if (rc != 0 || cache_mode == CACHE_LYING)
-			return rc;
-	}
-	return (datasync ? fdatasync((int) fi->fh) : fsync((int) fi->fh)) == 0 ? 0 : -errno;
+		rc = cache_flush((int) fi->fh);
+	if (rc == 0 && cache_mode != CACHE_LYING &&
+		(datasync ? fdatasync((int) fi->fh) : fsync((int) fi->fh)) != 0)
+		rc = -errno;
+	delay_end(&deadline);
+	return rc;
 }
 
 static int

@@ -66,7 +66,8 @@ slowfs_build() {
 
 # slowfs_mount BACKING MOUNTPOINT [OPTIONS]: mount slowfs over the directory
 # BACKING (both made if missing) at MOUNTPOINT, with the -o OPTIONS given
-# (comma-separated: read_delay_us=N, write_delay_us=N, max_background=N,
+# (comma-separated: read_delay_us=N, write_delay_us=N, read_tail_ppm=N,
+# read_tail_us=N, fsync_delay_us=N, fdatasync_delay_us=N, max_background=N,
 # congestion_threshold=N, max_threads=N, any libfuse option) plus
 # allow_other,default_permissions.  Waits up to 10 s until the mount is
 # there; the daemon's messages go to MOUNTPOINT's sibling file

@@ -3,7 +3,8 @@
 -- statements it tells users to run.  docs/commit-and-advice.md, "From numbers
 -- to settings", gives each formula and its source.
 BEGIN;
-SELECT plan(21);
+SELECT plan(26);
+\ir lib/util.psql
 
 -- ranread_advise_page_costs(random_ms, seq_page_ms, cache_hit_ratio, reference_seq_page_ms)
 CREATE TEMP TABLE page_costs (label text, random_ms float8, seq_page_ms float8, hit float8,
@@ -31,9 +32,9 @@ SELECT results_eq(
     $$SELECT label, spc, rpc FROM page_costs ORDER BY label$$,
     'page costs: seq_page_cost = seq page / reference seq page, random_page_cost = (1 - hit) x random / reference seq page, at least seq_page_cost');
 SELECT results_eq(
-    $$SELECT c.seq_page_cost, c.random_page_cost FROM (VALUES (NULL::float8, 0.1::float8), (4, NULL), (0, 0.1), (4, 0)) v(r, s),
+    $$SELECT c.seq_page_cost, c.random_page_cost FROM (VALUES (NULL::float8, 0.1::float8), (4, NULL)) v(r, s),
              LATERAL ranread_advise_page_costs(v.r, v.s, 0.9) c$$,
-    $$VALUES (NULL::numeric, NULL::numeric), (NULL, NULL), (NULL, NULL), (NULL, NULL)$$,
+    $$VALUES (NULL::numeric, NULL::numeric), (NULL, NULL)$$,
     'no page costs without both times');
 
 -- ranread_advise_io_concurrency(concurrency[], iops[], avg_ms[], max_avg_ms)
@@ -85,56 +86,65 @@ SELECT results_eq(
 SELECT is((ranread_advise_parallel_workers(NULL, 100)).workers, NULL,
     'no cap without one process''s figure');
 
--- ranread_advise_wal_sync_method(methods[], ops[], current): the methods of
--- one commit test, the server's method
+-- ranread_advise_wal_sync_method(methods[], ops[], current): the rounds of
+-- one commit test (a method repeated once per round), the server's method.
+-- pg_temp.r(methods, ops, rounds): the methods' rounds, alternated, each
+-- within 1% of its figure (0, +1%, -1%, +1%, -1%: the mean is the figure)
+CREATE FUNCTION pg_temp.r(m text[], o float8[], rounds integer DEFAULT 5, spread float8 DEFAULT 0.01,
+                          OUT methods text[], OUT ops float8[]) LANGUAGE sql AS $$
+    SELECT array_agg(u.m ORDER BY r, u.k),
+           array_agg(u.o * (1 + spread * CASE WHEN r = 1 THEN 0 WHEN r % 2 = 0 THEN 1 ELSE -1 END) ORDER BY r, u.k)
+      FROM generate_series(1, rounds) r, unnest(m, o) WITH ORDINALITY u(m, o, k)
+$$;
 SELECT results_eq(
-    $$SELECT v.label, w.method FROM (VALUES
-        ('the fastest, when more than 10% faster than the current', '{open_datasync,fdatasync,fsync,open_sync}'::text[],
-         '{1300,1000,900,1200}'::float8[], 'fdatasync'),
-        ('the current stays when the fastest is within 10%', '{open_datasync,fdatasync,fsync,open_sync}',
-         '{1100,1000,900,1050}', 'fdatasync'),
-        ('the current stays when the fastest is 10% faster, not more', '{open_datasync,fdatasync}',
-         '{1100,1000}', 'fdatasync'),
-        ('the fastest, at 10.5% faster', '{open_datasync,fdatasync}', '{1105,1000}', 'fdatasync'),
-        ('the current is the fastest', '{open_datasync,fdatasync}', '{900,1000}', 'fdatasync'),
-        ('a current method not measured: no advice', '{open_datasync,fsync}', '{900,1000}', 'fdatasync'),
-        ('only one method, not the current: no advice', '{open_sync}', '{4431}', 'fdatasync'),
-        ('only the current method: no advice', '{fdatasync}', '{4817}', 'fdatasync'),
-        ('the non-synced write is no method', '{none,fdatasync,fsync}', '{90000,1000,1200}', 'fdatasync'),
-        ('methods that did not run are no method', '{open_datasync,fdatasync,fsync}', '{NULL,1000,1050}', 'fsync')
-      ) v(label, m, o, cur), LATERAL ranread_advise_wal_sync_method(v.m, v.o, v.cur) w ORDER BY v.label$$,
-    $$VALUES ('a current method not measured: no advice', NULL),
-             ('methods that did not run are no method', 'fsync'),
-             ('only one method, not the current: no advice', NULL),
-             ('only the current method: no advice', NULL),
-             ('the current is the fastest', 'fdatasync'),
-             ('the current stays when the fastest is 10% faster, not more', 'fdatasync'),
-             ('the current stays when the fastest is within 10%', 'fdatasync'),
-             ('the fastest, at 10.5% faster', 'open_datasync'),
-             ('the fastest, when more than 10% faster than the current', 'open_datasync'),
-             ('the non-synced write is no method', 'fsync')$$,
-    'wal_sync_method: among the methods measured together with the current one, the fastest, unless it is within 10% of the current');
+    $$SELECT v.label, w.method, w.settled FROM (VALUES
+        ('twice as fast, beyond the noise: the faster', '{open_datasync,fdatasync}'::text[], '{2000,1000}'::float8[], 'fdatasync', 0.01),
+        ('30% faster beyond the noise: the faster', '{open_datasync,fdatasync}', '{1300,1000}', 'fdatasync', 0.01),
+        ('5% faster: below 10%, even at the ends of the intervals: the current stays', '{open_datasync,fdatasync}', '{1050,1000}', 'fdatasync', 0.01),
+        ('30% faster on average but rounds 40% apart: no clear winner yet', '{open_datasync,fdatasync}', '{1300,1000}', 'fdatasync', 0.4),
+        ('the current is the fastest', '{open_datasync,fdatasync}', '{900,1000}', 'fdatasync', 0.01),
+        ('fsync 40% faster than fdatasync: never advised over it', '{fsync,fdatasync}', '{1400,1000}', 'fdatasync', 0.01),
+        ('open_sync faster than open_datasync: never advised over it', '{open_sync,open_datasync,fdatasync}', '{1400,1000,1000}', 'fdatasync', 0.01),
+        ('the current fsync, fdatasync and open_datasync alike twice as fast: fdatasync, first in PostgreSQL''s order', '{open_datasync,fdatasync,fsync}', '{2010,2000,1000}', 'fsync', 0.01),
+        ('a current method not measured: no advice', '{open_datasync,fsync}', '{900,1000}', 'fdatasync', 0.01),
+        ('only one method, not the current: no advice', '{open_sync}', '{4431}', 'fdatasync', 0.01),
+        ('only the current method: no advice', '{fdatasync}', '{4817}', 'fdatasync', 0.01),
+        ('the non-synced write is no method', '{none,fdatasync,fsync}', '{90000,1000,1000}', 'fsync', 0.01)
+      ) v(label, m, o, cur, spread), LATERAL pg_temp.r(v.m, v.o, spread => v.spread) x,
+        LATERAL ranread_advise_wal_sync_method(x.methods, x.ops, v.cur) w ORDER BY v.label$$,
+    $$VALUES ('30% faster beyond the noise: the faster', 'open_datasync', true),
+             ('30% faster on average but rounds 40% apart: no clear winner yet', 'fdatasync', false),
+             ('5% faster: below 10%, even at the ends of the intervals: the current stays', 'fdatasync', true),
+             ('a current method not measured: no advice', NULL, true),
+             ('fsync 40% faster than fdatasync: never advised over it', 'fdatasync', true),
+             ('only one method, not the current: no advice', NULL, true),
+             ('only the current method: no advice', NULL, true),
+             ('open_sync faster than open_datasync: never advised over it', 'fdatasync', true),
+             ('the current fsync, fdatasync and open_datasync alike twice as fast: fdatasync, first in PostgreSQL''s order', 'fdatasync', true),
+             ('the current is the fastest', 'fdatasync', true),
+             ('the non-synced write is no method', 'fsync', true),
+             ('twice as fast, beyond the noise: the faster', 'open_datasync', true)$$,
+    'wal_sync_method: the current method unless another is faster beyond the noise of the rounds and by more than 10%; never fsync over fdatasync nor open_sync over open_datasync; ties in PostgreSQL''s order');
 SELECT results_eq(
     $$SELECT best_ops, current_ops, faster_pct, measured
-        FROM ranread_advise_wal_sync_method('{fdatasync,open_datasync}', '{1000,1300}', 'fdatasync')$$,
-    $$VALUES (1300::float8, 1000::float8, 30::numeric, 'open_datasync 1,300 ops/s, fdatasync 1,000 ops/s')$$,
-    'it gives the figures it compared, fastest first, and how much faster the fastest is');
+        FROM pg_temp.r('{fdatasync,open_datasync}', '{1000,1300}') x, ranread_advise_wal_sync_method(x.methods, x.ops, 'fdatasync')$$,
+    $$VALUES (1300::float8, 1000::float8, 30::numeric,
+              'open_datasync 1,300 ops/s (95% interval 1,284 to 1,316, 5 rounds), fdatasync 1,000 ops/s (95% interval 988 to 1,012, 5 rounds)')$$,
+    'it gives the figures it compared, fastest first, each the mean of its rounds with its 95% interval, and how much faster the fastest is');
+SELECT is((SELECT note FROM pg_temp.r('{fdatasync,open_datasync}', '{1000,1300}', spread => 0.4) x,
+                             ranread_advise_wal_sync_method(x.methods, x.ops, 'fdatasync')),
+    'no clear winner after 5 rounds: open_datasync (654 to 1,946 ops/s) and fdatasync, the server''s wal_sync_method (503 to 1,497), overlap or lie within 10% of each other, so fdatasync stays',
+    'no clear winner: it names the intervals that overlap');
+SELECT is((SELECT note FROM ranread_advise_wal_sync_method('{open_datasync,fdatasync}', '{1300,1000}', 'fdatasync')),
+    'the fastest of open_datasync, fdatasync is open_datasync, 30% faster than fdatasync, the server''s wal_sync_method, but one round each shows nothing of the noise: fdatasync stays (a commit test repeats its rounds until the intervals tell)',
+    'one round each: the noise is not known, the current method stays');
 SELECT results_eq(
     $$SELECT v.m::text, w.note FROM (VALUES
-        ('{open_datasync,fdatasync,fsync,open_sync}'::text[], '{1300,1000,900,1200}'::float8[]),
-        ('{open_datasync,fdatasync,fsync}', '{1050,1000,900}'),
-        ('{open_datasync,fdatasync}', '{900,1000}'),
-        ('{open_datasync,open_sync}', '{1300,1200}'),
+        ('{open_datasync,open_sync}'::text[], '{1300,1200}'::float8[]),
         ('{open_sync}', '{4431}'),
         ('{fdatasync}', '{4817}')
       ) v(m, o), LATERAL ranread_advise_wal_sync_method(v.m, v.o, 'fdatasync') w$$,
-    $$VALUES ('{open_datasync,fdatasync,fsync,open_sync}',
-              'the fastest of open_datasync, open_sync, fdatasync, fsync is open_datasync, 30% faster than fdatasync, the server''s wal_sync_method'),
-             ('{open_datasync,fdatasync,fsync}',
-              'the fastest of open_datasync, fdatasync, fsync is open_datasync, 5% faster than fdatasync, the server''s wal_sync_method: within the noise of 10% between two runs, so fdatasync stays'),
-             ('{open_datasync,fdatasync}',
-              'the fastest of fdatasync, open_datasync is fdatasync, the server''s wal_sync_method'),
-             ('{open_datasync,open_sync}',
+    $$VALUES ('{open_datasync,open_sync}',
               'the fastest of open_datasync, open_sync is open_datasync, but fdatasync, the server''s wal_sync_method, was not measured with them: nothing to compare it with'),
              ('{open_sync}',
               'only open_sync was measured, not fdatasync, the server''s wal_sync_method: nothing to compare'),
@@ -145,6 +155,45 @@ SELECT is((ranread_advise_wal_sync_method('{open_sync}', '{4431}', 'fdatasync'))
     'with nothing to compare there is no percentage');
 SELECT is((ranread_advise_wal_sync_method(NULL, NULL, 'fdatasync')).method, NULL,
     'no method without a commit test');
+
+-- The formulas granted to pg_monitor refuse what is not a figure: NaN,
+-- infinities, negatives, naming the argument, the value and what is allowed
+SELECT results_eq(
+    $$SELECT pg_temp.error_of(q) FROM unnest(ARRAY[
+        'SELECT * FROM ranread_advise_page_costs(''NaN'', 0.1, 0.9)',
+        'SELECT * FROM ranread_advise_page_costs(4, -0.1, 0.9)',
+        'SELECT * FROM ranread_advise_page_costs(4, 0.1, ''NaN'')',
+        'SELECT * FROM ranread_advise_page_costs(4, 0.1, 0.9, ''Infinity'')',
+        'SELECT * FROM ranread_advise_parallel_workers(''Infinity'', 100)',
+        'SELECT * FROM ranread_advise_parallel_workers(100, -1)',
+        'SELECT * FROM ranread_advise_io_concurrency(''{1,2}'', ''{NaN,5}'', ''{1,1}'', 10)',
+        'SELECT * FROM ranread_advise_io_concurrency(''{1,2}'', ''{5,5}'', ''{1,-1}'', 10)',
+        'SELECT * FROM ranread_advise_io_concurrency(''{1,2}'', ''{5,5}'', ''{1,1}'', ''Infinity'')',
+        'SELECT * FROM ranread_advise_io_concurrency(''{1,2}'', ''{5,5}'', ''{1,1}'', 10, 0)',
+        'SELECT * FROM ranread_advise_wal_sync_method(''{fdatasync,fsync}'', ''{Infinity,5}'', ''fdatasync'')',
+        'SELECT * FROM ranread_advise_wal_sync_method(''{fdatasync,fsync}'', ''{NaN,5}'', ''fdatasync'')',
+        'SELECT * FROM ranread_advise_wal_sync_method(''{fdatasync,fsync}'', ''{-3,5}'', ''fdatasync'')',
+        'SELECT * FROM ranread_advise_wal_sync_method(''{fdatasync,fsync}'', ''{5}'', ''fdatasync'')']) q$$,
+    $$VALUES ('22023: random_ms of ranread_advise_page_costs must be a finite number above 0, not NaN'),
+             ('22023: seq_page_ms of ranread_advise_page_costs must be a finite number above 0, not -0.1'),
+             ('22023: cache_hit_ratio of ranread_advise_page_costs must be from 0 to 1, not NaN'),
+             ('22023: reference_seq_page_ms of ranread_advise_page_costs must be a finite number above 0, not Infinity'),
+             ('22023: one_process_mbps of ranread_advise_parallel_workers must be a finite number above 0, not Infinity'),
+             ('22023: all_mbps of ranread_advise_parallel_workers must be a finite number above 0, not -1'),
+             ('22023: iops[1] of ranread_advise_io_concurrency must be a finite number above 0, not NaN'),
+             ('22023: avg_ms[2] of ranread_advise_io_concurrency must be a finite number above 0, not -1'),
+             ('22023: max_avg_ms of ranread_advise_io_concurrency must be a finite number above 0, not Infinity'),
+             ('22023: share of ranread_advise_io_concurrency must be above 0 and at most 1, not 0'),
+             ('22023: ops_per_s[1] of ranread_advise_wal_sync_method must be a finite number of 0 or more, not Infinity'),
+             ('22023: ops_per_s[1] of ranread_advise_wal_sync_method must be a finite number of 0 or more, not NaN'),
+             ('22023: ops_per_s[1] of ranread_advise_wal_sync_method must be a finite number of 0 or more, not -3'),
+             ('22023: methods and ops_per_s of ranread_advise_wal_sync_method must have as many elements, not 2 and 1')$$,
+    'NaN, infinities and negatives are refused, naming the function, the argument and its value, and what is allowed');
+SELECT is(pg_temp.hint_of($$SELECT * FROM ranread_advise_page_costs('NaN', 0.1, 0.9)$$),
+    'random_ms is a measured figure; NULL when it was not measured.', '... with a hint');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_internal.ranread_advise_cache('NaN', 't', 1, 1)$$),
+    '22023: qd1_ms of ranread_advise_cache must be a finite number above 0, not NaN',
+    '... and so does the cache rule (NaN would pass for a slow device)');
 
 -- ranread_internal.ranread_advise_cache(qd1_ms, target, target_bytes, ram_bytes): did a cache answer?
 SELECT results_eq(

@@ -38,8 +38,8 @@ SELECT col_is_pk('ranread_sweeps', 'sweep', 'keyed by sweep id');
 SELECT has_view('ranread_sweep_verdict', 'view ranread_sweep_verdict gives the verdicts');
 SELECT columns_are('ranread_sweep_verdict', ARRAY['sweep', 'started_at', 'target', 'block_size',
     'write_pct', 'queue_depth', 'pattern', 'max_avg_ms', 'steps', 'max_iops', 'actual_latency_ms',
-    'processes', 'batch', 'meets_flash_guidance', 'stop_reason'],
-    'the verdict: max IOPS within the bound, its latency, processes and batch, the flash guidance');
+    'processes', 'batch', 'meets_flash_guidance', 'stop_reason', 'flash_guidance'],
+    'the verdict: max IOPS within the bound, its latency, processes and batch, the flash guidance (and in words)');
 SELECT ok((SELECT 'ranread_sweeps'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'ranread'),
     'pg_dump keeps the sweeps (pg_extension_config_dump)');
 
