@@ -230,7 +230,7 @@ CREATE TYPE @extschema@.ranread_fleet_options AS (
 -- an array (a plpgsql variable: what the coordinator knows of its nodes
 -- survives the rollback of the block a cancel interrupts, where a
 -- temporary table's rows would not).  node is its place in the fleet
--- (1, 2, ...); cname the name of its connection (src/remote.c); schema and
+-- (1, 2, ...); cname the name of its connection (src/fleet/); schema and
 -- system what the probe found there; state ready, skipped, running, done,
 -- cancelled, failed or lost, with message, code (SQLSTATE) and hint;
 -- offset_ms and rtt_ms its clock; alive_at when it was last seen at work.

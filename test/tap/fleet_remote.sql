@@ -1,4 +1,4 @@
--- The fleet's connections to other servers (src/remote.c), against this
+-- The fleet's connections to other servers (src/fleet/), against this
 -- server itself: connect, query, the node's errors, time bounds, waits,
 -- a cancel over a fresh connection, close; the rule for roles that are not
 -- superusers; and the call's text without its passwords.

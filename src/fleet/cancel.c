@@ -1,0 +1,190 @@
+/*
+ * cancel.c
+ *		The cancel that cannot block, and the probe of a busy node: each a
+ *		query on a fresh connection of its own (src/fleet/remote.h).
+ *
+ * PQcancel connects to the node and waits for it, which is what a frozen
+ * node never answers.  ranread_remote_cancel instead opens a fresh
+ * connection of its own, asynchronously, under the same deadline, pinned to
+ * the very host and port the busy one is on (never another host of a host
+ * list, which could have a session of that pid), and asks the node to
+ * pg_cancel_backend() the busy session: its pid and, over TCP, the client
+ * port of our end.  A node that does not answer within the deadline is
+ * given up.  ranread_remote_probe asks any question the same way (a fleet
+ * run by iterations asks whether a ranread worker runs there).  These
+ * connections are never in the registry: they are freed here whatever
+ * happens, by PG_FINALLY.
+ *
+ * Copyright (c) the ranread authors
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "remote.h"
+
+PG_FUNCTION_INFO_V1(ranread_remote_cancel);
+PG_FUNCTION_INFO_V1(ranread_remote_probe);
+
+/*
+ * A query on a fresh connection to the very server each named connection
+ * is on (same connection string, pinned to its host and port), all at
+ * once, everything within timeout_ms: the outcome of each in side[i] (NULL
+ * where sqls[i] is NULL or the named one is not busy), to be freed by the
+ * caller (remote_free).
+ */
+static void
+side_queries(char **names, int n, char **sqls, int timeout, Remote **side)
+{
+	TimestampTz until = remote_deadline_in(timeout);
+	bool	   *sent = palloc0(sizeof(bool) * (n + 1));
+
+	for (int i = 0; i < n; i++)
+	{
+		Remote	   *r = names[i] ? remote_find(names[i]) : NULL;
+
+		if (r == NULL || sqls[i] == NULL || r->state != RS_BUSY || r->conninfo == NULL || r->pid == 0)
+			continue;
+		side[i] = remote_start("side", r->conninfo, timeout, false, r);
+	}
+	for (;;)
+	{
+		bool		waiting = false;
+		long		left;
+		Remote	  **live = palloc0(sizeof(Remote *) * (n + 1));
+		int			nl = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			if (side[i] == NULL)
+				continue;
+			if (side[i]->state == RS_IDLE && !sent[i])
+			{
+				sent[i] = true;
+				if (!remote_send(side[i], sqls[i]))
+					continue;
+			}
+			if (remote_waiting(side[i]))
+			{
+				waiting = true;
+				live[nl++] = side[i];
+			}
+		}
+		if (!waiting)
+			break;
+		left = remote_ms_left(until);
+		if (left == 0)
+			break;
+		remote_wait_once(live, nl, left);
+	}
+}
+
+/*
+ * side_queries, then each answer (the first column of the first row, in
+ * this memory context), or NULL where there is none: no query, no answer in
+ * time, or a failure.  The side connections are closed whatever happens.
+ */
+static char **
+side_answers(char **names, int n, char **sqls, int timeout)
+{
+	Remote	  **side = palloc0(sizeof(Remote *) * (n + 1));
+	char	  **answers = palloc0(sizeof(char *) * (n + 1));
+
+	PG_TRY();
+	{
+		side_queries(names, n, sqls, timeout, side);
+		for (int i = 0; i < n; i++)
+			if (side[i] && side[i]->state == RS_DONE && !side[i]->failed && side[i]->value)
+				answers[i] = pstrdup(side[i]->value);
+	}
+	PG_FINALLY();
+	{
+		for (int i = 0; i < n; i++)
+			if (side[i])
+				remote_free(side[i]);
+	}
+	PG_END_TRY();
+	return answers;
+}
+
+/*
+ * ranread_remote_cancel(names text[], timeout_ms integer) RETURNS boolean[]
+ *
+ * Cancel the query in flight on each named connection: a fresh connection
+ * to its server (same connection string) asks pg_cancel_backend() of the
+ * busy session, all at once, everything within timeout_ms.  Per name,
+ * whether the server took the cancel; a server that does not answer in
+ * time is given up (false).  Nothing here can wait longer.
+ */
+Datum
+ranread_remote_cancel(PG_FUNCTION_ARGS)
+{
+	int			n;
+	char	  **names = remote_text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
+	int			timeout = remote_timeout_arg(fcinfo, 1);
+	char	  **sqls = palloc0(sizeof(char *) * (n + 1));
+	char	  **answers;
+	Datum	   *out = palloc0(sizeof(Datum) * (n + 1));
+	bool	   *outnull = palloc0(sizeof(bool) * (n + 1));
+
+	for (int i = 0; i < n; i++)
+	{
+		Remote	   *r = names[i] ? remote_find(names[i]) : NULL;
+
+		/* that session: its pid and, over TCP, our end's port */
+		if (r)
+			sqls[i] = psprintf("SELECT pg_catalog.pg_cancel_backend(a.pid) FROM pg_catalog.pg_stat_activity a"
+							   " WHERE a.pid = %d AND (%d < 0 OR a.client_port = %d)",
+							   r->pid, r->local_port, r->local_port);
+	}
+	answers = side_answers(names, n, sqls, timeout);
+	for (int i = 0; i < n; i++)
+		out[i] = BoolGetDatum(answers[i] && strcmp(answers[i], "t") == 0);
+	PG_RETURN_ARRAYTYPE_P(remote_result_array(out, outnull, n, BOOLOID));
+}
+
+/*
+ * ranread_remote_probe(names text[], sql text, timeout_ms integer) RETURNS text[]
+ *
+ * Ask the server of each busy named connection a question on a fresh
+ * connection (as ranread_remote_cancel does), all at once, everything
+ * within timeout_ms: per name, the answer (the first column of the first
+ * row), or NULL when the connection is not busy, or its server did not
+ * answer in time or failed.  A fleet run by iterations uses it to tell a
+ * node at work from a frozen one.
+ */
+Datum
+ranread_remote_probe(PG_FUNCTION_ARGS)
+{
+	int			n;
+	char	  **names;
+	char	   *sql;
+	int			timeout = remote_timeout_arg(fcinfo, 2);
+	char	  **sqls;
+	char	  **answers;
+	Datum	   *out;
+	bool	   *outnull;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("names and sql of ranread_remote_probe must not be null")));
+	names = remote_text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
+	sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	sqls = palloc0(sizeof(char *) * (n + 1));
+	out = palloc0(sizeof(Datum) * (n + 1));
+	outnull = palloc0(sizeof(bool) * (n + 1));
+	for (int i = 0; i < n; i++)
+		sqls[i] = sql;
+	answers = side_answers(names, n, sqls, timeout);
+	for (int i = 0; i < n; i++)
+	{
+		outnull[i] = answers[i] == NULL;
+		if (!outnull[i])
+			out[i] = PointerGetDatum(cstring_to_text(answers[i]));
+	}
+	PG_RETURN_ARRAYTYPE_P(remote_result_array(out, outnull, n, TEXTOID));
+}
+
