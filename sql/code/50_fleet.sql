@@ -120,6 +120,11 @@ RETURNS boolean[]
 AS 'MODULE_PATHNAME', 'ranread_remote_cancel'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_spare(names text[], timeout_ms integer)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'ranread_remote_spare'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_probe(names text[], sql text, timeout_ms integer)
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'ranread_remote_probe'

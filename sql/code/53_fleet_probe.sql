@@ -84,7 +84,8 @@ $$;
 -- Step 1 of a fleet: every node reached (all at once) and probed.  Each
 -- node's schema and system as found, and for a node that cannot run its
 -- share: state skipped, with why (message), its SQLSTATE (code) and hint;
--- then those named in one error, or a warning (ranread_fleet_unavailable).
+-- then those named in one error, or a warning (ranread_fleet_unavailable),
+-- and a spare connection made to each of the others, for its cancel.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_probe_nodes(f ranread_internal.ranread_fleet_call,
     o @extschema@.ranread_fleet_options)
 RETURNS ranread_internal.ranread_fleet_call
@@ -140,6 +141,10 @@ BEGIN
     END LOOP;
     f.nodes := nodes;
     PERFORM ranread_internal.ranread_fleet_unavailable(f, o);
+    -- a spare connection to each node that runs, made now, so that its
+    -- cancel waits for no session to start there (src/fleet/cancel.c);
+    -- one not made within 2 s is not needed: the cancel makes a fresh one
+    PERFORM ranread_internal.ranread_remote_spare(ranread_internal.ranread_fleet_cnames(nodes, 'ready'), 2000);
     RETURN f;
 END
 $$;

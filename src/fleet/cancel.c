@@ -27,16 +27,40 @@
 
 PG_FUNCTION_INFO_V1(ranread_remote_cancel);
 PG_FUNCTION_INFO_V1(ranread_remote_probe);
+PG_FUNCTION_INFO_V1(ranread_remote_spare);
 
 /*
- * A query on a fresh connection to the very server each named connection
- * is on (same connection string, pinned to its host and port), all at
- * once, everything within timeout_ms: the outcome of each in side[i] (NULL
- * where sqls[i] is NULL or the named one is not busy), to be freed by the
- * caller (remote_free).
+ * The connection a side query of r goes over: its spare, taken (made
+ * ahead: nothing to wait for but the answer), else a fresh one to the very
+ * server r is on (same connection string, pinned to its host and port),
+ * within timeout_ms
+ */
+static Remote *
+side_start(Remote *r, int timeout, bool *spare)
+{
+	Remote	   *s = r->spare;
+
+	*spare = s != NULL && s->state == RS_IDLE && s->conn != NULL;
+	if (*spare)
+	{
+		r->spare = NULL;
+		return s;
+	}
+	remote_drop_spare(r);
+	return remote_start("side", r->conninfo, timeout, false, r);
+}
+
+/*
+ * A query on a connection of its own to the very server each named
+ * connection is on (side_start), all at once, everything within
+ * timeout_ms: the outcome of each in side[i] (NULL where sqls[i] is NULL
+ * or the named one is not busy), to be freed by the caller; owner[i] the
+ * named one, spare[i] whether side[i] is its spare.  A spare that turns
+ * out broken (its server closed it while it waited) is replaced by a fresh
+ * connection, once, within the time left.
  */
 static void
-side_queries(char **names, int n, char **sqls, int timeout, Remote **side)
+side_queries(char **names, int n, char **sqls, int timeout, Remote **side, Remote **owner, bool *spare)
 {
 	TimestampTz until = remote_deadline_in(timeout);
 	bool	   *sent = palloc0(sizeof(bool) * (n + 1));
@@ -47,7 +71,8 @@ side_queries(char **names, int n, char **sqls, int timeout, Remote **side)
 
 		if (r == NULL || sqls[i] == NULL || r->state != RS_BUSY || r->conninfo == NULL || r->pid == 0)
 			continue;
-		side[i] = remote_start("side", r->conninfo, timeout, false, r);
+		owner[i] = r;
+		side[i] = side_start(r, timeout, &spare[i]);
 	}
 	for (;;)
 	{
@@ -60,6 +85,13 @@ side_queries(char **names, int n, char **sqls, int timeout, Remote **side)
 		{
 			if (side[i] == NULL)
 				continue;
+			if (spare[i] && side[i]->state == RS_BROKEN)
+			{
+				remote_free(side[i]);
+				side[i] = remote_start("side", owner[i]->conninfo, (int) remote_ms_left(until), false, owner[i]);
+				spare[i] = false;
+				sent[i] = false;
+			}
 			if (side[i]->state == RS_IDLE && !sent[i])
 			{
 				sent[i] = true;
@@ -84,20 +116,35 @@ side_queries(char **names, int n, char **sqls, int timeout, Remote **side)
 /*
  * side_queries, then each answer (the first column of the first row, in
  * this memory context), or NULL where there is none: no query, no answer in
- * time, or a failure.  The side connections are closed whatever happens.
+ * time, or a failure.  A spare that answered goes back to its connection,
+ * idle, for the next cancel or probe; every other side connection is
+ * closed, whatever happens.
  */
 static char **
 side_answers(char **names, int n, char **sqls, int timeout)
 {
 	Remote	  **side = palloc0(sizeof(Remote *) * (n + 1));
+	Remote	  **owner = palloc0(sizeof(Remote *) * (n + 1));
+	bool	   *spare = palloc0(sizeof(bool) * (n + 1));
 	char	  **answers = palloc0(sizeof(char *) * (n + 1));
 
 	PG_TRY();
 	{
-		side_queries(names, n, sqls, timeout, side);
+		side_queries(names, n, sqls, timeout, side, owner, spare);
 		for (int i = 0; i < n; i++)
-			if (side[i] && side[i]->state == RS_DONE && !side[i]->failed && side[i]->value)
+		{
+			if (side[i] == NULL || side[i]->state != RS_DONE || side[i]->failed)
+				continue;
+			if (side[i]->value)
 				answers[i] = pstrdup(side[i]->value);
+			if (spare[i] && side[i]->conn && owner[i]->spare == NULL)
+			{
+				remote_clear_outcome(side[i]);
+				side[i]->state = RS_IDLE;
+				owner[i]->spare = side[i];
+				side[i] = NULL;
+			}
+		}
 	}
 	PG_FINALLY();
 	{
@@ -188,3 +235,58 @@ ranread_remote_probe(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(remote_result_array(out, outnull, n, TEXTOID));
 }
 
+/*
+ * ranread_remote_spare(names text[], timeout_ms integer) RETURNS boolean[]
+ *
+ * A spare for each named connection that is up: a connection of its own to
+ * the very server it is on, made now, all at once, within timeout_ms (NULL:
+ * each within its connect timeout), so that a cancel or a probe of it later
+ * has no connection to wait for (on a loaded machine a server takes tenths
+ * of a second to start a session).  Per name, whether it has a spare
+ * ready; one not ready in time is closed, and a cancel of that connection
+ * makes a fresh one as before.  A spare is closed with its connection, when
+ * that breaks, or when the outcome of its query is taken
+ * (ranread_remote_result): then no cancel of it can be needed.
+ */
+Datum
+ranread_remote_spare(PG_FUNCTION_ARGS)
+{
+	int			n;
+	char	  **names;
+	int			timeout = remote_timeout_arg(fcinfo, 1);
+	Remote	  **rs;
+	Remote	  **spares;
+	int			ns = 0;
+	Datum	   *out;
+	bool	   *outnull;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("names of ranread_remote_spare must not be null")));
+	names = remote_text_array(PG_GETARG_ARRAYTYPE_P(0), &n);
+	rs = palloc0(sizeof(Remote *) * (n + 1));
+	spares = palloc0(sizeof(Remote *) * (n + 1));
+	out = palloc0(sizeof(Datum) * (n + 1));
+	outnull = palloc0(sizeof(bool) * (n + 1));
+	for (int i = 0; i < n; i++)
+	{
+		Remote	   *r = names[i] ? remote_find(names[i]) : NULL;
+
+		if (r == NULL || (r->state != RS_IDLE && r->state != RS_BUSY) ||
+			r->conninfo == NULL || r->pid == 0)
+			continue;
+		remote_drop_spare(r);
+		r->spare = remote_start("spare", r->conninfo, timeout, false, r);
+		rs[i] = r;
+		spares[ns++] = r->spare;
+	}
+	remote_wait_all(spares, ns, remote_deadline_in(timeout));
+	for (int i = 0; i < n; i++)
+	{
+		if (rs[i] && rs[i]->spare && rs[i]->spare->state != RS_IDLE)
+			remote_drop_spare(rs[i]);
+		out[i] = BoolGetDatum(rs[i] && rs[i]->spare);
+	}
+	PG_RETURN_ARRAYTYPE_P(remote_result_array(out, outnull, n, BOOLOID));
+}

@@ -131,6 +131,20 @@ remote_set_broken(Remote *r, const char *why)
 	lookups_abandon(r);
 	remote_free_options(r);
 	remote_close_connection(r);
+	remote_drop_spare(r);
+}
+
+/* The remote's spare connection (cancel.c), if any, closed */
+void
+remote_drop_spare(Remote *r)
+{
+	if (r->spare)
+	{
+		Remote	   *s = r->spare;
+
+		r->spare = NULL;
+		remote_free(s);
+	}
 }
 
 void
@@ -140,6 +154,7 @@ remote_free(Remote *r)
 	if (r->last_words && r->conn && r->state == RS_IDLE &&
 		PQstatus(r->conn) == CONNECTION_OK && PQsendQuery(r->conn, r->last_words))
 		(void) PQflush(r->conn);
+	remote_drop_spare(r);
 	lookups_abandon(r);
 	remote_free_options(r);
 	free(r->last_words);

@@ -27,7 +27,8 @@
  *				   sending, reading an answer within ranread's limits
  *	 wait.c		   the waits: every one bounded and interruptible
  *	 cancel.c	   the cancel that cannot block, and the probe of a busy
- *				   node, each on a fresh connection of its own
+ *				   node, each on a connection of its own: one made
+ *				   ahead (a spare), or a fresh one
  *	 remote_sql.c  the SQL functions ranread_remote_*
  *	 conninfo.c    connection strings read by libpq's rules: what is wrong
  *				   with one, its name, its text stored and shown without
@@ -116,6 +117,8 @@ typedef struct Remote
 	int			nsecrets;
 	char	   *last_words;		/* sent when it is closed (ranread_remote_last_words) */
 	char	   *queued;			/* a query to send once connected */
+	/* connected ahead to the same server, for a cancel (cancel.c) */
+	struct Remote *spare;
 	/* while its host names are looked up (RS_CONNECTING, conn NULL) */
 	struct Lookups *lookups;
 	char	  **ckw;			/* the connection's options, malloc'd */
@@ -155,6 +158,7 @@ extern void remote_free_options(Remote *r);
 extern void remote_free(Remote *r);
 extern Remote *remote_find(const char *name);
 extern void remote_drop(Remote *r);
+extern void remote_drop_spare(Remote *r);
 extern void remote_set_callbacks(void);
 extern void remote_check_name(const char *name);
 extern Remote *remote_start(const char *name, const char *conninfo, int timeout_ms,

@@ -265,6 +265,8 @@ outcome_jsonb(Remote *r)
 	if (r->state == RS_DONE)
 	{
 		remote_clear_outcome(r);
+		/* what it stood by for is over: no cancel of it can be needed now */
+		remote_drop_spare(r);
 		r->state = r->conn ? RS_IDLE : RS_BROKEN;
 		if (r->state == RS_BROKEN)
 		{
