@@ -59,21 +59,21 @@
 -- without their passwords; the call's own text is logged and shown without
 -- them too (ranread_conninfo_hide).
 --
--- Why PL/pgSQL and not C.  Everything that waits is C already (src/fleet/,
--- 8 files, 2,775 lines with its header): what is left is to say what each
+-- Why PL/pgSQL and not C.  Everything that waits is C already (src/fleet/:
+-- 8 files and a header, 3,091 lines): what is left is to say what each
 -- node is asked, check what it answers and write the fleet's history, and
 -- that is SQL.  Each node is asked SQL text; its answer is checked against
 -- the history's own row types (jsonb_populate_record into
--- ranread_fleet_nodes and ranread_fleet_seconds, ranread_fleet_answer: 90
+-- ranread_fleet_nodes and ranread_fleet_seconds: ranread_fleet_answer, 82
 -- lines) where C would need a JSON reader and a second copy of those
 -- types; the history is written as SQL through the recorder; messages,
--- warnings and errors are format() and RAISE.  The phases are about 1,500
--- lines of PL/pgSQL in 34 functions, none past 100 lines; the same in C
--- would be SPI and libpq calls, string building and jsonb walking around
--- each of those queries, more than twice as long by the C files of this
--- project that do such work (src/history.c), and no clearer.  And a cancel
--- is plpgsql's own: an exception block catches it, and the records above
--- hold what happened up to it.
+-- warnings and errors are format() and RAISE.  The loop and its phases are
+-- 1,640 lines of PL/pgSQL in 40 functions (files 51 to 56), none past 100
+-- lines, the loop itself 41; the same in C would be each of those queries
+-- built as a string, sent, and its jsonb walked field by field (as
+-- src/workload.c reads a spec): longer, with the checks' SQL now inside C
+-- strings, and no clearer.  And a cancel is plpgsql's own: an exception
+-- block catches it, and the records above hold what happened up to it.
 
 -- The fleet itself: the loop.  Each step takes the fleet's record (f) and
 -- returns it; the sends are one call per node, so that a cancel among them
