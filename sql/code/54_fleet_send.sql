@@ -9,8 +9,8 @@
 -- Step 3 of a fleet, first half: its start_at (a whole second at least
 -- start_delay ahead on every node's clock) and its workload (one spec for
 -- every node), the fleet and its nodes recorded as running through the
--- recorder (the nodes skipped as skipped), and the recorder's last words
--- should this backend end before the fleet's end is recorded
+-- recorder (the nodes skipped as skipped), the recorder's last words set
+-- first, should this backend end before the fleet's end is recorded
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_record_start(f ranread_internal.ranread_fleet_call,
     o @extschema@.ranread_fleet_options)
 RETURNS ranread_internal.ranread_fleet_call
@@ -28,6 +28,10 @@ BEGIN
         'caller', f.fn, 'fleet', f.fleet, 'start_at', f.start_at));
     -- a run by duration has its bound: 30 s after its batch was due to end
     f.due_end := f.start_at + coalesce(o.warmup, interval '0') + o.duration + interval '30 s';
+    -- first, so that from the moment the fleet's row exists an end of
+    -- this backend, even before this returns, records the fleet failed
+    PERFORM ranread_internal.ranread_remote_last_words(f.recorder,
+        format('SELECT ranread_internal.ranread_fleet_abandon(%s)', f.fleet));
     PERFORM ranread_internal.ranread_remote_query(f.recorder, format($q$
         INSERT INTO @extschema@.ranread_fleets
             (fleet, started_at, started_by, coordinator_pid, coordinator_start, definition,
@@ -52,8 +56,6 @@ BEGIN
         ARRAY(SELECT x.offset_ms FROM unnest(nodes) x ORDER BY x.node),
         ARRAY(SELECT x.rtt_ms FROM unnest(nodes) x ORDER BY x.node)), 10000);
     f.started := true;
-    PERFORM ranread_internal.ranread_remote_last_words(f.recorder,
-        format('SELECT ranread_internal.ranread_fleet_abandon(%s)', f.fleet));
     RAISE NOTICE 'fleet %: % nodes x % processes start at % (clock offsets within % ms, longest round trip % ms)',
         f.fleet, (SELECT count(*) FROM unnest(nodes) x WHERE x.state <> 'skipped'), o.processes,
         f.start_at, round(coalesce(f.spread, 0)::numeric, 3),
