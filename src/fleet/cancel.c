@@ -1,19 +1,27 @@
 /*
  * cancel.c
  *		The cancel that cannot block, and the probe of a busy node: each a
- *		query on a fresh connection of its own (src/fleet/remote.h).
+ *		query on a connection of its own (src/fleet/remote.h).
  *
  * PQcancel connects to the node and waits for it, which is what a frozen
- * node never answers.  ranread_remote_cancel instead opens a fresh
- * connection of its own, asynchronously, under the same deadline, pinned to
- * the very host and port the busy one is on (never another host of a host
- * list, which could have a session of that pid), and asks the node to
- * pg_cancel_backend() the busy session: its pid and, over TCP, the client
- * port of our end.  A node that does not answer within the deadline is
- * given up.  ranread_remote_probe asks any question the same way (a fleet
- * run by iterations asks whether a ranread worker runs there).  These
- * connections are never in the registry: they are freed here whatever
- * happens, by PG_FINALLY.
+ * node never answers.  ranread_remote_cancel instead asks the node, over a
+ * connection of its own and under a deadline, to pg_cancel_backend() the
+ * busy session: its pid and, over TCP, the client port of our end.  That
+ * connection goes to the very host and port the busy one is on (never
+ * another host of a host list, which could have a session of that pid).
+ * It is the busy connection's spare when it has one: made ahead by
+ * ranread_remote_spare (the fleet makes one to each node when the probe is
+ * done), so that the cancel waits for no session to start on the node,
+ * which on a loaded machine takes tenths of a second; a spare that answered
+ * is kept for the next cancel or probe, one that turns out broken is
+ * replaced by a fresh connection within the time left.  Else it is a fresh
+ * connection, made asynchronously under the same deadline.  A node that
+ * does not answer within the deadline is given up.  ranread_remote_probe
+ * asks any question the same way (a fleet run by iterations asks whether a
+ * ranread worker runs there).  None of these connections is in the
+ * registry: a spare belongs to its connection and is freed with it, when
+ * it breaks, or when the outcome it stood by for is taken; every other one
+ * is freed here whatever happens, by PG_FINALLY.
  *
  * Copyright (c) the ranread authors
  */
