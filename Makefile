@@ -35,11 +35,25 @@ OBJS = \
 	src/repair.o \
 	src/calls.o \
 	src/limits.o \
-	src/remote.o \
 	src/probe.o \
 	src/verify.o \
 	src/verify_target.o \
+	$(FLEET_OBJS) \
 	$(REPORT_OBJS)
+
+# The fleet's connections to other servers (src/fleet/, docs/design.md "The house"):
+# libpq, asynchronous, every wait bounded and interruptible; connection
+# strings read by libpq's rules and shown without their passwords.  The
+# coordinator that uses them is PL/pgSQL (sql/code/51_fleet_loop.sql).
+FLEET_OBJS = \
+	src/fleet/registry.o \
+	src/fleet/lookup.o \
+	src/fleet/progress.o \
+	src/fleet/wait.o \
+	src/fleet/cancel.o \
+	src/fleet/remote_sql.o \
+	src/fleet/conninfo.o \
+	src/fleet/secrets.o
 
 # The report module (src/report/, docs/design.md "The house"): the chart
 # renderer, its jsonb spec reader, the charts of the history, export, server
@@ -86,7 +100,7 @@ DATA += metrics/ranread_postgres_exporter.yaml
 REGRESS = surface setup_errors run_argument_errors bad_input
 REGRESS_OPTS = --inputdir=test/regress --outputdir=test/regress
 
-# libpq: the fleet talks to other servers itself (src/remote.c)
+# libpq: the fleet talks to other servers itself (src/fleet/)
 SHLIB_LINK += -luring -lpq
 PG_CPPFLAGS += -Isrc -I$(libpq_srcdir)
 # PostgreSQL 15 loads extension libraries with RTLD_GLOBAL and marks nothing
@@ -140,6 +154,7 @@ src/options_table.h: src/options.tsv scripts/options-c
 
 $(OBJS) $(OBJS:.o=.bc): $(wildcard src/*.h) src/options_table.h .build-flags
 $(REPORT_OBJS): $(wildcard src/report/*.h)
+$(FLEET_OBJS) $(FLEET_OBJS:.o=.bc): $(wildcard src/fleet/*.h)
 
 # The charts' spec queries (src/report/chart_*.sql) as C strings for
 # charts.c, their comment lines left out (src/report/charts.c says why)

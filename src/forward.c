@@ -180,7 +180,7 @@ typedef struct Forwarded
 	int			nneeds;
 	bool		conninfos;		/* nodes and loopback are connection strings,
 								 * whose passwords leave the statement's text
-								 * before anything can fail (remote.c) */
+								 * before anything can fail (fleet/conninfo.c) */
 } Forwarded;
 
 #define NEEDS(a) a, lengthof(a)
@@ -194,7 +194,7 @@ static const Forwarded forwarded[] = {
 	{"ranread_fleet_sweep", NEEDS(fleet_sweep_needs), true},
 };
 
-/* remote.c: the passwords of connection strings out of the statement's text */
+/* fleet/conninfo.c: the passwords of connection strings out of the statement's text */
 extern PGDLLEXPORT Datum ranread_conninfo_hide(PG_FUNCTION_ARGS);
 
 /* What an argument of an implementation is bound to */

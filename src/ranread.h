@@ -46,9 +46,10 @@
  *	 report/		 the report module: the chart renderer and its jsonb
  *				 spec reader, the charts, export, server info
  *	 probe.c		 the probe's cap (ranread.probe_max_iops, _seconds)
- *	 remote.c		 the fleet's connections to other servers (libpq, every
+ *	 fleet/			 the fleet's connections to other servers (libpq, every
  *					 wait bounded and interruptible); connection strings
  *					 read by libpq's rules, shown without passwords
+ *					 (fleet/remote.h lists its files)
  *	 (SQL)			 sql/state/ (tables, types) and sql/code/ (functions,
  *					 views, the PL/pgSQL of sweeps,
  *					 searches, studies, fleets; internal steps in schema

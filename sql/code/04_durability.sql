@@ -22,7 +22,7 @@ RETURNS boolean AS 'MODULE_PATHNAME', 'ranread_durability_drop'
 LANGUAGE C STRICT VOLATILE;
 
 -- The log on another server (log_conninfo): connect as
--- 'ranread_durability_log' (src/remote.c: every wait bounded, cancel
+-- 'ranread_durability_log' (src/fleet/: every wait bounded, cancel
 -- honoured, no password stored or shown), refuse this very server, make
 -- the log table there.  durability > 0: start that test's log row, keep
 -- the connection; < 0: return the acknowledged writes logged for test

@@ -1,9 +1,10 @@
 -- 1.1, the fleet: one batch on many PostgreSQL servers at once. This part
 -- holds the fleet's history (tables, views), its connections to other
--- servers (C, src/remote.c) and the pure rules (connection strings read by
+-- servers (C, src/fleet/) and the pure rules (connection strings read by
 -- libpq's rules and shown without their passwords, the fleet's figures from
--- its nodes' figures, outliers, status); 51_fleet_run.sql runs a fleet,
--- 52_fleet_report.sql sweeps, charts and exports it.
+-- its nodes' figures, outliers, status); 51_fleet_loop.sql runs a fleet
+-- (its steps in 52 to 56, one file a phase), 58_fleet_report.sql sweeps,
+-- charts and exports it.
 --
 -- How a fleet is kept.  Each node records its own batch, as any batch, with
 -- the fleet's id in ranread_batches.fleet.  The coordinator keeps the fleet
@@ -39,7 +40,7 @@ $$;
 
 -- Connection strings, read by libpq's own rules (PQconninfoParse: key =
 -- value pairs in any quoting, and postgresql:// URIs with percent-encoding
--- and query parameters), in C (src/remote.c).  A password is whatever
+-- and query parameters), in C (src/fleet/conninfo.c).  A password is whatever
 -- libpq keeps secret (password, sslpassword), however it is spelled.
 --   ranread_conninfo_problem   NULL when libpq reads the string, else what
 --                              is wrong with it, quoting none of it
@@ -85,7 +86,7 @@ AS 'MODULE_PATHNAME', 'ranread_conninfo_hide'
 LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 -- Connections to other servers, every step bounded and interruptible (see
--- the top of src/remote.c): named connections of this backend, closed at
+-- src/fleet/remote.h): named connections of this backend, closed at
 -- the latest when the transaction ends.  Timeouts in milliseconds, NULL for
 -- none (a wait is interruptible either way).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_connect(names text[], conninfos text[],
@@ -118,6 +119,11 @@ CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_cancel(names text[], 
 RETURNS boolean[]
 AS 'MODULE_PATHNAME', 'ranread_remote_cancel'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_spare(names text[], timeout_ms integer)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'ranread_remote_spare'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_remote_probe(names text[], sql text, timeout_ms integer)
 RETURNS text[]
@@ -285,7 +291,7 @@ $$;
 -- was terminated, its server stopped): the fleet failed, its nodes still
 -- 'running' lost, with a message that says where their batches are.  Run
 -- through the coordinator's recorder when the coordinator is terminated
--- (its last words, src/remote.c), and by every fleet for the fleets whose
+-- (its last words, src/fleet/registry.c), and by every fleet for the fleets whose
 -- coordinator is gone (fleet NULL).  Returns the fleets fixed up.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_abandon(fleet bigint DEFAULT NULL,
     reason text DEFAULT NULL)
@@ -369,8 +375,7 @@ SELECT s.fleet, s.at,
  GROUP BY s.fleet, s.at, f.start_at, f.window_start, f.window_end
  ORDER BY s.fleet, s.at;
 
--- The fleets and their seconds as a person reads them (README, "Reading the
--- results"): IOPS whole, MiB/s to 0.1, seconds and ms to 0.001.
+-- The fleets and their seconds as a person reads them (docs/fleet.md): IOPS whole, MiB/s to 0.1, seconds and ms to 0.001.
 CREATE OR REPLACE VIEW @extschema@.ranread_fleet_summary AS
 SELECT f.fleet, f.started_at, f.nodes, f.processes, f.total_processes, f.status,
        f.nodes_completed, f.reads, f.writes,

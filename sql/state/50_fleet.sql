@@ -230,10 +230,13 @@ CREATE TYPE @extschema@.ranread_fleet_options AS (
 -- an array (a plpgsql variable: what the coordinator knows of its nodes
 -- survives the rollback of the block a cancel interrupts, where a
 -- temporary table's rows would not).  node is its place in the fleet
--- (1, 2, ...); cname the name of its connection (src/remote.c); schema and
+-- (1, 2, ...); cname the name of its connection (src/fleet/); schema and
 -- system what the probe found there; state ready, skipped, running, done,
 -- cancelled, failed or lost, with message, code (SQLSTATE) and hint;
--- offset_ms and rtt_ms its clock; alive_at when it was last seen at work.
+-- offset_ms and rtt_ms its clock; alive_at when it was last seen at work;
+-- once collected, batch what its batch recorded (as ranread_fleet_answer
+-- keeps it) or unread why it could not be read, and reader the connection
+-- it is read over while the fleet collects.
 CREATE TYPE ranread_internal.ranread_fleet_node_state AS (
     node      integer,
     name      text,
@@ -247,5 +250,41 @@ CREATE TYPE ranread_internal.ranread_fleet_node_state AS (
     hint      text,
     offset_ms float8,
     rtt_ms    float8,
-    alive_at  timestamptz
+    alive_at  timestamptz,
+    batch     jsonb,        -- 1.2
+    unread    text,         -- 1.2
+    reader    text          -- 1.2
+);
+
+-- The coordinator's own view of the fleet it runs (1.2): what each step of
+-- its loop (ranread_internal.ranread_fleet_run, sql/code/51_fleet_loop.sql)
+-- takes and returns, a plpgsql variable as the nodes' records are.  fleet
+-- its id, fn the function called (for messages), sweep the fleet sweep it
+-- is a step of; recorder the name of its connection back to this database
+-- and rec_conn that connection's string; nodes one record per node; spread
+-- the spread of their clock offsets (ms); spec the workload every node
+-- runs, from start_at; started once it is recorded as running (from then
+-- on an interrupted fleet records its end); due_end when a run by duration
+-- stops the nodes that have not answered, probe_at when a run by
+-- iterations next looks for their workers; interrupted how the call ended
+-- when it did not end well (cancelled, failed); node_rows, seconds and
+-- fleet_row what it records at its end (ranread_fleet_nodes,
+-- ranread_fleet_seconds and ranread_fleets rows, in jsonb).
+CREATE TYPE ranread_internal.ranread_fleet_call AS (
+    fleet       bigint,
+    fn          text,
+    sweep       bigint,
+    recorder    text,
+    rec_conn    text,
+    nodes       ranread_internal.ranread_fleet_node_state[],
+    spread      float8,
+    spec        jsonb,
+    start_at    timestamptz,
+    started     boolean,
+    due_end     timestamptz,
+    probe_at    timestamptz,
+    interrupted text,
+    node_rows   jsonb,
+    seconds     jsonb,
+    fleet_row   jsonb
 );

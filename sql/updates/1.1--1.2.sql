@@ -253,3 +253,30 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- the fleet as a loop (sql/code/51_fleet_loop.sql): each node's record
+-- holds what the fleet collected of it, and the coordinator's own view of
+-- the fleet is one record that every step takes and returns (internal
+-- types, held by no table)
+ALTER TYPE ranread_internal.ranread_fleet_node_state
+    ADD ATTRIBUTE batch jsonb,
+    ADD ATTRIBUTE unread text,
+    ADD ATTRIBUTE reader text;
+CREATE TYPE ranread_internal.ranread_fleet_call AS (
+    fleet       bigint,
+    fn          text,
+    sweep       bigint,
+    recorder    text,
+    rec_conn    text,
+    nodes       ranread_internal.ranread_fleet_node_state[],
+    spread      float8,
+    spec        jsonb,
+    start_at    timestamptz,
+    started     boolean,
+    due_end     timestamptz,
+    probe_at    timestamptz,
+    interrupted text,
+    node_rows   jsonb,
+    seconds     jsonb,
+    fleet_row   jsonb
+);

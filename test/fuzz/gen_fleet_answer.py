@@ -25,8 +25,6 @@ SETUP = [
     """CREATE FUNCTION pg_temp.fa_check(answers text[]) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE
     a       record;
-    kept    jsonb[] := '{}';
-    errs    text[] := '{}';
     states  ranread_internal.ranread_fleet_node_state[] := '{}';
     nr      record;
     t       record;
@@ -39,13 +37,11 @@ BEGIN
             RAISE EXCEPTION USING ERRCODE = 'XX000', MESSAGE = 'an answer neither kept nor refused with a reason';
         END IF;
         n := n + (a.batch IS NOT NULL)::integer;
-        kept := kept || a.batch;
-        errs := errs || a.error;
-        states := states || ROW(k, 'n' || k, 'host=n' || k, 'c' || k, 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now())::ranread_internal.ranread_fleet_node_state;
+        states := states || ROW(k, 'n' || k, 'host=n' || k, 'c' || k, 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now(),
+                                a.batch, a.error, NULL)::ranread_internal.ranread_fleet_node_state;
     END LOOP;
     BEGIN
-        SELECT * INTO nr FROM ranread_internal.ranread_fleet_node_rows(1, NULL::ranread_fleet_options, now(),
-            states, kept, errs);
+        SELECT * INTO nr FROM ranread_internal.ranread_fleet_node_rows(1, NULL::ranread_fleet_options, now(), states);
         SELECT * INTO t FROM ranread_internal.ranread_fleet_totals(nr.rows, nr.secs, 1048576);
         rows := ranread_internal.ranread_fleet_result_rows(1, nr.rows, jsonb_build_object(
             'status', 'completed', 'reads', t.reads, 'writes', t.writes, 'window_seconds', t.window_seconds,

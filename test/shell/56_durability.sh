@@ -143,7 +143,7 @@ ok $(( ! (dropped >= lost && dropped <= lost + 1) )) "... as many as the rig ack
 case "$verdict" in "LOST $lost of $checked acknowledged writes: this storage does not keep what it flushes: "*"disable the write cache"*"battery"*) r=0 ;; *) r=1 ;; esac
 ok $r "... and the verdict says LOST k of N and what to do"
 
-# --- lying cache, the log on another server (log_conninfo, src/remote.c)
+# --- lying cache, the log on another server (log_conninfo, src/fleet/)
 L=$WORK/logsrv
 LPORT=$(free_port)
 cluster_init "$L"

@@ -89,15 +89,15 @@ SELECT is((SELECT nr.rows->0->>'status' || ': ' || (nr.rows->0->>'message')
              FROM real_answer,
                   ranread_internal.ranread_fleet_answer((a::jsonb || '{"status": "running"}')::text) x,
                   ranread_internal.ranread_fleet_node_rows(7, NULL::ranread_fleet_options, now(),
-                      ARRAY[ROW(1, 'n', 'host=n', 'c', 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now())::ranread_internal.ranread_fleet_node_state],
-                      ARRAY[x.batch], ARRAY[NULL::text]) nr),
+                      ARRAY[ROW(1, 'n', 'host=n', 'c', 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now(),
+                                x.batch, NULL, NULL)::ranread_internal.ranread_fleet_node_state]) nr),
           'lost: its batch was still running when the fleet collected it: its end is in its own history (ranread_batches.fleet = 7 there)',
           'a node whose batch was still running when collected is recorded lost, saying where its end is');
 SELECT is((SELECT nr.rows->0->>'status'
              FROM real_answer, ranread_internal.ranread_fleet_answer(a) x,
                   ranread_internal.ranread_fleet_node_rows(7, NULL::ranread_fleet_options, now(),
-                      ARRAY[ROW(1, 'n', 'host=n', 'c', 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now())::ranread_internal.ranread_fleet_node_state],
-                      ARRAY[x.batch], ARRAY[NULL::text]) nr),
+                      ARRAY[ROW(1, 'n', 'host=n', 'c', 'public', NULL, 'done', NULL, NULL, NULL, 0, 0, now(),
+                                x.batch, NULL, NULL)::ranread_internal.ranread_fleet_node_state]) nr),
           'completed', '... and a node whose batch completed, completed');
 
 SELECT is((SELECT length(x.batch->>'message') FROM real_answer, ranread_internal.ranread_fleet_answer((a::jsonb || jsonb_build_object('message', repeat('m', 60000000)))::text) x),

@@ -1,9 +1,9 @@
--- The fleet's connections to other servers (src/remote.c), against this
+-- The fleet's connections to other servers (src/fleet/), against this
 -- server itself: connect, query, the node's errors, time bounds, waits,
--- a cancel over a fresh connection, close; the rule for roles that are not
+-- a cancel over a fresh connection and over a spare made ahead, close; the rule for roles that are not
 -- superusers; and the call's text without its passwords.
 BEGIN;
-SELECT plan(21);
+SELECT plan(27);
 
 CREATE TEMP TABLE self AS
 SELECT format('host=%s port=%s dbname=%s', ranread_internal.ranread_conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),
@@ -29,6 +29,32 @@ SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(30)::text'
 SELECT pg_sleep(0.3);
 SELECT is(ranread_internal.ranread_remote_cancel(ARRAY['t2'], 5000), '{t}', 'a cancel over a fresh connection is taken by the server');
 SELECT is(ranread_internal.ranread_remote_result('t2', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
+-- a cancel over a spare connection made ahead: no session to start at the
+-- cancel, and the spare stays for the next one until the outcome is taken
+CREATE FUNCTION pg_temp.gone(p integer) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1..100 LOOP
+        PERFORM pg_stat_clear_snapshot();
+        IF NOT EXISTS (SELECT FROM pg_stat_activity a WHERE a.pid = p) THEN
+            RETURN true;
+        END IF;
+        PERFORM pg_sleep(0.05);
+    END LOOP;
+    RETURN false;
+END $$;
+SELECT is(ranread_internal.ranread_remote_spare(ARRAY['t2', 'nosuch'], 5000), '{t,f}',
+    'a spare connection made ahead to the server of a connection that is up (none for a name not open)');
+SELECT pg_stat_clear_snapshot();
+SELECT a.pid AS spare FROM pg_stat_activity a WHERE a.application_name = 'ranread'
+ ORDER BY a.backend_start DESC LIMIT 1 \gset
+SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent again');
+SELECT pg_sleep(0.3);
+SELECT is(ranread_internal.ranread_remote_cancel(ARRAY['t2'], 5000), '{t}', 'a cancel over the spare is taken by the server');
+SELECT pg_stat_clear_snapshot();
+SELECT is((SELECT a.state || ': ' || (a.query LIKE '%pg_cancel_backend%') FROM pg_stat_activity a WHERE a.pid = :spare), 'idle: true',
+    '... the spare asked it, and stays open for the next cancel');
+SELECT is(ranread_internal.ranread_remote_result('t2', 5000)->>'sqlstate', '57014', '... the query ends cancelled');
+SELECT ok(pg_temp.gone(:spare), '... and once its outcome is taken, the spare is closed');
 -- over TCP, the cancel's connection finds the session by its pid and our end's port
 -- (pg_virtualenv gives its clients the password of its cluster)
 \getenv pgpw PGPASSWORD
