@@ -197,6 +197,8 @@ typedef struct WorkerSlot
 	bool		exited;			/* detached from the batch */
 	bool		failed;
 	RanreadPages pages;			/* its I/O buffers */
+	bool		registered;		/* ... registered with its engine (io_uring) */
+	uint64		late_ns;		/* its I/O started this long after the go */
 	volatile uint64 ios;		/* progress: completed measured I/Os */
 	char		message[RANREAD_MSG_LEN];
 	/*
@@ -282,6 +284,8 @@ typedef struct StreamStats
 {
 	uint64		reads;
 	uint64		writes;
+	uint64		measure_ns;		/* its measured part starts (worker.c,
+								 * worker_start_clock); 0: never started */
 	uint64		first_ns;		/* start of its first measured I/O */
 	uint64		last_ns;		/* completion of its last measured I/O */
 	/* verify (verify.h): every I/O, warm-up included */

@@ -58,6 +58,9 @@ CREATE TABLE @extschema@.ranread_groups (
     verify_corrupt bigint,
     verify_wrong_block bigint,
     verify_lost    bigint,
+    -- 1.2: how many background workers drove its processes (workers drive
+    -- one group each unless too few were free: ranread_results.worker)
+    workers        integer,
     PRIMARY KEY (batch, grp)
 );
 

@@ -111,6 +111,14 @@ $$;
 -- (its comment is in 97_comments.sql, below)
 ALTER TABLE @extschema@.ranread_batches ADD COLUMN io_priority text;
 
+-- streams: which worker drove each process, how many workers each group
+-- had, whether the I/O buffers were registered, and how late the latest
+-- worker began (their comments are in 97_comments.sql, below)
+ALTER TABLE @extschema@.ranread_batches ADD COLUMN buffers_registered boolean;
+ALTER TABLE @extschema@.ranread_batches ADD COLUMN start_late_ms float8;
+ALTER TABLE @extschema@.ranread_results ADD COLUMN worker integer;
+ALTER TABLE @extschema@.ranread_groups ADD COLUMN workers integer;
+
 -- heatmap: a batch whose per-second histograms hold no I/O is a clean error
 -- of ranread_latency_heatmap, and the report's heatmap section skips it
 -- @include sql/install/31_heatmap.sql
