@@ -169,6 +169,7 @@ uring_prepare(Worker *w)
 		e->fixed_bufs = io_uring_register_buffers(&e->ring, iov, w->nslots) == 0;
 		pfree(iov);
 	}
+	w->registered = e->fixed_bufs;
 	w->engine = e;
 }
 
