@@ -174,6 +174,8 @@ typedef struct BatchParams
 								 * leader once the streams are divided */
 	bool		timing;			/* ranread.timing: per-I/O latency */
 	bool		huge_pages;		/* ranread.huge_pages: buffers in huge pages */
+	bool		register_buffers;	/* io_uring registers them (iobuf.c,
+									 * ranread_iobuf_may_register) */
 	int			nintervals;		/* per-second slots per worker and group */
 	TimestampTz start_at;		/* start the I/O at this instant; 0 = when ready */
 	int			ioprio;			/* io_priority for ioprio_set(2); 0 = not set */

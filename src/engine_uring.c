@@ -156,8 +156,10 @@ uring_prepare(Worker *w)
 	 * buffer reaches the device one bvec per page, while an unregistered one
 	 * is pinned per I/O and neighbouring physical pages merge into one
 	 * segment, which in 4 kB pages is worth more than the saved pinning.
+	 * And only when the whole batch's fit the locked memory the server may
+	 * pin (BatchParams.register_buffers, iobuf.c); setup's fill has no batch.
 	 */
-	if (w->pages == PAGES_HUGE && w->nslots <= 16384)
+	if (w->pages == PAGES_HUGE && w->nslots <= 16384 && (w->p->claim == 0 || w->p->register_buffers))
 	{
 		struct iovec *iov = palloc(sizeof(struct iovec) * w->nslots);
 

@@ -532,6 +532,14 @@ history_layout_words(BatchShared *bs)
 		return pstrdup(in);
 	if (registered == made)
 		return psprintf("%s, registered with %s", in, engine_ops(bs->p.engine)->name);
+	if (registered == 0 && pages == PAGES_HUGE && bs->p.engine == ENGINE_URING && !bs->p.register_buffers)
+	{
+		double		limit;
+
+		(void) ranread_iobuf_may_register(0, &limit);
+		return psprintf("%s, not registered (together more than the %.0f MB of memory the server's user may lock, RLIMIT_MEMLOCK)",
+						in, limit / 1048576.0);
+	}
 	if (registered == 0)
 		return psprintf("%s, not registered", in);
 	return psprintf("%s, registered in %d of %d workers", in, registered, made);

@@ -864,6 +864,20 @@ iobuf_bytes(BatchShared *bs)
 	return sum;
 }
 
+/*
+ * Does io_uring register the batch's buffers?  Huge pages only (engine_uring.c
+ * says why), and only when all of them fit the locked memory the server's
+ * user may pin (iobuf.c): one layout for every worker.
+ */
+static bool
+may_register(BatchShared *bs)
+{
+	double		limit;
+
+	return bs->p.huge_pages && bs->p.engine == ENGINE_URING &&
+		ranread_iobuf_may_register(iobuf_bytes(bs), &limit);
+}
+
 /* The figures in a sentence, for a warning that must carry them */
 static char *
 figures_sentence(const RanreadFigures *f)
@@ -1167,6 +1181,7 @@ run_batch(BatchParams *p, RunContext *rc)
 	/* Divide the streams, settle the engine, then let the workers go */
 	placement_divide(bs, rc->nworkers);
 	p->engine = bs->p.engine = settle_engine(bs);
+	p->register_buffers = bs->p.register_buffers = may_register(bs);
 	pg_write_barrier();
 	bs->assigned = true;
 	ConditionVariableBroadcast(&bs->cv);
