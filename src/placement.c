@@ -6,8 +6,8 @@
  * I/O that never waits for another's (docs/design.md, "Processes, streams,
  * workers, engines").  A worker that drives several streams reaps them
  * together, so they cannot be wholly independent: whatever holds the
- * worker up holds all of them up.  Two ways were measured (bench/RESULTS-mix.md
- * has the figures and commands):
+ * worker up holds all of them up.  Two ways were measured (bench/streams,
+ * bench/RESULTS-streams.md has the figures and commands):
  *
  *	 - A device that completes the requests it was handed together (a virtio
  *	   disk whose host answers a batch of descriptors with one interrupt)

@@ -522,6 +522,8 @@ worker_start_clock(BatchWorker *bw)
 			w->slots[slot].due_ns = bs->go_ns + late + k * 1000000000 / g->rate_iops;
 		}
 	}
+	/* pg_stat_activity shows its run begun ("... 0 I/Os, 0 s") */
+	worker_progress(w, now);
 }
 
 /*
@@ -782,16 +784,29 @@ ranread_worker_main(Datum arg)
 
 	PG_TRY();
 	{
-		if (wait_for_flag(bs, &bs->assigned))
+		bool		assigned = wait_for_flag(bs, &bs->assigned);
+
+		/*
+		 * Once the streams are divided the batch is recorded, also when its
+		 * leader gave it up before the start (a cancel while many workers
+		 * started on a busy server): the recorder inserts its row, and
+		 * records it cancelled with what it did, nothing.
+		 */
+		if (assigned || (index == 0 && bs->assigned && !ranread_worker_terminate))
 		{
 			if (index == 0 &&
 				record_with_retries(bs, history_insert_running, "insert the row of the batch"))
 				bs->running_row = true;
-			if (index != 0 || bs->running_row)
+			if (!assigned)
+				;				/* given up: nothing to prepare or run */
+			else if (index != 0 || bs->running_row)
 			{
 				worker_prepare(&bw, bs, index);
 				pg_atomic_fetch_add_u32(&bs->ready, 1);
 				wake_leader(bs);
+				pgstat_report_activity(STATE_RUNNING,
+									   psprintf("ranread batch " INT64_FORMAT ": worker %d ready, waiting for the start",
+												bs->p.batch, index + 1));
 				if (wait_for_flag(bs, &bs->go))
 				{
 					worker_start_clock(&bw);

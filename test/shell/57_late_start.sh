@@ -33,15 +33,13 @@ for _ in $(seq 1 "$(nproc)"); do
 done
 diag "$(nproc) CPU hogs: ${HOGS[*]}"
 
-# a 300 ms batch that starts 4 s from now, once its workers are ready
-START=$(q "SELECT (now() + interval '4 s')::text")
+# a 300 ms batch that starts 5 s from now, once its workers are ready
+START=$(q "SELECT (now() + interval '5 s')::text")
 bg_psql late "SET client_min_messages = notice" \
   "SELECT status FROM ranread_run(2, duration => '300ms', workers => 2, start_at => '$START')"
-wait_for 10 "SELECT count(*) = 2 FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'
-               AND query = 'ranread: starting'" ||
-  wait_for 5 "SELECT count(*) = 2 FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'"
-ok $? "the batch's two workers are up"
-sleep 1.5   # they are ready within milliseconds: now they wait for the start
+wait_for 30 "SELECT count(*) = 2 FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'
+               AND query ~ '^ranread batch [0-9]+: worker [12] ready, waiting for the start$'"
+ok $? "the batch's two workers are ready, and wait for its start (pg_stat_activity says so)"
 PIDS=$(worker_pids)
 for p in $PIDS; do kill -STOP "$p"; done
 # hold them until 800 ms after the start
