@@ -20,6 +20,7 @@ OBJS = \
 	src/errcontext.o \
 	src/run.o \
 	src/leader.o \
+	src/placement.o \
 	src/commit.o \
 	src/durability.o \
 	src/worker.o \

@@ -5,7 +5,9 @@
 #                                snapshot the installed extension, and run
 #                                SCRIPT again inside a throwaway pg_virtualenv
 #                                cluster that loads the snapshot (so a
-#                                `make install` meanwhile changes nothing)
+#                                `make install` meanwhile changes nothing),
+#                                with max_worker_processes BENCH_MAX_WORKERS
+#                                (16)
 #   bench_target NAME SIZE       make a target; sets SEGS (fio's --filename)
 #   fio_groups JSON              per job section of a fio JSON output:
 #                                "name iops mbps avg_ms" lines
@@ -38,7 +40,7 @@ bench_enter() {
   export RANREAD_BENCH_CLUSTER=1
   export BENCH_BUILD="ranread.so md5 $(md5sum "$src$pkglib/ranread.so" | cut -c1-12); tree at $(git -C "$(dirname "$script")/.." log -1 --format=%h 2>/dev/null)"
   pg_virtualenv -t -v 15 -o "extension_destdir=$snap" -o "dynamic_library_path=$snap$pkglib:\$libdir" \
-    -o "max_worker_processes=16" bash "$script" "$@"
+    -o "max_worker_processes=${BENCH_MAX_WORKERS:-16}" bash "$script" "$@"
   exit $?
 }
 

@@ -196,6 +196,8 @@ typedef struct BatchParams
 								 * leader once the streams are divided */
 	bool		timing;			/* ranread.timing: per-I/O latency */
 	bool		huge_pages;		/* ranread.huge_pages: buffers in huge pages */
+	bool		register_buffers;	/* io_uring registers them (iobuf.c,
+									 * ranread_iobuf_may_register) */
 	int			nintervals;		/* per-second slots per worker and group */
 	TimestampTz start_at;		/* start the I/O at this instant; 0 = when ready */
 	int			ioprio;			/* io_priority for ioprio_set(2); 0 = not set */
@@ -219,6 +221,8 @@ typedef struct WorkerSlot
 	bool		exited;			/* detached from the batch */
 	bool		failed;
 	RanreadPages pages;			/* its I/O buffers */
+	bool		registered;		/* ... registered with its engine (io_uring) */
+	uint64		late_ns;		/* its I/O started this long after the go */
 	volatile uint64 ios;		/* progress: completed measured I/Os */
 	char		message[RANREAD_MSG_LEN];
 	/*
@@ -305,6 +309,8 @@ typedef struct StreamStats
 {
 	uint64		reads;
 	uint64		writes;
+	uint64		measure_ns;		/* its measured part starts (worker.c,
+								 * worker_start_clock); 0: never started */
 	uint64		first_ns;		/* start of its first measured I/O */
 	uint64		last_ns;		/* completion of its last measured I/O */
 	/* verify (verify.h): every I/O, warm-up included */

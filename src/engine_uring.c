@@ -9,7 +9,8 @@
  * The loop: wait for a completion (at most 0.1 s, so that a stop is noticed
  * even when the device hangs), reap every completion that is ready, stamped
  * with one clock read when they were seen, and re-arm each freed slot at
- * once: next block, one io_uring_enter.  Each re-armed I/O's latency starts
+ * once: next block, one io_uring_enter (the last one's is the wait's that
+ * follows, which submits it).  Each re-armed I/O's latency starts
  * at that same clock read, when its slot became free (io.h says why):
  * if a submit blocks because the storage takes only so many requests in
  * flight, the slots re-armed after it count the wait.  Files are registered
@@ -156,8 +157,10 @@ uring_prepare(Worker *w)
 	 * buffer reaches the device one bvec per page, while an unregistered one
 	 * is pinned per I/O and neighbouring physical pages merge into one
 	 * segment, which in 4 kB pages is worth more than the saved pinning.
+	 * And only when the whole batch's fit the locked memory the server may
+	 * pin (BatchParams.register_buffers, iobuf.c); setup's fill has no batch.
 	 */
-	if (w->pages == PAGES_HUGE && w->nslots <= 16384)
+	if (w->pages == PAGES_HUGE && w->nslots <= 16384 && (w->p->claim == 0 || w->p->register_buffers))
 	{
 		struct iovec *iov = palloc(sizeof(struct iovec) * w->nslots);
 
@@ -169,6 +172,7 @@ uring_prepare(Worker *w)
 		e->fixed_bufs = io_uring_register_buffers(&e->ring, iov, w->nslots) == 0;
 		pfree(iov);
 	}
+	w->registered = e->fixed_bufs;
 	w->engine = e;
 }
 
@@ -268,9 +272,14 @@ arm(UringEngine *e, Worker *w, int idx, uint64 now)
 	e->inflight++;
 }
 
-/* Give a freed slot its next I/O now, park it until due, or let it rest */
+/*
+ * Give a freed slot its next I/O now, park it until due, or let it rest.
+ * It goes out at once (submit), unless it is the last of the completions
+ * seen together: then the wait that follows submits it in the same
+ * io_uring_enter, one system call fewer per reap and nothing later.
+ */
 static inline void
-rearm(UringEngine *e, Worker *w, int idx, uint64 now)
+rearm(UringEngine *e, Worker *w, int idx, uint64 now, bool submit)
 {
 	Slot	   *s = &w->slots[idx];
 
@@ -281,7 +290,8 @@ rearm(UringEngine *e, Worker *w, int idx, uint64 now)
 	else
 	{
 		arm(e, w, idx, now);
-		(void) io_uring_submit(&e->ring);
+		if (submit)
+			(void) io_uring_submit(&e->ring);
 	}
 }
 
@@ -371,7 +381,7 @@ reap(UringEngine *e, Worker *w)
 				continue;
 			}
 			io_complete(w, s, now);
-			rearm(e, w, idx, now);
+			rearm(e, w, idx, now, k + 1 < n || n == CQE_BATCH);
 		}
 		io_uring_cq_advance(&e->ring, n);
 		if (n < CQE_BATCH)

@@ -92,7 +92,9 @@ figures_stream_seconds(BatchShared *bs, int stream)
 	const BatchParams *p = &bs->p;
 	const GroupParams *g = &p->groups[batch_group_of(p, stream)];
 	StreamStats *st = batch_stream(bs, stream);
-	double		s = st->last_ns > bs->measure_ns ? (st->last_ns - bs->measure_ns) / 1e9 : 0;
+	/* from the start of its own measured part: its worker's (worker_start_clock) */
+	uint64		start = st->measure_ns != 0 ? st->measure_ns : bs->measure_ns;
+	double		s = st->last_ns > start ? (st->last_ns - start) / 1e9 : 0;
 
 	/*
 	 * A process that ran for the whole duration was measuring all of it, even

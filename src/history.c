@@ -64,8 +64,12 @@
 #include "iobuf.h"
 #include "params.h"
 #include "serverpath.h"
+#include "placement.h"
 
 #define HISTORY_MAX_COLS	64
+
+/* a worker that started its I/O this late is in the batch's notes */
+#define HISTORY_LATE_NOTE_NS	((uint64) 50 * 1000000)
 
 static const char *pattern_names[] = {"random", "sequential"};
 
@@ -526,6 +530,70 @@ history_pages(BatchShared *bs)
 	return all;
 }
 
+/* Workers whose buffers were made, and of them those registered with the engine */
+static void
+history_registered(BatchShared *bs, int *made, int *registered)
+{
+	*made = *registered = 0;
+	for (int i = 0; i < bs->p.nworkers; i++)
+	{
+		if (bs->workers[i].pages == PAGES_UNKNOWN)
+			continue;
+		(*made)++;
+		if (bs->workers[i].registered)
+			(*registered)++;
+	}
+}
+
+/*
+ * The buffer layout in words, for the start NOTICE (once the workers are
+ * ready, so what they got): "in 2 MB huge pages, registered with io_uring"
+ */
+char *
+history_layout_words(BatchShared *bs)
+{
+	RanreadPages pages = history_pages(bs);
+	int			made,
+				registered;
+	const char *in;
+
+	history_registered(bs, &made, &registered);
+	in = pages == PAGES_HUGE ? "in 2 MB huge pages" :
+		pages == PAGES_SMALL ? "in 4 kB base pages" :
+		pages == PAGES_MIXED ? "some in 2 MB huge pages, some in 4 kB base pages" : "none made";
+	if (made == 0)
+		return pstrdup(in);
+	if (registered == made)
+		return psprintf("%s, registered with %s", in, engine_ops(bs->p.engine)->name);
+	if (registered == 0 && pages == PAGES_HUGE && bs->p.engine == ENGINE_URING && !bs->p.register_buffers)
+	{
+		double		limit;
+
+		(void) ranread_iobuf_may_register(0, &limit);
+		return psprintf("%s, not registered (together more than the %.0f MB of memory the server's user may lock, RLIMIT_MEMLOCK)",
+						in, limit / 1048576.0);
+	}
+	if (registered == 0)
+		return psprintf("%s, not registered", in);
+	return psprintf("%s, registered in %d of %d workers", in, registered, made);
+}
+
+/* The latest worker's start of its I/O after the go (worker.c, worker_start_clock) */
+uint64
+history_start_late_ns(BatchShared *bs, int *worker)
+{
+	uint64		late = 0;
+
+	*worker = -1;
+	for (int i = 0; i < bs->p.nworkers; i++)
+		if (bs->workers[i].nstreams > 0 && bs->workers[i].late_ns >= late)
+		{
+			late = bs->workers[i].late_ns;
+			*worker = i;
+		}
+	return late;
+}
+
 /* In-flight slots of the groups the busy check applies to */
 static int
 busy_slots(const BatchParams *p)
@@ -547,14 +615,28 @@ history_notes(BatchShared *bs)
 {
 	StringInfoData s;
 	RanreadPages pages = history_pages(bs);
+	int			made,
+				registered,
+				late_worker;
+	uint64		late = history_start_late_ns(bs, &late_worker);
 
 	initStringInfo(&s);
+	history_registered(bs, &made, &registered);
 	if (figures_busy_low(&bs->total, busy_slots(&bs->p)))
 		appendStringInfo(&s, "%sthe processes were busy only %.1f%% of the measured time (Little's law): latency went missing or the run was starved",
 						 s.len ? "; " : "", 100 * bs->total.busy);
 	if (bs->p.huge_pages && (pages == PAGES_SMALL || pages == PAGES_MIXED))
 		appendStringInfo(&s, "%s%s I/O buffers were in base pages, not huge pages",
 						 s.len ? "; " : "", pages == PAGES_SMALL ? "the" : "some");
+	if (registered > 0 && registered < made)
+		appendStringInfo(&s, "%sthe I/O buffers of only %d of %d workers were registered",
+						 s.len ? "; " : "", registered, made);
+	if (placement_groups_share(bs))
+		appendStringInfo(&s, "%sgroups shared workers: a group's latency may include the waits of another group's I/O",
+						 s.len ? "; " : "");
+	if (late >= HISTORY_LATE_NOTE_NS)
+		appendStringInfo(&s, "%sworker %d started its I/O %.0f ms after the batch's start (a busy server); each worker measured its whole duration from its own start",
+						 s.len ? "; " : "", late_worker + 1, late / 1e6);
 	if (!bs->p.timing)
 		appendStringInfo(&s, "%slatency was not measured (ranread.timing = off)", s.len ? "; " : "");
 	serverpath_notes(bs, &s);
@@ -589,6 +671,8 @@ insert_process_row(BatchShared *bs, int i, const char *status, SPIPlanPtr *plan)
 	col_float(&r, "busy", f.busy, false, 11);
 	col(&r, "grp", INT4OID, Int32GetDatum(batch_group_of(p, i) + 1), false, 11);
 	col_float(&r, "lat_stddev_ms", hist_stddev_ms(all), all->count == 0, 11);
+	col(&r, "worker", INT4OID, Int32GetDatum(placement_worker_of(bs, i) + 1),
+		placement_worker_of(bs, i) < 0, 12);
 
 	if (*plan == NULL)
 	{
@@ -777,6 +861,7 @@ insert_group_row(BatchShared *bs, int g)
 	col_verify(&r, f, gp->verify);
 	col_path(&r, p, g);
 	col_server(&r, bs, g);
+	col(&r, "workers", INT4OID, Int32GetDatum(placement_group_workers(bs, g)), false, 12);
 	execute(insert_sql(&r, p->schema, "ranread_groups"), &r, SPI_OK_INSERT);
 }
 
@@ -798,6 +883,9 @@ history_finish(BatchShared *bs)
 	HistoryRow	r;
 	StringInfoData sql;
 	SPIPlanPtr	plan = NULL;
+	int			made,
+				registered,
+				late_worker;
 
 	memset(&r, 0, sizeof(r));
 	r.sql_version = p->sql_version;
@@ -826,6 +914,9 @@ history_finish(BatchShared *bs)
 	col(&r, "server_settings", JSONBOID,
 		batch_server_path(p) ? DirectFunctionCall1(jsonb_in, CStringGetDatum(serverpath_settings_json(p))) : (Datum) 0,
 		!batch_server_path(p), 12);
+	history_registered(bs, &made, &registered);
+	col(&r, "buffers_registered", BOOLOID, BoolGetDatum(made > 0 && registered == made), made == 0, 12);
+	col_float(&r, "start_late_ms", history_start_late_ns(bs, &late_worker) / 1e6, made == 0, 12);
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "UPDATE %s.ranread_batches SET finished_at = pg_catalog.now()",

@@ -122,6 +122,7 @@ struct Worker
 	Size		buf_bytes;
 	bool		huge;			/* asked for huge pages */
 	RanreadPages pages;			/* what they got */
+	bool		registered;		/* the engine registered them (io_uring) */
 	void	   *engine;			/* the engine's own state */
 
 	IoFailure	failure;		/* set once, by the first error reporter */

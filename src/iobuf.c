@@ -22,6 +22,7 @@
 #include "postgres.h"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <errno.h>
 #include <stdio.h>
 
@@ -130,6 +131,30 @@ ranread_iobuf_free(char *buf, Size size, bool huge)
 {
 	if (buf != NULL)
 		munmap(buf, ranread_iobuf_length(size, huge));
+}
+
+/*
+ * May a batch whose workers map bytes of buffers in all register them with
+ * io_uring?  Registered buffers are pinned, and the kernel charges them to
+ * the postgres user's RLIMIT_MEMLOCK (8 MB by default, shared by every
+ * process of that user): a batch registers only when all of its buffers
+ * fit, so that its processes all do the same work per I/O (a registered
+ * buffer saves the pinning of its pages at every I/O; the device sees the
+ * same segments either way).  Other processes of the user may still hold
+ * some of the limit: each worker records whether it got it.
+ */
+bool
+ranread_iobuf_may_register(double bytes, double *limit)
+{
+	struct rlimit rl;
+
+	*limit = -1;
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0)
+		return false;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return true;
+	*limit = (double) rl.rlim_cur;
+	return bytes <= *limit;
 }
 
 const char *

@@ -13,5 +13,6 @@ extern char *ranread_iobuf_alloc(Size size, bool huge, RanreadPages *pages);
 extern void ranread_iobuf_free(char *buf, Size size, bool huge);
 extern Size ranread_iobuf_length(Size size, bool huge);
 extern const char *ranread_pages_name(RanreadPages pages);
+extern bool ranread_iobuf_may_register(double bytes, double *limit);
 
 #endif							/* RANREAD_IOBUF_H */

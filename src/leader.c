@@ -60,11 +60,13 @@
 #include "leader.h"
 #include "params.h"
 #include "serverpath.h"
+#include "placement.h"
 
 #define NOTICE_EVERY_NS		((uint64) 5 * 1000000000)
 #define START_TIMEOUT_NS	((uint64) 60 * 1000000000)
 #define OWN_LOCK_PATIENCE_NS ((uint64) 1000000000)
 #define CANCEL_WAIT_MS		5000
+#define NOTICE_LATE_NS		((uint64) 50 * 1000000)	/* a worker's start this late is told */
 
 /*
  * The engine the batch asks for: ranread.engine, and where it says auto,
@@ -93,13 +95,12 @@ choose_engine(void)
 
 /*
  * How many workers the batch wants, within the limits of its engine and
- * what the server allows
+ * what the server allows (placement.c: a worker per process by default)
  */
 static int
 choose_workers(BatchParams *p, RunContext *rc)
 {
 	const EngineOps *engine = engine_ops(p->engine);
-	int			want;
 	int			max_qd = 0;
 
 	for (int i = 0; i < p->ngroups; i++)
@@ -123,45 +124,7 @@ choose_workers(BatchParams *p, RunContext *rc)
 				 errmsg("processes %d is more than max_worker_processes (%d) allows with the synchronous engine",
 						p->processes, max_worker_processes),
 				 errhint("The synchronous engine needs one background worker per process; use io_uring or fewer processes.")));
-
-	if (engine->one_stream_per_worker || batch_server_path(p))
-		want = p->processes;
-	else if (rc->workers > 0)
-		want = rc->workers;
-	else
-		want = Min(p->processes, (int) Max(1, sysconf(_SC_NPROCESSORS_ONLN)));
-	/* a worker drives at least one stream (divide_streams) */
-	return Max(1, Min(Min(want, p->processes), max_worker_processes));
-}
-
-/*
- * Divide the batch's streams among the workers that started: worker i gets
- * a contiguous run of them, and every worker at least one.  The one place
- * streams are assigned, whoever made the batch (ranread_run, ranread_mix,
- * ranread_run_step, the commit test): a batch never has more workers than
- * streams (choose_workers), and should it ever, the extra workers get none
- * and run nothing (the engines and worker_prepare take a worker without
- * streams).
- */
-static void
-divide_streams(BatchShared *bs, int nworkers)
-{
-	int			n = Min(nworkers, bs->p.processes);
-
-	bs->p.nworkers = nworkers;
-	for (int i = 0; i < nworkers; i++)
-	{
-		WorkerSlot *w = &bs->workers[i];
-
-		if (i >= n)
-		{
-			w->first_stream = bs->p.processes;
-			w->nstreams = 0;
-			continue;
-		}
-		w->first_stream = (int) ((int64) bs->p.processes * i / n);
-		w->nstreams = (int) ((int64) bs->p.processes * (i + 1) / n) - w->first_stream;
-	}
+	return placement_want(p, rc->workers, engine->one_stream_per_worker || batch_server_path(p));
 }
 
 /*
@@ -918,6 +881,20 @@ iobuf_bytes(BatchShared *bs)
 	return sum;
 }
 
+/*
+ * Does io_uring register the batch's buffers?  Huge pages only (engine_uring.c
+ * says why), and only when all of them fit the locked memory the server's
+ * user may pin (iobuf.c): one layout for every worker.
+ */
+static bool
+may_register(BatchShared *bs)
+{
+	double		limit;
+
+	return bs->p.huge_pages && bs->p.engine == ENGINE_URING &&
+		ranread_iobuf_may_register(iobuf_bytes(bs), &limit);
+}
+
 /* The figures in a sentence, for a warning that must carry them */
 static char *
 figures_sentence(const RanreadFigures *f)
@@ -1103,6 +1080,8 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 	const RanreadFigures *f = &bs->total;
 	RanreadPages pages = history_pages(bs);
 	char	   *notes = history_notes(bs);
+	int			late_worker;
+	uint64		late = history_start_late_ns(bs, &late_worker);
 
 	if (p->ngroups > 1 || p->mix)
 		ereport(level, (errmsg("%s", mix_line(bs))));
@@ -1131,6 +1110,11 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 						p->batch, 100 * f->busy, 100 * FIGURES_BUSY_MIN),
 				 errdetail("Each process keeps its queue depth of I/Os in flight, so its latencies should add up to the time it ran (Little's law); latency went missing, or the workers were starved of CPU."),
 				 errhint("The batch's notes in ranread_summary say so too; fewer processes per worker (the workers argument) or a less busy server may help.")));
+	if (late >= NOTICE_LATE_NS)
+		ereport(level,
+				(errmsg("ranread batch " INT64_FORMAT ": worker %d started its I/O %.0f ms after the batch's start",
+						p->batch, late_worker + 1, late / 1e6),
+				 errdetail("Its process got a CPU only then (a busy server). Each worker measured its whole duration from its own start; ranread_batches.start_late_ms keeps the delay.")));
 	if (p->huge_pages && (pages == PAGES_SMALL || pages == PAGES_MIXED))
 		ereport(NOTICE,
 				(errmsg("ranread batch " INT64_FORMAT ": %s I/O buffers were in base pages, not huge pages",
@@ -1212,34 +1196,41 @@ run_batch(BatchParams *p, RunContext *rc)
 						   max_worker_processes),
 				 errhint("Raise max_worker_processes (needs a restart), or wait for other work to finish.")));
 	}
-	if (rc->nworkers < want)
+	if (rc->nworkers < want && rc->workers > 0)
 		ereport(NOTICE,
 				(errmsg("only %d of %d background workers were free; %d processes share them",
 						rc->nworkers, want, p->processes)));
 
 	/* Divide the streams, settle the engine, then let the workers go */
-	divide_streams(bs, rc->nworkers);
+	placement_divide(bs, rc->nworkers);
 	p->engine = bs->p.engine = settle_engine(bs);
+	p->register_buffers = bs->p.register_buffers = may_register(bs);
 	pg_write_barrier();
 	bs->assigned = true;
 	ConditionVariableBroadcast(&bs->cv);
-
-	/* the engine named is the one settled, which the recorder records */
-	ereport(level,
-			(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, %s",
-					p->batch, engine_ops(bs->p.engine)->name,
-					rc->nworkers, rc->nworkers == 1 ? "" : "s", p->processes,
-					p->processes == 1 ? "" : "es", queue_depth_words(p)),
-			 errdetail("Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",
-					   dsm_segment_map_length(rc->seg) / 1048576.0,
-					   dsm_segment_map_length(rc->seg) / 1024.0 / p->processes,
-					   iobuf_bytes(bs) / 1048576.0)));
-	if (batch_server_path(p))
-		serverpath_start_notice(&bs->p, level);
+	if (placement_groups_share(bs) && rc->workers == 0)
+		ereport(WARNING,
+				(errmsg("ranread batch " INT64_FORMAT ": only %d background worker%s for %d groups, so groups share workers",
+						p->batch, rc->nworkers, rc->nworkers == 1 ? " was free" : "s were free", p->ngroups),
+				 errdetail("A worker reaps its streams together: a group's latency may include the waits of another group's I/O."),
+				 errhint("Raise max_worker_processes (needs a restart), or run the batch when other work leaves more workers free.")));
 
 	PG_TRY();
 	{
 		start_batch(bs, rc->handles);
+		/* the engine named is the one settled, which the recorder records */
+		ereport(level,
+				(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, %s",
+						p->batch, engine_ops(bs->p.engine)->name,
+						rc->nworkers, rc->nworkers == 1 ? "" : "s", p->processes,
+						p->processes == 1 ? "" : "es", queue_depth_words(p)),
+				 errdetail("%s I/O buffers: %s. Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",
+						   placement_words(bs), history_layout_words(bs),
+						   dsm_segment_map_length(rc->seg) / 1048576.0,
+						   dsm_segment_map_length(rc->seg) / 1024.0 / p->processes,
+						   iobuf_bytes(bs) / 1048576.0)));
+		if (batch_server_path(p))
+			serverpath_start_notice(&bs->p, level);
 		wait_batch(bs, rc->handles, level);
 		if (!bs->figures_ready)
 		{

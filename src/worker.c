@@ -457,6 +457,7 @@ worker_prepare(BatchWorker *bw, BatchShared *bs, int index)
 	/* no stream (never divided so): no slots, nothing to prepare or run */
 	if (w->nslots > 0 && bw->ops->prepare)
 		bw->ops->prepare(w);
+	me->registered = w->registered;
 }
 
 /* Run the engine over the streams to their end, then let it go */
@@ -478,23 +479,37 @@ worker_run(BatchWorker *bw)
 
 /*
  * Timing of the measured part and of paced slots, once "go" is known.
- * Every slot of a paced group is paced alike, their starts spread evenly
- * over the first interval.
+ *
+ * Each worker counts its warm-up and duration from when it starts its I/O:
+ * the go, or later when its process got a CPU only later (a busy server,
+ * where a DBA measures: the workers wake on the condition variable, and on
+ * a loaded machine one may run hundreds of ms after the go).  So every
+ * stream runs its whole duration, however late its worker; the worker's
+ * lateness is kept (WorkerSlot.late_ns) and the batch says it
+ * (ranread_batches.start_late_ms, its notes).  Each stream keeps the start
+ * of its measured part (StreamStats.measure_ns), from which its seconds
+ * count (figures.c), as its per-second slots do.  Every slot of a paced
+ * group is paced alike, their starts spread evenly over the first interval
+ * from the worker's start.
  */
 static void
 worker_start_clock(BatchWorker *bw)
 {
 	Worker	   *w = &bw->io;
 	const BatchParams *p = w->p;
+	BatchShared *bs = bw->bs;
+	uint64		now = ranread_now_ns();
+	uint64		late = now > bs->go_ns ? now - bs->go_ns : 0;
 	int			slot = 0;
 
-	w->measure_ns = bw->bs->measure_ns;
+	bw->me->late_ns = late;
+	w->measure_ns = bs->measure_ns + late;
 	w->end_ns = p->duration_ns > 0 ? w->measure_ns + p->duration_ns : PG_UINT64_MAX;
 	w->last_second = p->duration_ns > 0 ? (p->duration_ns - 1) / 1000000000 : PG_UINT64_MAX;
-	w->next_report_ns = ranread_now_ns() + IO_REPORT_NS;
+	w->next_report_ns = now + IO_REPORT_NS;
 	w->timing = p->timing;
 	/* the measured window starts now, or at the first report after the warm-up */
-	if (ranread_now_ns() >= w->measure_ns)
+	if (now >= w->measure_ns)
 		worker_window(bw, false);
 	else
 		w->next_report_ns = Min(w->next_report_ns, w->measure_ns);
@@ -503,6 +518,7 @@ worker_start_clock(BatchWorker *bw)
 		const GroupParams *g = w->streams[i].g;
 		int			s = bw->me->first_stream + i;
 
+		w->streams[i].stats->measure_ns = w->measure_ns;
 		for (int q = 0; q < g->queue_depth; q++, slot++)
 		{
 			uint64		group_slots = (uint64) g->processes * g->queue_depth;
@@ -511,9 +527,11 @@ worker_start_clock(BatchWorker *bw)
 			if (g->rate_iops <= 0)
 				continue;
 			w->slots[slot].rate_interval_ns = group_slots * 1000000000 / g->rate_iops;
-			w->slots[slot].due_ns = bw->bs->go_ns + k * 1000000000 / g->rate_iops;
+			w->slots[slot].due_ns = bs->go_ns + late + k * 1000000000 / g->rate_iops;
 		}
 	}
+	/* pg_stat_activity shows its run begun ("... 0 I/Os, 0 s") */
+	worker_progress(w, now);
 }
 
 /*
@@ -774,16 +792,29 @@ ranread_worker_main(Datum arg)
 
 	PG_TRY();
 	{
-		if (wait_for_flag(bs, &bs->assigned))
+		bool		assigned = wait_for_flag(bs, &bs->assigned);
+
+		/*
+		 * Once the streams are divided the batch is recorded, also when its
+		 * leader gave it up before the start (a cancel while many workers
+		 * started on a busy server): the recorder inserts its row, and
+		 * records it cancelled with what it did, nothing.
+		 */
+		if (assigned || (index == 0 && bs->assigned && !ranread_worker_terminate))
 		{
 			if (index == 0 &&
 				record_with_retries(bs, history_insert_running, "insert the row of the batch"))
 				bs->running_row = true;
-			if (index != 0 || bs->running_row)
+			if (!assigned)
+				;				/* given up: nothing to prepare or run */
+			else if (index != 0 || bs->running_row)
 			{
 				worker_prepare(&bw, bs, index);
 				pg_atomic_fetch_add_u32(&bs->ready, 1);
 				wake_leader(bs);
+				pgstat_report_activity(STATE_RUNNING,
+									   psprintf("ranread batch " INT64_FORMAT ": worker %d ready, waiting for the start",
+												bs->p.batch, index + 1));
 				if (wait_for_flag(bs, &bs->go))
 				{
 					worker_start_clock(&bw);

@@ -137,7 +137,13 @@ CREATE TABLE @extschema@.ranread_batches (
     shared_hits    bigint,
     page_cache_hits bigint,
     cache_pct      float8,
-    server_settings jsonb
+    server_settings jsonb,
+    -- 1.2: whether every worker's I/O buffers were registered with its
+    -- engine (io_uring; beside buffer_pages, the layout they had), and how
+    -- long after the batch's start the latest worker began its I/O, ms (a
+    -- busy server; each worker measures its whole duration from its start)
+    buffers_registered boolean,
+    start_late_ms  float8
 );
 CREATE INDEX ranread_batches_run_at ON @extschema@.ranread_batches (run_at);
 CREATE INDEX ranread_batches_sweep ON @extschema@.ranread_batches (sweep)
@@ -176,6 +182,7 @@ CREATE TABLE @extschema@.ranread_results (
     busy           float8,
     grp            integer NOT NULL DEFAULT 1,  -- 1.1: the group of the process
     lat_stddev_ms  float8,      -- 1.1: the latencies' standard deviation
+    worker         integer,     -- 1.2: the background worker that drove it (1..)
     PRIMARY KEY (batch, process)
 );
 

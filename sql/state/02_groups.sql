@@ -65,6 +65,9 @@ CREATE TABLE @extschema@.ranread_groups (
     shared_hits    bigint,
     page_cache_hits bigint,
     cache_pct      float8,
+    -- 1.2: how many background workers drove its processes (workers drive
+    -- one group each unless too few were free: ranread_results.worker)
+    workers        integer,
     PRIMARY KEY (batch, grp)
 );
 

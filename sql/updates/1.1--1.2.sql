@@ -93,6 +93,15 @@ ALTER TABLE @extschema@.ranread_groups
     ADD COLUMN page_cache_hits bigint,
     ADD COLUMN cache_pct float8;
 
+-- streams: which worker drove each process, how many workers each group
+-- had, whether the I/O buffers were registered, and how late the latest
+-- worker began (their comments are in 97_comments.sql)
+ALTER TABLE @extschema@.ranread_batches
+    ADD COLUMN buffers_registered boolean,
+    ADD COLUMN start_late_ms float8;
+ALTER TABLE @extschema@.ranread_results ADD COLUMN worker integer;
+ALTER TABLE @extschema@.ranread_groups ADD COLUMN workers integer;
+
 -- studies/sweeps: a study's row and a sweep's are recorded by the call
 -- that ran it alone, as the extension's owner (ranread_study_record,
 -- ranread_sweep_record: SECURITY DEFINER).  A role granted

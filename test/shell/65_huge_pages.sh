@@ -7,6 +7,11 @@
 #    the batch records buffer_pages 'huge'.  Where it cannot, the batch
 #    records 'small' and the caller gets a NOTICE saying so.
 #  - off: base pages, recorded 'small', no NOTICE.
+#  - both layouts run, and each batch says which it had: buffer_pages, and
+#    buffers_registered (whether io_uring holds them registered, which the
+#    kernel shows as VmPin in /proc/PID/status: registration is charged to
+#    the postgres user's RLIMIT_MEMLOCK, so it can fail, and then the batch
+#    must say so); the start NOTICE's detail names the layout.
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
 
@@ -32,18 +37,32 @@ huge_kb_of_workers() {
   [ "$n" -eq 2 ] && echo "$sum" || echo none
 }
 
+# pinned_of_workers: "t" when every running worker has pinned memory
+# (VmPin: io_uring's registered buffers), "f" when none has, else "some"
+pinned_of_workers() {
+  local p kb pinned=0 n=0
+  for p in $(worker_pids); do
+    kb=$(awk '$1 == "VmPin:" { print $2 }' "/proc/$p/status" 2>/dev/null)
+    n=$((n + 1)); [ "${kb:-0}" -gt 0 ] && pinned=$((pinned + 1))
+  done
+  if [ "$pinned" -eq 0 ]; then echo f; elif [ "$pinned" -eq "$n" ]; then echo t; else echo some; fi
+}
+
 # run_with SETTING: a 3 s batch of 2 processes x QD8 x 64 kB on 2 workers
 # (512 kB of buffers each, one 2 MB page each when huge) in the background;
-# sets HUGE_KB (while running), PAGES (recorded) and NOTICES (what the caller
-# was told about pages)
+# sets HUGE_KB and PINNED (while running), PAGES and REGISTERED (recorded),
+# NOTICES (what the caller was told about pages) and DETAIL (the start
+# NOTICE's detail)
 run_with() {
-  bg_psql "rr_huge_$1" "SET ranread.huge_pages = $1" \
+  bg_psql "rr_huge_$1" "SET ranread.huge_pages = $1" "SET client_min_messages = notice" \
     "SELECT status FROM ranread_run(2, duration => '3s', block_size => 65536, queue_depth => 8, workers => 2)"
-  if wait_running 15; then HUGE_KB=$(huge_kb_of_workers); else HUGE_KB=none; fi
+  if wait_running 15; then HUGE_KB=$(huge_kb_of_workers); PINNED=$(pinned_of_workers); else HUGE_KB=none; PINNED=none; fi
   wait_pid "$BG_PID" 30
   PAGES=$(q "SELECT status || ':' || coalesce(buffer_pages, 'null') FROM ranread_batches WHERE batch = $(latest_batch)")
+  REGISTERED=$(q "SELECT buffers_registered FROM ranread_batches WHERE batch = $(latest_batch)")
   NOTICES=$(bg_output "rr_huge_$1" | grep -c 'base pages, not huge pages')
-  diag "huge_pages = $1: workers' AnonHugePages $HUGE_KB kB, recorded $PAGES, $NOTICES notice(s)"
+  DETAIL=$(bg_output "rr_huge_$1" | sed -n 's/^DETAIL:  .* I\/O buffers: \(.*\)\. Memory: .*/\1/p')
+  diag "huge_pages = $1: workers' AnonHugePages $HUGE_KB kB, VmPin in all: $PINNED; recorded $PAGES, registered $REGISTERED; $NOTICES notice(s); NOTICE: I/O buffers $DETAIL"
 }
 
 run_with on
@@ -60,6 +79,12 @@ fi
 if [ "$CAN_COLLAPSE" = yes ]; then
   is "$PAGES" "completed:huge" "huge_pages on, Linux >= 6.1 with transparent huge pages: the batch records buffer_pages 'huge'"
 fi
+is "$REGISTERED" "${PINNED/some/f}" "huge_pages on: buffers_registered ($REGISTERED) is what the kernel shows of the workers' pinned buffers ($PINNED)"
+if [ "$PAGES:$REGISTERED" = "completed:huge:t" ]; then
+  is "$DETAIL" "in 2 MB huge pages, registered with io_uring" "... and the start NOTICE names the layout: huge pages, registered"
+else
+  ok $([ -n "$DETAIL" ]; echo $?) "... and the start NOTICE names the layout: $DETAIL"
+fi
 
 run_with off
 is "$PAGES" "completed:small" "huge_pages off: the batch records buffer_pages 'small'"
@@ -68,5 +93,7 @@ if [ "$THP" != always ]; then
   is "$HUGE_KB" 0 "... and the kernel shows no huge page in the workers"
 fi
 is "$NOTICES" 0 "... and no NOTICE (base pages were asked for)"
+is "$REGISTERED:$PINNED" "f:f" "... and buffers_registered false: base pages are never registered, and no worker pins any"
+is "$DETAIL" "in 4 kB base pages, not registered" "... and the start NOTICE names the layout: base pages, not registered"
 
 done_testing

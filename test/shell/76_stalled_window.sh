@@ -25,12 +25,14 @@ trap 'cont_all; faults_cleanup' EXIT
 stalled() {
   local label=$1 engine=$2 args=$3 deadline pids batch
   bg_psql "rr_stall_$label" "SET ranread.engine = $engine" "SELECT batch FROM ranread_run($args)"
-  # doing I/O: the batch's row is in, and no worker waits for the start any more
+  # doing I/O: the batch's row is in, and every worker has begun its run
+  # (its clock started: a worker stopped before that would begin late, and
+  # measure its whole duration then; test/shell/68_late_start.sh)
   deadline=$(( $(now_ms) + 15000 ))
   until [ "$(_q poll "$DB" "SELECT EXISTS (SELECT FROM ranread_batches WHERE status = 'running')
              AND EXISTS (SELECT FROM pg_stat_activity WHERE backend_type LIKE '%ranread%')
              AND NOT EXISTS (SELECT FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'
-                              AND (wait_event_type = 'Extension' OR query = 'ranread: starting'))")" = t ]; do
+                              AND query !~ '^ranread batch [0-9]+: worker [0-9]+, [0-9]+ processes, [0-9]+ I/Os, ')")" = t ]; do
     [ "$(now_ms)" -ge "$deadline" ] && { diag "$label: the batch did not start"; break; }
     sleep 0.02
   done
