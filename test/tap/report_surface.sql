@@ -20,7 +20,8 @@ SELECT is(pg_get_function_arguments('ranread_sweep'::regproc),
     'warmup interval DEFAULT ''00:00:00''::interval, rate_iops integer DEFAULT NULL::integer, '
     'seed bigint DEFAULT NULL::bigint, workers integer DEFAULT NULL::integer, '
     'distribution text DEFAULT ''uniform''::text, steady_state text DEFAULT NULL::text, '
-    'sync text DEFAULT NULL::text, io_priority text DEFAULT NULL::text, verify boolean DEFAULT false',
+    'sync text DEFAULT NULL::text, io_priority text DEFAULT NULL::text, verify boolean DEFAULT false, '
+    'path text DEFAULT ''device''::text, effective_io_concurrency integer DEFAULT NULL::integer',
     'ranread_sweep takes the methodology''s arguments and every ranread_run option, with their defaults');
 SELECT is(pg_get_function_result('ranread_sweep'::regproc),
     'TABLE(step integer, processes integer, batch bigint, iops bigint, avg_ms numeric, '
