@@ -2,45 +2,77 @@
 # `make installcheck-pgtap`.
 
 MODULE_big = ranread
+# The library, by wing (docs/design.md, "The house"): the core in src/ (the
+# module's init and settings, the histogram every wing shares), then a
+# folder per concern.  Each folder is on the include path, so a file
+# includes another wing's header by its name.
 OBJS = \
 	src/ranread.o \
 	src/extension.o \
 	src/histogram.o \
-	src/compare.o \
-	src/target.o \
-	src/target_am.o \
-	src/fill.o \
-	src/fsinfo.o \
-	src/params.o \
-	src/options.o \
-	src/workload.o \
-	src/point.o \
-	src/purge.o \
-	src/forward.o \
 	src/errcontext.o \
-	src/run.o \
-	src/leader.o \
-	src/placement.o \
-	src/commit.o \
-	src/durability.o \
-	src/worker.o \
-	src/engine_uring.o \
-	src/engine_sync.o \
-	src/engine_bufmgr.o \
-	src/serverpath.o \
-	src/io.o \
-	src/blocks.o \
-	src/iobuf.o \
-	src/figures.o \
-	src/history.o \
-	src/repair.o \
-	src/calls.o \
 	src/limits.o \
-	src/probe.o \
-	src/verify.o \
-	src/verify_target.o \
+	$(WORKLOAD_OBJS) \
+	$(RUN_OBJS) \
+	$(TARGET_OBJS) \
+	$(HISTORY_OBJS) \
+	$(ADVISE_OBJS) \
+	$(WATCH_OBJS) \
 	$(FLEET_OBJS) \
 	$(REPORT_OBJS)
+WINGS = workload run target history advise watch fleet report
+
+# Describing a workload: the option table, parameters, the forwarders
+# behind the SQL functions users call, a run step's point
+WORKLOAD_OBJS = \
+	src/workload/options.o \
+	src/workload/params.o \
+	src/workload/workload.o \
+	src/workload/point.o \
+	src/workload/forward.o
+
+# Measuring: a batch's leader, its workers and their engines, where each
+# I/O goes, buffers, figures, verified I/O, the server path
+RUN_OBJS = \
+	src/run/run.o \
+	src/run/leader.o \
+	src/run/placement.o \
+	src/run/worker.o \
+	src/run/engine_uring.o \
+	src/run/engine_sync.o \
+	src/run/engine_bufmgr.o \
+	src/run/serverpath.o \
+	src/run/io.o \
+	src/run/blocks.o \
+	src/run/iobuf.o \
+	src/run/figures.o \
+	src/run/verify.o \
+	src/run/verify_target.o
+
+# Targets: making, filling, finding and purging them; their access method
+TARGET_OBJS = \
+	src/target/target.o \
+	src/target/target_am.o \
+	src/target/fill.o \
+	src/target/fsinfo.o \
+	src/target/purge.o
+
+# The history: recording a batch, repairing what a crash left, the calls
+# that run many batches
+HISTORY_OBJS = \
+	src/history/history.o \
+	src/history/repair.o \
+	src/history/calls.o
+
+# The commit path and durability, which the advisor reads
+ADVISE_OBJS = \
+	src/advise/commit.o \
+	src/advise/durability.o
+
+# Keeping watch: comparing histograms, the probe's cap
+WATCH_OBJS = \
+	src/watch/compare.o \
+	src/watch/probe.o
 
 # The fleet's connections to other servers (src/fleet/, docs/design.md "The house"):
 # libpq, asynchronous, every wait bounded and interruptible; connection
@@ -103,7 +135,7 @@ REGRESS_OPTS = --inputdir=test/regress --outputdir=test/regress
 
 # libpq: the fleet talks to other servers itself (src/fleet/)
 SHLIB_LINK += -luring -lpq
-PG_CPPFLAGS += -Isrc -I$(libpq_srcdir)
+PG_CPPFLAGS += -Isrc $(addprefix -Isrc/,$(WINGS)) -I$(libpq_srcdir)
 # PostgreSQL 15 loads extension libraries with RTLD_GLOBAL and marks nothing
 # for export, so build with hidden symbols and export only what the server
 # looks up by name: SQL functions (PG_FUNCTION_INFO_V1), the magic block,
@@ -130,7 +162,7 @@ SHLIB_LINK += $(SANITIZE_FLAGS)
 OBJS += src/sanitize.o
 endif
 
-EXTRA_CLEAN = test/regress/results test/regress/regression.diffs test/regress/regression.out .build-flags src/sanitize.o src/options_table.h \
+EXTRA_CLEAN = test/regress/results test/regress/regression.diffs test/regress/regression.out .build-flags src/sanitize.o src/workload/options_table.h \
 	src/report/chart_sweep.sql.h src/report/chart_timeline.sql.h src/report/chart_timeline_heat.sql.h
 
 PG_CONFIG ?= pg_config
@@ -138,9 +170,9 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # scripts/assemble writes both, the workload options written out from
-# src/options.tsv (scripts/expand-options: a function that forgets one
+# src/workload/options.tsv (scripts/expand-options: a function that forgets one
 # stops the build)
-ASSEMBLY = scripts/assemble scripts/expand-options scripts/changed-views src/options.tsv
+ASSEMBLY = scripts/assemble scripts/expand-options scripts/changed-views src/workload/options.tsv
 ranread--$(EXTVERSION).sql: $(STATE_PARTS) $(CODE_PARTS) $(ASSEMBLY)
 	sh scripts/assemble install > $@.tmp && mv $@.tmp $@
 
@@ -150,12 +182,10 @@ ranread--%--$(EXTVERSION).sql: sql/updates/%--$(EXTVERSION).sql sql/versions/ran
 	sh scripts/assemble update $* > $@.tmp && mv $@.tmp $@
 
 # the C option table, from the same table (scripts/options-c)
-src/options_table.h: src/options.tsv scripts/options-c
-	sh scripts/options-c src/options.tsv > $@.tmp && mv $@.tmp $@
+src/workload/options_table.h: src/workload/options.tsv scripts/options-c
+	sh scripts/options-c src/workload/options.tsv > $@.tmp && mv $@.tmp $@
 
-$(OBJS) $(OBJS:.o=.bc): $(wildcard src/*.h) src/options_table.h .build-flags
-$(REPORT_OBJS): $(wildcard src/report/*.h)
-$(FLEET_OBJS) $(FLEET_OBJS:.o=.bc): $(wildcard src/fleet/*.h)
+$(OBJS) $(OBJS:.o=.bc): $(wildcard src/*.h src/*/*.h) src/workload/options_table.h .build-flags
 
 # The charts' spec queries (src/report/chart_*.sql) as C strings for
 # charts.c, their comment lines left out (src/report/charts.c says why)

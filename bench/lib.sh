@@ -14,7 +14,7 @@
 #   bench_huge_fio               sets HUGE_FIO to fio's option for buffers in
 #                                2 MB huge pages (--iomem=mmaphuge on a private
 #                                hugetlbfs, 64 pages reserved and given back at
-#                                exit), like ranread's (src/iobuf.c); empty
+#                                exit), like ranread's (src/run/iobuf.c); empty
 #                                when the kernel gives none
 #   ratio A B                    A / B, 2 decimals
 #   median N...                  the median of numbers

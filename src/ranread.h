@@ -4,56 +4,28 @@
  *		the cluster-wide control block (ranread.c) and where the extension
  *		lives (extension.c).
  *
- * Which file holds what:
- *	 ranread.c		 module init, settings, the control block, ranread_stop,
- *					 the live-batch functions the views use
- *	 extension.c	 the extension's schema, owner and installed version;
- *					 acting as its owner; refusing to write on a standby; a
- *					 read-only SPI query
- *	 target.c		 targets: ranread_setup, ranread_purge, state, lookup
- *	 target_am.c	 the table access method that keeps targets out of
- *					 VACUUM's and VACUUM FULL's way
- *	 fill.c			 writing every block of a new target, through an engine
- *	 fsinfo.c		 facts about a filesystem: type, device, free space, the
- *					 reserve setup leaves
- *	 options.c		 the table of a workload's options: types, defaults, bounds,
- *					 help (read by the parser and the checks alike)
- *	 workload.c		 the one definition of a workload: the spec every function
- *					 that runs batches hands on, its parser
- *	 params.c		 a batch's options checked, its targets found
- *	 forward.c		 the functions that take a workload, read by name: their
- *					 arguments packed into a spec, the null and privilege
- *					 checks, ranread_forward for sweeps, searches, studies,
- *					 fleets (their PL/pgSQL in schema ranread_internal)
- *	 run.c			 ranread_run, ranread_mix, ranread_run_step, ranread_blocks:
- *					 one batch from a spec, result rows
- *	 leader.c		 a batch's leader: claim, launch, wait, collect, report
- *	 commit.c		 ranread_commit_test: the commit path, as batches
- *	 worker.c		 the background worker: streams, the recorder
- *	 engine.h		 the engines' interface, chosen once per batch
- *	 engine_uring.c	 the io_uring hot loop
- *	 engine_sync.c	 the synchronous (pread/pwrite) hot loop
- *	 io.c			 the steps of one I/O and the state the loops drive
- *	 verify.c		 verified writes and reads: the page stamp and its check
- *					 (verify.h), a bad block's words for the history
- *	 verify_target.c ranread_verify: a whole target read and checked once
- *	 blocks.c		 random numbers, distributions, where each I/O goes
- *	 iobuf.c		 memory for O_DIRECT buffers (huge pages)
- *	 figures.c		 figures from counts and histograms, computed once per batch
- *	 history.c		 history rows (SPI)
- *	 repair.c		 orphan repair, who blocks a recording, ranread_reset
- *	 histogram.c	 the latency histogram and its SQL functions
- *	 report/		 the report module: the chart renderer and its jsonb
- *				 spec reader, the charts, export, server info
- *	 probe.c		 the probe's cap (ranread.probe_max_iops, _seconds)
- *	 fleet/			 the fleet's connections to other servers (libpq, every
- *					 wait bounded and interruptible); connection strings
- *					 read by libpq's rules, shown without passwords
- *					 (fleet/remote.h lists its files)
+ * Where each concern lives (docs/design.md, "The house", has every file):
+ *	 src/			 the core every wing shares: module init, settings, the
+ *					 control block, ranread_stop, the live-batch functions
+ *					 (ranread.c); the extension's schema, owner and version
+ *					 (extension.c); the latency histogram (histogram.c);
+ *					 the error context (errcontext.c); ranread_limits
+ *	 workload/		 the option table, the checks of a batch's arguments,
+ *					 the spec a batch runs, the forwarders, a study's point
+ *	 run/			 a batch: leader, placement of streams on workers,
+ *					 worker and recorder, engines and their steps of one
+ *					 I/O, blocks, buffers, figures, verified I/O, the
+ *					 server path
+ *	 target/		 targets: setup, fill, access method, filesystem facts,
+ *					 purge
+ *	 history/		 history rows, their repair, the running-calls registry
+ *	 advise/		 the commit test and the durability check
+ *	 watch/			 histograms compared, the probe's cap
+ *	 fleet/			 the fleet's connections to other servers
+ *	 report/		 the chart renderer, charts, export, server info
  *	 (SQL)			 sql/state/ (tables, types) and sql/code/ (functions,
- *					 views, the PL/pgSQL of sweeps,
- *					 searches, studies, fleets; internal steps in schema
- *					 ranread_internal
+ *					 views, the PL/pgSQL of sweeps, searches, studies,
+ *					 fleets; internal steps in schema ranread_internal)
  */
 #ifndef RANREAD_H
 #define RANREAD_H

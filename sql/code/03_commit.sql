@@ -1,10 +1,10 @@
--- 1.1, the commit path: pg_test_fsync's tests as batches (src/commit.c).
+-- 1.1, the commit path: pg_test_fsync's tests as batches (src/advise/commit.c).
 
 
 -- Each test of a commit test is a batch (ranread_batches.commit_test names
 -- the run; ranread_commit_summary, in 05_views.sql, shows them); tablespace
 -- is 'pg_wal' for the WAL's filesystem.  Its rows' figures are rounded
--- (ops/s whole, ms to 0.001: src/figures.c, figures_datum).  1.2: mode
+-- (ops/s whole, ms to 0.001: src/run/figures.c, figures_datum).  1.2: mode
 -- 'server' times open_datasync and open_sync as this server opens its WAL
 -- (O_DIRECT only at wal_level minimal), 'pg_test_fsync' with O_DIRECT as
 -- pg_test_fsync does (calls says how each test wrote); the one 8 kB write

@@ -1,4 +1,4 @@
--- 1.1, the power-loss durability check (src/durability.c;
+-- 1.1, the power-loss durability check (src/advise/durability.c;
 -- docs/writes-and-durability.md, "Does the storage keep what it flushes?").
 
 COMMENT ON TABLE @extschema@.ranread_durability IS

@@ -17,7 +17,7 @@ AS 'MODULE_PATHNAME', 'ranread_target_state'
 LANGUAGE C STRICT STABLE;
 
 -- A target's state, the tablespace its files are in now, whether routine
--- maintenance leaves it alone, and what to do about it.  (src/target.c)
+-- maintenance leaves it alone, and what to do about it.  (src/target/target.c)
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_target_info(relid oid, size_bytes bigint,
     OUT state text, OUT tablespace name, OUT protected boolean, OUT note text)
 AS 'MODULE_PATHNAME', 'ranread_target_info'
@@ -39,7 +39,7 @@ SELECT c.target,
 -- that are not targets (made with CREATE TABLE ... USING ranread_target,
 -- SET ACCESS METHOD or CREATE MATERIALIZED VIEW ... USING by a build that
 -- did not refuse them yet), and targets that hold a transaction id.  Empty
--- where this 1.1 made every relation of the method.  (src/target_am.c)
+-- where this 1.1 made every relation of the method.  (src/target/target_am.c)
 CREATE OR REPLACE FUNCTION @extschema@.ranread_target_check(
     OUT relation regclass, OUT problem text, OUT fix text)
 RETURNS SETOF record
@@ -53,7 +53,7 @@ AS $$
       FROM pg_class c
      WHERE c.relam = (SELECT a.oid FROM pg_am a WHERE a.amname = 'ranread_target')
        AND c.oid NOT IN (SELECT t.relid FROM @extschema@.ranread_target_catalog t)
-       -- a durability test's file (src/durability.c), which holds no xid
+       -- a durability test's file (src/advise/durability.c), which holds no xid
        AND NOT (c.relnamespace = 'ranread_target'::regnamespace
                 AND c.relname ~ '^ranread_durability_[0-9]+$' AND c.relfrozenxid::text = '0')
     UNION ALL

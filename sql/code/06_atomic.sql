@@ -1,4 +1,4 @@
--- 1.1, atomic writes (src/fsinfo.c, fsinfo_atomic): does the storage under
+-- 1.1, atomic writes (src/target/fsinfo.c, fsinfo_atomic): does the storage under
 -- a tablespace guarantee that an 8 kB write is written whole or not at all?
 
 -- What statx (STATX_WRITE_ATOMIC, Linux 6.11+) says of a file of the

@@ -7,7 +7,7 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_primary_only'
 LANGUAGE C STRICT VOLATILE;
 
--- The one definition of a workload (src/workload.c): every option a batch
+-- The one definition of a workload (src/workload/workload.c): every option a batch
 -- takes, where it stands in a spec (the batch's or a group's), its type,
 -- default, range (integers), what is allowed, its unit, what NULL means,
 -- and one line of help; internal: set by the functions that run many
@@ -70,7 +70,7 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
 -- Drops a target: a role that is not a superuser only in the database's
 -- default tablespace or one it holds CREATE on, and no probe target
--- (ranread_probe_purge drops those): src/purge.c
+-- (ranread_probe_purge drops those): src/target/purge.c
 CREATE OR REPLACE FUNCTION @extschema@.ranread_purge(target name DEFAULT 'ranread')
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'ranread_purge_checked'
@@ -121,7 +121,7 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 -- transaction, has returned: no batch joins it any more, and it no longer
 -- counts towards the calls one session runs at once (its entry stays until
 -- the transaction ends).  The forwarder ends the calls of a sweep, search,
--- study or fleet when it returns (src/forward.c); a fleet ends its own,
+-- study or fleet when it returns (src/workload/forward.c); a fleet ends its own,
 -- and a study its own once recorded (a profile's, which no forwarder
 -- runs), with this.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_call_end(kind text, id bigint)
@@ -185,7 +185,7 @@ AS 'MODULE_PATHNAME', 'ranread_hist_buckets'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
 -- SNIA's steady-state rule on five rounds' IOPS, the one every duration
--- batch is judged by (ranread_summary.steady; src/figures.c): steady when
+-- batch is judged by (ranread_summary.steady; src/run/figures.c): steady when
 -- max - min is within 20% of the mean and the trend (least-squares slope x
 -- 4) within 10% of it; excursion and slope are relative to the mean.  1.2:
 -- with round_seconds, rounds shorter than 2 s or of fewer than 100 I/Os are

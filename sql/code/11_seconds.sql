@@ -1,6 +1,6 @@
 -- 1.1, percentiles over time (docs/charts-and-reports.md, "Percentiles over
 -- time"): each second's latency percentiles from its merged histogram
--- (ranread_intervals.histogram; src/batch.h says how the leader takes them),
+-- (ranread_intervals.histogram; src/run/batch.h says how the leader takes them),
 -- never from averages.
 
 -- One row per batch and second: the I/Os counted by completion (ios) and

@@ -1,7 +1,7 @@
 -- A batch's point, read back (1.2): what the study views, grids, charts,
 -- profiles, the report and ranread_latency_target_verdict take of
 -- ranread_batches.point.  A point is checked before its batch runs
--- (src/point.c: a study's {"n", coordinates} or a search's window, each
+-- (src/workload/point.c: a study's {"n", coordinates} or a search's window, each
 -- value of its type and range); a row of 1.1, whose points nothing
 -- checked, may hold anything.  So no reader casts a key of a point
 -- itself: it reads a number through these functions, which give NULL for
@@ -9,7 +9,7 @@
 -- window's), saying so, rather than failing for everyone on one row.
 
 -- A JSON number that is an integer from lo to hi, as bigint (what
--- src/point.c takes: no fraction, as jsonb prints it); NULL for anything
+-- src/workload/point.c takes: no fraction, as jsonb prints it); NULL for anything
 -- else.  Pure.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_json_int(v jsonb, lo bigint, hi bigint)
 RETURNS bigint

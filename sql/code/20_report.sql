@@ -5,7 +5,7 @@
 -- Every object is schema-qualified and every PL/pgSQL function pins
 -- search_path, so neither this script nor the functions depend on the
 -- caller's search_path.  The sweep's rules and steps are in
--- ranread_internal: ranread_sweep is C (src/forward.c) that hands its
+-- ranread_internal: ranread_sweep is C (src/workload/forward.c) that hands its
 -- workload, as one spec, to ranread_internal.ranread_sweep.
 
 -- The all-flash guidance (the methodology's: random reads of all-flash
@@ -346,7 +346,7 @@ $$;
 -- role that registered it, at the time it did; and everything in it but
 -- the sweep's own arguments comes from the history, never from the
 -- caller: its steps are the batches that carry the sweep's id (which only
--- this call can give a batch: src/calls.c, src/workload.c) started by that
+-- this call can give a batch: src/history/calls.c, src/workload/workload.c) started by that
 -- role, in the order they ran; the workload is theirs, one for all; the
 -- verdict (ranread_sweep_judge) and why the steps stopped
 -- (ranread_sweep_next) are worked out again from them.  Steps that are not
@@ -455,7 +455,7 @@ $$;
 
 -- ranread_sweep, behind the C function users call: the sweep's own
 -- arguments and its workload's queue depth, block size and workers, bound
--- by name, and the workload as one spec (src/forward.c).  Its rows are
+-- by name, and the workload as one spec (src/workload/forward.c).  Its rows are
 -- ranread_sweep's (the caller's ReturnSetInfo gives their columns): one per
 -- step, stop_reason on the last.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep(

@@ -397,7 +397,7 @@ $$;
 
 -- ranread_latency_target, behind the C function users call: its own
 -- arguments and the workload's processes, queue depth, block size and
--- workers bound by name, the workload as one spec (src/forward.c).  The
+-- workers bound by name, the workload as one spec (src/workload/forward.c).  The
 -- windows run while the rule (ranread_latency_target_next) asks for one;
 -- the rows are ranread_latency_target's (the caller's ReturnSetInfo gives
 -- their columns).

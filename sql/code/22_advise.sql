@@ -223,7 +223,7 @@ $$;
 -- test repeats its rounds until it is, or its time limit.  measured lists
 -- the figures, fastest first, each with its interval; faster_pct is how
 -- much faster the fastest is than the current method.  The commit test's
--- NOTICE (src/commit.c) is made of the same outputs.
+-- NOTICE (src/advise/commit.c) is made of the same outputs.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_advise_wal_sync_method(
     methods     text[],
     ops_per_s   float8[],
@@ -543,7 +543,7 @@ AS $$
 $$;
 
 -- The server's RAM in bytes (NULL where the system does not say), as
--- ranread_setup's warning about small targets counts it.  (src/target.c)
+-- ranread_setup's warning about small targets counts it.  (src/target/target.c)
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_ram_bytes()
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'ranread_ram_bytes'

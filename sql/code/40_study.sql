@@ -367,7 +367,7 @@ $$;
 
 -- A value as a study's errors print it: whole up to 64 characters, else
 -- its first 64 and "...", so that an error about a huge input says which
--- input without repeating it (src/params.c bounds the parser's alike).
+-- input without repeating it (src/workload/params.c bounds the parser's alike).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_study_shown(value text)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -534,7 +534,7 @@ $$;
 -- started by the role that registered it, at the time it did; what it
 -- says of the points comes from the history, never from the caller: the
 -- batches that carry the study's id (which only this call can give a
--- batch: src/calls.c, src/workload.c) and a study's point (12_points.sql),
+-- batch: src/history/calls.c, src/workload/workload.c) and a study's point (12_points.sql),
 -- started by that role: the points run and completed, the target, why the
 -- study ended early (its first point that did not complete), the best
 -- point.  The caller says only what no batch can: the study's kind, call
@@ -621,7 +621,7 @@ BEGIN
     VALUES (study_id, kind, reg.started_at, clock_timestamp(), reg.started_by, runs.target,
             call, definition, planned, runs.completed, skipped, max_avg_ms, reason);
     -- recorded, the study has ended (a profile's too, which no forwarder
-    -- ends: src/calls.c)
+    -- ends: src/history/calls.c)
     PERFORM ranread_internal.ranread_call_end('study', study_id);
 
     -- the first point of the highest IOPS, as the points ran
@@ -1008,7 +1008,7 @@ $$;
 -- ranread_study, behind the C function users call: its dimensions and own
 -- arguments bound by name, the workload every point shares (duration,
 -- warmup, target, seed, workers) as one spec, and the exact call
--- (src/forward.c).  Everything is checked before the first batch.
+-- (src/workload/forward.c).  Everything is checked before the first batch.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_study(
     processes integer[], queue_depth integer[], block_size integer[], write_pct integer[],
     region text[], pattern text[], distribution text[], small integer[], large integer[],

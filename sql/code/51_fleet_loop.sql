@@ -71,7 +71,7 @@
 -- 1,640 lines of PL/pgSQL in 40 functions (files 51 to 56), none past 100
 -- lines, the loop itself 41; the same in C would be each of those queries
 -- built as a string, sent, and its jsonb walked field by field (as
--- src/workload.c reads a spec): longer, with the checks' SQL now inside C
+-- src/workload/workload.c reads a spec): longer, with the checks' SQL now inside C
 -- strings, and no clearer.  And a cancel is plpgsql's own: an exception
 -- block catches it, and the records above hold what happened up to it.
 
@@ -121,7 +121,7 @@ BEGIN
 END
 $$;
 
--- ranread_fleet, behind the C function users call (src/forward.c): its
+-- ranread_fleet, behind the C function users call (src/workload/forward.c): its
 -- arguments by name, the fleet's options and the workload's, as the
 -- fleet's options.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet(args jsonb, fn text)

@@ -247,7 +247,7 @@ AS $$
 BEGIN
     -- the coordinator adds duration and warmup to the start (the nodes'
     -- bound): checked here first, in the words of the nodes' own check
-    -- (src/params.c), so that no value overflows a timestamp
+    -- (src/workload/params.c), so that no value overflows a timestamp
     IF o.duration IS NOT NULL AND (o.duration <= interval '0' OR o.duration > interval '24 hours') THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = format('duration of %s must be positive and at most 24 hours, not %s', fn, o.duration),

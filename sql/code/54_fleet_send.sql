@@ -23,7 +23,7 @@ BEGIN
     f.start_at := to_timestamp(ceil(extract(epoch FROM clock_timestamp()
                       + greatest(0, coalesce((SELECT max(x.offset_ms) FROM unnest(nodes) x), 0)) * interval '1 ms'
                       + o.start_delay)));
-    -- the workload as a spec: o's options by name (src/workload.c)
+    -- the workload as a spec: o's options by name (src/workload/workload.c)
     f.spec := ranread_internal.ranread_spec(to_jsonb(o) || jsonb_build_object(
         'caller', f.fn, 'fleet', f.fleet, 'start_at', f.start_at));
     -- a run by duration has its bound: 30 s after its batch was due to end

@@ -138,7 +138,7 @@ $$;
 
 -- ranread_fleet_sweep, behind the C function users call: its own
 -- arguments bound by name, and all of them by name (args), from which its
--- steps' fleets take their options (src/forward.c).  Its rows are
+-- steps' fleets take their options (src/workload/forward.c).  Its rows are
 -- ranread_fleet_sweep's (the caller's ReturnSetInfo gives their columns):
 -- one per step, stop_reason on the last.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_sweep(

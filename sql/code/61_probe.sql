@@ -6,7 +6,7 @@
 -- read-only, paced at rate_iops, at a low I/O priority (io_priority), on
 -- the tablespace's own probe target.  Its cost is capped by settings only a
 -- superuser sets (ranread.probe_max_iops, ranread.probe_max_seconds:
--- src/probe.c), so a monitoring role granted the probe cannot make it
+-- src/watch/probe.c), so a monitoring role granted the probe cannot make it
 -- heavier; and so is the share of time probes hold the cluster's one batch
 -- (ranread.probe_max_share of ranread.probe_share_window: the batches on
 -- the probe targets of this database), so that back-to-back probes cannot
@@ -51,7 +51,7 @@ AS $$
 $$;
 
 -- A probe's batch, run as the role that called the probe rather than as
--- the extension's owner the probe runs as (C, src/run.c); only a superuser
+-- the extension's owner the probe runs as (C, src/run/run.c); only a superuser
 -- calls it
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_step_as(spec jsonb, role pg_catalog.regrole)
 RETURNS SETOF ranread_internal.ranread_step_result
@@ -60,7 +60,7 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE ROWS 2;
 
 -- The cap: rate_iops and duration within ranread.probe_max_iops and
 -- ranread.probe_max_seconds, or an error naming the argument, the value
--- and the cap (C, so that the settings exist: src/probe.c)
+-- and the cap (C, so that the settings exist: src/watch/probe.c)
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_check(fn text, rate_iops integer, duration interval)
 RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_probe_check'
@@ -209,7 +209,7 @@ $$;
 -- Drops a tablespace's probe target, which ranread_probe_setup made: its
 -- probes fail until it is made again.  The way a role that is not a
 -- superuser drops one (ranread_purge refuses it the probe targets), with
--- ranread_purge's rule for the tablespace (src/purge.c).
+-- ranread_purge's rule for the tablespace (src/target/purge.c).
 CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_purge(tablespace name DEFAULT 'pg_default')
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'ranread_probe_purge'
@@ -266,7 +266,7 @@ BEGIN
 END
 $$;
 
--- The probe (ranread_probe is C, src/forward.c, which hands its workload,
+-- The probe (ranread_probe is C, src/workload/forward.c, which hands its workload,
 -- duration, rate_iops and io_priority, on as spec, and caller, the role
 -- that called it): the cap and the share of time, the target, one batch,
 -- then its row in ranread_probes once the batch's row is final.  It runs

@@ -2,10 +2,10 @@
 -- batches compared from their latency histograms, a baseline per tablespace, a
 -- verdict and a health status for every probe (ranread_probes, in
 -- 60_watch.sql), a NOTIFY and a WARNING when a tablespace's status changes.
--- How the comparison decides: src/compare.c and docs/design.md, "Comparing
+-- How the comparison decides: src/watch/compare.c and docs/design.md, "Comparing
 -- batches and keeping watch".
 
--- The comparison of two latency histograms (src/compare.c): a Mann-Whitney
+-- The comparison of two latency histograms (src/watch/compare.c): a Mann-Whitney
 -- U test on the buckets for the middle, a two-proportion test on the share
 -- above a side's p99 for the tail (100 I/Os or more), each with an effect size; "slower"
 -- and "faster" need both a test significant at alpha and p50 or p99 at
@@ -25,7 +25,7 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'ranread_hist_compare'
 LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
 
--- A percentile of a histogram against a bound (1.2, src/compare.c): is
+-- A percentile of a histogram against a bound (1.2, src/watch/compare.c): is
 -- p99 (percentile) above bound_ms?  It is when more than 1% (100 -
 -- percentile) of the I/Os are slower than the bound: above counts them,
 -- share is their share with its Wilson interval (share_low, share_high) at

@@ -2,7 +2,7 @@
 -- RanRead's Help() lists them; ranread_help(name): one function's
 -- arguments with their defaults, units and what they mean.  The one-line
 -- descriptions are the objects' COMMENTs (97_comments.sql), the workload
--- options' units, ranges and help are ranread_options()'s (src/options.c's
+-- options' units, ranges and help are ranread_options()'s (src/workload/options.c's
 -- option table), the defaults are the functions' own (pg_proc): nothing is
 -- written twice.  test/tap/help.sql checks that every function a user calls is
 -- listed and every listed one exists.  New in 1.1.

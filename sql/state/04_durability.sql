@@ -1,4 +1,4 @@
--- State, the power-loss durability check (1.1, src/durability.c;
+-- State, the power-loss durability check (1.1, src/advise/durability.c;
 -- docs/writes-and-durability.md, "Does the storage keep what it flushes?").
 
 CREATE SEQUENCE @extschema@.ranread_durability_seq;

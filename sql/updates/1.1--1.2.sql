@@ -189,7 +189,7 @@ ALTER TABLE @extschema@.ranread_sweeps
                AND start >= 1 AND max_processes >= start AND steps >= 0);
 
 -- fleets: the workers' I/O priority, verify and the path, as every function that
--- takes a workload now takes them (src/options.tsv), travel to the nodes
+-- takes a workload now takes them (src/workload/options.tsv), travel to the nodes
 -- with the fleet's other options
 ALTER TYPE @extschema@.ranread_fleet_options
     ADD ATTRIBUTE io_priority text,

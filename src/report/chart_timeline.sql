@@ -129,7 +129,7 @@ WITH ch AS (
                          'Steady: the run ended early when the IOPS of every second of a window stayed within steady_state '
                          || coalesce(b.steady_state, '')))
                 -- the rule stated, each part's figure and whether it held
-                -- (src/figures.c, figures_steady_text, says the same)
+                -- (src/run/figures.c, figures_steady_text, says the same)
                 WHEN b.steady IS NOT NULL
                 THEN jsonb_build_array(jsonb_build_object(
                          'style', CASE WHEN b.steady THEN 'good' ELSE 'bad' END,

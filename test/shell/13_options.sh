@@ -1,5 +1,5 @@
 #!/bin/bash
-# Each workload option is written once, in src/options.tsv (docs/design.md,
+# Each workload option is written once, in src/workload/options.tsv (docs/design.md,
 # "How to add a workload option"):
 #  - ranread_options() (the C table the build made from it) lists its rows,
 #    in its order, with its defaults
@@ -16,12 +16,12 @@
 cd "$(dirname "$0")/../.."
 setup_db rr_options
 
-tsv_rows() { grep -v '^#' src/options.tsv | tail -n +2; }
+tsv_rows() { grep -v '^#' src/workload/options.tsv | tail -n +2; }
 
 is "$(q "SELECT string_agg(name || ':' || coalesce(default_value, ''), ',' ORDER BY ordinality)
          FROM ranread_options() WITH ORDINALITY WHERE NOT internal")" \
    "$(tsv_rows | awk -F '\t' '$11 != "internal" { printf "%s%s:%s", (n++ ? "," : ""), $1, $5 }')" \
-   "ranread_options() lists the rows of src/options.tsv, in order, with their defaults"
+   "ranread_options() lists the rows of src/workload/options.tsv, in order, with their defaults"
 is "$(q "SELECT string_agg(name, ',' ORDER BY name) FROM ranread_options() WHERE internal")" \
    "$(tsv_rows | awk -F '\t' '$11 == "internal" { print $1 }' | sort | paste -sd, -)" \
    "... and its internal options"
@@ -45,19 +45,19 @@ is "$hand" "" "no function of sql/code/ declares workload options by hand (an @o
 
 # a new option reaches every function that takes workloads, or the build stops
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-cp src/options.tsv "$work/new.tsv"
+cp src/workload/options.tsv "$work/new.tsv"
 printf 'new_knob\tgroup\tno\tint4\t1\t0\t9\t\t\t\targ\tnew_knob is new.\n' >> "$work/new.tsv"
 out=$(sh scripts/expand-options "$work/new.tsv" sql/code/*.sql 2>&1 >/dev/null)
 isnt_zero=$?
-cmp_ok "$isnt_zero" '!=' 0 "an option added to src/options.tsv stops the build until the functions that take workloads take it ..."
+cmp_ok "$isnt_zero" '!=' 0 "an option added to src/workload/options.tsv stops the build until the functions that take workloads take it ..."
 grep -q 'takes workload options but not new_knob: add them to its @options line, or say why not in an @skip line' <<< "$out"
 ok $? "... naming the function and the option" || diag "$out"
 printf 'CREATE OR REPLACE FUNCTION @extschema@.f(\n    @options(processes)\n    @skip(rest:)\n' > "$work/noreason.sql"
-out=$(sh scripts/expand-options src/options.tsv "$work/noreason.sql" 2>&1 >/dev/null)
+out=$(sh scripts/expand-options src/workload/options.tsv "$work/noreason.sql" 2>&1 >/dev/null)
 grep -q 'gives no reason' <<< "$out"
 ok $? "an @skip without a reason stops the build" || diag "$out"
 printf 'CREATE OR REPLACE FUNCTION @extschema@.f(\n    @options(processes, colour)\n' > "$work/unknown.sql"
-out=$(sh scripts/expand-options src/options.tsv "$work/unknown.sql" 2>&1 >/dev/null)
+out=$(sh scripts/expand-options src/workload/options.tsv "$work/unknown.sql" 2>&1 >/dev/null)
 grep -q '@options names colour, which is not in' <<< "$out"
 ok $? "an @options line naming no option stops the build" || diag "$out"
 

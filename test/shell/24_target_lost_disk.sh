@@ -1,6 +1,6 @@
 #!/bin/bash
 # A target whose files vanish (a lost disk, files removed by hand) costs the
-# next checkpoint nothing, purged or not (src/target_am.c, top comment).
+# next checkpoint nothing, purged or not (src/target/target_am.c, top comment).
 # Before, the fsync PostgreSQL asks when it creates a relation's file was
 # still pending: the next checkpoint found the file gone, PANICked, and
 # every session of the server was killed; with the tablespace's directory

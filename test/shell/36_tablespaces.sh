@@ -13,7 +13,7 @@
 #    the tablespace is needed unless it is the database's default.  On 1.0 a
 #    role could make a target in pg_default where it could not create a
 #    table, and was refused in its database's real default tablespace.
-#  - so does purging one (src/purge.c): a role that is not a superuser
+#  - so does purging one (src/target/purge.c): a role that is not a superuser
 #    purges only where it may create (before 1.2 a role granted 'run'
 #    purged targets anywhere), and a probe target only with
 #    ranread_probe_purge, which names its tablespace (ranread_purge had

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Per-second latency histograms survive a stalled leader: the leader (the
 # calling backend) snapshots each second's histograms as the second ends
-# (src/batch.h, "Per-second latency histograms"); stopped (SIGSTOP) for
+# (src/run/batch.h, "Per-second latency histograms"); stopped (SIGSTOP) for
 # 2.5 s in the middle of a batch, it cannot tell which second the I/Os since
 # its last snapshot belong to, so those seconds have no histogram, but the
 # seconds after it have theirs again (one stall does not cost the rest of

@@ -1,5 +1,5 @@
 #!/bin/bash
-# I/O buffers in huge pages (ranread.huge_pages, src/iobuf.c), and a true
+# I/O buffers in huge pages (ranread.huge_pages, src/run/iobuf.c), and a true
 # record of what each batch got.  The witness is the kernel: AnonHugePages in
 # /proc/PID/smaps_rollup of the batch's workers while they run.
 #  - on (the default): every worker's buffers are huge pages where the kernel

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Processes are independent streams, each timed as its own process would be
-# (docs/design.md, "Processes, streams, workers, engines"; src/placement.c),
+# (docs/design.md, "Processes, streams, workers, engines"; src/run/placement.c),
 # on this machine's own disk, with the README's mix: 16 x 8 KiB random reads
 # beside one 1 MiB sequential scan at QD4.
 #  - a worker drives the processes of one group only, and each process's

@@ -2,7 +2,7 @@
 # Groups of a mix on two devices of known latency (test/rig: slowfs, FUSE
 # storage that takes a set time per read) each get their own device's
 # latency (docs/design.md, "Processes, streams, workers, engines";
-# src/placement.c).  fast: 1 ms per read, room for 64 requests in flight;
+# src/run/placement.c).  fast: 1 ms per read, room for 64 requests in flight;
 # slow: 8 ms per read, FUSE's default of 12 in flight, so that with 16
 # processes reading it a submit sleeps in the kernel until one of its reads
 # completes (test/rig/README.md).

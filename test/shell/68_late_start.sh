@@ -1,7 +1,7 @@
 #!/bin/bash
 # A busy server is where a DBA measures: a batch whose workers get a CPU
 # only late still measures its whole duration, and says how late it began
-# (src/worker.c, worker_start_clock; ranread_batches.start_late_ms).
+# (src/run/worker.c, worker_start_clock; ranread_batches.start_late_ms).
 #  - with a CPU hog on every core, both workers of a 300 ms batch are held
 #    (SIGSTOP) from before its start until 800 ms after it: the batch
 #    completes, every process reads for its whole 300 ms, start_late_ms is

@@ -1,4 +1,4 @@
--- A call that returns has ended (src/calls.c): its entry stays until the
+-- A call that returns has ended (src/history/calls.c): its entry stays until the
 -- transaction ends, but it no longer counts towards the 16 calls one
 -- session runs at once, and no batch joins it any more:
 --  - one transaction runs 17 sweeps (and more) one after another

@@ -1,7 +1,7 @@
 -- ranread_help(): the entry points by task, each with an example that
 -- names it and parses against the installed functions; ranread_help(name):
 -- one function's arguments, the workload options' defaults, units and
--- ranges taken from ranread_options() (the option table of src/options.c),
+-- ranges taken from ranread_options() (the option table of src/workload/options.c),
 -- the others' defaults from the function's own signature.  Every function
 -- a user calls is listed (a new one that is not fails here), every listed
 -- one exists, and an unknown name is an error that names the closest.

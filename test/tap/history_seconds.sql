@@ -1,8 +1,8 @@
 -- Percentiles over time (docs/charts-and-reports.md): every second of a
 -- batch's measured part has its latency histogram, every process of its group merged; a group's
 -- seconds sum to its histogram exactly (the last second is the rest of it,
--- src/batch.h), each second's count is its own I/Os (give or take those of
--- the leader's jitter at its edges, src/batch.h), and
+-- src/run/batch.h), each second's count is its own I/Os (give or take those of
+-- the leader's jitter at its edges, src/run/batch.h), and
 -- ranread_percentiles_over_time gives each second's p50 and p99 from them.
 BEGIN;
 SET client_min_messages = error;

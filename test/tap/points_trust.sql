@@ -1,4 +1,4 @@
--- What a batch's point may say (src/point.c, docs/design.md "What any role
+-- What a batch's point may say (src/workload/point.c, docs/design.md "What any role
 -- may call"): a role granted 'run' calls ranread_run_step, whose point the
 -- study views, the latency-target verdicts and the report read back.
 --  - a point is a study's ({"n", coordinates}) or a search's window, every

@@ -1,5 +1,5 @@
 -- Every function that takes a workload hands each option it takes on to
--- its batches (src/options.tsv, @options): a sweep's steps, a
+-- its batches (src/workload/options.tsv, @options): a sweep's steps, a
 -- latency-target search's windows, a study's points and a mix run with the
 -- I/O priority and verify they were given, as ranread_run does.
 SET client_min_messages = error;

@@ -1,4 +1,4 @@
--- The comparison of two latency histograms (ranread_hist_compare, src/compare.c)
+-- The comparison of two latency histograms (ranread_hist_compare, src/watch/compare.c)
 -- on synthetic histograms, so that the statistics are checked on known
 -- distributions without running I/O: noise does not alarm, a real shift
 -- does, huge n alone does not, and bad input is refused by name.  The

@@ -2,7 +2,7 @@
  * options.h
  *		The table of a workload's options (options.c): what each option is,
  *		where it stands in a spec, its type, default and bounds.  The rows
- *		and the keys are made from src/options.tsv (options_table.h).
+ *		and the keys are made from src/workload/options.tsv (options_table.h).
  */
 #ifndef RANREAD_OPTIONS_H
 #define RANREAD_OPTIONS_H
@@ -31,7 +31,7 @@ typedef enum WorkloadType
 	WT_BOOL
 } WorkloadType;
 
-/* Each option's key: OPT_ and its name in capitals (src/options.tsv) */
+/* Each option's key: OPT_ and its name in capitals (src/workload/options.tsv) */
 typedef enum WorkloadKey
 {
 	WORKLOAD_KEYS

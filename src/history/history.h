@@ -11,7 +11,6 @@ extern void history_set_hists(RanreadHist *all, RanreadHist *writes);
 extern void history_insert_running(BatchShared *bs);
 extern void history_finish(BatchShared *bs);
 extern void history_mark_unrecorded(BatchShared *bs);
-extern char *history_unrecorded_words(BatchShared *bs);
 extern char *history_layout_words(BatchShared *bs);
 extern uint64 history_start_late_ns(BatchShared *bs, int *worker);
 

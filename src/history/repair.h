@@ -11,6 +11,7 @@
 
 extern void history_repair_orphans(const BatchParams *p);
 extern void history_remember_unrecorded(BatchShared *bs);
+extern char *history_unrecorded_words(BatchShared *bs);
 extern void history_describe_blockers(BatchShared *bs);
 extern RanreadPages history_pages(BatchShared *bs);
 extern char *history_notes(BatchShared *bs);

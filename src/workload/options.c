@@ -7,7 +7,7 @@
  *		ranread_options() lists it.  It depends on nothing but the limits in
  *		ranread.h, so both can include it.
  *
- * The table itself is src/options.tsv, from which the build makes its rows
+ * The table itself is src/workload/options.tsv, from which the build makes its rows
  * (options_table.h, scripts/options-c) and the SQL arguments of the
  * functions that take an option (scripts/expand-options).  A new option is
  * a row there, its case where workload.c applies it and its check in
@@ -20,7 +20,7 @@
 #include "options.h"
 
 /*
- * The options, in the order of src/options.tsv (ranread_run's arguments,
+ * The options, in the order of src/workload/options.tsv (ranread_run's arguments,
  * then what only a spec has).  default_value is the default every function
  * uses unless its signature says otherwise; null_means says what NULL means
  * where NULL is allowed.

@@ -20,10 +20,25 @@
 #include "utils/snapmgr.h"
 
 #include "calls.h"
-#include "history.h"
 #include "repair.h"
 
 PG_FUNCTION_INFO_V1(ranread_reset);
+
+/*
+ * The words a batch whose history was not written keeps in its message:
+ * why (the recorder's error and its SQLSTATE), and what the batch did
+ */
+char *
+history_unrecorded_words(BatchShared *bs)
+{
+	const RanreadFigures *f = &bs->total;
+
+	return psprintf("the history of the batch was not written (%s, SQLSTATE %s); it ended %s with "
+					UINT64_FORMAT " reads and " UINT64_FORMAT " writes in %.3f s: %.0f IOPS, latency avg %.3f ms, max %.3f ms%s%s",
+					bs->record_message, unpack_sql_state(bs->record_sqlstate),
+					ranread_status_name(bs->status), f->reads, f->writes, f->seconds, f->iops,
+					f->avg_ms, f->max_ms, bs->message[0] ? "; " : "", bs->message);
+}
 
 /*
  * The last batch whose recording gave up without marking its row (a lock
