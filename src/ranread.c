@@ -41,6 +41,7 @@
 
 #include "errcontext.h"
 #include "ranread.h"
+#include "batch.h"
 
 PG_MODULE_MAGIC;
 

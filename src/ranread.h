@@ -34,8 +34,8 @@
 
 #include "fmgr.h"
 #include "storage/spin.h"
+#include "utils/timestamp.h"
 
-#include "batch.h"
 #include "sqlfunc.h"
 
 /* Limits checked before any worker starts */
@@ -59,6 +59,16 @@
  * the views can tell a batch that is still being recorded from one a crash
  * or a killed recorder left behind.
  */
+/* Why a batch ended early; also the status it records */
+typedef enum RanreadStop
+{
+	STOP_NONE = 0,
+	STOP_STOPPED,				/* ranread_stop() */
+	STOP_CANCELLED,				/* caller cancelled, timed out or gone */
+	STOP_FAILED,				/* an I/O error or a worker failure */
+	STOP_STEADY					/* steady_state held: completed, early */
+} RanreadStop;
+
 typedef struct RanreadControl
 {
 	slock_t		mutex;

@@ -8,6 +8,7 @@
 #define RANREAD_REPAIR_H
 
 #include "ranread.h"
+#include "batch.h"
 
 extern void history_repair_orphans(const BatchParams *p);
 extern void history_remember_unrecorded(BatchShared *bs);

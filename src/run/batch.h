@@ -31,6 +31,7 @@
 #include "storage/latch.h"
 #include "utils/timestamp.h"
 
+#include "ranread.h"
 #include "blocks.h"
 #include "histogram.h"
 #include "verify.h"
@@ -93,16 +94,6 @@ typedef enum RanreadSync
 } RanreadSync;
 
 #define RANREAD_NSYNC	(SYNC_OPEN_SYNC + 1)
-
-/* Why a batch ended early; also the status it records */
-typedef enum RanreadStop
-{
-	STOP_NONE = 0,
-	STOP_STOPPED,				/* ranread_stop() */
-	STOP_CANCELLED,				/* caller cancelled, timed out or gone */
-	STOP_FAILED,				/* an I/O error or a worker failure */
-	STOP_STEADY					/* steady_state held: completed, early */
-} RanreadStop;
 
 /* How the recording of a batch ended (BatchShared.record_state) */
 typedef enum RecordState

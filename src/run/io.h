@@ -29,6 +29,7 @@
 #include <signal.h>
 
 #include "ranread.h"
+#include "batch.h"
 #include "storage/block.h"
 #include "storage/pmsignal.h"
 

@@ -7,6 +7,7 @@
 #define RANREAD_LEADER_H
 
 #include "ranread.h"
+#include "batch.h"
 
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"

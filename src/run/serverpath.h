@@ -9,6 +9,7 @@
 #define RANREAD_SERVERPATH_H
 
 #include "ranread.h"
+#include "batch.h"
 
 #include "lib/stringinfo.h"
 

@@ -8,6 +8,7 @@
 #define RANREAD_FSINFO_H
 
 #include "ranread.h"
+#include "batch.h"
 
 /* The filesystem under a path */
 typedef struct FsInfo

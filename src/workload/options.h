@@ -8,6 +8,7 @@
 #define RANREAD_OPTIONS_H
 
 #include "ranread.h"
+#include "batch.h"
 #include "options_table.h"
 
 /* Where an option stands in a spec */

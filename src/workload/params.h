@@ -6,6 +6,7 @@
 #define RANREAD_PARAMS_H
 
 #include "ranread.h"
+#include "batch.h"
 #include "target.h"
 
 struct WorkloadOption;

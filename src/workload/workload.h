@@ -9,6 +9,7 @@
 #define RANREAD_WORKLOAD_H
 
 #include "ranread.h"
+#include "batch.h"
 #include "options.h"
 
 #include "utils/jsonb.h"

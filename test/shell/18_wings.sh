@@ -8,7 +8,9 @@
 #    sanitizer's only with SANITIZE), and the charts' spec queries beside
 #    src/report/charts.c are compiled in
 #  - no header includes itself, through however many others (an include
-#    circle), and no C file sits loose in src/ that a wing should hold
+#    circle), ranread.h does not bring in the shared-memory layout of a
+#    batch (src/run/batch.h: included where a batch is used), and no C file
+#    sits loose in src/ that a wing should hold
 . "$(dirname "$0")/lib/lib.sh"
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -60,6 +62,8 @@ print('; '.join(found))
 PY
 )
 is "$circles" "" "no include circle among the files of src/"
+is "$(grep -c '#include "batch.h"' src/ranread.h)" 0 \
+  "ranread.h, which every file includes, does not carry a batch's shared-memory layout (src/run/batch.h)"
 loose=$(ls src/*.c | sed 's|src/||' | grep -vxE 'ranread.c|extension.c|histogram.c|errcontext.c|limits.c|sanitize.c' | paste -sd ' ')
 is "$loose" "" "src/ itself holds only the core (the module's init, its settings, the histogram, the error context, the limits)"
 done_testing
