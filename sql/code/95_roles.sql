@@ -77,7 +77,7 @@ AS $$
         'ranread_fleet_rows', 'ranread_fleet_chart', 'ranread_fleet_timeline',
         'ranread_probe_chart', 'ranread_report', 'ranread_server_info',
         -- rules and comparisons, pure or reading the history
-        'ranread_latency_target_next', 'ranread_flash_guidance', 'ranread_compare', 'ranread_compare_sweeps', 'ranread_compare_studies',
+        'ranread_latency_target_next', 'ranread_flash_guidance', 'ranread_hist_threshold', 'ranread_compare', 'ranread_compare_sweeps', 'ranread_compare_studies',
         -- advice without measuring
         'ranread_advise', 'ranread_advise_page_costs', 'ranread_advise_io_concurrency',
         'ranread_advise_parallel_workers', 'ranread_advise_wal_sync_method']) f
@@ -103,7 +103,10 @@ AS $$
         'ranread_report_batches', 'ranread_report_study', 'ranread_report_sweep', 'ranread_report_heatmap',
         -- keeping watch and comparing
         'ranread_watch_tablespace', 'ranread_health_thresholds_of', 'ranread_compare_pairs',
+        'ranread_health_rank', 'ranread_health_hold', 'ranread_baseline_robust',
+        'ranread_watch_p', 'ranread_watch_pct', 'ranread_watch_conf',
         -- advice without measuring (22_advise.sql)
+        'ranread_advise_arg', 'ranread_t95', 'ranread_rounds_interval',
         'ranread_advise_history', 'ranread_advise_stale', 'ranread_advise_measure_sql', 'ranread_advise_target',
         'ranread_advise_same', 'ranread_advise_pending', 'ranread_first_failed', 'ranread_advise_check',
         'ranread_advise_cache', 'ranread_advise_durability', 'ranread_advise_durability_latest',
