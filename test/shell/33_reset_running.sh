@@ -19,7 +19,7 @@ reset_now() { psql -qAtX -d "$DB" -c "SET client_min_messages = notice" -c "SELE
 # --- a study
 q "SELECT * FROM ranread_run(1, 50)" >/dev/null
 OLD=$(latest_batch)
-bg_psql rr_study "SET client_min_messages = error" "SELECT count(*) FROM ranread_study(processes => '{1,2,3}', duration => '1s')"
+bg_psql rr_study "SET client_min_messages = error" "SELECT count(*) FROM ranread_study(processes => '{1,2,3}', duration => '2s')"
 STUDY_CLIENT=$BG_PID
 wait_for 30 "SELECT EXISTS (SELECT FROM ranread_batches WHERE study IS NOT NULL AND status = 'completed')"
 ok $? "a study of three points has finished its first"
