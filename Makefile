@@ -37,6 +37,7 @@ OBJS = \
 	src/calls.o \
 	src/limits.o \
 	src/probe.o \
+	src/probe_cron.o \
 	src/verify.o \
 	src/verify_target.o \
 	$(FLEET_OBJS) \
