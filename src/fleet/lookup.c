@@ -14,7 +14,7 @@
  * A lookup still running when the call gives it up is cancelled, or left
  * to glibc's helper thread to finish (its memory is freed later).  Not
  * covered: host names that come from a service file (service=...), which
- * libpq reads itself; README "Fleet" says to give those a hostaddr.
+ * libpq reads itself; docs/fleet.md, "Fleet" says to give those a hostaddr.
  *
  * Copyright (c) the ranread authors
  */
