@@ -383,18 +383,19 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     cron_db text;
+    sock    text;
 BEGIN
     IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'pg_cron') THEN
-        cron_db := (ranread_internal.ranread_probe_cron_settings()).database_name;
+        SELECT x.database_name, x.socket INTO cron_db, sock FROM ranread_internal.ranread_probe_cron_settings() x;
         RAISE EXCEPTION USING
             ERRCODE = 'feature_not_supported',
             MESSAGE = format('%s needs the extension pg_cron, which is not installed in database "%s"',
                              fn, pg_catalog.current_database()),
             DETAIL = 'pg_cron runs the probes on a schedule; ranread works without it, and ranread_probe runs by hand.',
             HINT = CASE WHEN cron_db IS NULL
-                   THEN format('Install pg_cron (Debian, Ubuntu: apt install postgresql-%s-cron), set shared_preload_libraries = ''pg_cron'' and cron.database_name = %L in postgresql.conf, restart the server, and run CREATE EXTENSION pg_cron; in this database.',
+                   THEN format('Install pg_cron (Debian, Ubuntu: apt install postgresql-%s-cron), set shared_preload_libraries = ''pg_cron'', cron.database_name = %L and cron.use_background_workers = on (or cron.host = %L, the server''s socket directory, for jobs of a role pg_hba.conf lets in there without a password) in postgresql.conf, restart the server, and run CREATE EXTENSION pg_cron; in this database.',
                                pg_catalog.current_setting('server_version_num')::integer / 10000,
-                               pg_catalog.current_database())
+                               pg_catalog.current_database(), coalesce(sock, '/var/run/postgresql'))
                    WHEN cron_db IS DISTINCT FROM pg_catalog.current_database()
                    THEN format('pg_cron is loaded, and keeps its jobs in database %L (cron.database_name): ALTER SYSTEM SET cron.database_name = %L; then restart the server and run CREATE EXTENSION pg_cron; in this database.',
                                cron_db, pg_catalog.current_database())
