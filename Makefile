@@ -69,10 +69,12 @@ ADVISE_OBJS = \
 	src/advise/commit.o \
 	src/advise/durability.o
 
-# Keeping watch: comparing histograms, the probe's cap
+# Keeping watch: comparing histograms, the probe's cap, what a pg_cron
+# schedule of it needs
 WATCH_OBJS = \
 	src/watch/compare.o \
-	src/watch/probe.o
+	src/watch/probe.o \
+	src/watch/probe_cron.o
 
 # The fleet's connections to other servers (src/fleet/, docs/design.md "The house"):
 # libpq, asynchronous, every wait bounded and interruptible; connection

@@ -288,7 +288,9 @@ BEGIN
     -- the report's lines, [Read] and [Write] headings included
     SELECT string_agg(x.result, E'\n') INTO txt
       FROM @extschema@.ranread_profile_report(study_id) x;
-    txt := format('ranread 1.1, profile %s (study %s)', name, study_id) || E'\n' || txt;
+    txt := format('ranread %s, profile %s (study %s)',
+                  (SELECT e.extversion FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'ranread'),
+                  name, study_id) || E'\n' || txt;
     RAISE NOTICE E'%\n  Test: target %, % per pass, % passes after a preparing pass', txt, target, duration, passes;
 END
 $$;

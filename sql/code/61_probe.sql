@@ -378,19 +378,28 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 -- says how to get it
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_cron(fn text)
 RETURNS void
-LANGUAGE plpgsql STABLE
+LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    cron_db text;
+    sock    text;
 BEGIN
     IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'pg_cron') THEN
+        SELECT x.database_name, x.socket INTO cron_db, sock FROM ranread_internal.ranread_probe_cron_settings() x;
         RAISE EXCEPTION USING
             ERRCODE = 'feature_not_supported',
             MESSAGE = format('%s needs the extension pg_cron, which is not installed in database "%s"',
                              fn, pg_catalog.current_database()),
             DETAIL = 'pg_cron runs the probes on a schedule; ranread works without it, and ranread_probe runs by hand.',
-            HINT = format('Install pg_cron (Debian, Ubuntu: apt install postgresql-%s-cron), set shared_preload_libraries = ''pg_cron'' and cron.database_name = %L in postgresql.conf, restart the server, and run CREATE EXTENSION pg_cron; in this database.',
-                          pg_catalog.current_setting('server_version_num')::integer / 10000,
-                          pg_catalog.current_database());
+            HINT = CASE WHEN cron_db IS NULL
+                   THEN format('Install pg_cron (Debian, Ubuntu: apt install postgresql-%s-cron), set shared_preload_libraries = ''pg_cron'', cron.database_name = %L and cron.use_background_workers = on (or cron.host = %L, the server''s socket directory, for jobs of a role pg_hba.conf lets in there without a password) in postgresql.conf, restart the server, and run CREATE EXTENSION pg_cron; in this database.',
+                               pg_catalog.current_setting('server_version_num')::integer / 10000,
+                               pg_catalog.current_database(), coalesce(sock, '/var/run/postgresql'))
+                   WHEN cron_db IS DISTINCT FROM pg_catalog.current_database()
+                   THEN format('pg_cron is loaded, and keeps its jobs in database %L (cron.database_name): ALTER SYSTEM SET cron.database_name = %L; then restart the server and run CREATE EXTENSION pg_cron; in this database.',
+                               cron_db, pg_catalog.current_database())
+                   ELSE 'pg_cron is loaded and keeps its jobs in this database: CREATE EXTENSION pg_cron; as a superuser.' END;
     END IF;
     IF NOT pg_catalog.has_schema_privilege('cron', 'USAGE') THEN
         RAISE EXCEPTION USING
@@ -398,6 +407,110 @@ BEGIN
             MESSAGE = format('permission denied to use pg_cron for %s', fn),
             HINT = format('A superuser grants it: GRANT USAGE ON SCHEMA cron TO %I;', current_user);
     END IF;
+END
+$$;
+
+-- pg_cron's settings as this server runs them: all NULL but port and socket
+-- when pg_cron is not loaded (C, src/watch/probe_cron.c: pg_cron's settings are
+-- superuser-only, and a monitoring role must still be told what is missing)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_cron_settings(
+    OUT database_name text, OUT background_workers boolean, OUT host text, OUT port integer, OUT socket text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ranread_probe_cron_settings'
+LANGUAGE C VOLATILE;
+
+-- The connection pg_cron would make for a job of the current role, to
+-- cron.host (or, with socket, to the first of unix_socket_directories),
+-- made now and closed: NULL when it came up, libpq's error when not (C,
+-- src/watch/probe_cron.c)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_cron_connect(socket boolean)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ranread_probe_cron_connect'
+LANGUAGE C VOLATILE;
+
+-- Would pg_cron run a job of the current role in this database?  Or the
+-- error (55000) that names the setting and gives the exact settings to
+-- make: pg_cron loaded at server start (shared_preload_libraries), its
+-- jobs' database (cron.database_name) this one, a role that may log in
+-- (pg_cron's jobs log in as their role, a background worker's too), and
+-- either background workers (cron.use_background_workers = on, with a
+-- worker for the job and one for the probe's stream besides pg_cron's
+-- launcher) or a connection to cron.host that comes up without a password
+-- (tried now, as pg_cron would make it: pg_hba.conf, listen_addresses,
+-- a .pgpass of the server's operating-system user all decide it).
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_cron_runs(fn text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s        record;
+    why      text;
+    why_sock text;
+    workers  constant integer := pg_catalog.current_setting('max_worker_processes')::integer;
+    restart  constant text := 'then restart the server (pg_cron reads its settings only at server start) and call '
+                              || fn || ' again';
+    bgw_hint text;
+BEGIN
+    s := ranread_internal.ranread_probe_cron_settings();
+    IF s.database_name IS NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'object_not_in_prerequisite_state',
+            MESSAGE = format('%s needs pg_cron loaded at server start, and shared_preload_libraries (%L) does not name it',
+                             fn, pg_catalog.current_setting('shared_preload_libraries')),
+            DETAIL = 'pg_cron''s jobs run only when its launcher was started with the server; without it a schedule never runs.',
+            HINT = format('ALTER SYSTEM SET shared_preload_libraries = %L; %s.',
+                          pg_catalog.concat_ws(',', pg_catalog.nullif(pg_catalog.current_setting('shared_preload_libraries'), ''), 'pg_cron'),
+                          restart);
+    END IF;
+    IF s.database_name IS DISTINCT FROM pg_catalog.current_database() THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'object_not_in_prerequisite_state',
+            MESSAGE = format('%s needs pg_cron''s jobs in this database, and cron.database_name is %L, not %L',
+                             fn, s.database_name, pg_catalog.current_database()),
+            DETAIL = 'pg_cron runs the jobs kept in the database cron.database_name names; a job scheduled here would never run.',
+            HINT = format('ALTER SYSTEM SET cron.database_name = %L; %s.', pg_catalog.current_database(), restart);
+    END IF;
+    IF NOT (SELECT r.rolcanlogin FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'object_not_in_prerequisite_state',
+            MESSAGE = format('%s schedules probes that run as role "%s", which may not log in (rolcanlogin)', fn, current_user),
+            DETAIL = 'pg_cron''s job logs in as the role that scheduled it, in a connection or a background worker alike; every run would fail.',
+            HINT = format('A superuser lets it: ALTER ROLE %I LOGIN; (or schedule as a role that may log in).', current_user);
+    END IF;
+    bgw_hint := format('ALTER SYSTEM SET cron.use_background_workers = on; %s: pg_cron then runs each job in a background worker, without a connection, and each run of the probe takes two of max_worker_processes (%s), one for the job and one for the probe''s stream, besides pg_cron''s launcher',
+                       restart, workers);
+    IF s.background_workers THEN
+        IF workers < 3 THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'object_not_in_prerequisite_state',
+                MESSAGE = format('%s needs 3 background workers with cron.use_background_workers on, and max_worker_processes is %s',
+                                 fn, workers),
+                DETAIL = 'pg_cron''s launcher, the job''s worker and the probe''s stream each take one.',
+                HINT = format('ALTER SYSTEM SET max_worker_processes = 8; %s.', restart);
+        END IF;
+        RETURN;
+    END IF;
+    why := ranread_internal.ranread_probe_cron_connect(false);
+    IF why IS NULL THEN
+        RETURN;
+    END IF;
+    -- would the server's own socket do?  (Debian's pg_hba.conf lets the
+    -- server's operating-system user in there by peer authentication)
+    IF s.socket IS NOT NULL AND s.socket IS DISTINCT FROM s.host THEN
+        why_sock := ranread_internal.ranread_probe_cron_connect(true);
+    END IF;
+    RAISE EXCEPTION USING
+        ERRCODE = 'object_not_in_prerequisite_state',
+        MESSAGE = format('pg_cron could not run these probes: cron.use_background_workers is off and cron.host (%L) does not let role "%s" in without a password',
+                         s.host, current_user),
+        DETAIL = format('pg_cron runs each job through a connection of its own to cron.host, port %s, database %s, as the role that scheduled it, without a password; every run would end in "connection failed".  That connection, tried now: %s',
+                        s.port, pg_catalog.quote_ident(pg_catalog.current_database()), why),
+        HINT = CASE WHEN s.socket IS NOT NULL AND s.socket IS DISTINCT FROM s.host AND why_sock IS NULL
+                    THEN format('ALTER SYSTEM SET cron.host = %L; (this server''s socket directory, where pg_hba.conf lets role "%s" in) %s.  Or %s.',
+                                s.socket, current_user, restart, bgw_hint)
+                    ELSE format('%s.  Or let role "%s" in from cron.host without a password: a line of pg_hba.conf (such as local all %s peer map=...) or a .pgpass file of the server''s operating-system user.',
+                                bgw_hint, current_user, pg_catalog.quote_ident(current_user)) END;
 END
 $$;
 
@@ -443,6 +556,8 @@ DECLARE
     id   bigint;
     msg  text;
     other record;
+    s     record;
+    stale bigint;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only('ranread_probe_schedule');
     PERFORM ranread_internal.ranread_probe_cron('ranread_probe_schedule');
@@ -467,6 +582,18 @@ BEGIN
     PERFORM ranread_internal.ranread_spec_check(jsonb_build_object(
         'caller', 'ranread_probe_schedule', 'duration', duration, 'io_priority', io_priority,
         'groups', jsonb_build_array(jsonb_build_object('processes', 1, 'rate_iops', rate_iops))), false);
+    -- and pg_cron can run it on this server, as this role
+    PERFORM ranread_internal.ranread_probe_cron_runs('ranread_probe_schedule');
+    -- a job keeps the host and port it was made with (pg_cron changes only
+    -- its schedule and command): one made before cron.host was set is made
+    -- again
+    s := ranread_internal.ranread_probe_cron_settings();
+    EXECUTE 'SELECT j.jobid FROM cron.job j WHERE j.jobname OPERATOR(pg_catalog.=) $1 AND j.username OPERATOR(pg_catalog.=) current_user
+                AND (j.nodename IS DISTINCT FROM $2 OR j.nodeport IS DISTINCT FROM $3)'
+       INTO stale USING job, s.host, s.port;
+    IF stale IS NOT NULL THEN
+        EXECUTE 'SELECT cron.unschedule($1)' USING stale;
+    END IF;
 
     SELECT n.nspname INTO sch
       FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
@@ -491,7 +618,9 @@ END
 $$;
 
 -- The scheduled probes this role may see (pg_cron shows a role its own
--- jobs): one row per job, with its last run
+-- jobs): one row per job, with its last run, and when that run failed,
+-- pg_cron's message (cron.job_run_details.return_message: "connection
+-- failed" when pg_cron could not connect, else the probe's error)
 CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_schedules()
 RETURNS TABLE (
     tablespace  name,
@@ -503,6 +632,7 @@ RETURNS TABLE (
     command     text,
     last_start  timestamptz,
     last_status text,
+    last_error  text,
     last_probe  timestamptz)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -512,9 +642,10 @@ BEGIN
     RETURN QUERY EXECUTE format($q$
         SELECT pg_catalog.substr(j.jobname, 15)::name, j.jobname::text, j.jobid, j.schedule::text, j.active,
                j.username::text, j.command::text, d.start_time, d.status::text,
+               CASE WHEN d.status OPERATOR(pg_catalog.=) 'failed' THEN d.return_message::text END,
                (SELECT max(p.probed_at) FROM %1$s.ranread_probes p WHERE p.job OPERATOR(pg_catalog.=) j.jobname::text)
           FROM cron.job j
-          LEFT JOIN LATERAL (SELECT r.start_time, r.status FROM cron.job_run_details r
+          LEFT JOIN LATERAL (SELECT r.start_time, r.status, r.return_message FROM cron.job_run_details r
                               WHERE r.jobid OPERATOR(pg_catalog.=) j.jobid
                               ORDER BY r.start_time DESC NULLS LAST LIMIT 1) d ON true
          WHERE j.jobname LIKE 'ranread probe %%'

@@ -1,6 +1,6 @@
 -- Roles: ranread_grant(role, what) and ranread_revoke(role, what) give a
 -- role that is not a superuser what one kind of use of ranread needs, and
--- take it back (README, "Privileges").  Each kind is written here, fixed:
+-- take it back (docs/reference.md, "Privileges").  Each kind is written here, fixed:
 --   report  read the history and call what only reads it: the list of
 --           ranread_report_objects below, which is also exactly what the
 --           extension grants pg_monitor (99_privileges.sql grants that
@@ -284,7 +284,7 @@ BEGIN
        AND what OPERATOR(pg_catalog.=) 'report' THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
             MESSAGE = 'pg_monitor reads ranread''s history by the extension''s own grant, which ranread_revoke does not take back',
-            DETAIL = 'Every role that is a member of pg_monitor reads the history, the charts and the reports (README, "Privileges").',
+            DETAIL = 'Every role that is a member of pg_monitor reads the history, the charts and the reports (docs/reference.md, "Privileges").',
             HINT = 'To keep a role from reading it, revoke pg_monitor from that role.';
     END IF;
     IF NOT grant_it THEN

@@ -15,7 +15,7 @@
 COMMENT ON EXTENSION ranread IS 'Storage benchmark from inside PostgreSQL: random and sequential I/O on the storage under a tablespace (IOPS, MiB/s, latency in ms); start with SELECT * FROM ranread_help()';
 COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';
 
-COMMENT ON EVENT TRIGGER ranread_target_grants IS 'Takes back any privilege granted on a ranread target (README, "Privileges")';
+COMMENT ON EVENT TRIGGER ranread_target_grants IS 'Takes back any privilege granted on a ranread target (docs/reference.md, "Privileges")';
 
 DO $comments$
 DECLARE
@@ -47,7 +47,7 @@ BEGIN
         -- report
         ('f', 'ranread_chart', 'SVG chart of a sweep: IOPS against processes with average and p99 latency (ms) and the latency bound; the latest sweep by default'),
         ('f', 'ranread_timeline', 'SVG chart of one batch per second: IOPS and latency (ms), and its latency heatmap under it; the latest batch by default'),
-        ('f', 'ranread_svg', 'SVG of a line, bar or heat chart described by a jsonb spec (README, "Charts from SQL"); pure'),
+        ('f', 'ranread_svg', 'SVG of a line, bar or heat chart described by a jsonb spec (docs/charts-and-reports.md, "Charts from SQL"); pure'),
         ('f', 'ranread_report', 'The HTML report of the server, the history and a study or sweep; the latest by default'),
         ('f', 'ranread_server_info', 'What the report says of the server: kernel, CPUs, RAM, filesystems and devices, PostgreSQL settings'),
         ('f', 'ranread_hist_merge', 'Aggregate: merges stored latency histograms into one'),
@@ -87,14 +87,14 @@ BEGIN
         ('f', 'ranread_fleet_export', 'Writes a fleet''s rows (tsv, csv), everything (json) or its chart (svg) to a new file in a server directory; returns its path'),
         ('f', 'ranread_reset', 'Deletes history: all of it, or the batches started before a time (sweeps, studies and fleets whole); returns the batches removed'),
         ('f', 'ranread_help', 'Help: the entry points by task with an example each; with a name, that function''s arguments with defaults and units'),
-        ('f', 'ranread_grant', 'Grants a role what ''run'', ''report'', ''probe'' or ''export'' needs (README, "Privileges"); returns the statements it ran'),
+        ('f', 'ranread_grant', 'Grants a role what ''run'', ''report'', ''probe'' or ''export'' needs (docs/reference.md, "Privileges"); returns the statements it ran'),
         ('f', 'ranread_revoke', 'Takes back from a role what ranread_grant gave for ''run'', ''report'', ''probe'' or ''export''; returns the statements it ran'),
         -- keeping watch: the probe and its schedule
         ('f', 'ranread_probe', 'A probe: a small paced read-only batch (queue depth 1, 8 KiB random reads at RATE_IOPS for DURATION, low I/O priority) on a tablespace''s probe target, within ranread.probe_max_iops and ranread.probe_max_seconds; kept in ranread_probes; returns IOPS and latency (ms)'),
         ('f', 'ranread_probe_setup', 'Creates or re-creates the small target (256 MB by default) that a tablespace''s probes read; returns what ranread_setup does'),
         ('f', 'ranread_probe_purge', 'Drops a tablespace''s probe target, whose probes then fail until ranread_probe_setup makes it again; true when there was one'),
-        ('f', 'ranread_probe_schedule', 'Schedules probes of a tablespace with pg_cron (one job, named ''ranread probe TABLESPACE''); returns the job''s id'),
-        ('f', 'ranread_probe_schedules', 'The scheduled probes (pg_cron jobs) this role sees: tablespace, schedule, the last run and the last probe'),
+        ('f', 'ranread_probe_schedule', 'Schedules probes of a tablespace with pg_cron (one job, named ''ranread probe TABLESPACE''), refusing when pg_cron could not run it on this server; returns the job''s id'),
+        ('f', 'ranread_probe_schedules', 'The scheduled probes (pg_cron jobs) this role sees: tablespace, schedule, the last run, its error when it failed, and the last probe'),
         ('f', 'ranread_probe_unschedule', 'Removes the pg_cron job of a tablespace''s probes; true when there was one'),
         -- internal steps still in this schema
         -- durability

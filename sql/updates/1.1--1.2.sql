@@ -13,6 +13,11 @@
 -- are superusers' own: no role holds EXECUTE on it)
 DROP FUNCTION ranread_internal.ranread_fleet_sweep(text[], integer, integer, bigint, interval, float8, text, jsonb);
 
+-- ranread_probe_schedules shows the last run's error (last_error, from
+-- cron.job_run_details): a new result type, so dropped first; the roles
+-- granted 'run' or 'probe' get EXECUTE on it again (post-update.sql)
+DROP FUNCTION @extschema@.ranread_probe_schedules();
+
 -- watch: probes are recorded by the probe alone, as the extension's owner
 -- (sql/code/61_probe.sql), with the time its batch ran.  A role granted 'run' in 1.1 held INSERT
 -- on ranread_probes, and a row it made (a forged batch, or a probed_at of

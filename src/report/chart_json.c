@@ -79,7 +79,7 @@ PG_FUNCTION_INFO_V1(ranread_svg);
 /* Characters of all the texts of one spec together */
 #define SPEC_MAX_TEXT_TOTAL 1000000
 
-#define SPEC_HINT "The keys of a ranread_svg spec are listed in the README, section \"Charts from SQL\"."
+#define SPEC_HINT "The keys of a ranread_svg spec are listed in docs/charts-and-reports.md, \"Charts from SQL\"."
 
 static const char *const spec_top_keys[] = {
 	"kind", "title", "subtitle", "empty", "x", "y", "y2", "series", "categories",

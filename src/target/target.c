@@ -278,16 +278,62 @@ setup_can_use(Oid spcoid)
 }
 
 /*
- * The ranread_setup call that makes a target again: where its files are
- * now, or where it was made, or pg_default, whichever setup would accept
- * (not a memory filesystem, not a tablespace whose directory is gone).
+ * Is target the probe target of tablespace spc (ranread_probe_<spc>, or for
+ * a long name ranread_probe_ and 16 hex digits of its md5, as
+ * ranread_internal.ranread_probe_target names it, sql/code/61_probe.sql)?
+ */
+static bool
+probe_target_of(const char *target, const char *spc)
+{
+	char		hex[33];
+	const char *errstr = NULL;
+
+	if (spc == NULL || spc[0] == '\0' || strncmp(target, "ranread_probe_", 14) != 0)
+		return false;
+	if (strlen(spc) <= 49)
+		return strcmp(target + 14, spc) == 0;
+	if (!pg_md5_hash(spc, strlen(spc), hex, &errstr))
+		return false;
+	return strlen(target + 14) == 16 && strncmp(target + 14, hex, 16) == 0;
+}
+
+/*
+ * The tablespace whose probe target t is, or NULL when t is not a probe
+ * target (made by ranread_probe_setup, docs/keeping-watch.md)
+ */
+static const char *
+probe_tablespace(const RanreadTarget *t)
+{
+	if (probe_target_of(t->name, t->made_in))
+		return t->made_in;
+	if (probe_target_of(t->name, t->tablespace))
+		return t->tablespace;
+	return NULL;
+}
+
+/* The function that makes t again: ranread_probe_setup for a probe target */
+static const char *
+setup_fn(const RanreadTarget *t)
+{
+	return probe_tablespace(t) ? "ranread_probe_setup" : "ranread_setup";
+}
+
+/*
+ * The call that makes a target again: for a probe target, ranread_probe_setup
+ * of its tablespace; else ranread_setup where its files are now, or where
+ * it was made, or pg_default, whichever setup would accept (not a memory
+ * filesystem, not a tablespace whose directory is gone).
  */
 static char *
 setup_again(const RanreadTarget *t)
 {
 	const char *cand[3] = {t->tablespace, t->made_in, "pg_default"};
 	const char *spc = "pg_default";
+	const char *probe_spc = probe_tablespace(t);
 
+	if (probe_spc)
+		return psprintf("SELECT * FROM ranread_probe_setup(%s, %s);",
+						quote_literal_cstr(probe_spc), quote_literal_cstr(fsinfo_pretty(t->size_bytes)));
 	for (int i = 0; i < 3; i++)
 	{
 		Oid			oid = cand[i][0] ? get_tablespace_oid(cand[i], true) : InvalidOid;
@@ -354,14 +400,14 @@ target_check_usable(const RanreadTarget *t, const char *fn)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("ranread target \"%s\" is empty", t->name),
 				 errdetail("%s.", sentence(empty_reason(t))),
-				 errhint("Run ranread_setup again%s: %s",
+				 errhint("Run %s again%s: %s", setup_fn(t),
 						 t->protected ? "" : "; it makes a target that maintenance leaves alone", again)));
 	if ((uint64) t->nblocks * BLCKSZ != t->size_bytes)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("ranread target \"%s\" has " INT64_FORMAT " bytes on disk, not the " UINT64_FORMAT " it was made with",
 						t->name, t->nblocks * BLCKSZ, t->size_bytes),
-				 errhint("Run ranread_setup again to re-create it: %s", again)));
+				 errhint("Run %s again to re-create it: %s", setup_fn(t), again)));
 }
 
 /* State and explanation of a target, for the views */

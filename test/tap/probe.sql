@@ -136,8 +136,9 @@ EXCEPTION WHEN feature_not_supported THEN
 END
 $$;
 SELECT ok((SELECT hint LIKE '%apt install postgresql-15-cron%' AND hint LIKE '%shared_preload_libraries = ''pg_cron''%'
-              AND hint LIKE '%cron.database_name%' AND hint LIKE '%CREATE EXTENSION pg_cron%' FROM cron_hint),
-    'its hint says how: the Debian package, shared_preload_libraries, cron.database_name, CREATE EXTENSION pg_cron');
+              AND hint LIKE '%cron.database_name%' AND hint LIKE '%CREATE EXTENSION pg_cron%'
+              AND hint LIKE '%cron.use_background_workers = on (or cron.host = %' FROM cron_hint),
+    'its hint says how: the Debian package, shared_preload_libraries, cron.database_name, background workers or cron.host (pg_cron''s jobs fail on a stock pg_hba.conf without one), CREATE EXTENSION pg_cron');
 SELECT throws_ok($$SELECT ranread_probe_unschedule('pg_default')$$, '0A000', NULL,
     'ranread_probe_unschedule too (feature_not_supported)');
 
