@@ -24,6 +24,8 @@ BEGIN
     bad := ranread_internal.ranread_first_failed(ARRAY[
         (effective_io_concurrency IS NULL, 'null_value_not_allowed',
          format('effective_io_concurrency of %s must not be NULL', fn), eic),
+        (array_ndims(effective_io_concurrency) > 1, 'invalid_parameter_value',
+         format('effective_io_concurrency of %s must be a one-dimensional array, not %s', fn, effective_io_concurrency), eic),
         (cardinality(effective_io_concurrency) NOT BETWEEN 1 AND 16, 'invalid_parameter_value',
          format('effective_io_concurrency of %s must hold 1 to 16 values, not %s', fn, cardinality(effective_io_concurrency)), eic),
         ((SELECT bool_or(e IS NULL OR e NOT BETWEEN 0 AND 1000) FROM unnest(effective_io_concurrency) e), 'invalid_parameter_value',

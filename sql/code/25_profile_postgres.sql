@@ -125,6 +125,10 @@ DECLARE
     alone    float8;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only(fn);
+    PERFORM ranread_internal.ranread_require(fn, 'duration', duration,
+        'duration is each phase''s length, such as ''10s'' (the default).');
+    PERFORM ranread_internal.ranread_require(fn, 'readers', readers,
+        'readers is how many backends read, 1 or more (the default is 8).');
     PERFORM ranread_internal.ranread_require_read_committed(fn,
         'Its batches are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');
     rates := ranread_internal.ranread_profile_postgres_rates();

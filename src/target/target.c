@@ -548,6 +548,24 @@ lock_target_name(const char *target)
 	InvalidateCatalogSnapshot();
 }
 
+/*
+ * One setup at a time in the cluster, from its check of the free space to
+ * its commit: two setups checked side by side would each see the space the
+ * other is about to fill, and together take the reserve (docs/design.md,
+ * "Failures").  A setup waits for the one before it as for
+ * any lock (cancel, statement_timeout and lock_timeout end the wait), and
+ * then checks the space that one left.  An advisory lock of no database:
+ * no user's advisory lock can meet it (theirs carry their database).
+ */
+static void
+lock_setup_space(void)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x72726472, 0x73657475, 2);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+}
+
 /* Run SQL as the extension's owner; returns SPI_processed */
 static uint64
 exec_as_owner(const char *sql, int nargs, Oid *types, Datum *values, int expect)
@@ -889,6 +907,7 @@ ranread_setup(PG_FUNCTION_ARGS)
 	spcoid = setup_tablespace(spcname);
 
 	lock_target_name(target);
+	lock_setup_space();
 	replacing = target_lookup(target, &old);
 	check_filesystem(spcoid == DEFAULTTABLESPACE_OID ? "base" : psprintf("pg_tblspc/%u", spcoid),
 					 spcname, target, size, replacing ? &old : NULL);

@@ -110,6 +110,22 @@ ok $? "on a filesystem holding only a tablespace the reserve is 5% of it, with n
 is "$(qd "SELECT size_bytes > 0 FROM ranread_setup('$(( free * 90 / 100 / 1048576 ))MB', 'rr_small', 'ts_ok')")" t \
   "... and a target leaving 10% free is made there"
 qd "SELECT ranread_purge('ts_ok')" >/dev/null
+# --- two setups at once share the reserve: each would fit alone, not both;
+# the second waits for the first and then sees the space it took
+free=$(avail "$MNT2")
+part=$(( free * 55 / 100 / 1048576 ))
+for n in 1 2; do
+  psql -qAtX -h "$D" -p "$PORT" -d rr -c "SELECT size_bytes FROM ranread_setup('${part}MB', 'rr_small', 'twin$n')" \
+    > "$WORK/twin$n.out" 2>&1 &
+done
+wait
+made=$(cat "$WORK/twin1.out" "$WORK/twin2.out" | grep -c '^[0-9][0-9]*$')
+refused=$(cat "$WORK/twin1.out" "$WORK/twin2.out" | grep -c 'not enough free space in tablespace "rr_small"')
+diag "twin1: $(head -1 "$WORK/twin1.out"); twin2: $(head -1 "$WORK/twin2.out")"
+is "$made $refused" "1 1" "two setups of ${part} MB at once, each within the reserve alone: one is made, the other refused before it writes"
+! grep -q "could not write" "$WORK/twin1.out" "$WORK/twin2.out"
+ok $? "... neither ran out of space while writing"
+qd "SELECT ranread_purge(target) FROM ranread_targets WHERE target IN ('twin1', 'twin2')" >/dev/null
 qd "DROP TABLESPACE rr_small" >/dev/null
 
 done_testing

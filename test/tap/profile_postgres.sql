@@ -8,7 +8,7 @@
 -- say so; its arguments are checked before any batch runs.
 BEGIN;
 SET client_min_messages = error;
-SELECT plan(14);
+SELECT plan(16);
 \ir lib/util.psql
 
 SELECT ok((SELECT size_bytes = 67108864 FROM ranread_setup('64MB', target => 'tap_pgp')), 'a target');
@@ -21,6 +21,11 @@ SELECT ok((SELECT commits_per_s >= 1 AND checkpoint_pages_per_s >= 1
     'the default rates come from this server''s own statistics, and say which');
 
 CREATE TEMP TABLE p AS
+-- its own arguments that must be given: a NULL duration ran until cancelled
+SELECT throws_ok($$SELECT * FROM ranread_profile_postgres('tap_pgp', duration => NULL)$$, '22004',
+    'duration of ranread_profile_postgres must not be null', 'a NULL duration is refused, naming it');
+SELECT throws_ok($$SELECT * FROM ranread_profile_postgres('tap_pgp', readers => NULL)$$, '22004',
+    'readers of ranread_profile_postgres must not be null', '... and NULL readers');
 SELECT * FROM ranread_profile_postgres('tap_pgp', duration => '1s', readers => 2, commits_per_s => 50,
                                        checkpoint_pages_per_s => 200, wal_target => 'tap_pgp_wal');
 SELECT results_eq($$SELECT phase, running, grp, processes FROM p ORDER BY phase, grp$$,

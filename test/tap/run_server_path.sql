@@ -18,7 +18,7 @@ SET client_min_messages = error;
 SELECT size_bytes FROM ranread_setup('64MB', target => 'tap_server') \gset
 SELECT size_bytes AS size_w FROM ranread_setup('16MB', target => 'tap_server_w') \gset
 BEGIN;
-SELECT plan(47);
+SELECT plan(48);
 
 \ir lib/util.psql
 
@@ -167,6 +167,9 @@ SELECT results_eq($$SELECT label, path FROM ranread_groups WHERE batch = (SELECT
 -- ranread_paths' own arguments, refused before any batch runs
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{}', target => 'tap_server')$$),
     '22023: effective_io_concurrency of ranread_paths must hold 1 to 16 values, not 0', 'ranread_paths needs a prefetch distance to compare');
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{{1,2},{3,4}}', target => 'tap_server')$$),
+    '22023: effective_io_concurrency of ranread_paths must be a one-dimensional array, not {{1,2},{3,4}}',
+    '... a list of them, not a 2-D array (which ran every batch, then failed naming no argument)');
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{0,2000}', target => 'tap_server')$$),
     '22023: effective_io_concurrency of ranread_paths must hold values from 0 to 1000, not {0,2000}', '... each within PostgreSQL''s bounds');
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_paths('{1,1}', target => 'tap_server')$$),
