@@ -124,6 +124,11 @@ choose_workers(BatchParams *p, RunContext *rc)
 				 errmsg("processes %d is more than max_worker_processes (%d) allows with the synchronous engine",
 						p->processes, max_worker_processes),
 				 errhint("The synchronous engine needs one background worker per process; use io_uring or fewer processes.")));
+	if (batch_server_path(p) && rc->workers > 0 && rc->workers < p->processes)
+		ereport(NOTICE,
+				(errmsg("workers %d of %s is not taken: a batch with a group of path 'server' runs each of its %d processes in a worker of its own",
+						rc->workers, rc->fn, p->processes),
+				 errdetail("A backend is a process of its own; the server path reads as one does.")));
 	return placement_want(p, rc->workers, engine->one_stream_per_worker || batch_server_path(p));
 }
 

@@ -149,6 +149,13 @@ is "$(qc "$CK" "$PORT" rr "SELECT pg_postmaster_start_time()")" "$CKSTART" "a ba
 grep -Eq "PANIC|terminated by signal" "$(cluster_log "$CK")"
 ok $((! $?)) "... and its log has no PANIC and no process terminated by a signal"
 
+# --- workers => N is not taken on the server path, and the caller hears so
+msg=$(psql -qAtX -d rr_server -c "SET client_min_messages = notice" \
+        -c "SELECT status FROM ranread_mix('[{\"processes\": 2, \"path\": \"server\", \"target\": \"srv\"}, {\"processes\": 1, \"target\": \"srv\"}]', duration => '1s', workers => 1)" 2>&1)
+echo "$msg" | grep -q "NOTICE:  workers 1 of ranread_mix is not taken: a batch with a group of path 'server' runs each of its 3 processes in a worker of its own"
+ok $? "workers => 1 beside a server-path group: a NOTICE says it is not taken (it was silently ignored)"
+is "$(q "SELECT workers FROM ranread_batches ORDER BY batch DESC LIMIT 1")" 3 "... and the batch records its 3 workers"
+
 # --- no crash in this cluster either
 is "$(q "SELECT pg_postmaster_start_time()")" "$STARTED" "through all of the above the server never restarted"
 is "$(ranread_workers)" 0 "no worker outlived its batch"

@@ -20,12 +20,13 @@ SELECT ok((SELECT commits_per_s >= 1 AND checkpoint_pages_per_s >= 1
                   AND source LIKE 'commits: % WAL flushes in the % s since this server''s statistics were reset (pg_stat_wal); checkpoint writes: %' FROM r0),
     'the default rates come from this server''s own statistics, and say which');
 
-CREATE TEMP TABLE p AS
 -- its own arguments that must be given: a NULL duration ran until cancelled
 SELECT throws_ok($$SELECT * FROM ranread_profile_postgres('tap_pgp', duration => NULL)$$, '22004',
     'duration of ranread_profile_postgres must not be null', 'a NULL duration is refused, naming it');
 SELECT throws_ok($$SELECT * FROM ranread_profile_postgres('tap_pgp', readers => NULL)$$, '22004',
     'readers of ranread_profile_postgres must not be null', '... and NULL readers');
+
+CREATE TEMP TABLE p AS
 SELECT * FROM ranread_profile_postgres('tap_pgp', duration => '1s', readers => 2, commits_per_s => 50,
                                        checkpoint_pages_per_s => 200, wal_target => 'tap_pgp_wal');
 SELECT results_eq($$SELECT phase, running, grp, processes FROM p ORDER BY phase, grp$$,
