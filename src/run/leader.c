@@ -228,6 +228,27 @@ claim(int64 batch, int processes)
 }
 
 /*
+ * The way out of a batch (a cancel, an error, the end) waits for its
+ * workers at most CANCEL_WAIT_MS in all, however many of them there are and
+ * however many of the waits below it passes through: a worker stalled in
+ * the kernel (a hung device) must not hold its caller past its cancel.  The
+ * claim stays with the workers still attached; they leave it when they can.
+ * The first wait of a batch's way out sets the deadline (run_batch clears
+ * it).
+ */
+static TimestampTz leaving_by = 0;
+
+static bool
+past_leaving_time(void)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (leaving_by == 0)
+		leaving_by = TimestampTzPlusMilliseconds(now, CANCEL_WAIT_MS);
+	return now >= leaving_by;
+}
+
+/*
  * Wait (up to a few seconds, interrupts held) until the postmaster has
  * reaped every worker we registered, so their slots are free for whatever
  * comes next, also when we leave by an error.
@@ -238,13 +259,18 @@ wait_for_shutdown(BackgroundWorkerHandle **handles, int n)
 	HOLD_INTERRUPTS();
 	for (int i = 0; i < n; i++)
 	{
-		for (int tries = 0; tries < CANCEL_WAIT_MS; tries++)
+		for (;;)
 		{
 			pid_t		pid;
 
 			if (handles[i] == NULL ||
 				GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
 				break;
+			if (past_leaving_time())
+			{
+				RESUME_INTERRUPTS();
+				return;
+			}
 			/* no postmaster reaps them any more: nothing to wait for */
 			if (!PostmasterIsAlive())
 			{
@@ -266,7 +292,7 @@ wait_for_workers_to_leave(BatchShared *bs, bool interruptible)
 {
 	RanreadControl *ctl = ranread_control();
 
-	for (int i = 0; i < CANCEL_WAIT_MS; i++)
+	while (!past_leaving_time())
 	{
 		bool		left;
 
@@ -293,7 +319,7 @@ stop_and_wait_for_record(BatchShared *bs)
 	ranread_request_stop(bs->p.claim, STOP_CANCELLED);
 	bs->abort_start = true;
 	ConditionVariableBroadcast(&bs->cv);
-	for (int i = 0; i < CANCEL_WAIT_MS / 10; i++)
+	while (!past_leaving_time())
 	{
 		bool		any_left = false;
 
@@ -1154,6 +1180,7 @@ run_batch(BatchParams *p, RunContext *rc)
 	int			want;
 	int			level;
 
+	leaving_by = 0;
 	params_resolve(p, rc->fn);
 	p->engine = choose_engine();
 	want = choose_workers(p, rc);
