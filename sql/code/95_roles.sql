@@ -49,7 +49,8 @@ AS $$
     SELECT 'SELECT', 'table', '@extschema@', t FROM pg_catalog.unnest(ARRAY[
         -- the history, and the views on it
         'ranread_batches', 'ranread_results', 'ranread_intervals', 'ranread_groups',
-        'ranread_summary', 'ranread_summary_full', 'ranread_process_summary', 'ranread_group_summary',
+        'ranread_summary', 'ranread_summary_full', 'ranread_brief', 'ranread_seconds',
+        'ranread_process_summary', 'ranread_group_summary',
         'ranread_percentiles_over_time', 'ranread_targets', 'ranread_verify_errors',
         'ranread_sweeps', 'ranread_sweep_verdict', 'ranread_latency_target_verdict',
         'ranread_studies', 'ranread_study_points', 'ranread_study_overview',
@@ -87,7 +88,8 @@ AS $$
         'ranread_target_state', 'ranread_target_info', 'ranread_batch_live', 'ranread_call_running',
         'ranread_running_calls', 'ranread_status_now', 'ranread_round', 'ranread_workload_words',
         'ranread_require', 'ranread_fleet_live', 'ranread_fleet_rows_raw', 'ranread_fleet_round',
-        'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest',
+        'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest', 'ranread_help_table',
+        'ranread_wrap', 'ranread_probe_caps',
         -- points read back (12_points.sql)
         'ranread_json_int', 'ranread_json_float', 'ranread_study_point_ok', 'ranread_window_ok', 'ranread_skipped',
         -- charts, studies read back, the report

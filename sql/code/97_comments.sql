@@ -117,7 +117,8 @@ BEGIN
         ('r', 'ranread_fleet_sweeps', 'History: one row per fleet sweep: its settings, why it stopped, the IOPS within the bound'),
         ('r', 'ranread_durability', 'History: one row per durability test: method, tablespace, where the log was, acknowledged writes, and its check (lost, torn, verdict)'),
         -- views
-        ('v', 'ranread_summary', 'One screen per batch: when, where, what ran, the load, IOPS, MiB/s, latency (ms, rounded) and status; every column is in ranread_summary_full'),
+        ('v', 'ranread_summary', 'One row per batch: when, where, what ran, the load, IOPS, MiB/s, latency (ms, rounded) and status (1.1''s columns); ranread_brief fits 120 columns, ranread_summary_full has every column'),
+        ('v', 'ranread_brief', 'One line per batch in 120 columns: processes, what ran, seconds, IOPS, MiB/s, average and p99 latency (ms), status'),
         ('v', 'ranread_summary_full', 'One row per batch with every column: options, figures (IOPS, MiB/s, latency in ms, rounded), CPU, device, steadiness, notes, what it ran on'),
         ('v', 'ranread_process_summary', 'One row per process of every batch: its figures (IOPS, MiB/s, latency in ms, rounded), without the histogram bytes of ranread_results'),
         ('v', 'ranread_group_summary', 'One row per group of every batch: its options and figures (IOPS, MiB/s, latency in ms)'),
