@@ -392,7 +392,7 @@ BEGIN
                 WHEN a.d ~ '^NULL(::.*)?$' THEN 'NULL' || coalesce(': ' || o.null_means, '')
                 ELSE pg_catalog.regexp_replace(a.d, '^''(.*)''::[a-z ]+(\[\])?$', '\1') END,
            coalesce(o.unit, h.unit),
-           o.allowed,
+           coalesce(c.allowed, o.allowed),
            coalesce(CASE WHEN o.type::pg_catalog.oid OPERATOR(pg_catalog.=) a.argtype THEN o.help
                          WHEN o.name IS NOT NULL THEN 'a dimension of the study, an array of values: ' || o.help END,
                     h.description)
@@ -408,6 +408,10 @@ BEGIN
             AND (o.type::pg_catalog.oid OPERATOR(pg_catalog.=) a.argtype
                  OR (SELECT t.typarray FROM pg_catalog.pg_type t WHERE t.oid OPERATOR(pg_catalog.=) o.type) OPERATOR(pg_catalog.=) a.argtype)
       LEFT JOIN ranread_internal.ranread_help_arguments() h ON h.name OPERATOR(pg_catalog.=) a.argname
+      -- a probe's caps are its own, narrower than a batch's (src/probe.c)
+      LEFT JOIN ranread_internal.ranread_probe_caps() c
+             ON c.argument OPERATOR(pg_catalog.=) a.argname
+            AND wanted OPERATOR(pg_catalog.=) ANY (ARRAY['ranread_probe', 'ranread_probe_schedule'])
      WHERE a.argmode IS NULL OR a.argmode OPERATOR(pg_catalog.=) ANY (ARRAY['i', 'b', 'v']::"char"[])
      ORDER BY a.k;
 END

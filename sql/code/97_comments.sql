@@ -87,8 +87,8 @@ BEGIN
         ('f', 'ranread_fleet_export', 'Writes a fleet''s rows (tsv, csv), everything (json) or its chart (svg) to a new file in a server directory; returns its path'),
         ('f', 'ranread_reset', 'Deletes history: all of it, or the batches started before a time (sweeps, studies and fleets whole); returns the batches removed'),
         ('f', 'ranread_help', 'Help: the entry points by task with an example each; with a name, that function''s arguments with defaults and units'),
-        ('f', 'ranread_grant', 'Grants a role what ''run'', ''report'', ''probe'' or ''export'' needs (README, "Privileges"); returns the statements it ran'),
-        ('f', 'ranread_revoke', 'Takes back from a role what ranread_grant gave for ''run'', ''report'', ''probe'' or ''export''; returns the statements it ran'),
+        ('f', 'ranread_grant', 'Grants a role what ''run'', ''report'', ''probe'' or ''export'' needs (README, "Privileges"); returns a row per kind of use, or with verbose => true every statement it ran'),
+        ('f', 'ranread_revoke', 'Takes back from a role what ranread_grant gave for ''run'', ''report'', ''probe'' or ''export''; returns a row per kind of use, or with verbose => true every statement it ran'),
         -- keeping watch: the probe and its schedule
         ('f', 'ranread_probe', 'A probe: a small paced read-only batch (queue depth 1, 8 KiB random reads at RATE_IOPS for DURATION, low I/O priority) on a tablespace''s probe target, within ranread.probe_max_iops and ranread.probe_max_seconds; kept in ranread_probes; returns IOPS and latency (ms)'),
         ('f', 'ranread_probe_setup', 'Creates or re-creates the small target (256 MB by default) that a tablespace''s probes read; returns what ranread_setup does'),
