@@ -915,11 +915,40 @@ block_words(int bytes)
 	return psprintf("%d B", bytes);
 }
 
-/* An average latency as the RanRead line gives it: not measured without timing */
+/* An average latency as a mix's line gives it: not measured without timing */
 static char *
 avg_words(const RanreadFigures *f)
 {
-	return f->latency ? psprintf("%.2fms", f->avg_ms) : pstrdup("not measured");
+	return f->latency ? psprintf("%s ms", figures_text(f->avg_ms, 3)) : pstrdup("not measured");
+}
+
+static char *steady_words(const BatchShared *bs);
+
+/*
+ * A batch's line, in fio's spirit (README, "A first run"): "batch 12: 20
+ * processes, random 8 KiB reads, IOPS=41908, BW=327.4MiB/s, avg 0.480 ms,
+ * p99 2.104 ms, 10.002 s", each figure rounded as the row ranread_run
+ * returns has it (figures_text), then how it ended when that is not
+ * completed, and SNIA's verdict when there is one.
+ */
+static char *
+summary_line(const BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	const GroupParams *g = &p->groups[0];
+	const RanreadFigures *f = &bs->total;
+	const char *ended = bs->ended_steady ? ", ended steady" :
+		bs->status == STOP_NONE ? "" : psprintf(", %s", ranread_status_name(bs->status));
+
+	return psprintf("batch " INT64_FORMAT ": %d process%s, %s %s %s%s, IOPS=%s, BW=%sMiB/s, %s%s, %s s%s%s",
+					p->batch, p->processes, p->processes == 1 ? "" : "es",
+					g->pattern == PATTERN_RANDOM ? "random" : "sequential", block_words(g->block_size),
+					g->write_pct == 0 ? "reads" : g->write_pct == 100 ? "writes" : psprintf("%d%% writes", g->write_pct),
+					g->queue_depth > 1 ? psprintf(" (queue depth %d)", g->queue_depth) : "",
+					figures_text(f->iops, 0), figures_text(f->mbps, 1),
+					f->latency ? psprintf("avg %s ms", figures_text(f->avg_ms, 3)) : "latency not measured",
+					f->latency ? psprintf(", p99 %s ms", figures_text(f->p99_ms, 3)) : "",
+					figures_text(f->seconds, 3), ended, steady_words(bs));
 }
 
 /* Seconds as an interval's text, to a tenth: 00:00:03.1 */
@@ -996,12 +1025,12 @@ mix_line(BatchShared *bs)
 		const GroupParams *g = &p->groups[i];
 		const RanreadFigures *f = &bs->group_fig[i];
 
-		appendStringInfo(&s, "%s %s, %d process%s %s %s%s QD%d: average response time = %s, calculated IOPS = %.0f (%.1f MiB/s)",
+		appendStringInfo(&s, "%s %s, %d process%s %s %s%s QD%d: average response time = %s, calculated IOPS = %s (%s MiB/s)",
 						 i ? ";" : "", g->label, g->processes, g->processes == 1 ? "" : "es",
 						 g->pattern == PATTERN_RANDOM ? "random" : "sequential",
 						 block_words(g->block_size),
 						 g->write_pct > 0 ? psprintf(" %d%% writes", g->write_pct) : "",
-						 g->queue_depth, avg_words(f), f->iops, f->mbps);
+						 g->queue_depth, avg_words(f), figures_text(f->iops, 0), figures_text(f->mbps, 1));
 	}
 	appendStringInfoString(&s, steady_words(bs));
 	return s.data;
@@ -1086,10 +1115,7 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 	if (p->ngroups > 1 || p->mix)
 		ereport(level, (errmsg("%s", mix_line(bs))));
 	else
-		ereport(level,
-				(errmsg("%d process%s (%s) average response time = %s, calculated IOPS = %.0f%s",
-						p->processes, p->processes == 1 ? "" : "es", elapsed_words(bs),
-						avg_words(f), f->iops, steady_words(bs))));
+		ereport(level, (errmsg("%s", summary_line(bs))));
 	if (batch_verifies(p))
 		ereport(figures_verify_errors(f) > 0 ? WARNING : level,
 				(errmsg("ranread batch " INT64_FORMAT " verify: " UINT64_FORMAT " bad blocks (" UINT64_FORMAT " corrupt, " UINT64_FORMAT " wrong block, " UINT64_FORMAT " lost) in " UINT64_FORMAT " pages read and checked",
