@@ -1127,6 +1127,11 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 				 errhint("The first bad blocks are in ranread_verify_errors (batch " INT64_FORMAT ").", p->batch) : 0));
 	if (batch_server_path(p))
 		serverpath_report(bs, level);
+	/* each result says when caches may have answered, not only setup */
+	if (history_cache_words(bs))
+		ereport(WARNING,
+				(errmsg("ranread batch " INT64_FORMAT ": %s", p->batch, history_cache_words(bs)),
+				 errhint("For figures from the disks, read a target of at least twice the server's RAM (ranread_setup); the batch's notes in ranread_summary_full say so too.")));
 	if (bs->status == STOP_FAILED)
 		ereport(WARNING,
 				(errmsg("ranread batch " INT64_FORMAT " failed: %s", p->batch, bs->message)));
@@ -1171,6 +1176,7 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 void
 run_batch(BatchParams *p, RunContext *rc)
 {
+	RanreadEngine asked_engine;
 	BatchShared *bs;
 	int			want;
 	int			level;
@@ -1229,6 +1235,7 @@ run_batch(BatchParams *p, RunContext *rc)
 
 	/* Divide the streams, settle the engine, then let the workers go */
 	placement_divide(bs, rc->nworkers);
+	asked_engine = p->engine;
 	p->engine = bs->p.engine = settle_engine(bs);
 	p->register_buffers = bs->p.register_buffers = may_register(bs);
 	pg_write_barrier();
@@ -1246,8 +1253,11 @@ run_batch(BatchParams *p, RunContext *rc)
 		start_batch(bs, rc->handles);
 		/* the engine named is the one settled, which the recorder records */
 		ereport(level,
-				(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, %s",
+				(errmsg("ranread batch " INT64_FORMAT ": %s engine%s, %d worker%s for %d process%s, %s",
 						p->batch, engine_ops(bs->p.engine)->name,
+						/* why not the engine asked for: settle_engine's reason */
+						asked_engine != bs->p.engine && bs->p.engine == ENGINE_SYNC ?
+						" (each worker keeps one I/O in flight, where a plain pread or pwrite costs less than io_uring)" : "",
 						rc->nworkers, rc->nworkers == 1 ? "" : "s", p->processes,
 						p->processes == 1 ? "" : "es", queue_depth_words(p)),
 				 errdetail("%s I/O buffers: %s. Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",
