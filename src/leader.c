@@ -216,8 +216,8 @@ claim(int64 batch, int processes)
 			(errcode(ERRCODE_OBJECT_IN_USE),
 			 errmsg("ranread batch " INT64_FORMAT " of database \"%s\" is already running", other,
 					get_database_name(dboid) ? get_database_name(dboid) : "?"),
-			 errdetail("It was started at %s by the session with PID %d and runs %d processes; one batch runs at a time in the cluster.",
-					   timestamptz_to_str(since), pid, procs),
+			 errdetail("It was started at %s by the session with PID %d and runs %d process%s; one batch runs at a time in the cluster.",
+					   timestamptz_to_str(since), pid, procs, procs == 1 ? "" : "es"),
 			 errhint("Wait for it to finish, or stop it with SELECT ranread_stop();")));
 	return 0;					/* keep compiler quiet */
 }

@@ -96,6 +96,18 @@ AS $$
                 THEN pg_catalog.round(v::pg_catalog.numeric, places) END
 $$;
 
+-- A count and its noun, singular or plural: "1 process", "8 processes",
+-- "1 node", "3 nodes" (every message and subtitle that counts says it so)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_count_words(n numeric, one text)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT n::text || ' ' || CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN one
+                                  WHEN one ~ '(s|x|ch|sh)$' THEN one || 'es'
+                                  ELSE one || 's' END
+$$;
+
 -- Every column of a batch, its figures whole: what ranread_export writes
 -- and what the report and the charts read.
 CREATE OR REPLACE VIEW ranread_internal.ranread_summary_raw AS
