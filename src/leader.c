@@ -929,7 +929,8 @@ static char *steady_words(const BatchShared *bs);
  * processes, random 8 KiB reads, IOPS=41908, BW=327.4MiB/s, avg 0.480 ms,
  * p99 2.104 ms, 10.002 s", each figure rounded as the row ranread_run
  * returns has it (figures_text), then how it ended when that is not
- * completed, and SNIA's verdict when there is one.
+ * completed ("3.104 s of 00:00:08, stopped"), and SNIA's verdict when
+ * there is one.
  */
 static char *
 summary_line(const BatchShared *bs)
@@ -939,6 +940,12 @@ summary_line(const BatchShared *bs)
 	const RanreadFigures *f = &bs->total;
 	const char *ended = bs->ended_steady ? ", ended steady" :
 		bs->status == STOP_NONE ? "" : psprintf(", %s", ranread_status_name(bs->status));
+
+	/* ended before its duration: of what it asked for */
+	if (*ended && p->duration_ns > 0)
+		ended = psprintf(" of %s%s",
+						 DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration))),
+						 ended);
 
 	return psprintf("batch " INT64_FORMAT ": %d process%s, %s %s %s%s, IOPS=%s, BW=%sMiB/s, %s%s, %s s%s%s",
 					p->batch, p->processes, p->processes == 1 ? "" : "es",
