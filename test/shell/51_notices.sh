@@ -29,7 +29,7 @@ last_batch() { q "SELECT max(batch) FROM ranread_batches"; }
 # one process, by duration
 out=$(msgs "SELECT * FROM ranread_run(1, duration => '1s')")
 b=$(last_batch)
-echo "$out" | grep -q "^NOTICE:  ranread batch $b: $(q "SELECT engine FROM ranread_batches WHERE batch = $b") engine, 1 worker for 1 process, queue depth 1$"
+echo "$out" | grep -qE "^NOTICE:  ranread batch $b: $(q "SELECT engine FROM ranread_batches WHERE batch = $b") engine( \([^)]*\))?, 1 worker for 1 process, queue depth 1$"
 ok $? "the start NOTICE names the engine the batch recorded"
 echo "$out" | grep -qE "^NOTICE:  batch $b: 1 process, " && ! echo "$out" | grep -q "1 processes"
 ok $? "one process is \"1 process\""
@@ -40,7 +40,7 @@ out=$(msgs "SELECT * FROM ranread_run(1, duration => '8s')")
 wait
 b=$(last_batch)
 want="$(q "SELECT round(seconds::numeric, 3) FROM ranread_batches WHERE batch = $b") s of 00:00:08, stopped"
-echo "$out" | grep -qE "^NOTICE:  batch $b: 1 process, .*, $want$"
+echo "$out" | grep "^NOTICE:  batch $b: 1 process, " | grep -qF ", $want"
 ok $? "a stopped batch's NOTICE gives its measured time: ($want)"
 [ "$(q "SELECT status FROM ranread_batches WHERE batch = $b")" = stopped ]
 ok $? "... and the batch is recorded as stopped"
