@@ -930,7 +930,8 @@ static char *steady_words(const BatchShared *bs);
  * p99 2.104 ms, 10.002 s", each figure rounded as the row ranread_run
  * returns has it (figures_text), then how it ended when that is not
  * completed ("3.104 s of 00:00:08, stopped"), and SNIA's verdict when
- * there is one.
+ * there is one.  A mix's line is its total ("mix of 2 groups"), after
+ * mix_line's line per group (which gives the verdict).
  */
 static char *
 summary_line(const BatchShared *bs)
@@ -938,6 +939,7 @@ summary_line(const BatchShared *bs)
 	const BatchParams *p = &bs->p;
 	const GroupParams *g = &p->groups[0];
 	const RanreadFigures *f = &bs->total;
+	char	   *what;
 	const char *ended = bs->ended_steady ? ", ended steady" :
 		bs->status == STOP_NONE ? "" : psprintf(", %s", ranread_status_name(bs->status));
 
@@ -947,15 +949,20 @@ summary_line(const BatchShared *bs)
 						 DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration))),
 						 ended);
 
-	return psprintf("batch " INT64_FORMAT ": %d process%s, %s %s %s%s, IOPS=%s, BW=%sMiB/s, %s%s, %s s%s%s",
-					p->batch, p->processes, p->processes == 1 ? "" : "es",
-					g->pattern == PATTERN_RANDOM ? "random" : "sequential", block_words(g->block_size),
-					g->write_pct == 0 ? "reads" : g->write_pct == 100 ? "writes" : psprintf("%d%% writes", g->write_pct),
-					g->queue_depth > 1 ? psprintf(" (queue depth %d)", g->queue_depth) : "",
+	/* a mix: its total, as its total row (mix_line has each group) */
+	if (p->ngroups > 1 || p->mix)
+		what = psprintf("mix of %d group%s", p->ngroups, p->ngroups == 1 ? "" : "s");
+	else
+		what = psprintf("%s %s %s%s",
+						g->pattern == PATTERN_RANDOM ? "random" : "sequential", block_words(g->block_size),
+						g->write_pct == 0 ? "reads" : g->write_pct == 100 ? "writes" : psprintf("%d%% writes", g->write_pct),
+						g->queue_depth > 1 ? psprintf(" (queue depth %d)", g->queue_depth) : "");
+	return psprintf("batch " INT64_FORMAT ": %d process%s, %s, IOPS=%s, BW=%sMiB/s, %s%s, %s s%s%s",
+					p->batch, p->processes, p->processes == 1 ? "" : "es", what,
 					figures_text(f->iops, 0), figures_text(f->mbps, 1),
 					f->latency ? psprintf("avg %s ms", figures_text(f->avg_ms, 3)) : "latency not measured",
 					f->latency ? psprintf(", p99 %s ms", figures_text(f->p99_ms, 3)) : "",
-					figures_text(f->seconds, 3), ended, steady_words(bs));
+					figures_text(f->seconds, 3), ended, p->ngroups > 1 || p->mix ? "" : steady_words(bs));
 }
 
 /* Seconds as an interval's text, to a tenth: 00:00:03.1 */
@@ -1120,7 +1127,10 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 	uint64		late = history_start_late_ns(bs, &late_worker);
 
 	if (p->ngroups > 1 || p->mix)
+	{
 		ereport(level, (errmsg("%s", mix_line(bs))));
+		ereport(level, (errmsg("%s", summary_line(bs))));
+	}
 	else
 		ereport(level, (errmsg("%s", summary_line(bs))));
 	if (batch_verifies(p))

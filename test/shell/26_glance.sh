@@ -40,6 +40,12 @@ for args in "4, 2000" "1, duration => '0.5s'" "2, duration => '0.5s', write_pct 
 done
 case "$line" in "NOTICE:  batch $b: 2 processes, random 8 KiB 30% writes, "*) r=0 ;; *) r=1; diag "$line" ;; esac
 ok $r "... and names the processes and the workload"
+# a mix: its line per group, then its total as the total row has it
+run_both "SELECT batch, iops, mbps, avg_ms, p99_ms, seconds FROM ranread_mix('[{\"label\": \"a\", \"processes\": 1}, {\"label\": \"b\", \"processes\": 2, \"write_pct\": 20}]', duration => '0.5s') WHERE grp = 0"
+read -r b iops mbps avg p99 secs < <(tail -1 "$TMPDIR_TEST/glance.out")
+line=$(grep -E "^NOTICE:  batch $b: " "$TMPDIR_TEST/glance.err")
+is "$line" "NOTICE:  batch $b: 3 processes, mix of 2 groups, IOPS=$iops, BW=${mbps}MiB/s, avg $avg ms, p99 $p99 ms, $secs s" \
+   "a mix's line gives its total as the total row does"
 
 # --- caches: the target is far below twice any test machine's RAM
 ram=$(q "SELECT ranread_internal.ranread_ram_bytes()")
