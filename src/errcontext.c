@@ -3,12 +3,22 @@
  *		The CONTEXT of every message without the frames of ranread_internal:
  *		an emit_log_hook, installed once per backend by _PG_init (ranread.c).
  *
+ * The same hook gives PostgreSQL's own "permission denied for function
+ * ranread_run" (raised before any code of ranread runs) the hint a DBA
+ * needs: the ranread_grant call that gives the role that kind of use
+ * (README, "Privileges").  Only where the library is loaded in the
+ * session: after any call of ranread's, or with session_preload_libraries.
+ *
  * It reads nothing of ranread's but the name of its internal schema, so
  * that the module's init can install it without depending on the
  * functions whose frames it trims (forward.c and the PL/pgSQL behind
  * them).
  */
 #include "postgres.h"
+
+#include "libpq/libpq-be.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
 
 #include "errcontext.h"
 
@@ -41,6 +51,44 @@ frame_header(const char *p, bool internal)
 }
 
 /*
+ * PostgreSQL's "permission denied for KIND ranread_..." names no grant:
+ * the hint names the kind of use that gives it, for the role that logged
+ * in (no catalog is read while an error goes out): a table or view is
+ * 'report', the probe's functions 'probe', the exports 'export', any
+ * other function 'run' (which holds 'report' and 'probe').
+ */
+static void
+permission_hint(ErrorData *ed)
+{
+	static const char *const objects[] = {"function ", "view ", "table ", "schema ", "sequence "};
+	const char *prefix = "permission denied for ";
+	const char *p;
+	const char *kind = NULL;
+	const char *role;
+
+	if (strncmp(ed->message, prefix, strlen(prefix)) != 0)
+		return;
+	p = ed->message + strlen(prefix);
+	for (int i = 0; i < lengthof(objects); i++)
+		if (strncmp(p, objects[i], strlen(objects[i])) == 0)
+		{
+			p += strlen(objects[i]);
+			kind = i == 0 ? "run" : "report";
+			break;
+		}
+	if (kind == NULL || strncmp(p, "ranread_", 8) != 0)
+		return;
+	if (strncmp(p, "ranread_probe", 13) == 0 && strncmp(p, "ranread_probes", 14) != 0 &&
+		strcmp(kind, "run") == 0)
+		kind = "probe";
+	else if (strncmp(p, "ranread_export", 14) == 0)
+		kind = "export";
+	role = MyProcPort && MyProcPort->user_name ? MyProcPort->user_name : "role";
+	ed->hint = psprintf("A superuser gives it: SELECT ranread_grant(%s, '%s'); 'report' reads the history, 'probe' runs the probe, 'run' runs batches (README, \"Privileges\").",
+						quote_literal_cstr(role), kind);
+}
+
+/*
  * Frames are innermost first, and the statement a frame was running (a
  * "SQL statement" entry, which may span lines) comes after the frame it
  * called: everything up to the first frame of a function not in
@@ -67,6 +115,8 @@ errcontext_emit_log(ErrorData *ed)
 		if (last != NULL)
 			ed->context = keep ? pstrdup(keep) : NULL;
 	}
+	if (ed->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE && ed->hint == NULL && ed->message != NULL)
+		permission_hint(ed);
 	if (prev_emit_log_hook)
 		prev_emit_log_hook(ed);
 }

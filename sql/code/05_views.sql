@@ -96,6 +96,18 @@ AS $$
                 THEN pg_catalog.round(v::pg_catalog.numeric, places) END
 $$;
 
+-- A count and its noun, singular or plural: "1 process", "8 processes",
+-- "1 node", "3 nodes" (every message and subtitle that counts says it so)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_count_words(n numeric, one text)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT n::text || ' ' || CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN one
+                                  WHEN one ~ '(s|x|ch|sh)$' THEN one || 'es'
+                                  ELSE one || 's' END
+$$;
+
 -- Every column of a batch, its figures whole: what ranread_export writes
 -- and what the report and the charts read.
 CREATE OR REPLACE VIEW ranread_internal.ranread_summary_raw AS
@@ -188,6 +200,22 @@ SELECT f.batch, date_trunc('second', f.run_at) AS run_at, f.tablespace, f.target
                ELSE '' END AS workload,
        f.processes, f.queue_depth, f.seconds, f.iops, f.mbps, f.avg_ms, f.p99_ms,
        f.max_ms, f.status
+  FROM @extschema@.ranread_summary_full f;
+
+-- One line per batch that fits a screen of 120 columns (README, "Reading
+-- the results"): what ran, for how long, IOPS, MiB/s (mbps), average and
+-- p99 latency (ms) and the status, rounded as in ranread_summary_full.
+-- ranread_summary keeps 1.1's columns (when, where, max_ms ...) for the
+-- queries that select them; ranread_summary_full has every column.  New in
+-- 1.2.
+CREATE OR REPLACE VIEW @extschema@.ranread_brief AS
+SELECT f.batch, f.processes,
+       ranread_internal.ranread_workload_words(f.groups, f.pattern, f.block_size, f.write_pct, f.sync)
+       || CASE WHEN f.queue_depth OPERATOR(pg_catalog.>) 1 THEN ' qd ' || f.queue_depth ELSE '' END
+       || CASE WHEN f.path OPERATOR(pg_catalog.=) 'server'
+               THEN ', server path' || coalesce(pg_catalog.format(' %s%% cached', f.cache_pct), '')
+               ELSE '' END AS workload,
+       f.seconds, f.iops, f.mbps, f.avg_ms, f.p99_ms, f.status
   FROM @extschema@.ranread_summary_full f;
 
 -- One row per group of every batch (a plain batch has one group), with the

@@ -21,3 +21,27 @@ SELECT m.batch, m.second, m.ios,
 COMMENT ON VIEW @extschema@.ranread_percentiles_over_time IS
     'History: per batch and second, the latency percentiles (ms) from the second''s merged histograms, not from averages';
 REVOKE ALL ON @extschema@.ranread_percentiles_over_time FROM PUBLIC;
+
+-- One row per batch and second as a person reads it (README, "Reading the
+-- results"): ranread_intervals without its histograms (kilobytes of bytea
+-- a row), every group of a mix added up: the I/Os, IOPS, the average
+-- latency (weighted by the I/Os), p99 from the second's merged histograms
+-- (NULL where one was not taken) and the slowest I/O, rounded as
+-- ranread_summary_full.  New in 1.2.
+CREATE OR REPLACE VIEW @extschema@.ranread_seconds AS
+SELECT m.batch, m.second, m.reads, m.writes,
+       ranread_internal.ranread_round(m.iops, 0)::bigint AS iops,
+       ranread_internal.ranread_round(m.avg_ms, 3)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(@extschema@.ranread_hist_percentile(m.h, 99), 3)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(m.max_ms, 3)::numeric(15,3) AS max_ms
+  FROM (SELECT i.batch, i.second, sum(i.reads)::bigint AS reads, sum(i.writes)::bigint AS writes,
+               sum(i.iops) AS iops,
+               sum(i.avg_ms * (i.reads + i.writes)) / NULLIF(sum(i.reads + i.writes) FILTER (WHERE i.avg_ms IS NOT NULL), 0) AS avg_ms,
+               max(i.max_ms) AS max_ms,
+               CASE WHEN bool_and(i.histogram IS NOT NULL)
+                    THEN @extschema@.ranread_hist_merge(i.histogram) END AS h
+          FROM @extschema@.ranread_intervals i
+         GROUP BY i.batch, i.second) m;
+COMMENT ON VIEW @extschema@.ranread_seconds IS
+    'History: per batch and second, every group added up: I/Os, IOPS, average, p99 and slowest latency (ms, rounded); the histograms are in ranread_intervals';
+REVOKE ALL ON @extschema@.ranread_seconds FROM PUBLIC;

@@ -108,8 +108,8 @@ BEGIN
 
     cur := steps[array_upper(steps, 1)];
     IF cur.status IS DISTINCT FROM 'completed' THEN
-        stop_reason := format('status: batch %s at %s processes ended %s, not completed',
-                              cur.batch, cur.processes,
+        stop_reason := format('status: batch %s at %s ended %s, not completed',
+                              cur.batch, ranread_internal.ranread_count_words(cur.processes, 'process'),
                               coalesce(cur.status, 'without a status'));
         RETURN;
     END IF;
@@ -118,17 +118,17 @@ BEGIN
         prev := steps[array_upper(steps, 1) - 1];
 
         IF cur.avg_ms > max_avg_ms AND prev.avg_ms > max_avg_ms THEN
-            stop_reason := format('latency: average %s ms at %s processes and %s ms at %s processes, both above the %s ms bound',
-                                  round(prev.avg_ms::numeric, 2), prev.processes,
-                                  round(cur.avg_ms::numeric, 2), cur.processes,
+            stop_reason := format('latency: average %s ms at %s and %s ms at %s, both above the %s ms bound',
+                                  round(prev.avg_ms::numeric, 2), ranread_internal.ranread_count_words(prev.processes, 'process'),
+                                  round(cur.avg_ms::numeric, 2), ranread_internal.ranread_count_words(cur.processes, 'process'),
                                   max_avg_ms);
             RETURN;
         END IF;
 
         linear := prev.iops * (cur.processes::float8 / prev.processes - 1);
         IF cur.iops - prev.iops < 0.10 * linear THEN
-            stop_reason := format('scaling: going from %s to %s processes %s; a step must gain at least 10%% of the %s IOPS linear scaling would add',
-                                  prev.processes, cur.processes,
+            stop_reason := format('scaling: going from %s to %s %s; a step must gain at least 10%% of the %s IOPS linear scaling would add',
+                                  prev.processes, ranread_internal.ranread_count_words(cur.processes, 'process'),
                                   CASE WHEN cur.iops < prev.iops
                                        THEN format('lowered IOPS from %s to %s, a fall of %s%%',
                                                    round(prev.iops::numeric), round(cur.iops::numeric),
@@ -145,8 +145,8 @@ BEGIN
     END IF;
 
     IF cur.processes >= max_processes THEN
-        stop_reason := format('max_processes: the step at %s processes reached max_processes %s',
-                              cur.processes, max_processes);
+        stop_reason := format('max_processes: the step at %s reached max_processes %s',
+                              ranread_internal.ranread_count_words(cur.processes, 'process'), max_processes);
         RETURN;
     END IF;
 
@@ -324,10 +324,10 @@ BEGIN
     ELSIF verdict.max_iops IS NULL THEN
         RAISE NOTICE '%: no step stayed within the % ms average latency bound', kind || ' ' || sweep_id, max_avg_ms;
     ELSE
-        RAISE NOTICE '%: max % IOPS% within % ms average latency, at % processes% (average % ms, % %); %',
+        RAISE NOTICE '%: max % IOPS% within % ms average latency, at % (average % ms, % %); %',
             kind || ' ' || sweep_id, round(verdict.max_iops::numeric),
-            CASE WHEN fleet THEN ' for the fleet' ELSE '' END, max_avg_ms, verdict.processes,
-            CASE WHEN fleet THEN ' per node' ELSE '' END,
+            CASE WHEN fleet THEN ' for the fleet' ELSE '' END, max_avg_ms,
+            ranread_internal.ranread_count_words(verdict.processes, 'process') || CASE WHEN fleet THEN ' per node' ELSE '' END,
             round(verdict.actual_latency_ms::numeric, 3),
             CASE WHEN fleet THEN 'fleet' ELSE 'batch' END, verdict.batch,
             (SELECT f.verdict FROM unnest(steps) t, LATERAL @extschema@.ranread_flash_guidance(t.avg_ms, t.max_ms) f

@@ -388,7 +388,7 @@ BEGIN
     RAISE NOTICE 'latency target %: % holds up to % %, % IOPS (batch %)',
         search_id, bound,
         CASE dimension WHEN 'queue_depth' THEN format('queue depth %s', found.load)
-                       ELSE format('%s processes', found.load) END,
+                       ELSE ranread_internal.ranread_count_words(found.load, 'process') END,
         CASE dimension WHEN 'queue_depth' THEN format('x %s %s', fixed, CASE WHEN fixed = 1 THEN 'process' ELSE 'processes' END)
                        ELSE format('at queue depth %s', fixed) END,
         to_char(round(found.iops::numeric), 'FM999,999,999,990'), found.batch;

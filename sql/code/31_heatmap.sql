@@ -95,8 +95,8 @@ BEGIN
     RETURN jsonb_build_object(
         'kind', 'heat',
         'title', format('Latency by second, batch %s', id),
-        'subtitle', format('%s: %s processes, QD %s, %s B blocks, %s%% writes; run at %s; colour: I/Os in the second and latency band',
-                           b.target, b.processes, coalesce(b.queue_depth::text, 'mix'), coalesce(b.block_size::text, 'mix'),
+        'subtitle', format('%s: %s, QD %s, %s B blocks, %s%% writes; run at %s; colour: I/Os in the second and latency band',
+                           b.target, ranread_internal.ranread_count_words(b.processes, 'process'), coalesce(b.queue_depth::text, 'mix'), coalesce(b.block_size::text, 'mix'),
                            coalesce(b.write_pct::text, 'mix'), to_char(b.run_at, 'YYYY-MM-DD HH24:MI:SS')),
         'x', jsonb_build_object('label', 'second of the measured run'),
         'y', jsonb_build_object('label', 'latency'),

@@ -320,8 +320,9 @@ BEGIN
               || '<h3>Verdict</h3><ul class="verdict"><li>'
               || CASE WHEN v.max_iops IS NULL
                       THEN format('No step stayed within the %s ms average latency bound.', v.max_avg_ms)
-                      ELSE format('Max %s IOPS within %s ms average latency, at %s processes (average %s ms, batch %s).',
-                                  ranread_internal.ranread_fmt_figure(v.max_iops), v.max_avg_ms, v.max_iops_processes,
+                      ELSE format('Max %s IOPS within %s ms average latency, at %s (average %s ms, batch %s).',
+                                  ranread_internal.ranread_fmt_figure(v.max_iops), v.max_avg_ms,
+                                  ranread_internal.ranread_count_words(v.max_iops_processes, 'process'),
                                   round(v.actual_latency_ms::numeric, 3), v.max_iops_batch) END
               || '</li><li class="' || CASE WHEN v.meets_flash_guidance THEN 'good' ELSE 'bad' END || '">'
               || CASE WHEN v.meets_flash_guidance THEN 'Meets' ELSE 'Does not meet' END

@@ -285,9 +285,10 @@ BEGIN
                 FROM jsonb_array_elements(rows) x WHERE (x->>'outlier')::boolean LOOP
         RAISE WARNING '%', format('fleet %s: %s', f.fleet, el);
     END LOOP;
-    RAISE NOTICE '%', format('fleet %s %s: %s nodes x %s processes, %s IOPS over the common window of %s s, average %s ms, p99 %s ms (merged histograms), first I/Os within %s ms',
+    RAISE NOTICE '%', format('fleet %s %s: %s x %s, %s IOPS over the common window of %s s, average %s ms, p99 %s ms (merged histograms), first I/Os within %s ms',
         f.fleet, f.fleet_row->>'status',
-        (SELECT count(*) FROM unnest(f.nodes) x WHERE x.state <> 'skipped'), o.processes,
+        ranread_internal.ranread_count_words((SELECT count(*) FROM unnest(f.nodes) x WHERE x.state <> 'skipped'), 'node'),
+        ranread_internal.ranread_count_words(o.processes, 'process'),
         coalesce(round((f.fleet_row->>'iops')::numeric)::text, 'no'),
         coalesce(round((f.fleet_row->>'window_seconds')::numeric, 2)::text, '0'),
         coalesce(round((f.fleet_row->>'avg_ms')::numeric, 3)::text, 'n/a'),

@@ -290,7 +290,7 @@ BEGIN
     RETURN @extschema@.ranread_svg(jsonb_build_object(
         'kind', 'bar',
         'title', format('Fleet %s: IOPS per node and in total', f.fleet),
-        'subtitle', format('%s nodes x %s processes, %s; started %s', f.nodes, f.processes,
+        'subtitle', format('%s x %s, %s; started %s', ranread_internal.ranread_count_words(f.nodes, 'node'), ranread_internal.ranread_count_words(f.processes, 'process'),
                            (SELECT format('%s B %s, %s%% writes, queue depth %s', d.block_size, d.pattern, d.write_pct, d.queue_depth)
                               FROM jsonb_to_record(f.definition->'options') AS d(block_size integer, pattern text, write_pct integer, queue_depth integer)),
                            to_char(f.start_at, 'YYYY-MM-DD HH24:MI:SS TZ')),
@@ -344,8 +344,8 @@ BEGIN
     END IF;
     RETURN @extschema@.ranread_svg(jsonb_build_object(
         'title', format('Fleet %s: IOPS per second, per node and in total', f.fleet),
-        'subtitle', format('%s nodes x %s processes; seconds from the start at %s, aligned by epoch second',
-                           f.nodes, f.processes, to_char(f.start_at, 'YYYY-MM-DD HH24:MI:SS TZ')),
+        'subtitle', format('%s x %s; seconds from the start at %s, aligned by epoch second',
+                           ranread_internal.ranread_count_words(f.nodes, 'node'), ranread_internal.ranread_count_words(f.processes, 'process'), to_char(f.start_at, 'YYYY-MM-DD HH24:MI:SS TZ')),
         'empty', 'The fleet has no per-second figures.',
         'x', '{"label": "Seconds from the start", "integer": true}'::jsonb,
         'y', '{"label": "IOPS (I/O operations per second)", "format": "count"}'::jsonb,

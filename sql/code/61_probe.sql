@@ -66,6 +66,14 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'ranread_probe_check'
 LANGUAGE C CALLED ON NULL INPUT STABLE;
 
+-- The caps as ranread_help('ranread_probe') shows them: one row per
+-- capped argument, from the table the check reads (src/probe.c)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_probe_caps(
+    OUT argument text, OUT allowed text, OUT setting text, OUT cap integer)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ranread_probe_caps'
+LANGUAGE C STABLE;
+
 -- The share of time a probe of duration may take (after
 -- ranread_probe_check, which loads the settings): probes hold the
 -- cluster's one batch at most ranread.probe_max_share of

@@ -24,7 +24,9 @@
 --           export functions and membership of pg_write_server_files,
 --           which PostgreSQL asks of anyone who writes server files
 -- Nothing else: fleets, ranread_reset and ranread.* settings stay with
--- superusers.  Every statement run is returned, so that a DBA sees it.
+-- superusers.  Each returns a row per kind of use (how many statements of
+-- it ran); verbose => true returns every statement run, so that a DBA
+-- sees it.
 -- pg_monitor holds 'report' by the extension's own grant: ranread_revoke
 -- leaves it (revoking another kind from pg_monitor keeps it; revoking
 -- 'report' from pg_monitor is refused), and granting another kind to
@@ -49,7 +51,8 @@ AS $$
     SELECT 'SELECT', 'table', '@extschema@', t FROM pg_catalog.unnest(ARRAY[
         -- the history, and the views on it
         'ranread_batches', 'ranread_results', 'ranread_intervals', 'ranread_groups',
-        'ranread_summary', 'ranread_summary_full', 'ranread_process_summary', 'ranread_group_summary',
+        'ranread_summary', 'ranread_summary_full', 'ranread_brief', 'ranread_seconds',
+        'ranread_process_summary', 'ranread_group_summary',
         'ranread_percentiles_over_time', 'ranread_targets', 'ranread_verify_errors',
         'ranread_sweeps', 'ranread_sweep_verdict', 'ranread_latency_target_verdict',
         'ranread_studies', 'ranread_study_points', 'ranread_study_overview',
@@ -87,7 +90,8 @@ AS $$
         'ranread_target_state', 'ranread_target_info', 'ranread_batch_live', 'ranread_call_running',
         'ranread_running_calls', 'ranread_status_now', 'ranread_round', 'ranread_workload_words',
         'ranread_require', 'ranread_fleet_live', 'ranread_fleet_rows_raw', 'ranread_fleet_round',
-        'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest',
+        'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest', 'ranread_help_table',
+        'ranread_wrap', 'ranread_probe_caps', 'ranread_count_words',
         -- points read back (12_points.sql)
         'ranread_json_int', 'ranread_json_float', 'ranread_study_point_ok', 'ranread_window_ok', 'ranread_skipped',
         -- charts, studies read back, the report
@@ -332,24 +336,77 @@ BEGIN
 END
 $$;
 
--- ranread_grant(role, what): grant role what 'run', 'report', 'probe' or
--- 'export' needs; returns the statements it ran, in the order it ran them
-CREATE OR REPLACE FUNCTION @extschema@.ranread_grant(role pg_catalog.regrole, what text)
+-- The statements a grant or revoke ran, one row per kind of use they
+-- belong to (README, "Privileges"): 'run' is 'report', 'probe' and what
+-- 'run' adds; 'export' is 'report' and what 'export' adds.  Each row
+-- names the kind, how many statements of it ran and to or from whom; a
+-- kind the role keeps (another it holds needs it) shows 0.  Counted
+-- against the statements themselves, so that a row says what was done.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_role_kinds(grant_it boolean, role pg_catalog.regrole,
+                                                             what text, statements text[])
 RETURNS SETOF text
-LANGUAGE sql VOLATILE
+LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT ranread_internal.ranread_role_change(true, role, what)
+    WITH kinds AS (
+        SELECT k, n FROM unnest(CASE what WHEN 'run' THEN ARRAY['report', 'probe', 'run']
+                                          WHEN 'probe' THEN ARRAY['report', 'probe']
+                                          WHEN 'export' THEN ARRAY['report', 'export']
+                                          ELSE ARRAY['report'] END) WITH ORDINALITY u(k, n)
+    ), own AS (
+        -- each statement of what, under the first kind of the list that has it
+        SELECT DISTINCT ON (s) s, k.k
+          FROM kinds k, ranread_internal.ranread_role_privileges(k.k) p,
+               LATERAL (SELECT ranread_internal.ranread_role_statement(grant_it, role, p.privilege, p.kind, p.object) AS s) x
+         ORDER BY s, k.n
+    )
+    SELECT format('%s: %s %s statement%s %s %s', k.k, count(o.s),
+                  CASE WHEN grant_it THEN 'GRANT' ELSE 'REVOKE' END,
+                  CASE WHEN count(o.s) = 1 THEN '' ELSE 's' END,
+                  CASE WHEN grant_it THEN 'to' ELSE 'from' END, role)
+      FROM kinds k
+      LEFT JOIN own o ON o.k = k.k AND o.s = ANY (statements)
+     GROUP BY k.k, k.n
+     ORDER BY k.n
+$$;
+
+-- ranread_grant(role, what): grant role what 'run', 'report', 'probe' or
+-- 'export' needs; returns one row per kind of use granted ('run' gives
+-- 'report' and 'probe' too), or with verbose every statement it ran, in
+-- the order it ran them
+CREATE OR REPLACE FUNCTION @extschema@.ranread_grant(role pg_catalog.regrole, what text, verbose boolean DEFAULT false)
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ran text[] := ARRAY(SELECT ranread_internal.ranread_role_change(true, role, what));
+BEGIN
+    IF coalesce($3, false) THEN  -- verbose (a keyword, spelled by position)
+        RETURN QUERY SELECT unnest(ran);
+    ELSE
+        RETURN QUERY SELECT ranread_internal.ranread_role_kinds(true, role, what, ran);
+    END IF;
+END
 $$;
 
 -- ranread_revoke(role, what): take back what ranread_grant(role, what)
 -- gave, but for what the other kinds of use the role holds need ('run'
 -- and 'export' include 'report': revoking 'report' from a role that may
--- run keeps it reading); returns the statements it ran
-CREATE OR REPLACE FUNCTION @extschema@.ranread_revoke(role pg_catalog.regrole, what text)
+-- run keeps it reading); returns one row per kind, or with verbose the
+-- statements it ran
+CREATE OR REPLACE FUNCTION @extschema@.ranread_revoke(role pg_catalog.regrole, what text, verbose boolean DEFAULT false)
 RETURNS SETOF text
-LANGUAGE sql VOLATILE
+LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT ranread_internal.ranread_role_change(false, role, what)
+DECLARE
+    ran text[] := ARRAY(SELECT ranread_internal.ranread_role_change(false, role, what));
+BEGIN
+    IF coalesce($3, false) THEN  -- verbose (a keyword, spelled by position)
+        RETURN QUERY SELECT unnest(ran);
+    ELSE
+        RETURN QUERY SELECT ranread_internal.ranread_role_kinds(false, role, what, ran);
+    END IF;
+END
 $$;

@@ -1,5 +1,7 @@
--- ranread_help(): the entry points by task, each with an example, as
--- RanRead's Help() lists them; ranread_help(name): one function's
+-- ranread_help(): first steps, then the entry points by task, each with an
+-- example, as RanRead's Help() lists them, as lines of text that fit a
+-- screen of 120 columns (README, "Reading the results"); the same as a
+-- table: ranread_internal.ranread_help_table().  ranread_help(name): one function's
 -- arguments with their defaults, units and what they mean.  The one-line
 -- descriptions are the objects' COMMENTs (97_comments.sql), the workload
 -- options' units, ranges and help are ranread_options()'s (src/workload/options.c's
@@ -30,7 +32,9 @@ AS $$
         ('run',           9, 'ranread_verify',       $x$SELECT * FROM ranread_verify('ranread');$x$),
         ('run',          10, 'ranread_verify_errors', $x$SELECT batch, block, kind, expected, found FROM ranread_verify_errors ORDER BY at DESC LIMIT 10;$x$),
         ('run',          11, 'ranread_paths',        $x$SELECT prefetch, device_iops, server_iops, server_pct, says FROM ranread_paths('{0,1,8,32}', duration => '10s');$x$),
+        ('report',       -1, 'ranread_brief',        $x$SELECT * FROM ranread_brief ORDER BY batch DESC LIMIT 10;$x$),
         ('report',        1, 'ranread_summary',      $x$SELECT * FROM ranread_summary ORDER BY batch DESC LIMIT 10;$x$),
+        ('report',        0, 'ranread_seconds',     $x$SELECT * FROM ranread_seconds WHERE batch = (SELECT max(batch) FROM ranread_seconds);$x$),
         ('report',        2, 'ranread_summary_full', $x$SELECT * FROM ranread_summary_full WHERE batch = (SELECT max(batch) FROM ranread_summary_full);$x$),
         ('report',        3, 'ranread_process_summary', $x$SELECT * FROM ranread_process_summary WHERE batch = (SELECT max(batch) FROM ranread_process_summary);$x$),
         ('report',        4, 'ranread_group_summary', $x$SELECT batch, label, iops, avg_ms FROM ranread_group_summary ORDER BY batch DESC, grp;$x$),
@@ -225,8 +229,9 @@ AS $$
     ) a(name, unit, description)
 $$;
 
--- ranread_help(): every entry point by task, what it does, an example
-CREATE OR REPLACE FUNCTION @extschema@.ranread_help()
+-- Every entry point by task, what it does, an example: the help as a
+-- table, for programs and tests (ranread_help() prints it as text)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_help_table()
 RETURNS TABLE (task text, name text, example text, description text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -244,6 +249,72 @@ AS $$
      WHERE x.extname OPERATOR(pg_catalog.=) 'ranread'
      ORDER BY pg_catalog.array_position(ARRAY['setup', 'run', 'report', 'compare', 'study', 'fleet', 'watch',
                                               'commit path', 'advice', 'export', 'housekeeping'], e.task), e.n
+$$;
+
+-- A text cut into lines of at most width characters at spaces (a word
+-- longer than a line stands alone), the first line after first, the
+-- others after rest
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_wrap(t text, width integer, first text, rest text)
+RETURNS SETOF text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    line text := first;
+    empty boolean := true;
+    word text;
+BEGIN
+    FOREACH word IN ARRAY regexp_split_to_array(btrim(coalesce(t, '')), '\s+') LOOP
+        IF NOT empty AND length(line) + 1 + length(word) > width THEN
+            RETURN NEXT line;
+            line := rest;
+            empty := true;
+        END IF;
+        line := line || CASE WHEN empty THEN '' ELSE ' ' END || word;
+        empty := false;
+    END LOOP;
+    RETURN NEXT line;
+END
+$$;
+
+-- ranread_help(): what to type first, then every entry point by task, what
+-- it does and an example, as lines of text of at most 118 characters (a
+-- screen of 120 columns in psql's default format)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_help()
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    e record;
+    task text;
+BEGIN
+    RETURN QUERY SELECT l FROM unnest(ARRAY[
+        'first steps',
+        '  1. a target, at least twice the server''s RAM for figures from the disks:',
+        '       SELECT * FROM ranread_setup(''4GB'');',
+        '  2. one batch: 20 processes x 10000 random 8 KiB reads (IOPS, MiB/s, latency in ms):',
+        '       SELECT * FROM ranread_run(20, 10000);',
+        '  3. every batch so far, one line each; one batch''s seconds; one batch''s every column:',
+        '       SELECT * FROM ranread_brief;',
+        '       SELECT * FROM ranread_seconds WHERE batch = 1;',
+        '       SELECT * FROM ranread_summary_full WHERE batch = 1 \gx',
+        '  4. raise the processes until the latency or the IOPS say stop, and read the verdict:',
+        '       SELECT * FROM ranread_sweep(start => 1, max_processes => 64, duration => ''10s'');',
+        '  5. one function''s arguments: defaults, units and the ranges it allows:',
+        '       SELECT * FROM ranread_help(''ranread_run'');',
+        '  The views and functions below are the ones to read; \dx+ ranread lists ranread_internal''s',
+        '  helpers besides, which are not called by hand.  Every page: README.md and docs/ in the source.']) l;
+    FOR e IN SELECT * FROM ranread_internal.ranread_help_table() LOOP
+        IF task IS DISTINCT FROM e.task THEN
+            RETURN NEXT '';
+            RETURN NEXT e.task;
+            task := e.task;
+        END IF;
+        RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap(e.name || ': ' || e.description, 118, '  ', '    ');
+        RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap(e.example, 118, '      ', '        ');
+    END LOOP;
+END
 $$;
 
 -- The names of the help closest to a name that is none of them: most
@@ -321,7 +392,7 @@ BEGIN
                 WHEN a.d ~ '^NULL(::.*)?$' THEN 'NULL' || coalesce(': ' || o.null_means, '')
                 ELSE pg_catalog.regexp_replace(a.d, '^''(.*)''::[a-z ]+(\[\])?$', '\1') END,
            coalesce(o.unit, h.unit),
-           o.allowed,
+           coalesce(c.allowed, o.allowed),
            coalesce(CASE WHEN o.type::pg_catalog.oid OPERATOR(pg_catalog.=) a.argtype THEN o.help
                          WHEN o.name IS NOT NULL THEN 'a dimension of the study, an array of values: ' || o.help END,
                     h.description)
@@ -337,6 +408,10 @@ BEGIN
             AND (o.type::pg_catalog.oid OPERATOR(pg_catalog.=) a.argtype
                  OR (SELECT t.typarray FROM pg_catalog.pg_type t WHERE t.oid OPERATOR(pg_catalog.=) o.type) OPERATOR(pg_catalog.=) a.argtype)
       LEFT JOIN ranread_internal.ranread_help_arguments() h ON h.name OPERATOR(pg_catalog.=) a.argname
+      -- a probe's caps are its own, narrower than a batch's (src/probe.c)
+      LEFT JOIN ranread_internal.ranread_probe_caps() c
+             ON c.argument OPERATOR(pg_catalog.=) a.argname
+            AND wanted OPERATOR(pg_catalog.=) ANY (ARRAY['ranread_probe', 'ranread_probe_schedule'])
      WHERE a.argmode IS NULL OR a.argmode OPERATOR(pg_catalog.=) ANY (ARRAY['i', 'b', 'v']::"char"[])
      ORDER BY a.k;
 END

@@ -87,8 +87,8 @@ BEGIN
         ('f', 'ranread_fleet_export', 'Writes a fleet''s rows (tsv, csv), everything (json) or its chart (svg) to a new file in a server directory; returns its path'),
         ('f', 'ranread_reset', 'Deletes history: all of it, or the batches started before a time (sweeps, studies and fleets whole); returns the batches removed'),
         ('f', 'ranread_help', 'Help: the entry points by task with an example each; with a name, that function''s arguments with defaults and units'),
-        ('f', 'ranread_grant', 'Grants a role what ''run'', ''report'', ''probe'' or ''export'' needs (docs/reference.md, "Privileges"); returns the statements it ran'),
-        ('f', 'ranread_revoke', 'Takes back from a role what ranread_grant gave for ''run'', ''report'', ''probe'' or ''export''; returns the statements it ran'),
+        ('f', 'ranread_grant', 'Grants a role what ''run'', ''report'', ''probe'' or ''export'' needs (docs/reference.md, "Privileges"); returns a row per kind of use, or with verbose => true every statement it ran'),
+        ('f', 'ranread_revoke', 'Takes back from a role what ranread_grant gave for ''run'', ''report'', ''probe'' or ''export''; returns a row per kind of use, or with verbose => true every statement it ran'),
         -- keeping watch: the probe and its schedule
         ('f', 'ranread_probe', 'A probe: a small paced read-only batch (queue depth 1, 8 KiB random reads at RATE_IOPS for DURATION, low I/O priority) on a tablespace''s probe target, within ranread.probe_max_iops and ranread.probe_max_seconds; kept in ranread_probes; returns IOPS and latency (ms)'),
         ('f', 'ranread_probe_setup', 'Creates or re-creates the small target (256 MB by default) that a tablespace''s probes read; returns what ranread_setup does'),
@@ -117,7 +117,8 @@ BEGIN
         ('r', 'ranread_fleet_sweeps', 'History: one row per fleet sweep: its settings, why it stopped, the IOPS within the bound'),
         ('r', 'ranread_durability', 'History: one row per durability test: method, tablespace, where the log was, acknowledged writes, and its check (lost, torn, verdict)'),
         -- views
-        ('v', 'ranread_summary', 'One screen per batch: when, where, what ran, the load, IOPS, MiB/s, latency (ms, rounded) and status; every column is in ranread_summary_full'),
+        ('v', 'ranread_summary', 'One row per batch: when, where, what ran, the load, IOPS, MiB/s, latency (ms, rounded) and status (1.1''s columns); ranread_brief fits 120 columns, ranread_summary_full has every column'),
+        ('v', 'ranread_brief', 'One line per batch in 120 columns: processes, what ran, seconds, IOPS, MiB/s, average and p99 latency (ms), status'),
         ('v', 'ranread_summary_full', 'One row per batch with every column: options, figures (IOPS, MiB/s, latency in ms, rounded), CPU, device, steadiness, notes, what it ran on'),
         ('v', 'ranread_process_summary', 'One row per process of every batch: its figures (IOPS, MiB/s, latency in ms, rounded), without the histogram bytes of ranread_results'),
         ('v', 'ranread_group_summary', 'One row per group of every batch: its options and figures (IOPS, MiB/s, latency in ms)'),

@@ -294,3 +294,10 @@ CREATE TYPE ranread_internal.ranread_fleet_call AS (
     seconds     jsonb,
     fleet_row   jsonb
 );
+
+-- ranread_help() returns lines of text that fit a screen (first steps,
+-- then the entry points by task): a new result type, which CREATE OR
+-- REPLACE refuses, so dropped first; its table is
+-- ranread_internal.ranread_help_table() (the grants of 'report' are made
+-- again by the code and post-update.sql)
+DROP FUNCTION @extschema@.ranread_help();

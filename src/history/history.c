@@ -43,6 +43,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <unistd.h>
 
 #include "access/xact.h"
 #include "access/xlog.h"
@@ -59,6 +60,7 @@
 
 #include "engine.h"
 #include "figures.h"
+#include "fsinfo.h"
 #include "history.h"
 #include "repair.h"
 #include "iobuf.h"
@@ -639,8 +641,40 @@ history_notes(BatchShared *bs)
 						 s.len ? "; " : "", late_worker + 1, late / 1e6);
 	if (!bs->p.timing)
 		appendStringInfo(&s, "%slatency was not measured (ranread.timing = off)", s.len ? "; " : "");
+	if (history_cache_words(bs))
+		appendStringInfo(&s, "%s%s", s.len ? "; " : "", history_cache_words(bs));
 	serverpath_notes(bs, &s);
 	return s.len ? s.data : NULL;
+}
+
+/*
+ * Could caches under the filesystem have answered?  The largest part of a
+ * target the batch's device-path groups read (their regions), against
+ * twice the server's RAM, as ranread_setup's warning counts it (target.c):
+ * O_DIRECT bypasses the page cache, not the storage's or the controller's
+ * caches.  The words for the notes and the batch's WARNING, or NULL.
+ */
+char *
+history_cache_words(const BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	int64		ram = (int64) sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+	uint64		span = 0;
+	bool		any = false;
+
+	for (int i = 0; i < p->ngroups; i++)
+	{
+		const GroupParams *g = &p->groups[i];
+
+		if (g->path != PATH_DEVICE || p->targets[g->target].scratch)
+			continue;
+		any = true;
+		span = Max(span, (g->unit_hi - g->unit_lo) * (uint64) g->block_size);
+	}
+	if (!any || ram <= 0 || span >= 2 * (uint64) ram)
+		return NULL;
+	return psprintf("the part of the target read (%s) is less than twice the server's RAM (%s): storage and controller caches may have answered, not only the disks",
+					fsinfo_pretty(span), fsinfo_pretty(ram));
 }
 
 /* Insert one process's row */

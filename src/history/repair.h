@@ -16,5 +16,6 @@ extern char *history_unrecorded_words(BatchShared *bs);
 extern void history_describe_blockers(BatchShared *bs);
 extern RanreadPages history_pages(BatchShared *bs);
 extern char *history_notes(BatchShared *bs);
+extern char *history_cache_words(const BatchShared *bs);
 
 #endif							/* RANREAD_REPAIR_H */

@@ -683,3 +683,23 @@ figures_datum(TupleDesc desc, int attno, double v, bool *isnull)
 							   DirectFunctionCall1(float8_numeric, Float8GetDatum(v)),
 							   Int32GetDatum(typmod));
 }
+
+/*
+ * A figure as a NOTICE writes it, rounded as figures_datum rounds the row's
+ * column of that scale (places: 0 for IOPS, 1 for MiB/s and percentages, 3
+ * for ms and seconds) and as SQL's ranread_internal.ranread_round: one
+ * rounding, so that a message and the row it goes with say the same
+ * figure.  Not a finite number: "-".
+ */
+char *
+figures_text(double v, int places)
+{
+	if (isnan(v) || isinf(v))
+		return pstrdup("-");
+	if (places == 0 && fabs(v) < 9.2e18)
+		return psprintf(INT64_FORMAT, (int64) llround(v));
+	return DatumGetCString(DirectFunctionCall1(numeric_out,
+											   DirectFunctionCall2(numeric_round,
+																   DirectFunctionCall1(float8_numeric, Float8GetDatum(v)),
+																   Int32GetDatum(places))));
+}

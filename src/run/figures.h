@@ -38,5 +38,6 @@ extern char *figures_steady_text(int verdict, double excursion, double slope,
 extern char *figures_steady_words(BatchShared *bs);
 extern bool figures_steady_now(BatchShared *bs, int complete);
 extern Datum figures_datum(TupleDesc desc, int attno, double v, bool *isnull);
+extern char *figures_text(double v, int places);
 
 #endif							/* RANREAD_FIGURES_H */

@@ -221,8 +221,8 @@ claim(int64 batch, int processes)
 			(errcode(ERRCODE_OBJECT_IN_USE),
 			 errmsg("ranread batch " INT64_FORMAT " of database \"%s\" is already running", other,
 					get_database_name(dboid) ? get_database_name(dboid) : "?"),
-			 errdetail("It was started at %s by the session with PID %d and runs %d processes; one batch runs at a time in the cluster.",
-					   timestamptz_to_str(since), pid, procs),
+			 errdetail("It was started at %s by the session with PID %d and runs %d process%s; one batch runs at a time in the cluster.",
+					   timestamptz_to_str(since), pid, procs, procs == 1 ? "" : "es"),
 			 errhint("Wait for it to finish, or stop it with SELECT ranread_stop();")));
 	return 0;					/* keep compiler quiet */
 }
@@ -946,11 +946,54 @@ block_words(int bytes)
 	return psprintf("%d B", bytes);
 }
 
-/* An average latency as the RanRead line gives it: not measured without timing */
+/* An average latency as a mix's line gives it: not measured without timing */
 static char *
 avg_words(const RanreadFigures *f)
 {
-	return f->latency ? psprintf("%.2fms", f->avg_ms) : pstrdup("not measured");
+	return f->latency ? psprintf("%s ms", figures_text(f->avg_ms, 3)) : pstrdup("not measured");
+}
+
+static char *steady_words(const BatchShared *bs);
+
+/*
+ * A batch's line, in fio's spirit (README, "A first run"): "batch 12: 20
+ * processes, random 8 KiB reads, IOPS=41908, BW=327.4MiB/s, avg 0.480 ms,
+ * p99 2.104 ms, 10.002 s", each figure rounded as the row ranread_run
+ * returns has it (figures_text), then how it ended when that is not
+ * completed ("3.104 s of 00:00:08, stopped"), and SNIA's verdict when
+ * there is one.  A mix's line is its total ("mix of 2 groups"), after
+ * mix_line's line per group (which gives the verdict).
+ */
+static char *
+summary_line(const BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+	const GroupParams *g = &p->groups[0];
+	const RanreadFigures *f = &bs->total;
+	char	   *what;
+	const char *ended = bs->ended_steady ? ", ended steady" :
+		bs->status == STOP_NONE ? "" : psprintf(", %s", ranread_status_name(bs->status));
+
+	/* ended before its duration: of what it asked for */
+	if (*ended && p->duration_ns > 0)
+		ended = psprintf(" of %s%s",
+						 DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(&p->duration))),
+						 ended);
+
+	/* a mix: its total, as its total row (mix_line has each group) */
+	if (p->ngroups > 1 || p->mix)
+		what = psprintf("mix of %d group%s", p->ngroups, p->ngroups == 1 ? "" : "s");
+	else
+		what = psprintf("%s %s %s%s",
+						g->pattern == PATTERN_RANDOM ? "random" : "sequential", block_words(g->block_size),
+						g->write_pct == 0 ? "reads" : g->write_pct == 100 ? "writes" : psprintf("%d%% writes", g->write_pct),
+						g->queue_depth > 1 ? psprintf(" (queue depth %d)", g->queue_depth) : "");
+	return psprintf("batch " INT64_FORMAT ": %d process%s, %s, IOPS=%s, BW=%sMiB/s, %s%s, %s s%s%s",
+					p->batch, p->processes, p->processes == 1 ? "" : "es", what,
+					figures_text(f->iops, 0), figures_text(f->mbps, 1),
+					f->latency ? psprintf("avg %s ms", figures_text(f->avg_ms, 3)) : "latency not measured",
+					f->latency ? psprintf(", p99 %s ms", figures_text(f->p99_ms, 3)) : "",
+					figures_text(f->seconds, 3), ended, p->ngroups > 1 || p->mix ? "" : steady_words(bs));
 }
 
 /* Seconds as an interval's text, to a tenth: 00:00:03.1 */
@@ -1027,12 +1070,12 @@ mix_line(BatchShared *bs)
 		const GroupParams *g = &p->groups[i];
 		const RanreadFigures *f = &bs->group_fig[i];
 
-		appendStringInfo(&s, "%s %s, %d process%s %s %s%s QD%d: average response time = %s, calculated IOPS = %.0f (%.1f MiB/s)",
+		appendStringInfo(&s, "%s %s, %d process%s %s %s%s QD%d: average response time = %s, calculated IOPS = %s (%s MiB/s)",
 						 i ? ";" : "", g->label, g->processes, g->processes == 1 ? "" : "es",
 						 g->pattern == PATTERN_RANDOM ? "random" : "sequential",
 						 block_words(g->block_size),
 						 g->write_pct > 0 ? psprintf(" %d%% writes", g->write_pct) : "",
-						 g->queue_depth, avg_words(f), f->iops, f->mbps);
+						 g->queue_depth, avg_words(f), figures_text(f->iops, 0), figures_text(f->mbps, 1));
 	}
 	appendStringInfoString(&s, steady_words(bs));
 	return s.data;
@@ -1115,12 +1158,12 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 	uint64		late = history_start_late_ns(bs, &late_worker);
 
 	if (p->ngroups > 1 || p->mix)
+	{
 		ereport(level, (errmsg("%s", mix_line(bs))));
+		ereport(level, (errmsg("%s", summary_line(bs))));
+	}
 	else
-		ereport(level,
-				(errmsg("%d process%s (%s) average response time = %s, calculated IOPS = %.0f%s",
-						p->processes, p->processes == 1 ? "" : "es", elapsed_words(bs),
-						avg_words(f), f->iops, steady_words(bs))));
+		ereport(level, (errmsg("%s", summary_line(bs))));
 	if (batch_verifies(p))
 		ereport(figures_verify_errors(f) > 0 ? WARNING : level,
 				(errmsg("ranread batch " INT64_FORMAT " verify: " UINT64_FORMAT " bad blocks (" UINT64_FORMAT " corrupt, " UINT64_FORMAT " wrong block, " UINT64_FORMAT " lost) in " UINT64_FORMAT " pages read and checked",
@@ -1132,6 +1175,11 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 				 errhint("The first bad blocks are in ranread_verify_errors (batch " INT64_FORMAT ").", p->batch) : 0));
 	if (batch_server_path(p))
 		serverpath_report(bs, level);
+	/* each result says when caches may have answered, not only setup */
+	if (history_cache_words(bs))
+		ereport(WARNING,
+				(errmsg("ranread batch " INT64_FORMAT ": %s", p->batch, history_cache_words(bs)),
+				 errhint("For figures from the disks, read a target of at least twice the server's RAM (ranread_setup); the batch's notes in ranread_summary_full say so too.")));
 	if (bs->status == STOP_FAILED)
 		ereport(WARNING,
 				(errmsg("ranread batch " INT64_FORMAT " failed: %s", p->batch, bs->message)));
@@ -1176,6 +1224,7 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 void
 run_batch(BatchParams *p, RunContext *rc)
 {
+	RanreadEngine asked_engine;
 	BatchShared *bs;
 	int			want;
 	int			level;
@@ -1235,6 +1284,7 @@ run_batch(BatchParams *p, RunContext *rc)
 
 	/* Divide the streams, settle the engine, then let the workers go */
 	placement_divide(bs, rc->nworkers);
+	asked_engine = p->engine;
 	p->engine = bs->p.engine = settle_engine(bs);
 	p->register_buffers = bs->p.register_buffers = may_register(bs);
 	pg_write_barrier();
@@ -1252,8 +1302,11 @@ run_batch(BatchParams *p, RunContext *rc)
 		start_batch(bs, rc->handles);
 		/* the engine named is the one settled, which the recorder records */
 		ereport(level,
-				(errmsg("ranread batch " INT64_FORMAT ": %s engine, %d worker%s for %d process%s, %s",
+				(errmsg("ranread batch " INT64_FORMAT ": %s engine%s, %d worker%s for %d process%s, %s",
 						p->batch, engine_ops(bs->p.engine)->name,
+						/* why not the engine asked for: settle_engine's reason */
+						asked_engine != bs->p.engine && bs->p.engine == ENGINE_SYNC ?
+						" (each worker keeps one I/O in flight, where a plain pread or pwrite costs less than io_uring)" : "",
 						rc->nworkers, rc->nworkers == 1 ? "" : "s", p->processes,
 						p->processes == 1 ? "" : "es", queue_depth_words(p)),
 				 errdetail("%s I/O buffers: %s. Memory: %.1f MB of shared memory (%.1f kB per process), %.1f MB of I/O buffers.",

@@ -288,8 +288,8 @@ worker_progress(Worker *w, uint64 now)
 		w->next_report_ns = Min(w->next_report_ns, w->measure_ns);
 	bw->me->ios = w->ios;
 	snprintf(activity, sizeof(activity),
-			 "ranread batch " INT64_FORMAT ": worker %d, %d processes, " UINT64_FORMAT " I/Os, %.0f s",
-			 w->p->batch, bw->index + 1, w->nstreams, w->ios,
+			 "ranread batch " INT64_FORMAT ": worker %d, %d process%s, " UINT64_FORMAT " I/Os, %.0f s",
+			 w->p->batch, bw->index + 1, w->nstreams, w->nstreams == 1 ? "" : "es", w->ios,
 			 now > w->measure_ns ? (now - w->measure_ns) / 1e9 : 0.0);
 	pgstat_report_activity(STATE_RUNNING, activity);
 	if (ranread_worker_terminate)

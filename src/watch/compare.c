@@ -535,7 +535,11 @@ compare_hists(const RanreadHist *a, const RanreadHist *b, double min_factor,
 		r->factor = r->p99_ratio;
 	}
 	factor_interval(a, b, (r->decided_by && strcmp(r->decided_by, "p50") == 0) ? 50 : 99, alpha, r);
-	r->confidence = 1 - r->p_value;
+	/*
+	 * as a person reads it: to 0.0001 (0.9999999999999989 says no more
+	 * than 1.0000); p_value keeps the whole figure
+	 */
+	r->confidence = round((1 - r->p_value) * 1e4) / 1e4;
 }
 
 /* The settings of a comparison, checked: errors name the argument */

@@ -14,7 +14,7 @@ typedef struct RanreadComparison
 	double		factor;			/* b's percentile over a's */
 	double		factor_low;		/* its interval, at 1 - alpha at least */
 	double		factor_high;
-	double		confidence;		/* 1 - p_value */
+	double		confidence;		/* 1 - p_value, to 0.0001 */
 	double		p_value;		/* of the test that decided; the smaller when same */
 	uint64		n_a;
 	uint64		n_b;

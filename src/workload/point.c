@@ -336,9 +336,9 @@ study_facts(const BatchParams *p, const PointValue *vals)
 														  p->groups[g].region_start, p->groups[g].region_end));
 	}
 	if ((v = value_of(keys, n, vals, "small")) != NULL && v->i != labelled_processes(p, "small"))
-		not_the_batch("small", v->text, psprintf("its group \"small\" runs %d processes", labelled_processes(p, "small")));
+		not_the_batch("small", v->text, psprintf("its group \"small\" runs %d process%s", labelled_processes(p, "small"), labelled_processes(p, "small") == 1 ? "" : "es"));
 	if ((v = value_of(keys, n, vals, "large")) != NULL && v->i != labelled_processes(p, "large"))
-		not_the_batch("large", v->text, psprintf("its group \"large\" runs %d processes", labelled_processes(p, "large")));
+		not_the_batch("large", v->text, psprintf("its group \"large\" runs %d process%s", labelled_processes(p, "large"), labelled_processes(p, "large") == 1 ? "" : "es"));
 	if ((v = value_of(keys, n, vals, "mode")) != NULL)
 	{
 		int			want = strcmp(v->text, "read") == 0 ? 0 : strcmp(v->text, "write") == 0 ? 100 : -1;
@@ -388,7 +388,7 @@ window_facts(const BatchParams *p, const PointValue *vals)
 						max_load->text),
 				 errhint("A window's load is from 1 to the search's max_load.")));
 	if (strcmp(dim->text, "processes") == 0 && load->i != p->processes)
-		not_the_batch("load", load->text, psprintf("it runs %d processes", p->processes));
+		not_the_batch("load", load->text, psprintf("it runs %d process%s", p->processes, p->processes == 1 ? "" : "es"));
 	if (strcmp(dim->text, "queue_depth") == 0)
 		every_group_int(p, "load", load, offsetof(GroupParams, queue_depth));
 }

@@ -16,9 +16,9 @@
 #  - two sessions making the same target at once: the second replaces the
 #    first or is refused naming the target, never with a catalog error
 #  - pg_dump keeps the history and never a target, and its dump restores
-#  - (and, seen from psql, a batch's NOTICE line in the seed's format:
-#    "4 processes (2000 iterations in 00:00:00.2) average response time =
-#    0.12ms, calculated IOPS = 33000", with the time it measured)
+#  - (and, seen from psql, a batch's NOTICE line: "batch 3: 4 processes,
+#    random 8 KiB reads, IOPS=33000, BW=257.8MiB/s, avg 0.121 ms, p99
+#    0.402 ms, 0.242 s", with the IOPS of its row)
 . "$(dirname "$0")/lib/lib.sh"
 
 DB=rr_files
@@ -61,9 +61,10 @@ out=$(psql -qAtX -d "$DB" -c "SET client_min_messages = notice" \
         -c "SELECT status || ' ' || reads || ' ' || round(iops) FROM ranread_run(4, 2000)" 2>&1)
 row=$(echo "$out" | grep -v '^NOTICE:' | grep -v '^DETAIL:' | grep -v '^HINT:' | tail -1)
 is "${row% *}" "completed 8000" "a batch reads 8000 blocks of it"
-line=$(echo "$out" | grep -E '^NOTICE: +4 processes \(2000 iterations in [0-9:.]+\) average response time = [0-9]+\.[0-9]{2}ms, calculated IOPS = [0-9]+$')
-ok $? "it prints the seed's line as a NOTICE: '${line#NOTICE:  }'"
-is "${line##* }" "${row##* }" "... whose IOPS are the batch's"
+line=$(echo "$out" | grep -E '^NOTICE: +batch [0-9]+: 4 processes, random 8 KiB reads, IOPS=[0-9]+, BW=[0-9.]+MiB/s, avg [0-9]+\.[0-9]{3} ms, p99 [0-9]+\.[0-9]{3} ms, [0-9]+\.[0-9]{3} s$')
+ok $? "it prints the batch's line as a NOTICE: '${line#NOTICE:  }'"
+iops=${line#*IOPS=}
+is "${iops%%,*}" "${row##* }" "... whose IOPS are the batch's"
 cmp_ok "$(cached_bytes "$SEG")" '<' 1048576 "the batch's reads bypassed the page cache (fincore: $(cached_bytes "$SEG") bytes)"
 
 used=$(disk_bytes "$SEG")

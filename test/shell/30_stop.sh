@@ -38,7 +38,7 @@ LEADER=$(session_pid rr_leader)
 diag "running batch $BATCH, leader backend PID $LEADER"
 # docs/running.md, "While it runs": the workers' live line in pg_stat_activity
 sleep 1.2
-is "$(q "SELECT count(*) FILTER (WHERE query ~ ('^ranread batch ' || $BATCH || ': worker [12], 1 processes, [1-9][0-9]* I/Os, [0-9]+ s$'))
+is "$(q "SELECT count(*) FILTER (WHERE query ~ ('^ranread batch ' || $BATCH || ': worker [12], 1 process, [1-9][0-9]* I/Os, [0-9]+ s$'))
              || '/' || count(*) FROM pg_stat_activity WHERE backend_type = 'ranread worker'")" "2/2" \
   "any session sees each worker's batch, I/Os and seconds in pg_stat_activity while it runs"
 

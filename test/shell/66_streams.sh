@@ -65,8 +65,8 @@ echo "$out" | grep -q "^DETAIL:  The groups share workers, 17 processes each: a 
 ok $? "... the NOTICE says the groups share it"
 like_notes=$(q "SELECT notes ~ 'groups shared workers' FROM ranread_batches WHERE batch = $B")
 is "$like_notes" t "... and so do the batch's notes"
-echo "$out" | grep -q "^WARNING:"
-ok $((! $?)) "... without a WARNING: it was asked for"
+echo "$out" | grep "^WARNING:" | grep -qv "the part of the target read .* is less than twice the server's RAM"
+ok $((! $?)) "... without a WARNING but the cache's (the target is small): it was asked for"
 
 # a plain batch on fewer workers than processes
 out=$(msgs "SELECT * FROM ranread_run(4, 100, workers => 2)")

@@ -10,12 +10,12 @@ SET LOCAL client_min_messages = warning;
 SELECT plan(19);
 \ir lib/util.psql
 
-CREATE TEMP TABLE help AS SELECT * FROM ranread_help();
+CREATE TEMP TABLE help AS SELECT * FROM ranread_internal.ranread_help_table();
 
 SELECT is(ARRAY(SELECT attname::text FROM pg_attribute
                  WHERE attrelid = 'help'::regclass AND attnum > 0 ORDER BY attnum),
           ARRAY['task', 'name', 'example', 'description'],
-    'ranread_help() gives task, name, example and description');
+    'the help''s table (ranread_help() prints it as text) gives task, name, example and description');
 SELECT is(ARRAY(SELECT DISTINCT task FROM help ORDER BY task),
           ARRAY['advice', 'commit path', 'compare', 'export', 'fleet', 'housekeeping', 'report', 'run', 'setup', 'study', 'watch'],
     'its tasks: setup, run, report, compare, study, fleet, watch, commit path, advice, export, housekeeping');

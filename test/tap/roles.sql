@@ -31,7 +31,7 @@ SELECT is(pg_temp.error_of($$SELECT ranread_grant(NULL, 'run')$$), '22004: role 
     'a NULL role is refused');
 SELECT is(pg_temp.error_of($$SELECT ranread_revoke('tap_roles_runner', NULL)$$), '22023: invalid what for ranread_revoke: NULL',
     'ranread_revoke checks its arguments alike');
-SELECT ok(NOT has_function_privilege('pg_monitor', 'ranread_grant(regrole, text)', 'EXECUTE'),
+SELECT ok(NOT has_function_privilege('pg_monitor', 'ranread_grant(regrole, text, boolean)', 'EXECUTE'),
     'only superusers (and whom they grant it) call ranread_grant');
 
 -- 'report': what pg_monitor may do with ranread, no more
@@ -122,8 +122,8 @@ $$;
 -- directions and opposite orders of kinds
 CREATE ROLE tap_roles_order;
 CREATE TEMP TABLE ord AS
-SELECT 'grant' AS dir, t.n, t.s FROM ranread_grant('tap_roles_order', 'export') WITH ORDINALITY AS t(s, n);
-INSERT INTO ord SELECT 'revoke', t.n, t.s FROM ranread_revoke('tap_roles_order', 'export') WITH ORDINALITY AS t(s, n);
+SELECT 'grant' AS dir, t.n, t.s FROM ranread_grant('tap_roles_order', 'export', verbose => true) WITH ORDINALITY AS t(s, n);
+INSERT INTO ord SELECT 'revoke', t.n, t.s FROM ranread_revoke('tap_roles_order', 'export', verbose => true) WITH ORDINALITY AS t(s, n);
 CREATE TEMP VIEW ord_kind AS
 SELECT dir, n, CASE WHEN s LIKE '% ON SCHEMA %' THEN 1 WHEN s LIKE '% ON TABLE %' THEN 2
                     WHEN s LIKE '% ON SEQUENCE %' THEN 3 WHEN s LIKE '% ON FUNCTION %' THEN 4 ELSE 5 END AS k
