@@ -35,6 +35,8 @@ OBJS = \
 	src/history.o \
 	src/repair.o \
 	src/calls.o \
+	src/progress.o \
+	src/progress_batch.o \
 	src/limits.o \
 	src/probe.o \
 	src/verify.o \

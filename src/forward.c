@@ -85,6 +85,10 @@ PG_FUNCTION_INFO_V1(ranread_needs_expand);
  * are the extension owner's to write (their recorders are SECURITY
  * DEFINER), so no INSERT on those tables is here.
  */
+/* how a call says its step for ranread_progress (progress.c) */
+#define PROGRESS_CALL_NEED \
+	"EXECUTE on function ranread_internal.ranread_progress_call(text, bigint, text, integer, integer, float8, timestamptz)"
+
 static const char *const sweep_needs[] = {
 	"USAGE on schema ranread_internal",
 	"EXECUTE on functions ranread_internal.ranread_sweep_*",
@@ -95,6 +99,7 @@ static const char *const sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 	"USAGE on sequence @extschema@.ranread_sweep_seq",
 };
 
@@ -133,6 +138,7 @@ static const char *const study_needs[] = {
 	"EXECUTE on function @extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 	"USAGE on sequence @extschema@.ranread_study_seq",
 };
 
@@ -160,6 +166,7 @@ static const char *const fleet_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 };
 
 static const char *const fleet_sweep_needs[] = {
@@ -167,6 +174,7 @@ static const char *const fleet_sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 	"EXECUTE on function ranread_internal.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_say_step(text, bigint, @extschema@.ranread_sweep_step)",
