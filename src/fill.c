@@ -309,7 +309,7 @@ target_fill(const char *target, Oid relid, const char *relpath, const char *spcn
 	ranread_raise_fd_limit();
 
 	f.start_ns = f.last_note_ns = ranread_now_ns();
-	progress_work_begin("setup", 0, target, 0, 0, "writing", 0);
+	progress_work_begin("setup", 0, target, 0, 0, "writing", 0, -1);
 	progress_bytes("writing", 0, f.size, 0);
 	PG_TRY();
 	{

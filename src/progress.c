@@ -175,12 +175,13 @@ progress_slot(void)
 }
 
 /*
- * This backend begins a work: a batch it leads (claim), a setup or a verify
- * (claim 0); nothing done yet
+ * This backend begins a work: a batch it leads (claim), a setup (claim 0)
+ * or a verify (its claim); nothing done yet, remaining seconds to go (< 0
+ * not known)
  */
 void
 progress_work_begin(const char *kind, int64 id, const char *target, int64 batch,
-					uint64 claim, const char *phase, int processes)
+					uint64 claim, const char *phase, int processes, double remaining)
 {
 	ProgressSlot *s = progress_slot();
 	ProgressWork w;
@@ -197,7 +198,7 @@ progress_work_begin(const char *kind, int64 id, const char *target, int64 batch,
 	w.processes = processes;
 	w.iops = -1;
 	w.p99_ms = -1;
-	w.remaining = -1;
+	w.remaining = remaining;
 	SpinLockAcquire(&block->mutex);
 	s->dboid = MyDatabaseId;
 	s->role = GetUserId();

@@ -73,7 +73,7 @@ extern void batch_progress_begin(const struct BatchParams *p, ProgressWatch *pw)
 extern void batch_progress_watch(struct BatchShared *bs, ProgressWatch *pw, uint64 now, int level);
 
 extern void progress_work_begin(const char *kind, int64 id, const char *target, int64 batch,
-								uint64 claim, const char *phase, int processes);
+								uint64 claim, const char *phase, int processes, double remaining);
 extern void progress_bytes(const char *phase, uint64 done, uint64 total, double seconds);
 extern void progress_work_update(const ProgressWork *w);
 extern void progress_work_end(void);

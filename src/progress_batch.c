@@ -290,5 +290,5 @@ batch_progress_begin(const BatchParams *p, ProgressWatch *pw)
 			strcmp(p->caller, "ranread_probe") == 0 ? "probe" : "run",
 			sizeof(pw->kind));
 	progress_work_begin(pw->kind, pw->id, p->targets[0].name, p->batch, p->claim, "starting",
-						p->processes);
+						p->processes, p->duration_ns > 0 ? (p->warmup_ns + p->duration_ns) / 1e9 : -1);
 }

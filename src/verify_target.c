@@ -227,7 +227,7 @@ ranread_verify(PG_FUNCTION_ARGS)
 	cs->newest_batch = -1;
 	nblocks = cs->t.size_bytes / BLCKSZ;
 	cs->start_ns = start_ns;
-	progress_work_begin("verify", 0, name, 0, cs->claim, "reading", 0);
+	progress_work_begin("verify", 0, name, 0, cs->claim, "reading", 0, -1);
 	PG_ENSURE_ERROR_CLEANUP(check_release, UInt64GetDatum(cs->claim));
 	{
 		check_target(cs, nblocks);

@@ -117,6 +117,7 @@ BEGIN
         ('r', 'ranread_fleet_sweeps', 'History: one row per fleet sweep: its settings, why it stopped, the IOPS within the bound'),
         ('r', 'ranread_durability', 'History: one row per durability test: method, tablespace, where the log was, acknowledged writes, and its check (lost, torn, verdict)'),
         -- views
+        ('v', 'ranread_progress', 'What runs now and how far it is, for any session: a row per sweep, study, search or fleet and per run, probe, commit test, setup or verify: phase, step of steps, I/Os, seconds, IOPS and p99 (ms) of the last 5 s, time left, eta'),
         ('v', 'ranread_summary', 'One screen per batch: when, where, what ran, the load, IOPS, MiB/s, latency (ms, rounded) and status; every column is in ranread_summary_full'),
         ('v', 'ranread_summary_full', 'One row per batch with every column: options, figures (IOPS, MiB/s, latency in ms, rounded), CPU, device, steadiness, notes, what it ran on'),
         ('v', 'ranread_process_summary', 'One row per process of every batch: its figures (IOPS, MiB/s, latency in ms, rounded), without the histogram bytes of ranread_results'),
