@@ -77,6 +77,7 @@ typedef struct ProgressBlock
 
 static ProgressBlock *block = NULL;
 static int	my_slot = -1;
+static SubTransactionId work_subid = InvalidSubTransactionId;	/* this backend's work began in it */
 static bool callbacks_registered = false;
 
 static ProgressBlock *
@@ -101,11 +102,14 @@ progress_exit(int code, Datum arg)
 	my_slot = -1;
 }
 
-/* An error ended what this backend was doing (a subtransaction's or all) */
+/*
+ * An error ended what this backend was doing: its work, when it began in
+ * the subtransaction that aborts (subid) or a later one, or in any (0)
+ */
 static void
-progress_abort(void)
+progress_abort(SubTransactionId subid)
 {
-	if (block == NULL || my_slot < 0)
+	if (block == NULL || my_slot < 0 || (subid != InvalidSubTransactionId && work_subid < subid))
 		return;
 	SpinLockAcquire(&block->mutex);
 	if (block->slots[my_slot].pid == MyProcPid)
@@ -117,7 +121,7 @@ static void
 progress_xact_callback(XactEvent event, void *arg)
 {
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
-		progress_abort();
+		progress_abort(InvalidSubTransactionId);
 }
 
 static void
@@ -125,7 +129,7 @@ progress_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 						  SubTransactionId parentSubid, void *arg)
 {
 	if (event == SUBXACT_EVENT_ABORT_SUB)
-		progress_abort();
+		progress_abort(mySubid);
 }
 
 /*
@@ -207,6 +211,7 @@ progress_work_begin(const char *kind, int64 id, const char *target, int64 batch,
 	s->work_started = s->work_updated = GetCurrentTimestamp();
 	s->work_set = true;
 	SpinLockRelease(&block->mutex);
+	work_subid = GetCurrentSubTransactionId();
 }
 
 /* Where this backend's work is now (the owner's copy, all of it) */
