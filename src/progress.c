@@ -29,8 +29,9 @@
  * is free; work counts only in the transaction that published it, and a
  * batch only while its claim holds; a backend ends its work on the way out
  * of the batch (leader.c), on an error (the abort callbacks below) and at
- * exit.  A backend that finds no free slot reports nothing: progress is
- * never worth an error.
+ * exit.  A slot whose backend is idle may be taken by another backend;
+ * one that finds none (32 busy) reports nothing: progress is never worth
+ * an error.
  */
 #include "postgres.h"
 
@@ -133,14 +134,18 @@ progress_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 }
 
 /*
- * This backend's slot, taken on first use (a free one, or one whose backend
- * is gone); NULL when every slot is in use
+ * This backend's slot, taken on first use: a free one, one whose backend is
+ * gone, or one whose backend is idle (no work, no call of its present
+ * transaction), so that backends that once ran something do not keep the
+ * slots from those that run something now (an owner always checks that
+ * its slot is still its own).  NULL when every slot is busy.
  */
 static ProgressSlot *
 progress_slot(void)
 {
 	ProgressBlock *b = progress_block();
-	int			pids[RANREAD_PROGRESS_SLOTS];
+	ProgressSlot *copy = palloc(sizeof(ProgressSlot) * RANREAD_PROGRESS_SLOTS);
+	bool		take[RANREAD_PROGRESS_SLOTS];
 
 	if (my_slot >= 0 && b->slots[my_slot].pid == MyProcPid)
 		return &b->slots[my_slot];
@@ -148,16 +153,20 @@ progress_slot(void)
 
 	/* the slots' backends, checked outside the spinlock */
 	SpinLockAcquire(&b->mutex);
-	for (int i = 0; i < RANREAD_PROGRESS_SLOTS; i++)
-		pids[i] = b->slots[i].pid;
+	memcpy(copy, b->slots, sizeof(ProgressSlot) * RANREAD_PROGRESS_SLOTS);
 	SpinLockRelease(&b->mutex);
 	for (int i = 0; i < RANREAD_PROGRESS_SLOTS; i++)
-		if (pids[i] != 0 && pids[i] != MyProcPid && BackendPidGetProc(pids[i]) != NULL)
-			pids[i] = -1;		/* in use */
+	{
+		PGPROC	   *proc = copy[i].pid == 0 ? NULL : BackendPidGetProc(copy[i].pid);
+
+		take[i] = proc == NULL || copy[i].pid == MyProcPid ||
+			(!copy[i].work_set && (!copy[i].call_set || proc->lxid != copy[i].call_lxid));
+	}
 
 	SpinLockAcquire(&b->mutex);
 	for (int i = 0; i < RANREAD_PROGRESS_SLOTS && my_slot < 0; i++)
-		if (pids[i] >= 0 && b->slots[i].pid == pids[i])
+		if (take[i] && b->slots[i].pid == copy[i].pid && b->slots[i].work_set == copy[i].work_set &&
+			b->slots[i].call_set == copy[i].call_set && b->slots[i].call_lxid == copy[i].call_lxid)
 		{
 			memset(&b->slots[i], 0, sizeof(ProgressSlot));
 			b->slots[i].pid = MyProcPid;
@@ -166,6 +175,7 @@ progress_slot(void)
 			my_slot = i;
 		}
 	SpinLockRelease(&b->mutex);
+	pfree(copy);
 	if (my_slot < 0)
 		return NULL;
 	if (!callbacks_registered)

@@ -262,9 +262,9 @@ batch_progress_watch(BatchShared *bs, ProgressWatch *pw, uint64 now, int level)
 	}
 	progress_work_update(&w);
 
-	if (pw->next_notice == 0)
+	if (pw->next_notice == 0 && bs->go)
 		pw->next_notice = bs->measure_ns + PROGRESS_NOTICE_NS;
-	if (bs->go && now >= pw->next_notice && now > bs->measure_ns && !over)
+	if (pw->next_notice != 0 && now >= pw->next_notice && now > bs->measure_ns && !over)
 	{
 		pw->next_notice = now + PROGRESS_NOTICE_NS;
 		progress_notice(bs, &w, level);
