@@ -85,9 +85,12 @@ PG_FUNCTION_INFO_V1(ranread_needs_expand);
  * are the extension owner's to write (their recorders are SECURITY
  * DEFINER), so no INSERT on those tables is here.
  */
-/* how a call says its step for ranread_progress (progress.c) */
+/*
+ * how a call says its step for ranread_progress (progress.c): by prefix, as
+ * a 1.1 database, which this library also serves, has no such function
+ */
 #define PROGRESS_CALL_NEED \
-	"EXECUTE on function ranread_internal.ranread_progress_call(text, bigint, text, integer, integer, float8, timestamptz)"
+	"EXECUTE on functions ranread_internal.ranread_progress_call*"
 
 static const char *const sweep_needs[] = {
 	"USAGE on schema ranread_internal",

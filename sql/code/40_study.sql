@@ -698,7 +698,7 @@ BEGIN
     PERFORM ranread_internal.ranread_check_privileges('run ' || fn, fn, ARRAY[
         'EXECUTE on function @extschema@.ranread_run_step(jsonb)',
         'EXECUTE on function ranread_internal.ranread_call_register(text, bigint)',
-        'EXECUTE on function ranread_internal.ranread_progress_call(text, bigint, text, integer, integer, float8, timestamptz)',
+        'EXECUTE on functions ranread_internal.ranread_progress_call*',
         'USAGE on sequence @extschema@.ranread_study_seq']);
     PERFORM ranread_internal.ranread_require_read_committed(fn,
         'Its points are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');
