@@ -117,6 +117,7 @@ static const char *const latency_target_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 	"EXECUTE on function ranread_internal.ranread_latency_window(bytea, float8, float8)",
 	"EXECUTE on function @extschema@.ranread_hist_within(bytea, float8)",
 	"EXECUTE on function @extschema@.ranread_hist_buckets(bytea)",

@@ -177,11 +177,14 @@ progress_notice(const BatchShared *bs, const ProgressWork *w, int level)
 	if (step)
 	{
 		bound = c.kind == CALL_SWEEP;
-		appendStringInfo(&s, "%s " INT64_FORMAT ": %s %d of %s%d, %d process%s, ",
+		appendStringInfo(&s, "%s " INT64_FORMAT ": %s %d",
+						 c.kind == CALL_LATENCY_TARGET ? "latency target" :
 						 ranread_call_kind_name((RanreadCallKind) c.kind), c.id,
-						 c.kind == CALL_STUDY ? "point" : "step", c.step,
-						 bound ? "at most " : "", c.steps,
-						 p->processes, p->processes == 1 ? "" : "es");
+						 c.kind == CALL_STUDY ? "point" : c.kind == CALL_LATENCY_TARGET ? "window" : "step",
+						 c.step);
+		if (c.steps > 0)
+			appendStringInfo(&s, " of %s%d", bound ? "at most " : "", c.steps);
+		appendStringInfo(&s, ", %d process%s, ", p->processes, p->processes == 1 ? "" : "es");
 		level = NOTICE;
 		if (left >= 0)
 			left = c.after >= 0 ? left + c.after : -1;

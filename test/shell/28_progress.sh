@@ -14,6 +14,8 @@
 #    ..." at NOTICE while a step runs (a step's own NOTICEs are DEBUG1)
 #  - a study of two points: kind study, point 1 of 2 then 2 of 2, and its
 #    progress line
+#  - a latency-target search: its window, no count and no time left (it
+#    does not know them ahead), and its progress line
 #  - a fleet of one node (a second cluster): the coordinator's row (kind
 #    fleet, its id, phase running, the time left to the nodes' end) and, on
 #    the node, the node's batch of that fleet with its I/Os growing
@@ -101,6 +103,16 @@ is "$(echo "$R" | awk -F'|' '$7 == 1 && $6 == "running" { n++; if ($13 < 6.5 || 
    "... during point 1 the time left counts point 2 too"
 grep -Eq "^NOTICE: +study $ST: point 1 of 2, 1 process, [0-9]+ s of 7: [0-9]+ IOPS, p99 [0-9]+\.[0-9]{3} ms; 00:00:[0-9]{2} left, done at about " "$WORK/rr_study.out"
 ok $? "the study says its progress while a point runs: 'study $ST: point 1 of 2, 1 process, 5 s of 7: ...'"
+
+# --- a latency-target search (windows of 6 s, up to queue depth 2)
+bg_psql rr_search "SELECT count(*) FROM ranread_latency_target(1000, max_load => 2, duration => '6s')"
+watch "$BG_PID" "$WORK/search.s"
+LT=$(q "SELECT last_value FROM ranread_latency_target_seq")
+R=$(rows "$WORK/search.s" latency_target)
+is "$(echo "$R" | awk -F'|' -v s="$LT" '$4 != s { bad++ } $7 == 1 && $8 == "" && $6 == "running" && $9 > 0 { w1++ } END { print (!bad && w1 > 0) }')" 1 \
+   "a second session sees the latency-target search (its id $LT): window 1 (of a count it does not know), its batch's I/Os"
+grep -Eq "^NOTICE: +latency target $LT: window 1, 1 process, [0-9]+ s of 6: [0-9]+ IOPS, p99 [0-9]+\.[0-9]{3} ms$" "$WORK/rr_search.out"
+ok $? "... and its progress line: 'latency target $LT: window 1, 1 process, 5 s of 6: N IOPS, p99 X ms' (no time left it cannot know)"
 
 # --- a setup and a verify
 bg_psql rr_setup "SELECT target FROM ranread_setup('3GB', target => 'big')"
