@@ -155,8 +155,9 @@ RETURNS SETOF @extschema@.ranread_fleet_result
 AS 'MODULE_PATHNAME', 'ranread_forward'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 
--- Where the fleet is, for ranread_progress (src/progress.c): its phase,
--- and while its nodes run, when their batch is due to end (start_at,
+-- Where the fleet is, for ranread_progress (src/progress.c): its phase;
+-- before its nodes start, their start delay, warmup and duration still to
+-- come, and while they run, when their batch is due to end (start_at,
 -- warmup and duration); a fleet by iterations does not know.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_say(f ranread_internal.ranread_fleet_call,
     o @extschema@.ranread_fleet_options, phase text)
@@ -164,6 +165,9 @@ RETURNS void
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT ranread_internal.ranread_progress_call('fleet', f.fleet, phase, NULL, NULL, 0,
+    SELECT ranread_internal.ranread_progress_call('fleet', f.fleet, phase, NULL, NULL,
+        CASE WHEN phase = 'probing nodes'
+             THEN extract(epoch FROM coalesce(o.start_delay, interval '0') + coalesce(o.warmup, interval '0') + o.duration)::float8
+             ELSE 0 END,
         CASE WHEN phase = 'running' THEN f.start_at + coalesce(o.warmup, interval '0') + o.duration END)
 $$;
