@@ -46,6 +46,7 @@ RUN_OBJS = \
 	src/run/blocks.o \
 	src/run/iobuf.o \
 	src/run/figures.o \
+	src/run/progress_batch.o \
 	src/run/verify.o \
 	src/run/verify_target.o
 
@@ -58,11 +59,12 @@ TARGET_OBJS = \
 	src/target/purge.o
 
 # The history: recording a batch, repairing what a crash left, the calls
-# that run many batches
+# that run many batches and what runs now (ranread_progress)
 HISTORY_OBJS = \
 	src/history/history.o \
 	src/history/repair.o \
-	src/history/calls.o
+	src/history/calls.o \
+	src/history/progress.o
 
 # The commit path and durability, which the advisor reads
 ADVISE_OBJS = \

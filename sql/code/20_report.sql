@@ -253,7 +253,8 @@ $$;
 
 -- The steps of a sweep: its workload at start, 2 x start ... processes
 -- (the last clamped to max_processes) until ranread_sweep_next says stop;
--- each step a batch of the sweep.  Returns the steps and why they stopped.
+-- each step a batch of the sweep, said beforehand to ranread_progress
+-- (step i of at most n).  Returns the steps and why they stopped.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_sweep_run(
     sweep_id bigint, start integer, max_processes integer, max_avg_ms float8, spec jsonb,
     OUT steps @extschema@.ranread_sweep_step[], OUT reason text)
@@ -261,8 +262,12 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    nxt  record;
-    r    ranread_internal.ranread_step_result;
+    nxt    record;
+    r      ranread_internal.ranread_step_result;
+    left_n integer;
+    p      integer;
+    step_s float8 := extract(epoch FROM (spec ->> 'duration')::interval
+                                        + coalesce((spec ->> 'warmup')::interval, '0'));
 BEGIN
     steps := '{}';
     LOOP
@@ -270,6 +275,18 @@ BEGIN
           FROM ranread_internal.ranread_sweep_next(steps, start, max_processes, max_avg_ms);
         reason := nxt.stop_reason;
         EXIT WHEN nxt.next_processes IS NULL;
+
+        -- where it is, for ranread_progress and the step's progress line: the
+        -- steps that may follow this one (each twice the processes, up to
+        -- max_processes), each as long as this one
+        left_n := 0;
+        p := nxt.next_processes;
+        WHILE p < max_processes LOOP
+            p := least(p::bigint * 2, max_processes)::integer;
+            left_n := left_n + 1;
+        END LOOP;
+        PERFORM ranread_internal.ranread_progress_call('sweep', sweep_id, 'starting step',
+            cardinality(steps) + 1, cardinality(steps) + 1 + left_n, left_n * step_s);
 
         SELECT * INTO r
           FROM @extschema@.ranread_run_step(ranread_internal.ranread_spec(

@@ -428,6 +428,10 @@ BEGIN
         SELECT * INTO nxt
           FROM @extschema@.ranread_latency_target_next(steps, target_ms, percentile, max_load);
         EXIT WHEN nxt.next_load IS NULL;
+        -- for ranread_progress: the window, of a count and a time the
+        -- search itself does not know ahead
+        PERFORM ranread_internal.ranread_progress_call('latency_target', search_id,
+            CASE WHEN nxt.confirming THEN 'confirming' ELSE 'searching' END, cardinality(steps) + 1);
         steps := steps || ranread_internal.ranread_latency_target_window(spec, search_id,
             cardinality(steps) + 1, nxt.confirming, dimension, nxt.next_load, chk.fixed,
             target_ms, percentile, max_load);

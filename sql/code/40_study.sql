@@ -490,6 +490,15 @@ DECLARE
     overhead float8;
     left_s   float8;
 BEGIN
+    -- where the study is, for ranread_progress and the point's progress
+    -- line: the points after this one, as the NOTICE below counts them
+    overhead := CASE WHEN n_done > 1
+                     THEN greatest(extract(epoch FROM clock_timestamp() - started)::float8
+                                   - (measured - planned[res.n]), 0) / (n_done - 1)
+                     ELSE 0 END;
+    PERFORM ranread_internal.ranread_progress_call('study', res.study, 'starting point', res.n, total,
+        coalesce((SELECT sum(v) FROM unnest(planned[res.n + 1:]) v), 0) + overhead * (total - res.n));
+
     -- each group of the point, with the group options every point shares
     -- (the study's own scalar arguments, such as verify: never one of its
     -- dimensions, which are arrays)
@@ -689,6 +698,7 @@ BEGIN
     PERFORM ranread_internal.ranread_check_privileges('run ' || fn, fn, ARRAY[
         'EXECUTE on function @extschema@.ranread_run_step(jsonb)',
         'EXECUTE on function ranread_internal.ranread_call_register(text, bigint)',
+        'EXECUTE on functions ranread_internal.ranread_progress_call*',
         'USAGE on sequence @extschema@.ranread_study_seq']);
     PERFORM ranread_internal.ranread_require_read_committed(fn,
         'Its points are recorded by their workers while it runs, which a repeatable read snapshot cannot see; run it outside an explicit transaction.');

@@ -89,6 +89,7 @@ DECLARE
     t0 timestamptz;
 BEGIN
     f := ranread_internal.ranread_fleet_begin(o, sweep, fn);            -- checked, no node reached yet
+    PERFORM ranread_internal.ranread_fleet_say(f, o, 'probing nodes');  -- (ranread_progress)
     BEGIN
         PERFORM ranread_internal.ranread_fleet_open(f);                 -- the recorder
         f := ranread_internal.ranread_fleet_probe_nodes(f, o);          -- 1. probe
@@ -97,9 +98,11 @@ BEGIN
         FOR k IN 1..cardinality(f.nodes) LOOP                           --    then sent
             f.nodes[k] := ranread_internal.ranread_fleet_send(f.nodes[k], f.spec);
         END LOOP;
+        PERFORM ranread_internal.ranread_fleet_say(f, o, 'running');
         WHILE EXISTS (SELECT FROM unnest(f.nodes) x WHERE x.state = 'running') LOOP
             f := ranread_internal.ranread_fleet_poll(f, o);             -- 4. poll
         END LOOP;
+        PERFORM ranread_internal.ranread_fleet_say(f, o, 'collecting');
     EXCEPTION WHEN query_canceled OR others THEN
         PERFORM ranread_internal.ranread_fleet_interrupted(f, o, SQLSTATE, true);
         RAISE;
@@ -151,3 +154,20 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_fleet(
 RETURNS SETOF @extschema@.ranread_fleet_result
 AS 'MODULE_PATHNAME', 'ranread_forward'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+
+-- Where the fleet is, for ranread_progress (src/history/progress.c): its phase;
+-- before its nodes start, their start delay, warmup and duration still to
+-- come, and while they run, when their batch is due to end (start_at,
+-- warmup and duration); a fleet by iterations does not know.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_fleet_say(f ranread_internal.ranread_fleet_call,
+    o @extschema@.ranread_fleet_options, phase text)
+RETURNS void
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ranread_internal.ranread_progress_call('fleet', f.fleet, phase, NULL, NULL,
+        CASE WHEN phase = 'probing nodes'
+             THEN extract(epoch FROM coalesce(o.start_delay, interval '0') + coalesce(o.warmup, interval '0') + o.duration)::float8
+             ELSE 0 END,
+        CASE WHEN phase = 'running' THEN f.start_at + coalesce(o.warmup, interval '0') + o.duration END)
+$$;

@@ -61,7 +61,9 @@ AS $$
         'ranread_fleet_sweeps', 'ranread_fleet_summary', 'ranread_fleet_series',
         -- keeping watch
         'ranread_probes', 'ranread_probe_verdicts', 'ranread_baselines', 'ranread_health_thresholds',
-        'ranread_health']) t
+        'ranread_health',
+        -- what runs now
+        'ranread_progress']) t
     UNION ALL
     SELECT 'SELECT', 'table', 'ranread_internal', t FROM pg_catalog.unnest(ARRAY[
         'ranread_summary_raw', 'ranread_study_points_raw', 'ranread_study_overview_raw',
@@ -89,6 +91,7 @@ AS $$
         -- what the views call: the state of targets, batches and calls
         'ranread_target_state', 'ranread_target_info', 'ranread_batch_live', 'ranread_call_running',
         'ranread_running_calls', 'ranread_status_now', 'ranread_round', 'ranread_workload_words',
+        'ranread_progress_rows',
         'ranread_require', 'ranread_fleet_live', 'ranread_fleet_rows_raw', 'ranread_fleet_round',
         'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest', 'ranread_help_table',
         'ranread_wrap', 'ranread_probe_caps', 'ranread_count_words',

@@ -32,6 +32,7 @@ AS $$
         ('run',           9, 'ranread_verify',       $x$SELECT * FROM ranread_verify('ranread');$x$),
         ('run',          10, 'ranread_verify_errors', $x$SELECT batch, block, kind, expected, found FROM ranread_verify_errors ORDER BY at DESC LIMIT 10;$x$),
         ('run',          11, 'ranread_paths',        $x$SELECT prefetch, device_iops, server_iops, server_pct, says FROM ranread_paths('{0,1,8,32}', duration => '10s');$x$),
+        ('run',          12, 'ranread_progress',     $x$SELECT pid, kind, id, batch, phase, step, steps, ios, iops, p99_ms, remaining, eta FROM ranread_progress;$x$),
         ('report',       -1, 'ranread_brief',        $x$SELECT * FROM ranread_brief ORDER BY batch DESC LIMIT 10;$x$),
         ('report',        1, 'ranread_summary',      $x$SELECT * FROM ranread_summary ORDER BY batch DESC LIMIT 10;$x$),
         ('report',        0, 'ranread_seconds',     $x$SELECT * FROM ranread_seconds WHERE batch = (SELECT max(batch) FROM ranread_seconds);$x$),

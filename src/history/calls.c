@@ -113,8 +113,8 @@ registry(void)
 }
 
 /* A kind by name, or an error naming what there is */
-static RanreadCallKind
-kind_of(const char *name)
+RanreadCallKind
+ranread_call_kind_of(const char *name)
 {
 	for (int k = 0; k < lengthof(kind_names); k++)
 		if (strcmp(name, kind_names[k]) == 0)
@@ -281,7 +281,7 @@ ranread_call_register(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("kind and id of ranread_call_register must not be null")));
-	kind = kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	kind = ranread_call_kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	id = PG_GETARG_INT64(1);
 	if (session_currval(kind) != id)
 		ereport(ERROR,
@@ -421,7 +421,7 @@ ranread_call_end(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("kind and id of ranread_call_end must not be null")));
-	kind = kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	kind = ranread_call_kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	id = PG_GETARG_INT64(1);
 	r = registry();
 	SpinLockAcquire(&r->mutex);
@@ -494,6 +494,7 @@ ranread_calls_running(RanreadCallInfo *out, int max, bool mine)
 			out[k].pid = copy[i].pid;
 			out[k].role = copy[i].role;
 			out[k].started_at = copy[i].started_at;
+			out[k].ended = copy[i].ended;
 			k++;
 		}
 	return k;
@@ -516,7 +517,7 @@ ranread_call_running(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	if (RecoveryInProgress())
 		PG_RETURN_NULL();
-	kind = kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	kind = ranread_call_kind_of(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	id = PG_GETARG_INT64(1);
 	n = ranread_calls_running(info, RANREAD_MAX_CALLS, true);
 	for (int i = 0; i < n; i++)

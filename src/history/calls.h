@@ -33,9 +33,11 @@ typedef struct RanreadCallInfo
 	int			pid;
 	Oid			role;
 	TimestampTz started_at;
+	bool		ended;			/* returned; its entry stays until its transaction ends */
 } RanreadCallInfo;
 
 extern const char *ranread_call_kind_name(RanreadCallKind kind);
+extern RanreadCallKind ranread_call_kind_of(const char *name);
 extern bool ranread_call_mine(RanreadCallKind kind, int64 id);
 extern bool ranread_call_in_progress(void);
 extern int	ranread_calls_running(RanreadCallInfo *out, int max, bool mine);

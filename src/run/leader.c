@@ -61,6 +61,7 @@
 #include "params.h"
 #include "serverpath.h"
 #include "placement.h"
+#include "progress.h"
 
 #define NOTICE_EVERY_NS		((uint64) 5 * 1000000000)
 #define START_TIMEOUT_NS	((uint64) 60 * 1000000000)
@@ -346,6 +347,7 @@ leader_detach(dsm_segment *seg, Datum arg)
 	if (bs->record_state == RECORD_PENDING)
 		stop_and_wait_for_record(bs);
 	bs->leader_latch = NULL;
+	progress_work_end();
 	ranread_release(bs->p.claim);
 }
 
@@ -483,17 +485,6 @@ launch_workers(BatchShared *bs, dsm_segment *seg, int want, BackgroundWorkerHand
 			break;
 	}
 	return n;
-}
-
-/* Sum of completed I/Os so far, for progress notices */
-static uint64
-batch_progress(BatchShared *bs)
-{
-	uint64		ios = 0;
-
-	for (int i = 0; i < bs->p.nworkers; i++)
-		ios += bs->workers[i].ios;
-	return ios;
 }
 
 /* Has the recorder gone away without saying how the recording ended? */
@@ -832,9 +823,12 @@ watch_hist_seconds(BatchShared *bs, uint64 now, HistWatch *hw)
 	bs->hsec_done = hw->next;
 }
 
-/* Wait for the batch to be recorded, with progress notices (at level) */
+/*
+ * Wait for the batch to be recorded, with its progress published and said
+ * in NOTICEs (at level; progress_batch.c)
+ */
 static void
-wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level)
+wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level, ProgressWatch *pw)
 {
 	uint64		next_notice = bs->go_ns + NOTICE_EVERY_NS;
 	uint64		next_conn_check = 0;
@@ -875,16 +869,7 @@ wait_batch(BatchShared *bs, BackgroundWorkerHandle **handles, int level)
 		watch_steady(bs, now, &steady_checked, level);
 		watch_hist_seconds(bs, now, &hw);
 		watch_recording(bs, now, &blocked_since, &next_notice);
-		if (now >= next_notice && now > bs->measure_ns && !io_over(bs))
-		{
-			double		secs = (now - bs->measure_ns) / 1e9;
-			uint64		ios = batch_progress(bs);
-
-			next_notice = now + NOTICE_EVERY_NS;
-			ereport(level,
-					(errmsg("ranread batch " INT64_FORMAT ": %.0f s, " UINT64_FORMAT " I/Os, about %.0f IOPS",
-							bs->p.batch, secs, ios, ios / secs)));
-		}
+		batch_progress_watch(bs, pw, now, level);
 	}
 	pg_read_barrier();
 }
@@ -1228,6 +1213,7 @@ run_batch(BatchParams *p, RunContext *rc)
 	BatchShared *bs;
 	int			want;
 	int			level;
+	ProgressWatch *pw = palloc(sizeof(ProgressWatch));
 
 	leaving_by = 0;
 	params_resolve(p, rc->fn);
@@ -1251,6 +1237,7 @@ run_batch(BatchParams *p, RunContext *rc)
 												  get_namespace_oid(p->schema, false)),
 								false);
 	p->claim = claim(p->batch, p->processes);
+	batch_progress_begin(p, pw);
 
 	/* From here on the claim is released by the DSM detach callbacks */
 	rc->nworkers = want;
@@ -1316,7 +1303,7 @@ run_batch(BatchParams *p, RunContext *rc)
 						   iobuf_bytes(bs) / 1048576.0)));
 		if (batch_server_path(p))
 			serverpath_start_notice(&bs->p, level);
-		wait_batch(bs, rc->handles, level);
+		wait_batch(bs, rc->handles, level, pw);
 		if (!bs->figures_ready)
 		{
 			/* the recorder is gone: once every worker has left, count here */
@@ -1334,6 +1321,7 @@ run_batch(BatchParams *p, RunContext *rc)
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	progress_work_end();
 	report_batch(bs, rc, level);
 }
 

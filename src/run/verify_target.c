@@ -17,7 +17,8 @@
  * runs and every batch started meanwhile is refused (naming the check);
  * the claim is given back on an error, a cancel or an exit
  * (PG_ENSURE_ERROR_CLEANUP), and ranread_stop() stops the check as it
- * stops a batch.
+ * stops a batch.  Every 8 MB it says how far it is for ranread_progress
+ * (progress.c).
  */
 #include "postgres.h"
 
@@ -34,6 +35,7 @@
 #include "utils/builtins.h"
 
 #include "iobuf.h"
+#include "progress.h"
 #include "ranread.h"
 #include "target.h"
 #include "verify.h"
@@ -48,6 +50,7 @@ typedef struct CheckState
 {
 	RanreadTarget t;
 	uint64		claim;			/* the cluster's, held for the whole read */
+	uint64		start_ns;
 	uint64		counts[VERIFY_NKINDS];
 	uint64		no_checksum;	/* pages whose checksum could not be checked */
 	int64		newest_batch;	/* -1: no stamp found */
@@ -122,6 +125,9 @@ check_segment(CheckState *cs, int seg, uint64 nblocks, char *buf)
 						 errmsg("ranread_verify of target \"%s\" was stopped by ranread_stop() at block " UINT64_FORMAT,
 								cs->t.name, first + done),
 						 errdetail("Nothing of the check is recorded.")));
+			if ((first + done) % 1024 == 0)	/* every 8 MB: ranread_progress */
+				progress_bytes("reading", (first + done) * BLCKSZ, cs->t.size_bytes,
+							   (ranread_now_ns() - cs->start_ns) / 1e9);
 			got = pread(fd, buf, want, (off_t) (done * BLCKSZ));
 			if (got < 0)
 				ereport(ERROR,
@@ -220,11 +226,14 @@ ranread_verify(PG_FUNCTION_ARGS)
 
 	cs->newest_batch = -1;
 	nblocks = cs->t.size_bytes / BLCKSZ;
+	cs->start_ns = start_ns;
+	progress_work_begin("verify", 0, name, 0, cs->claim, "reading", 0, -1);
 	PG_ENSURE_ERROR_CLEANUP(check_release, UInt64GetDatum(cs->claim));
 	{
 		check_target(cs, nblocks);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(check_release, UInt64GetDatum(cs->claim));
+	progress_work_end();
 	ranread_release(cs->claim);
 
 	if (cs->kept > 0)

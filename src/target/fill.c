@@ -26,7 +26,8 @@
  * a disk-full or I/O error.  An interrupt: CHECK_FOR_INTERRUPTS, which
  * errors out on a cancel or a terminate, and after anything else the loop
  * goes on where it stopped.  The loop's progress call, once a second,
- * brings a NOTICE every 5 s.  The caller created the relation in its
+ * publishes the bytes written for ranread_progress (progress.c) and brings
+ * a NOTICE every 5 s.  The caller created the relation in its
  * transaction, so an error here (a full disk, a cancel) rolls it back and
  * the server unlinks every segment written so far.
  */
@@ -42,6 +43,7 @@
 #include "engine.h"
 #include "fill.h"
 #include "io.h"
+#include "progress.h"
 
 #define FILL_CHUNK			(1024 * 1024)
 #define FILL_DEPTH			8
@@ -123,6 +125,7 @@ fill_progress(Worker *w, uint64 now)
 	uint64		next = f->done_blocks + w->ios * (w->streams[0].g->block_size / BLCKSZ);
 	double		secs = (now - f->start_ns) / 1e9;
 
+	progress_bytes("writing", next * BLCKSZ, f->size, secs);
 	if (now - f->last_note_ns < FILL_PROGRESS_NS)
 		return;
 	f->last_note_ns = now;
@@ -306,15 +309,19 @@ target_fill(const char *target, Oid relid, const char *relpath, const char *spcn
 	ranread_raise_fd_limit();
 
 	f.start_ns = f.last_note_ns = ranread_now_ns();
+	progress_work_begin("setup", 0, target, 0, 0, "writing", 0, -1);
+	progress_bytes("writing", 0, f.size, 0);
 	PG_TRY();
 	{
 		open_segments(&f, relpath, spcname);
 		for (int g = 0; g < f.p->ngroups; g++)
 			fill_pass(&f, g);
+		progress_bytes("flushing", f.size, f.size, (ranread_now_ns() - f.start_ns) / 1e9);
 		close_segments(&f, true);
 	}
 	PG_FINALLY();
 	{
+		progress_work_end();
 		/* never unmap a buffer the kernel may still use: the engine lets go first */
 		fill_end_pass(&f);
 		close_segments(&f, false);

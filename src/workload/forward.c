@@ -85,6 +85,13 @@ PG_FUNCTION_INFO_V1(ranread_needs_expand);
  * are the extension owner's to write (their recorders are SECURITY
  * DEFINER), so no INSERT on those tables is here.
  */
+/*
+ * how a call says its step for ranread_progress (progress.c): by prefix, as
+ * a 1.1 database, which this library also serves, has no such function
+ */
+#define PROGRESS_CALL_NEED \
+	"EXECUTE on functions ranread_internal.ranread_progress_call*"
+
 static const char *const sweep_needs[] = {
 	"USAGE on schema ranread_internal",
 	"EXECUTE on functions ranread_internal.ranread_sweep_*",
@@ -95,6 +102,7 @@ static const char *const sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 	"USAGE on sequence @extschema@.ranread_sweep_seq",
 };
 
@@ -109,6 +117,7 @@ static const char *const latency_target_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_spec_check(jsonb, boolean)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 	"EXECUTE on function ranread_internal.ranread_latency_window(bytea, float8, float8)",
 	"EXECUTE on function @extschema@.ranread_hist_within(bytea, float8)",
 	"EXECUTE on function @extschema@.ranread_hist_buckets(bytea)",
@@ -133,6 +142,7 @@ static const char *const study_needs[] = {
 	"EXECUTE on function @extschema@.ranread_blocks(integer, integer, name, integer, text, float8, float8, bigint, text)",
 	"EXECUTE on function @extschema@.ranread_run_step(jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 	"USAGE on sequence @extschema@.ranread_study_seq",
 };
 
@@ -160,6 +170,7 @@ static const char *const fleet_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 };
 
 static const char *const fleet_sweep_needs[] = {
@@ -167,6 +178,7 @@ static const char *const fleet_sweep_needs[] = {
 	"EXECUTE on function ranread_internal.ranread_primary_only(text)",
 	"EXECUTE on function ranread_internal.ranread_spec(jsonb, jsonb)",
 	"EXECUTE on function ranread_internal.ranread_call_register(text, bigint)",
+	PROGRESS_CALL_NEED,
 	"EXECUTE on function ranread_internal.ranread_sweep_next(@extschema@.ranread_sweep_step[], integer, integer, float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_judge(@extschema@.ranread_sweep_step[], float8)",
 	"EXECUTE on function ranread_internal.ranread_sweep_say_step(text, bigint, @extschema@.ranread_sweep_step)",
