@@ -111,8 +111,11 @@ BEGIN
     RETURN jsonb_build_object(
         'kind', 'heat',
         'title', format('Latency by second, batch %s', id),
-        'subtitle', format('%s: %s processes, QD %s, %s B blocks, %s%% writes; run at %s; colour: I/Os in the second and latency band',
-                           b.target, b.processes, coalesce(b.queue_depth::text, 'mix'), coalesce(b.block_size::text, 'mix'),
+        'subtitle', format('%s: %s processes, QD %s, %s blocks, %s%% writes; run at %s',
+                           b.target, b.processes, coalesce(b.queue_depth::text, 'mix'),
+                           coalesce(CASE WHEN b.block_size % 1048576 = 0 THEN (b.block_size / 1048576) || ' MiB'
+                                         WHEN b.block_size % 1024 = 0 THEN (b.block_size / 1024) || ' KiB'
+                                         ELSE b.block_size || ' B' END, 'mix'),
                            coalesce(b.write_pct::text, 'mix'), to_char(b.run_at, 'YYYY-MM-DD HH24:MI:SS')),
         'x', jsonb_build_object('label', 'second of the measured run'),
         'y', jsonb_build_object('label', 'latency'),

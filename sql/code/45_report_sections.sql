@@ -20,15 +20,23 @@ SET search_path = pg_catalog, pg_temp
 SET client_min_messages = error
 AS $$
 DECLARE
-    rows  jsonb;
-    n     bigint;
+    rows      jsonb;
+    evidence  text;
+    n         bigint;
 BEGIN
     BEGIN
+        WITH a AS MATERIALIZED (SELECT row_number() OVER () AS k, x.* FROM @extschema@.ranread_advise() x)
         SELECT jsonb_agg(jsonb_build_array(a.setting, a.server_value, a.tablespace_value, a.suggested, a.scope,
-                                           a.figures, a.formula, a.to_measure, a.warning)),
+                                           CASE WHEN a.warning IS NOT NULL THEN 'yes' ELSE '' END) ORDER BY a.k),
+               string_agg(format('<li><b>%s</b><ul>%s%s%s%s</ul></li>', ranread_internal.ranread_html(a.setting),
+                                 coalesce('<li>Evidence: ' || ranread_internal.ranread_html(a.figures) || '</li>', ''),
+                                 coalesce('<li>Formula: ' || ranread_internal.ranread_html(a.formula) || '</li>', ''),
+                                 coalesce('<li>To measure: <code>' || ranread_internal.ranread_html(a.to_measure) || '</code></li>', ''),
+                                 coalesce('<li class="bad">Warning: ' || ranread_internal.ranread_html(a.warning) || '</li>', '')),
+                          '' ORDER BY a.k),
                count(*)
-          INTO rows, n
-          FROM @extschema@.ranread_advise() a;
+          INTO rows, evidence, n
+          FROM a;
     EXCEPTION WHEN OTHERS THEN
         RETURN '<section id="advice"><h2>Advice</h2>'
                || format('<p class="bad">ranread_advise() gave no advice: %s</p>', ranread_internal.ranread_html(SQLERRM))
@@ -36,12 +44,12 @@ BEGIN
     END;
     RETURN '<section id="advice"><h2>Advice</h2>'
            || '<p>What <code>SELECT * FROM ranread_advise();</code> says now from the history, measuring nothing: '
-           || 'each suggestion beside the figures and the formula it stands on. It applies nothing; '
+           || 'each suggestion (n/a: none), then the figures and the formula it stands on. It applies nothing; '
            || '<code>apply_sql</code> in its result does.</p>'
            || CASE WHEN coalesce(n, 0) = 0 THEN '<p class="muted">No advice: the history holds nothing it can use.</p>'
                    ELSE ranread_internal.ranread_html_table(
-                            ARRAY['setting', 'server', 'tablespace', 'suggested', 'scope', 'evidence', 'formula',
-                                  'to measure', 'warning'], rows) END
+                            ARRAY['setting', 'server', 'tablespace', 'suggested', 'scope', 'warning'], rows)
+                        || '<h3>The evidence</h3><ul class="evidence">' || evidence || '</ul>' END
            || '</section>';
 END
 $$;
@@ -84,9 +92,10 @@ BEGIN
 END
 $$;
 
--- The latest 3 commit tests (ranread_commit_summary), a row per test that
--- ran: the method, whether it wrote with O_DIRECT, operations per second
--- and latency.
+-- The latest 3 commit tests (ranread_commit_summary): a row per test and
+-- method, its rounds summed up (the median round's operations per second
+-- and latency, the slowest write of any round), whether it wrote with
+-- O_DIRECT.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_commit()
 RETURNS text
 LANGUAGE sql STABLE
@@ -96,26 +105,35 @@ AS $$
            || CASE WHEN NOT EXISTS (SELECT FROM ranread_internal.ranread_commit_summary_raw)
                    THEN '<p class="muted">No commit test has run: <code>SELECT * FROM ranread_commit_test();</code> '
                         || 'times the WAL''s write and sync on pg_wal, by each wal_sync_method.</p>'
-                   ELSE '<p>What a commit waits for, on the tablespace of each test: one WAL write and its sync '
-                        || '(<code>SELECT * FROM ranread_commit_summary</code>).</p>'
+                   ELSE '<p>What a commit waits for, on the tablespace of each test: one WAL write and its sync, '
+                        || 'a row per method with the median of its rounds (each round: '
+                        || '<code>SELECT * FROM ranread_commit_summary</code>).</p>'
                         || ranread_internal.ranread_html_table(
-                               ARRAY['commit test', 'batch', 'run at', 'where', 'test', 'method', 'O_DIRECT',
-                                     'writes', 'ops/s', 'avg ms', 'p99 ms', 'max ms', 'status'],
-                               (SELECT jsonb_agg(jsonb_build_array(c.commit_test, c.batch,
-                                                                   to_char(c.run_at, 'YYYY-MM-DD HH24:MI:SS'),
-                                                                   c.tablespace || coalesce(' (' || c.filesystem || ')', ''),
-                                                                   c.test, c.method,
+                               ARRAY['commit test', 'run at', 'where', 'test', 'method', 'O_DIRECT', 'rounds',
+                                     'ops/s', 'avg ms', 'p99 ms', 'max ms', 'batches', 'status'],
+                               (SELECT jsonb_agg(jsonb_build_array(c.commit_test, to_char(c.run_at, 'YYYY-MM-DD HH24:MI:SS'),
+                                                                   c.place, c.test, c.method,
                                                                    CASE WHEN c.direct THEN 'yes' WHEN NOT c.direct THEN 'no' ELSE '' END,
-                                                                   c.writes,
-                                                                   ranread_internal.ranread_fmt_figure(c.ops_per_s),
+                                                                   c.rounds, ranread_internal.ranread_fmt_figure(c.ops_per_s),
                                                                    to_char(c.avg_ms, 'FM999990.000'),
                                                                    to_char(c.p99_ms, 'FM999990.000'),
-                                                                   to_char(c.max_ms, 'FM999990.000'), c.status)
-                                                 ORDER BY c.commit_test DESC, c.batch)
-                                  FROM ranread_internal.ranread_commit_summary_raw c
-                                 WHERE c.commit_test IN (SELECT DISTINCT x.commit_test
-                                                           FROM ranread_internal.ranread_commit_summary_raw x
-                                                          ORDER BY x.commit_test DESC LIMIT 3))) END
+                                                                   to_char(c.max_ms, 'FM999990.000'),
+                                                                   CASE WHEN c.first = c.last THEN c.first::text ELSE c.first || '-' || c.last END,
+                                                                   c.status)
+                                                 ORDER BY c.commit_test DESC, c.first)
+                                  FROM (SELECT x.commit_test, min(x.run_at) AS run_at,
+                                               min(x.tablespace || coalesce(' (' || x.filesystem || ')', '')) AS place,
+                                               x.test, x.method, x.direct, count(*) AS rounds,
+                                               percentile_cont(0.5) WITHIN GROUP (ORDER BY x.ops_per_s) AS ops_per_s,
+                                               percentile_cont(0.5) WITHIN GROUP (ORDER BY x.avg_ms) AS avg_ms,
+                                               percentile_cont(0.5) WITHIN GROUP (ORDER BY x.p99_ms) AS p99_ms,
+                                               max(x.max_ms) AS max_ms, min(x.batch) AS first, max(x.batch) AS last,
+                                               string_agg(DISTINCT x.status, ', ') AS status
+                                          FROM ranread_internal.ranread_commit_summary_raw x
+                                         WHERE x.commit_test IN (SELECT DISTINCT y.commit_test
+                                                                   FROM ranread_internal.ranread_commit_summary_raw y
+                                                                  ORDER BY y.commit_test DESC LIMIT 3)
+                                         GROUP BY x.commit_test, x.test, x.method, x.direct) c)) END
            || '</section>'
 $$;
 

@@ -561,6 +561,8 @@ head_fit(const char *s, double px_per_char, double room)
 	int			chars = 0;
 	int			k;
 
+	if (svg_text_width(s, false) * px_per_char / CHAR_W <= room)
+		return s;
 	for (k = 0; s[k]; k++)
 		if ((s[k] & 0xC0) != 0x80 && chars++ == fit)
 			return psprintf("%s\xe2\x80\xa6", pnstrdup(s, k));
