@@ -27,12 +27,12 @@ BEGIN
     BEGIN
         WITH a AS MATERIALIZED (SELECT row_number() OVER () AS k, x.* FROM @extschema@.ranread_advise() x)
         SELECT jsonb_agg(jsonb_build_array(a.setting, a.server_value, a.tablespace_value, a.suggested, a.scope,
-                                           CASE WHEN a.warning IS NOT NULL THEN 'yes' ELSE '' END) ORDER BY a.k),
+                                           CASE WHEN nullif(a.warning, '') IS NOT NULL THEN 'yes' ELSE '' END) ORDER BY a.k),
                string_agg(format('<li><b>%s</b><ul>%s%s%s%s</ul></li>', ranread_internal.ranread_html(a.setting),
-                                 coalesce('<li>Evidence: ' || ranread_internal.ranread_html(a.figures) || '</li>', ''),
-                                 coalesce('<li>Formula: ' || ranread_internal.ranread_html(a.formula) || '</li>', ''),
-                                 coalesce('<li>To measure: <code>' || ranread_internal.ranread_html(a.to_measure) || '</code></li>', ''),
-                                 coalesce('<li class="bad">Warning: ' || ranread_internal.ranread_html(a.warning) || '</li>', '')),
+                                 CASE WHEN nullif(a.figures, '') IS NOT NULL THEN '<li>Evidence: ' || ranread_internal.ranread_html(a.figures) || '</li>' ELSE '' END,
+                                 CASE WHEN nullif(a.formula, '') IS NOT NULL THEN '<li>Formula: ' || ranread_internal.ranread_html(a.formula) || '</li>' ELSE '' END,
+                                 CASE WHEN nullif(a.to_measure, '') IS NOT NULL THEN '<li>To measure: <code>' || ranread_internal.ranread_html(a.to_measure) || '</code></li>' ELSE '' END,
+                                 CASE WHEN nullif(a.warning, '') IS NOT NULL THEN '<li class="bad">Warning: ' || ranread_internal.ranread_html(a.warning) || '</li>' ELSE '' END),
                           '' ORDER BY a.k),
                count(*)
           INTO rows, evidence, n
@@ -92,8 +92,8 @@ BEGIN
 END
 $$;
 
--- The latest 3 commit tests (ranread_commit_summary): a row per test and
--- method, its rounds summed up (the median round's operations per second
+-- The latest 3 commit tests (ranread_commit_summary): a row per test,
+-- method and size of write, its rounds summed up (the median round's operations per second
 -- and latency, the slowest write of any round), whether it wrote with
 -- O_DIRECT.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_commit()
@@ -109,21 +109,23 @@ AS $$
                         || 'a row per method with the median of its rounds (each round: '
                         || '<code>SELECT * FROM ranread_commit_summary</code>).</p>'
                         || ranread_internal.ranread_html_table(
-                               ARRAY['commit test', 'run at', 'where', 'test', 'method', 'O_DIRECT', 'rounds',
-                                     'ops/s', 'avg ms', 'p99 ms', 'max ms', 'batches', 'status'],
+                               ARRAY['commit test', 'run at', 'where', 'test', 'method', 'O_DIRECT', 'write kB',
+                                     'rounds', 'ops/s', 'avg ms', 'p99 ms', 'max ms', 'batches', 'status'],
                                (SELECT jsonb_agg(jsonb_build_array(c.commit_test, to_char(c.run_at, 'YYYY-MM-DD HH24:MI:SS'),
                                                                    c.place, c.test, c.method,
                                                                    CASE WHEN c.direct THEN 'yes' WHEN NOT c.direct THEN 'no' ELSE '' END,
-                                                                   c.rounds, ranread_internal.ranread_fmt_figure(c.ops_per_s),
+                                                                   c.write_kb, c.rounds, ranread_internal.ranread_fmt_figure(c.ops_per_s),
                                                                    to_char(c.avg_ms, 'FM999990.000'),
                                                                    to_char(c.p99_ms, 'FM999990.000'),
                                                                    to_char(c.max_ms, 'FM999990.000'),
-                                                                   CASE WHEN c.first = c.last THEN c.first::text ELSE c.first || '-' || c.last END,
+                                                                   CASE WHEN c.rounds <= 3 THEN c.batches
+                                                                        ELSE c.first || ' to ' || c.last END,
                                                                    c.status)
                                                  ORDER BY c.commit_test DESC, c.first)
                                   FROM (SELECT x.commit_test, min(x.run_at) AS run_at,
                                                min(x.tablespace || coalesce(' (' || x.filesystem || ')', '')) AS place,
-                                               x.test, x.method, x.direct, count(*) AS rounds,
+                                               x.test, x.method, x.direct, x.write_kb, count(*) AS rounds,
+                                               string_agg(x.batch::text, ', ' ORDER BY x.batch) AS batches,
                                                percentile_cont(0.5) WITHIN GROUP (ORDER BY x.ops_per_s) AS ops_per_s,
                                                percentile_cont(0.5) WITHIN GROUP (ORDER BY x.avg_ms) AS avg_ms,
                                                percentile_cont(0.5) WITHIN GROUP (ORDER BY x.p99_ms) AS p99_ms,
@@ -133,7 +135,7 @@ AS $$
                                          WHERE x.commit_test IN (SELECT DISTINCT y.commit_test
                                                                    FROM ranread_internal.ranread_commit_summary_raw y
                                                                   ORDER BY y.commit_test DESC LIMIT 3)
-                                         GROUP BY x.commit_test, x.test, x.method, x.direct) c)) END
+                                         GROUP BY x.commit_test, x.test, x.method, x.direct, x.write_kb) c)) END
            || '</section>'
 $$;
 

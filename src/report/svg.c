@@ -68,7 +68,10 @@
  *				"log": false | true | "auto", "base": 10 | 2, "min", "max",
  *				"integer": true (whole-number ticks), "ticks": "data" (x: a
  *				tick at each x of the data), "format": "number" | "count",
- *				"color"}
+ *				"color"; x of a line chart: "time": "duration" (x in seconds,
+ *				ticks in s, min, h or days by the span, the unit in the
+ *				label) | "clock" (x in Unix time, ticks at clock times, a
+ *				date at midnight), "utc_offset" (clock: seconds east of UTC)}
  *	 series		[{"label", "x": [numbers], "y": [numbers or null],
  *				"axis": "left" | "right", "color": "#rrggbb",
  *				"dash": "6 3" | "solid", "marker": "circle" | "square" |

@@ -1,6 +1,7 @@
 /*
  * svg_axis.c
- *		The renderer's axes (svg.c): scales, linear and logarithmic, ticks,
+ *		The renderer's axes (svg.c): scales, linear and logarithmic, time
+ *		axes (a duration in its unit, clock times), ticks,
  *		the x and y axes laid out around the plot, and the plot's furniture
  *		(grid, axes, reference lines).
  */

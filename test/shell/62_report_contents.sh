@@ -53,10 +53,11 @@ is "$(q "SELECT string_agg(m[1], ' ' ORDER BY n) FROM rep, regexp_matches(substr
   "advice health commit-tests durability verify batches" "... and its contents link to them"
 
 # the commit test: a row per method, with its rounds
-is "$(q "SELECT count(*) FROM (SELECT c.method, count(*) AS n FROM ranread_commit_summary c WHERE c.commit_test = $CT
-                                 GROUP BY c.method) m
-          WHERE $(sec commit-tests) !~ format('<td>%s</td><td>(yes|no|)</td><td>%s</td>', m.method, m.n)")" 0 \
-  "the commit tests: a row for each method of commit test $CT, with the number of its rounds" ||
+is "$(q "SELECT count(*) FROM (SELECT c.test, c.method, c.write_kb, count(*) AS n FROM ranread_commit_summary c
+                                WHERE c.commit_test = $CT GROUP BY c.test, c.method, c.write_kb) m
+          WHERE $(sec commit-tests) !~ format('<td>%s</td><td>%s</td><td>(yes|no|)</td><td>%s</td><td>%s</td>',
+                                              m.test, m.method, m.write_kb, m.n)")" 0 \
+  "the commit tests: a row for each test, method and size of write of commit test $CT, with the number of its rounds" ||
   q "SELECT $(sec commit-tests)" | head -c 3000 | sed 's/^/# /'
 is "$(q "SELECT count(DISTINCT method) >= 2 FROM ranread_commit_summary WHERE commit_test = $CT")" t \
   "... (the test timed several methods)"
@@ -64,10 +65,13 @@ is "$(q "SELECT count(DISTINCT method) >= 2 FROM ranread_commit_summary WHERE co
 # the advice, as ranread_advise() gives it now
 q "CREATE TABLE adv AS SELECT * FROM ranread_advise()" >/dev/null
 is "$(q "SELECT count(*) FROM adv")" "$(q "SELECT count(*) FROM adv a WHERE position('<tr><td>' || ranread_internal.ranread_html(a.setting) || '</td>' IN $(sec advice)) > 0
-                                                                 AND position('<li>Evidence: ' || ranread_internal.ranread_html(a.figures) || '</li>' IN $(sec advice)) > 0
-                                                                 AND position('<li>Formula: ' || ranread_internal.ranread_html(a.formula) || '</li>' IN $(sec advice)) > 0")" \
+                                                                 AND (nullif(a.figures, '') IS NULL OR position('<li>Evidence: ' || ranread_internal.ranread_html(a.figures) || '</li>' IN $(sec advice)) > 0)
+                                                                 AND (nullif(a.formula, '') IS NULL OR position('<li>Formula: ' || ranread_internal.ranread_html(a.formula) || '</li>' IN $(sec advice)) > 0)")" \
   "the advice: every setting ranread_advise() gives, with its evidence and formula"
-is "$(q "SELECT count(*) > 3 FROM adv")" t "... ($(q "SELECT string_agg(setting, ', ') FROM adv"))"
+is "$(q "SELECT count(*) > 3 AND count(nullif(figures, '')) > 3 FROM adv")" t "... ($(q "SELECT string_agg(setting, ', ') FROM adv"), most with their evidence)"
+is "$(q "SELECT count(*) FROM adv a WHERE nullif(a.warning, '') IS NULL AND position('<li><b>' || a.setting || '</b><ul>' IN $(sec advice)) > 0
+                                     AND substring($(sec advice) FROM '<li><b>' || a.setting || '</b><ul>.*?</ul></li>') ~ 'Warning'")" 0 \
+  "... and a warning only where the advice has one"
 is "$(q "SELECT $(sec advice) ~ 'gave no advice'")" f "... and no error instead"
 
 # the health
@@ -100,7 +104,7 @@ q "INSERT INTO ranread_durability (tablespace, method, duration, blocks, status,
 q "INSERT INTO ranread_verify_errors (batch, grp, target, block, kind, expected, found, at)
    VALUES ($RUN, 1, 'ranread', 4242, 'corrupt', 'checksum 1', 'checksum 2', now())" >/dev/null
 report found
-is "$(q "SELECT $(sec durability) ~ '<td>lost 3 acknowledged writes: the storage does not honour flushes</td>'")" t \
+is "$(q "SELECT $(sec durability) ~ '<td( class=\"wrap\")?>lost 3 acknowledged writes: the storage does not honour flushes</td>'")" t \
   "a durability check: the report gives its verdict"
 is "$(q "SELECT $(sec verify) ~ '<tr><td>$RUN</td><td>ranread</td><td>4242</td><td>corrupt</td>'")" t \
   "a verify error: the report lists the block and what was wrong"
