@@ -358,7 +358,7 @@ AS $$
     SELECT '<!DOCTYPE html>' || E'\n' || '<html lang="en"><head><meta charset="utf-8">'
            || format('<title>ranread report: %s</title>', ranread_internal.ranread_html(scope))
            || '<style>'
-           || 'body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;color:#212529;margin:24px auto;max-width:1000px;padding:0 16px;line-height:1.4}'
+           || 'body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;color:#212529;margin:24px auto;max-width:1240px;padding:0 16px;line-height:1.4}'
            || 'div.scroll{overflow-x:auto;max-width:100%}code{overflow-wrap:anywhere}'
            || 'h1{font-size:26px;margin-bottom:4px}h2{border-top:2px solid #dee2e6;padding-top:12px;margin-top:32px}'
            || 'table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}'

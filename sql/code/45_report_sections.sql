@@ -105,8 +105,8 @@ AS $$
            || CASE WHEN NOT EXISTS (SELECT FROM ranread_internal.ranread_commit_summary_raw)
                    THEN '<p class="muted">No commit test has run: <code>SELECT * FROM ranread_commit_test();</code> '
                         || 'times the WAL''s write and sync on pg_wal, by each wal_sync_method.</p>'
-                   ELSE '<p>What a commit waits for, on the tablespace of each test: one WAL write and its sync, '
-                        || 'a row per method with the median of its rounds (each round: '
+                   ELSE '<p>What a commit waits for, on the tablespace of each test: WAL writes and their sync, '
+                        || 'a row per test, method and size of write with the median of its rounds (each round: '
                         || '<code>SELECT * FROM ranread_commit_summary</code>).</p>'
                         || ranread_internal.ranread_html_table(
                                ARRAY['commit test', 'run at', 'where', 'test', 'method', 'O_DIRECT', 'write kB',
@@ -155,7 +155,7 @@ AS $$
                                   'checked', 'lost', 'torn', 'verdict'],
                             (SELECT jsonb_agg(jsonb_build_array(d.durability, to_char(d.started, 'YYYY-MM-DD HH24:MI'),
                                                                 d.tablespace, d.method, d.status, d.acknowledged,
-                                                                d.ended_by, to_char(d.checked, 'YYYY-MM-DD HH24:MI'),
+                                                                coalesce(d.ended_by, CASE WHEN d.status <> 'running' THEN 'its duration' END), to_char(d.checked, 'YYYY-MM-DD HH24:MI'),
                                                                 d.lost, d.torn, d.verdict)
                                               ORDER BY d.durability DESC)
                                FROM (SELECT * FROM @extschema@.ranread_durability x
