@@ -476,9 +476,14 @@ tick_text(const SvgAxis *a, double v)
 		return clock_text(a, v);
 	if (a->spec->time == RANREAD_SVG_TIME_DURATION)
 	{
+		double		step = a->step / a->unit;
+
 		v /= a->unit;
-		if (fabs(v) < 1e-6)
+		if (fabs(v) < step * 1e-6)
 			v = 0.0;
+		/* as a linear axis's: huge or tiny in exponent form, never long */
+		if (fabs(v) >= FMT_SCI_FROM || (step > 0.0 && step < 1e-6))
+			return ranread_fmt_sci(v);
 		return psprintf("%.*f", a->decimals, v);
 	}
 	/* a tick at 0 that rounding put a hair off it, or at -0 */

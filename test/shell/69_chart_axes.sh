@@ -142,6 +142,11 @@ ok $? "... its cells tell their values in tooltips"
 ! grep -q 'no latency histogram' "$OUT/timeline_4h.svg"
 ok $? "a batch whose every second has a histogram has no such note"
 
+# a duration of 1e200 s: its ticks in exponent form, never a number of
+# 200 digits (found by test/fuzz/gen_svg.py)
+q "SELECT ranread_svg('{\"x\": {\"time\": \"duration\"}, \"series\": [{\"x\": [0, 1e200], \"y\": [1, 2]}]}')" > "$OUT/huge.svg"
+is "$(grep -c '[0-9]\{20\}' "$OUT/huge.svg")" 0 "a duration axis of 1e200 s prints its ticks short ($(grep -o '>[0-9.e+]*</text>' "$OUT/huge.svg" | tail -1))"
+
 # what a time axis refuses
 is "$(q_err "SELECT ranread_svg('{\"y\": {\"time\": \"duration\"}}')")" \
   'invalid y.time in the spec for ranread_svg: only the x axis of a line chart is a time axis' "a time y axis is refused"
