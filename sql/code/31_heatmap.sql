@@ -9,7 +9,8 @@
 -- is a clean error, and no report section).
 
 -- The cells: one row per column, latency band and I/Os (0 where none),
--- from seconds with a histogram; lo_ms, hi_ms bound the band.
+-- from seconds with a histogram; lo_ms, hi_ms bound the band.  Every second
+-- of the batch has its column: one without a histogram has no I/O in it.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_latency_heat_cells(batch bigint,
     OUT col integer, OUT first_second integer, OUT last_second integer,
     OUT band integer, OUT lo_ms float8, OUT hi_ms float8, OUT ios bigint)
@@ -18,9 +19,12 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH s AS (
-        SELECT i.second, @extschema@.ranread_hist_merge(i.histogram) AS h
+        -- every second of the batch: one without a histogram (in any group)
+        -- is still a column, empty (the spec's note names it)
+        SELECT i.second, CASE WHEN bool_and(i.histogram IS NOT NULL)
+                              THEN @extschema@.ranread_hist_merge(i.histogram) END AS h
           FROM @extschema@.ranread_intervals i
-         WHERE i.batch = $1 AND i.histogram IS NOT NULL
+         WHERE i.batch = $1
          GROUP BY i.second
     ), w AS (
         SELECT greatest(1, ceil((max(s.second) + 1) / 40.0))::integer AS width FROM s
@@ -30,6 +34,7 @@ AS $$
         SELECT s.second / w.width AS col, floor(ln((k.low_ms + k.high_ms) / 2) / ln(2.0::float8))::integer AS band,
                sum(k.count) AS count
           FROM s, w, LATERAL @extschema@.ranread_hist_buckets(s.h) k
+         WHERE s.h IS NOT NULL
          GROUP BY 1, 2
     ), bands AS (
         SELECT generate_series(min(b.band), max(b.band)) AS band FROM b
@@ -64,7 +69,18 @@ BEGIN
                       HINT = 'Run a timed batch first (ranread.timing = on), e.g. SELECT * FROM ranread_run(1, duration => ''10s'');';
         END IF;
     END IF;
-    SELECT x.batch, x.target, x.processes, x.queue_depth, x.block_size, x.write_pct, x.run_at INTO b
+    SELECT x.batch, x.target, x.processes, x.queue_depth, x.block_size, x.write_pct, x.run_at,
+           -- the seconds without a histogram (in some group), as runs "5-7, 12"
+           (SELECT string_agg(CASE WHEN r.a = r.b THEN r.a::text ELSE r.a || '-' || r.b END, ', ' ORDER BY r.a)
+                   FILTER (WHERE r.k <= 8)
+                   || CASE WHEN count(*) > 8 THEN format(' and %s more', count(*) - 8) ELSE '' END
+              FROM (SELECT min(gs.second) AS a, max(gs.second) AS b, row_number() OVER (ORDER BY min(gs.second)) AS k
+                      FROM (SELECT i.second, i.second - row_number() OVER (ORDER BY i.second) AS run
+                              FROM @extschema@.ranread_intervals i WHERE i.batch = id
+                             GROUP BY i.second HAVING NOT bool_and(i.histogram IS NOT NULL)) gs
+                     GROUP BY gs.run) r) AS gaps,
+           (SELECT count(*) FROM (SELECT FROM @extschema@.ranread_intervals i WHERE i.batch = id
+                                   GROUP BY i.second HAVING NOT bool_and(i.histogram IS NOT NULL)) gs) AS ngaps INTO b
       FROM @extschema@.ranread_batches x WHERE x.batch = id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'batch % does not exist', id
@@ -95,13 +111,23 @@ BEGIN
     RETURN jsonb_build_object(
         'kind', 'heat',
         'title', format('Latency by second, batch %s', id),
-        'subtitle', format('%s: %s, QD %s, %s B blocks, %s%% writes; run at %s; colour: I/Os in the second and latency band',
-                           b.target, ranread_internal.ranread_count_words(b.processes, 'process'), coalesce(b.queue_depth::text, 'mix'), coalesce(b.block_size::text, 'mix'),
+        'subtitle', format('%s: %s, QD %s, %s blocks, %s%% writes; run at %s',
+                           b.target, ranread_internal.ranread_count_words(b.processes, 'process'), coalesce(b.queue_depth::text, 'mix'),
+                           coalesce(CASE WHEN b.block_size % 1048576 = 0 THEN (b.block_size / 1048576) || ' MiB'
+                                         WHEN b.block_size % 1024 = 0 THEN (b.block_size / 1024) || ' KiB'
+                                         ELSE b.block_size || ' B' END, 'mix'),
                            coalesce(b.write_pct::text, 'mix'), to_char(b.run_at, 'YYYY-MM-DD HH24:MI:SS')),
         'x', jsonb_build_object('label', 'second of the measured run'),
         'y', jsonb_build_object('label', 'latency'),
         'heat', jsonb_build_object('rows', g.rows, 'columns', g.cols, 'values', g.vals,
-                                   'metric', 'I/Os', 'log', 'auto', 'format', 'count'));
+                                   'metric', 'I/Os', 'log', 'auto', 'format', 'count'),
+        'notes', CASE WHEN b.ngaps > 0 THEN jsonb_build_array(jsonb_build_object('style', 'bad', 'text',
+                     format('%s %s no latency histogram (%s): %s empty. A second has none when the leader woke late, '
+                            'the 16 MB pool was full, or timing was off.',
+                            b.ngaps, CASE WHEN b.ngaps = 1 THEN 'second has' ELSE 'seconds have' END,
+                            CASE WHEN b.ngaps = 1 THEN 'second ' ELSE 'seconds ' END || b.gaps,
+                            CASE WHEN b.ngaps = 1 THEN 'its column is' ELSE 'their columns are' END)))
+                 ELSE '[]' END);
 END
 $$;
 

@@ -46,13 +46,15 @@ AS $$
 $$;
 
 -- An HTML table: the header cells, then rows of cells (already text; NULL
--- prints n/a); the first column left-aligned, the others right.  Pure.
+-- prints n/a); the first column left-aligned, the others right.  In a box
+-- that scrolls sideways when the window is narrower than the table (short
+-- cells stay on one line; a long one wraps).  Pure.
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_html_table(header text[], rows jsonb)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT '<table><thead><tr>'
+    SELECT '<div class="scroll"><table><thead><tr>'
            || (SELECT string_agg('<th>' || ranread_internal.ranread_html(h) || '</th>', '' ORDER BY i)
                  FROM unnest(header) WITH ORDINALITY x(h, i))
            || '</tr></thead><tbody>'
@@ -63,7 +65,7 @@ AS $$
                                                    ELSE ranread_internal.ranread_html(c #>> '{}') END || '</td>', '' ORDER BY j)
                                     FROM jsonb_array_elements(r) WITH ORDINALITY y(c, j)) || '</tr>', '' ORDER BY i)
                          FROM jsonb_array_elements(rows) WITH ORDINALITY x(r, i)), '')
-           || '</tbody></table>'
+           || '</tbody></table></div>'
 $$;
 
 -- An SVG chart for inline use: without its XML declaration.  Pure.
@@ -357,12 +359,14 @@ AS $$
     SELECT '<!DOCTYPE html>' || E'\n' || '<html lang="en"><head><meta charset="utf-8">'
            || format('<title>ranread report: %s</title>', ranread_internal.ranread_html(scope))
            || '<style>'
-           || 'body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;color:#212529;margin:24px auto;max-width:1000px;line-height:1.4}'
+           || 'body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;color:#212529;margin:24px auto;max-width:1240px;padding:0 16px;line-height:1.4}'
+           || 'div.scroll{overflow-x:auto;max-width:100%}code{overflow-wrap:anywhere}'
            || 'h1{font-size:26px;margin-bottom:4px}h2{border-top:2px solid #dee2e6;padding-top:12px;margin-top:32px}'
            || 'table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}'
            || 'th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:right}th{background:#f1f3f5}'
            || 'td:first-child,th:first-child{text-align:left}'
-           || 'th,td{white-space:nowrap}td.wrap{white-space:normal}'
+           || 'th,td{white-space:nowrap}td.wrap{white-space:normal;text-align:left;min-width:16em;max-width:32em}'
+           || 'ul.evidence li{margin:2px 0;overflow-wrap:anywhere}'
            || 'pre{background:#f8f9fa;border:1px solid #dee2e6;padding:8px;white-space:pre-wrap;font-size:13px}'
            || 'figure{margin:12px 0}figure svg{max-width:100%;height:auto}'
            || '.good{color:#2b8a3e}.bad{color:#c92a2a}.na{color:#868e96}.muted{color:#868e96}'
@@ -406,7 +410,8 @@ AS $$
 $$;
 
 -- The report's section on the latest 100 batches, for a report of the
--- history.
+-- history: each with its workload in words and its sync method (a commit
+-- test's rows are told apart by them).
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_report_batches()
 RETURNS text
 LANGUAGE sql STABLE
@@ -414,14 +419,16 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT '<section id="batches"><h2>The latest batches</h2>'
            || ranread_internal.ranread_html_table(
-                  ARRAY['batch', 'run at', 'target', 'processes', 'block', 'QD', 'writes %', 'status',
-                        'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms', 'study', 'sweep',
+                  ARRAY['batch', 'run at', 'target', 'workload', 'sync', 'processes', 'QD', 'status',
+                        'IOPS', 'MiB/s', 'avg ms', 'p99 ms', 'max ms', 'study', 'sweep', 'commit test',
                         'stddev ms', 'CPU usr %', 'CPU sys %', 'CPU us/IO', 'util %'],
                   (SELECT jsonb_agg(jsonb_build_array(s.batch, to_char(s.run_at, 'YYYY-MM-DD HH24:MI:SS'),
-                                                      s.target, s.processes, s.block_size, s.queue_depth,
-                                                      s.write_pct, s.status)
+                                                      s.target,
+                                                      ranread_internal.ranread_workload_words(s.groups, s.pattern, s.block_size::integer,
+                                                                                              s.write_pct, NULL),
+                                                      coalesce(s.sync, 'none'), s.processes, s.queue_depth, s.status)
                                     || ranread_internal.ranread_report_figures(s.iops, s.mbps, s.avg_ms, s.p99_ms, s.max_ms)
-                                    || jsonb_build_array(s.study, s.sweep,
+                                    || jsonb_build_array(s.study, s.sweep, s.commit_test,
                                                          to_char(s.lat_stddev_ms, 'FM999990.000'),
                                                          round(s.cpu_user_pct::numeric, 1), round(s.cpu_sys_pct::numeric, 1),
                                                          round(s.cpu_us_per_io::numeric, 1),
@@ -433,7 +440,9 @@ $$;
 
 -- The report: one self-contained HTML page (inline style and SVG, no
 -- script, no external file).  One study, one sweep, both, or (both NULL)
--- the history: the latest 10 studies and 10 sweeps and the latest 100
+-- the history: the latest advice, the health of the watched tablespaces,
+-- the commit tests, durability checks and verify errors, the latest 10
+-- studies and 10 sweeps, the latest batch's heatmap and the latest 100
 -- batches.  Always the server and targets and the settings that matter.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_report(
     study  bigint DEFAULT NULL,
@@ -471,12 +480,25 @@ BEGIN
     h := ranread_internal.ranread_report_head(scope);
     -- Contents
     h := h || '<nav><ul>'
+          || CASE WHEN scope = 'history'
+                  THEN '<li><a href="#advice">Advice</a></li><li><a href="#health">Health of watched tablespaces</a></li>'
+                       || '<li><a href="#commit-tests">Commit tests</a></li><li><a href="#durability">Durability checks</a></li>'
+                       || '<li><a href="#verify">Verify errors</a></li>'
+                  ELSE '' END
           || coalesce((SELECT string_agg(format('<li><a href="#study-%s">Study %s</a></li>', s, s), '' ORDER BY k)
                          FROM unnest(studies) WITH ORDINALITY x(s, k)), '')
           || coalesce((SELECT string_agg(format('<li><a href="#sweep-%s">Sweep %s</a></li>', s, s), '' ORDER BY k)
                          FROM unnest(sweeps) WITH ORDINALITY x(s, k)), '')
+          || CASE WHEN scope = 'history' THEN '<li><a href="#batches">The latest batches</a></li>' ELSE '' END
           || '</ul></nav>';
     h := h || ranread_internal.ranread_report_server();
+    -- the history's: advice, health, commit tests, durability, verify
+    -- (45_report_sections.sql)
+    IF scope = 'history' THEN
+        h := h || ranread_internal.ranread_report_advice() || ranread_internal.ranread_report_health()
+               || ranread_internal.ranread_report_commit() || ranread_internal.ranread_report_durability()
+               || ranread_internal.ranread_report_verify();
+    END IF;
     FOREACH id IN ARRAY studies LOOP
         h := h || ranread_internal.ranread_report_study(id);
     END LOOP;

@@ -347,7 +347,7 @@ BEGIN
         'subtitle', format('%s x %s; seconds from the start at %s, aligned by epoch second',
                            ranread_internal.ranread_count_words(f.nodes, 'node'), ranread_internal.ranread_count_words(f.processes, 'process'), to_char(f.start_at, 'YYYY-MM-DD HH24:MI:SS TZ')),
         'empty', 'The fleet has no per-second figures.',
-        'x', '{"label": "Seconds from the start", "integer": true}'::jsonb,
+        'x', '{"label": "Time from the start", "integer": true, "time": "duration"}'::jsonb,
         'y', '{"label": "IOPS (I/O operations per second)", "format": "count"}'::jsonb,
         'series', coalesce((
             SELECT jsonb_agg(jsonb_build_object('label', left(n.name, 40), 'marker', 'none',

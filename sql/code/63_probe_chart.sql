@@ -4,9 +4,10 @@
 
 -- SVG: the p50 and p99 latency of each probe of a tablespace over the last
 -- days (each probe's own merged histogram, from ranread_probe_verdicts),
--- the baseline as a band between its p50 and its p99 lines, where "slower"
--- starts (baseline p99 x slower_factor) and the thresholds; probes slower
--- than the baseline are highlighted.
+-- the baseline's p50 and p99 lines (each in a style of its own), where
+-- "slower" starts (baseline p99 x slower_factor) and the thresholds; probes
+-- slower than the baseline are highlighted.  The x axis is clock time in
+-- the session's time zone.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_probe_chart(tablespace name, since interval DEFAULT '30 days')
 RETURNS text
 LANGUAGE plpgsql STABLE
@@ -18,7 +19,6 @@ DECLARE
     bl record;
     p record;
     h record;
-    t0 timestamptz;
 BEGIN
     PERFORM ranread_internal.ranread_watch_tablespace(fn, 'tablespace', tablespace, gone_ok => true);
     PERFORM ranread_internal.ranread_require(fn, 'since', since, 'How far back, such as ''30 days''.');
@@ -35,10 +35,8 @@ BEGIN
                 THEN @extschema@.ranread_hist_percentile(b.histogram, 99) END AS p99
       INTO bl
       FROM @extschema@.ranread_baselines b WHERE b.tablespace = ranread_probe_chart.tablespace;
-    SELECT min(v.probed_at) INTO t0 FROM @extschema@.ranread_probe_verdicts v
-     WHERE v.tablespace = ranread_probe_chart.tablespace AND v.probed_at >= now() - since;
     -- the points, oldest first, and the highlights: the latest 64 slower ones
-    SELECT coalesce(jsonb_agg(round((extract(epoch FROM v.probed_at - t0) / 86400)::numeric, 4) ORDER BY v.probed_at, v.batch), '[]') AS x,
+    SELECT coalesce(jsonb_agg(extract(epoch FROM v.probed_at) ORDER BY v.probed_at, v.batch), '[]') AS x,
            coalesce(jsonb_agg(v.p50_ms ORDER BY v.probed_at, v.batch), '[]') AS p50,
            coalesce(jsonb_agg(v.p99_ms ORDER BY v.probed_at, v.batch), '[]') AS p99,
            count(*) AS n,
@@ -51,19 +49,22 @@ BEGIN
     RETURN @extschema@.ranread_svg(jsonb_strip_nulls(jsonb_build_object(
         'title', format('Probes of tablespace %s: p50 and p99 latency', tablespace),
         'subtitle', CASE WHEN p.n = 0 THEN format('the last %s', since)
-                         ELSE format('%s probes, %s to %s (UTC)', p.n,
-                                     to_char(p.first_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI'),
-                                     to_char(p.last_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI')) END,
+                         ELSE format('%s probes, %s to %s (%s)', p.n,
+                                     to_char(p.first_at, 'YYYY-MM-DD HH24:MI'),
+                                     to_char(p.last_at, 'YYYY-MM-DD HH24:MI'), current_setting('TimeZone')) END,
         'empty', format('no probe of tablespace %s in the last %s', tablespace, since),
-        'x', jsonb_build_object('label', CASE WHEN t0 IS NULL THEN 'Days'
-                                              ELSE format('Days since %s UTC', to_char(t0 AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI')) END),
+        -- clock times in the session's time zone (its offset now: a
+        -- change of summer time within the span shifts the older ticks)
+        'x', jsonb_build_object('label', format('Time of the probe (%s; a date marks midnight)', current_setting('TimeZone')),
+                                'time', 'clock', 'utc_offset', extract(timezone FROM now())),
         'y', jsonb_build_object('label', 'Latency (ms)', 'log', 'auto'),
         'series', jsonb_build_array(
             jsonb_build_object('label', 'p50 of a probe', 'x', p.x, 'y', p.p50, 'marker', 'circle'),
             jsonb_build_object('label', 'p99 of a probe', 'x', p.x, 'y', p.p99, 'marker', 'square')),
         'lines', (SELECT jsonb_agg(l.o ORDER BY l.k) FROM (VALUES
-            (1, jsonb_build_object('value', bl.p50, 'legend', 'baseline p50', 'color', '#2b8a3e', 'dash', '6 3')),
-            (2, jsonb_build_object('value', bl.p99, 'legend', 'baseline p99', 'color', '#2b8a3e', 'dash', '6 3')),
+            -- each line a style of its own: the p50 light and dotted, the p99 dark and long-dashed
+            (1, jsonb_build_object('value', bl.p50, 'legend', 'baseline p50', 'color', '#69db7c', 'dash', '3 3', 'width', 2)),
+            (2, jsonb_build_object('value', bl.p99, 'legend', 'baseline p99', 'color', '#2b8a3e', 'dash', '12 4', 'width', 2)),
             (3, jsonb_build_object('value', bl.p99 * thr.slower_factor, 'legend',
                                    format('slower: %sx baseline p99', round(thr.slower_factor::numeric, 2)),
                                    'color', '#f59f00', 'dash', '2 3')),

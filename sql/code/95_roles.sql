@@ -108,6 +108,8 @@ AS $$
         'ranread_html', 'ranread_html_table', 'ranread_html_svg', 'ranread_csv_field', 'ranread_study_csv',
         'ranread_study_json', 'ranread_report_figures', 'ranread_report_head', 'ranread_report_server',
         'ranread_report_batches', 'ranread_report_study', 'ranread_report_sweep', 'ranread_report_heatmap',
+        'ranread_report_advice', 'ranread_report_health', 'ranread_report_commit', 'ranread_report_durability',
+        'ranread_report_verify',
         -- keeping watch and comparing
         'ranread_watch_tablespace', 'ranread_health_thresholds_of', 'ranread_compare_pairs',
         'ranread_health_rank', 'ranread_health_hold', 'ranread_baseline_robust',

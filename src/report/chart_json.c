@@ -88,7 +88,8 @@ static const char *const spec_top_keys[] = {
 /* A panel under a line chart: a heat chart on the chart's x axis */
 static const char *const spec_panel_keys[] = {"kind", "title", "y", "heat", NULL};
 static const char *const spec_axis_keys[] = {
-	"label", "log", "base", "min", "max", "integer", "ticks", "format", "color", NULL
+	"label", "log", "base", "min", "max", "integer", "ticks", "format", "color", "time",
+	"utc_offset", NULL
 };
 static const char *const spec_series_keys[] = {
 	"label", "x", "y", "axis", "color", "dash", "marker", "width", "line", "labels",
@@ -123,6 +124,9 @@ static const SpecWord spec_scales[] = {
 };
 static const SpecWord spec_formats[] = {
 	{"number", RANREAD_SVG_NUMBER}, {"count", RANREAD_SVG_COUNT}, {NULL, 0}
+};
+static const SpecWord spec_times[] = {
+	{"duration", RANREAD_SVG_TIME_DURATION}, {"clock", RANREAD_SVG_TIME_CLOCK}, {NULL, 0}
 };
 static const SpecWord spec_sides[] = {{"left", false}, {"right", true}, {NULL, 0}};
 static const SpecWord spec_ticks[] = {{"auto", false}, {"data", true}, {NULL, 0}};
@@ -892,6 +896,20 @@ spec_axis(JsonbValue *v, const char *path, RanreadSvgAxis *a)
 	a->data_ticks = spec_opt_word(o, path, "ticks", spec_ticks, false);
 	a->format = spec_opt_word(o, path, "format", spec_formats, RANREAD_SVG_NUMBER);
 	a->color = spec_opt_color(o, path, "color");
+	a->time = spec_opt_word(o, path, "time", spec_times, RANREAD_SVG_TIME_NONE);
+	if (a->time != RANREAD_SVG_TIME_NONE && strcmp(path, "x") != 0)
+		spec_error(spec_path(path, "time"), "only the x axis of a line chart is a time axis");
+	if (a->time != RANREAD_SVG_TIME_NONE && (a->data_ticks || a->scale != RANREAD_SVG_LINEAR))
+		spec_error(spec_path(path, "time"), "a time axis is linear, with ticks of its own (no log, no data ticks)");
+	if ((f = spec_get(o, "utc_offset")))
+	{
+		a->utc_offset = spec_number(f, spec_path(path, "utc_offset"));
+		if (a->time != RANREAD_SVG_TIME_CLOCK)
+			spec_error(spec_path(path, "utc_offset"), "goes with \"time\": \"clock\" only");
+		if (!(fabs(a->utc_offset) <= 86400.0))
+			spec_error(spec_path(path, "utc_offset"),
+					   psprintf("%s seconds, at most 86400 either way", spec_show(f)));
+	}
 }
 
 /* One series */
@@ -1287,6 +1305,8 @@ spec_chart(Jsonb *jb, RanreadSvgChart *c)
 	c->empty = spec_opt_text(o, "", "empty");
 	if ((f = spec_get(o, "x")))
 		spec_axis(f, "x", &c->x);
+	if (c->x.time != RANREAD_SVG_TIME_NONE && c->kind != RANREAD_SVG_LINE)
+		spec_error("x.time", "only the x axis of a line chart is a time axis");
 	if ((f = spec_get(o, "y")))
 		spec_axis(f, "y", &c->y);
 	if ((f = spec_get(o, "y2")))

@@ -7,7 +7,10 @@
 -- a flat line at 0), and the figures in words, so that throttling and
 -- exhausted burst credits show as steps in the IOPS line (noted when the last
 -- third of the run is 20% below the first); and, where the seconds have
--- latency histograms (1.1), each second's p99 from them merged.
+-- latency histograms (1.1), each second's p99 from them merged; seconds
+-- without one (docs/charts-and-reports.md, "Percentiles over time") are gaps
+-- in that line and a note names them.  The x axis is a time axis (seconds,
+-- minutes, hours or days, chosen by the renderer from the span).
 --   $1  the batch (charts.c checks that it exists), or NULL when no batch
 --       has per-second intervals yet
 --   $2  the latency heatmap of the batch as a panel (chart_timeline_heat.sql),
@@ -47,8 +50,11 @@ WITH ch AS (
            max(s.max_ms) AS max_ms,
            -- p99 from the second's merged histograms (1.1; none in 1.0)
            CASE WHEN bool_and(s.h IS NOT NULL)
-                THEN @extschema@.ranread_hist_percentile(@extschema@.ranread_hist_merge(s.h), 99) END AS p99_ms
-      FROM (SELECT i.second,
+                THEN @extschema@.ranread_hist_percentile(@extschema@.ranread_hist_merge(s.h), 99) END AS p99_ms,
+           -- whether every group has the second's histogram (1.1; in 1.0
+           -- there are none to miss)
+           bool_and(s.h IS NOT NULL) OR NOT bool_or(s.keeps) AS has_hist
+      FROM (SELECT i.second, to_jsonb(i) ? 'histogram' AS keeps,
                    CASE WHEN abs(i.iops) <= 1e300::float8 THEN i.iops END AS iops,
                    CASE WHEN abs(i.avg_ms) <= 1e300::float8 THEN i.avg_ms END AS avg_ms,
                    i.max_ms,
@@ -91,8 +97,19 @@ WITH ch AS (
            coalesce(jsonb_agg(CASE WHEN abs(avg_ms) <= 1e300::float8 THEN avg_ms END), '[]') AS ys_avg,
            coalesce(jsonb_agg(CASE WHEN abs(max_ms) <= 1e300::float8 THEN max_ms END), '[]') AS ys_max,
            coalesce(jsonb_agg(p99_ms), '[]') AS ys_p99,
-           count(p99_ms) > 0 AS has_p99
+           count(p99_ms) > 0 AS has_p99,
+           count(*) FILTER (WHERE NOT has_hist) AS nohist
       FROM q
+), gaps AS (
+    -- the seconds without a histogram, as runs: "5-7, 12" (at most 8 runs
+    -- named)
+    SELECT string_agg(CASE WHEN r.a = r.b THEN r.a::text ELSE r.a || '-' || r.b END, ', ' ORDER BY r.a)
+           FILTER (WHERE r.k <= 8)
+           || CASE WHEN count(*) > 8 THEN format(' and %s more', count(*) - 8) ELSE '' END AS list
+      FROM (SELECT min(g.s) AS a, max(g.s) AS b, row_number() OVER (ORDER BY min(g.s)) AS k
+              FROM (SELECT (x - 0.5)::bigint AS s, (x - 0.5)::bigint - row_number() OVER (ORDER BY x) AS run
+                      FROM q WHERE NOT has_hist) g
+             GROUP BY g.run) r
 ), fig AS (
     -- the mean as a float8 computes it (a jsonb number), the coefficient
     -- of variation in numeric, which neither overflows nor underflows
@@ -166,10 +183,10 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
                                          ' engine ' || b.engine || ' ', ch.dot, ' status ' || b.status),
            'empty', format('Batch %s has no per-second intervals (it measured for less than a second, or is still running).',
                            b.batch),
-           'x', jsonb_build_object('label', 'Seconds into the measured run (warm-up excluded)',
+           'x', jsonb_build_object('label', 'Time into the measured run, warm-up excluded',
                                    'min', CASE WHEN fig.n > 0 THEN least(fig.x0 - 0.5, 0) ELSE 0 END,
                                    'max', CASE WHEN fig.n > 0 THEN fig.x1 + 0.5 ELSE 1 END,
-                                   'integer', true, 'format', 'count'),
+                                   'integer', true, 'time', 'duration'),
            'y', jsonb_build_object('label', 'IOPS (I/O operations per second)', 'format', 'count',
                                    'color', '#1c5fa8'),
            -- the maximum is often 100x the average: then a log scale, so
@@ -211,6 +228,17 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
                            ELSE jsonb_build_array(
                                jsonb_build_object('style', 'plain', 'text',
                                    'Latency: not measured (the batch ran with ranread.timing = off), so only IOPS are drawn.')) END
+                        -- seconds without a latency histogram: gaps, said
+                        -- (docs/charts-and-reports.md, "Percentiles over time")
+                        || CASE WHEN fig.timed AND fig.nohist > 0 THEN jsonb_build_array(
+                               jsonb_build_object('style', 'bad', 'text',
+                                   CASE WHEN fig.nohist = fig.n
+                                        THEN 'No second of this batch has a latency histogram: no p99 line and no heatmap.'
+                                        ELSE format('%s of %s seconds have no latency histogram (%s %s): gaps in the p99 line and '
+                                                    'empty heatmap columns there.', fig.nohist, fig.n,
+                                                    CASE WHEN fig.nohist = 1 THEN 'second' ELSE 'seconds' END, gaps.list) END
+                                   || ' A second has none when the leader woke late, the 16 MB pool was full, or timing was off.'))
+                           ELSE '[]' END
                         -- only when the IOPS did step down: the last third of
                         -- the run 20% below the first
                         || CASE WHEN fig.seconds >= 6 AND fig.last_third < 0.8 * fig.first_third
@@ -223,4 +251,4 @@ SELECT CASE WHEN $1 IS NULL THEN jsonb_build_object(
                                 ELSE '[]' END END,
            'panels', CASE WHEN fig.n > 0 AND $2::jsonb IS NOT NULL THEN jsonb_build_array($2::jsonb) END)
        END
-  FROM ch LEFT JOIN (b CROSS JOIN fig CROSS JOIN steady CROSS JOIN grp) ON true
+  FROM ch LEFT JOIN (b CROSS JOIN fig CROSS JOIN steady CROSS JOIN grp CROSS JOIN gaps) ON true

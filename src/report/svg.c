@@ -68,7 +68,10 @@
  *				"log": false | true | "auto", "base": 10 | 2, "min", "max",
  *				"integer": true (whole-number ticks), "ticks": "data" (x: a
  *				tick at each x of the data), "format": "number" | "count",
- *				"color"}
+ *				"color"; x of a line chart: "time": "duration" (x in seconds,
+ *				ticks in s, min, h or days by the span, the unit in the
+ *				label) | "clock" (x in Unix time, ticks at clock times, a
+ *				date at midnight), "utc_offset" (clock: seconds east of UTC)}
  *	 series		[{"label", "x": [numbers], "y": [numbers or null],
  *				"axis": "left" | "right", "color": "#rrggbb",
  *				"dash": "6 3" | "solid", "marker": "circle" | "square" |
@@ -545,6 +548,30 @@ svg_series_width(const RanreadSvgChart *c, int i)
  * ---------------------------------------------------------------------
  */
 
+/* Widths of the title (19 px bold) and the subtitle (13 px), roughly */
+#define TITLE_W(s) (svg_text_width((s), true) * 19.0 / 12.0)
+#define SUBTITLE_W(s) (svg_text_width((s), false) * 13.0 / 12.0)
+
+/*
+ * A title line that fits room px at px_per_char: the text, or its first
+ * characters and an ellipsis (the canvas widens for the title lines up to
+ * SVG_MAX_WIDTH first, so only a title longer than that is cut)
+ */
+static const char *
+head_fit(const char *s, double px_per_char, double room)
+{
+	int			fit = Max((int) (room / px_per_char) - 1, 8);
+	int			chars = 0;
+	int			k;
+
+	if (svg_text_width(s, false) * px_per_char / CHAR_W <= room)
+		return s;
+	for (k = 0; s[k]; k++)
+		if ((s[k] & 0xC0) != 0x80 && chars++ == fit)
+			return psprintf("%s\xe2\x80\xa6", pnstrdup(s, k));
+	return s;
+}
+
 /* The root element, background and title lines, before the body */
 static void
 svg_head(StringInfo out, double width, double height, const RanreadSvgChart *c)
@@ -564,10 +591,11 @@ svg_head(StringInfo out, double width, double height, const RanreadSvgChart *c)
 	appendStringInfoString(out, "</title>\n");
 	appendStringInfo(out, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
 					 width, height);
-	svg_text(out, 40, 34, NULL, "font-size=\"19\" font-weight=\"bold\"", title);
+	svg_text(out, 40, 34, NULL, "font-size=\"19\" font-weight=\"bold\"",
+			 head_fit(title, CHAR_W_BOLD * 19.0 / 12.0, width - 80.0));
 	if (c->subtitle)
 		svg_text(out, 40, 57, NULL, "font-size=\"13\" fill=\"" RANREAD_SVG_COLOR_MUTED "\"",
-				 c->subtitle);
+				 head_fit(c->subtitle, CHAR_W * 13.0 / 12.0, width - 80.0));
 }
 
 /* One legend entry: a short line in the style, a marker or swatch, a label */
@@ -729,8 +757,9 @@ draw_notes(SvgCanvas *cv, double y)
 		char	   *attrs = psprintf("font-size=\"%s\"%s%s", n->headline ? "15" : "13",
 										 tone ? " " : "", tone ? tone : "");
 		const char *rest = n->text ? n->text : "";
-		/* px per character at the note's size: 15 px bold or 13 px */
-		double		cw = n->headline ? CHAR_W_BOLD * 15.0 / 12.0 : CHAR_W * 13.0 / 12.0;
+		/* px per character at the note's size: 15 px bold or 13 px, bold too in a tone */
+		bool		bold = n->headline || n->tone == RANREAD_SVG_GOOD || n->tone == RANREAD_SVG_BAD;
+		double		cw = (bold ? CHAR_W_BOLD : CHAR_W) * (n->headline ? 15.0 : 13.0) / 12.0;
 		int			fit = Max((int) ((cv->width - 80.0) / cw), 20);
 
 		/* a note wider than the picture wraps at spaces, never leaves it */
@@ -986,6 +1015,10 @@ ranread_svg_render(StringInfo out, const RanreadSvgChart *c)
 	if (c->kind == RANREAD_SVG_HEAT && has_data)
 		cv.width = svg_heat_layout(c).width;
 	cv.width = Max(cv.width, table_width(&c->table));
+	/* and as the title lines need, up to SVG_MAX_WIDTH (then they are cut) */
+	cv.width = Max(cv.width, Min(SVG_MAX_WIDTH,
+								 80.0 + Max(TITLE_W(c->title ? c->title : "ranread chart"),
+											c->subtitle ? SUBTITLE_W(c->subtitle) : 0.0)));
 
 	if (!has_data)
 		last = draw_empty(&cv, c->subtitle ? 76.0 : 60.0) + 16.0;

@@ -65,6 +65,20 @@ typedef enum RanreadSvgTone
 	RANREAD_SVG_MUTED			/* grey */
 } RanreadSvgTone;
 
+/*
+ * A time axis (x of a line chart only): DURATION takes x in seconds and
+ * draws them in seconds, minutes, hours or days, chosen by the span, the
+ * unit added to the label; CLOCK takes x as Unix time (seconds since
+ * 1970-01-01 UTC) and ticks at round clock times (HH:MM, a date at
+ * midnight), shifted by the axis's utc_offset.
+ */
+typedef enum RanreadSvgTime
+{
+	RANREAD_SVG_TIME_NONE,
+	RANREAD_SVG_TIME_DURATION,
+	RANREAD_SVG_TIME_CLOCK
+} RanreadSvgTime;
+
 /* An axis; the label carries the unit: "Latency (ms)" */
 typedef struct RanreadSvgAxis
 {
@@ -77,6 +91,8 @@ typedef struct RanreadSvgAxis
 	bool		data_ticks;		/* x: a tick at each x of the data */
 	RanreadSvgFormat format;	/* of the tick labels */
 	const char *color;			/* ticks, axis line, title; NULL: neutral */
+	RanreadSvgTime time;		/* x: a time axis (never log) */
+	double		utc_offset;		/* CLOCK: seconds east of UTC of the labels */
 } RanreadSvgAxis;
 
 /* A line (x, y per point) or a bar series (y per category) */

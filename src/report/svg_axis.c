@@ -1,6 +1,7 @@
 /*
  * svg_axis.c
- *		The renderer's axes (svg.c): scales, linear and logarithmic, ticks,
+ *		The renderer's axes (svg.c): scales, linear and logarithmic, time
+ *		axes (a duration in its unit, clock times), ticks,
  *		the x and y axes laid out around the plot, and the plot's furniture
  *		(grid, axes, reference lines).
  */
@@ -73,7 +74,8 @@ svg_range_add(SvgRange *r, double v)
 bool
 svg_axis_wants_log(const RanreadSvgAxis *spec, const SvgRange *r)
 {
-	if (spec->scale == RANREAD_SVG_LINEAR || r->n == 0 || isnan(r->minpos))
+	if (spec->scale == RANREAD_SVG_LINEAR || spec->time != RANREAD_SVG_TIME_NONE ||
+		r->n == 0 || isnan(r->minpos))
 		return false;
 	if (spec->scale == RANREAD_SVG_LOG)
 		return true;
@@ -86,6 +88,10 @@ axis_label(const SvgAxis *a)
 {
 	const char *label = a->spec->label ? a->spec->label : "";
 
+	if (a->spec->time == RANREAD_SVG_TIME_DURATION && !a->log)
+		return psprintf("%s%s(%s)", label, label[0] ? " " : "",
+						a->unit == 1.0 ? "s" : a->unit == 60.0 ? "min" :
+						a->unit == 3600.0 ? "h" : "days");
 	if (!a->log || strstr(label, "log scale") != NULL ||
 		strstr(label, "log\xe2\x82\x82 scale") != NULL)
 		return label;
@@ -263,6 +269,149 @@ axis_log(SvgAxis *a, const SvgRange *r, bool pad)
 }
 
 /*
+ * A duration axis: x in seconds, drawn in the unit its span reads best in
+ * (up to 3 minutes in seconds, 3 hours in minutes, 3 days in hours, then
+ * days), ticks at 1, 2 or 5 x 10^k of the unit, about ten of them; the
+ * unit goes into the label.
+ */
+static void
+axis_duration_x(SvgAxis *a, double lo, double hi)
+{
+	double		span;
+	double		unit;
+	double		step;
+	int			n;
+	int			i;
+
+	lo = axis_clamp(lo);
+	hi = axis_clamp(hi);
+	if (!(hi > lo))
+		hi = lo + 1.0;
+	span = hi - lo;
+	unit = span <= 180.0 ? 1.0 : span <= 3 * 3600.0 ? 60.0 :
+		span <= 3 * 86400.0 ? 3600.0 : 86400.0;
+	step = nice_ceil(span / unit / 10.0);
+	if (fabs(step / pow(10.0, floor(log10(step))) - 2.5) < 1e-9)
+		step *= 2.0;
+	if (a->spec->integer && unit == 1.0)
+		step = Max(step, 1.0);
+	/* from a multiple of the step at or below lo */
+	lo = floor(lo / unit / step + 1e-9) * step * unit;
+	n = (int) Max(1.0, Min(ceil((hi - lo) / unit / step - 1e-9), (double) MAX_TICKS - 1));
+	a->unit = unit;
+	a->decimals = step_decimals(step);
+	a->step = step * unit;
+	a->lo = lo;
+	a->hi = lo + a->step * n;
+	a->nticks = n + 1;
+	for (i = 0; i < a->nticks; i++)
+		a->ticks[i] = lo + a->step * i;
+	axis_settle(a);
+}
+
+/* The whole days since 1970-01-01 of a time, and the seconds into its day */
+static void
+clock_split(double t, double *days, double *secs)
+{
+	*days = floor(t / 86400.0);
+	*secs = t - *days * 86400.0;
+}
+
+/*
+ * A clock axis: x in Unix time, shown at utc_offset; the data's range with
+ * a margin, ticks at the round clock times of the first step that leaves
+ * at most 8 of them (seconds, minutes, hours, days, weeks).
+ */
+static void
+axis_clock_x(SvgAxis *a, double lo, double hi)
+{
+	static const double steps[] = {
+		1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800,
+		21600, 43200, 86400, 172800, 604800, 1209600, 2419200, 4838400,
+		9676800, 31449600
+	};
+	double		off = VALUE_OK(a->spec->utc_offset) ? a->spec->utc_offset : 0.0;
+	double		step = steps[lengthof(steps) - 1];
+	double		span;
+	double		t;
+	int			i;
+
+	lo = Max(-1e13, Min(1e13, axis_clamp(lo)));
+	hi = Max(-1e13, Min(1e13, axis_clamp(hi)));
+	if (!(hi > lo))
+	{
+		lo -= 1800.0;
+		hi += 1800.0;
+	}
+	span = hi - lo;
+	/* a margin, unless the spec gave the bounds */
+	if (isnan(spec_bound(a->spec->min)) && isnan(spec_bound(a->spec->max)))
+	{
+		lo -= 0.03 * span;
+		hi += 0.03 * span;
+		span = hi - lo;
+	}
+	for (i = 0; i < lengthof(steps); i++)
+		if (span / steps[i] <= 8.0)
+		{
+			step = steps[i];
+			break;
+		}
+	a->unit = step;
+	a->step = step;
+	a->decimals = 0;
+	a->lo = lo;
+	a->hi = hi;
+	a->nticks = 0;
+	/* the first round time at or after lo, on the clock of the labels */
+	t = ceil((lo + off) / step - 1e-9) * step - off;
+	for (; t <= hi + 1e-6 && a->nticks < MAX_TICKS; t += step)
+		a->ticks[a->nticks++] = t;
+	axis_settle(a);
+}
+
+/* A tick label of a clock axis: a date at midnight, else the time of day */
+static char *
+clock_text(const SvgAxis *a, double v)
+{
+	double		off = VALUE_OK(a->spec->utc_offset) ? a->spec->utc_offset : 0.0;
+	double		days;
+	double		secs;
+	int64		s;
+	int			year;
+	int			month;
+	int			day;
+	int64		z;
+	int64		era;
+	int64		doe;
+	int64		yoe;
+	int64		doy;
+	int64		mp;
+
+	clock_split(rint(v + off), &days, &secs);
+	s = (int64) secs;
+	if (a->unit < 60.0)
+		return psprintf("%02d:%02d:%02d", (int) (s / 3600), (int) (s / 60 % 60), (int) (s % 60));
+	if (s != 0)
+		return psprintf("%02d:%02d", (int) (s / 3600), (int) (s / 60 % 60));
+	/* the civil date of a day number (the proleptic Gregorian calendar) */
+	z = (int64) days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	day = (int) (doy - (153 * mp + 2) / 5 + 1);
+	month = (int) (mp < 10 ? mp + 3 : mp - 9);
+	year = (int) (yoe + era * 400 + (month <= 2 ? 1 : 0));
+	if (a->unit >= 31449600.0)
+		return psprintf("%d", year);
+	if (a->unit >= 2419200.0)
+		return psprintf("%d-%02d-%02d", year, month, day);
+	return psprintf("%02d-%02d", month, day);
+}
+
+/*
  * Pixel of a position on an axis (a tick, the base of the bars); NaN where
  * the axis cannot show it
  */
@@ -323,6 +472,20 @@ tick_text(const SvgAxis *a, double v)
 {
 	if (a->log)
 		return v >= 1.0 ? ranread_fmt_count(v) : psprintf("%g", v);
+	if (a->spec->time == RANREAD_SVG_TIME_CLOCK)
+		return clock_text(a, v);
+	if (a->spec->time == RANREAD_SVG_TIME_DURATION)
+	{
+		double		step = a->step / a->unit;
+
+		v /= a->unit;
+		if (fabs(v) < step * 1e-6)
+			v = 0.0;
+		/* as a linear axis's: huge or tiny in exponent form, never long */
+		if (fabs(v) >= FMT_SCI_FROM || (step > 0.0 && step < 1e-6))
+			return ranread_fmt_sci(v);
+		return psprintf("%.*f", a->decimals, v);
+	}
 	/* a tick at 0 that rounding put a hair off it, or at -0 */
 	if (fabs(v) < a->step * 1e-6)
 		v = 0.0;
@@ -431,6 +594,18 @@ svg_layout_x(SvgCanvas *cv)
 	a->log = svg_axis_wants_log(&c->x, &r);
 	if (a->log)
 		axis_log(a, &r, c->x.data_ticks);
+	else if (c->x.time != RANREAD_SVG_TIME_NONE)
+	{
+		double		smin = spec_bound(c->x.min);
+		double		smax = spec_bound(c->x.max);
+		double		lo = isnan(smin) ? (r.n > 0 ? r.min : 0.0) : smin;
+		double		hi = isnan(smax) ? (r.n > 0 ? r.max : lo + 1.0) : smax;
+
+		if (c->x.time == RANREAD_SVG_TIME_DURATION)
+			axis_duration_x(a, isnan(smin) ? Min(lo, 0.0) : lo, hi);
+		else
+			axis_clock_x(a, lo, hi);
+	}
 	else
 	{
 		double		smin = spec_bound(c->x.min);

@@ -120,6 +120,19 @@ svg_heat_layout(const RanreadSvgChart *c)
 	l.ch = 32.0;
 	l.cw = Max(64.0, Min(140.0, collab + 16.0));
 	l.width = Max((double) SVG_WIDTH, l.gx + l.cw * h->ncols + 40.0);
+	l.compact = false;
+	if (l.width > SVG_MAX_WIDTH && h->ncols > 0)
+	{
+		/*
+		 * columns whose printed values would make the picture wider than
+		 * a window (a long batch's seconds): as wide as the usual canvas,
+		 * at least 6 px a column, the values in tooltips
+		 */
+		l.compact = true;
+		l.cw = Max(6.0, ((double) SVG_WIDTH - 40.0 - l.gx) / h->ncols);
+		l.width = Max((double) SVG_WIDTH, l.gx + l.cw * h->ncols + 40.0);
+		return l;
+	}
 	/* spread the columns over a wide canvas, up to 140 px each */
 	if (h->ncols > 0)
 		l.cw = Max(l.cw, Min(140.0, (l.width - 40.0 - l.gx) / h->ncols));
@@ -190,7 +203,9 @@ heat_legend(SvgCanvas *cv, const RanreadSvgHeat *h, const SvgRange *r, bool log_
  * A heat table: column labels on top (the x axis's label above them), row
  * labels on the left, one cell per value in the colour of its place on the
  * scale with the value printed in it, and the scale as a legend of swatches
- * from the lowest value to the highest.
+ * from the lowest value to the highest.  A table too wide for its values
+ * (svg_heat_layout's compact) has narrow cells with the value in a tooltip
+ * and the column labels that have room.
  */
 double
 svg_draw_heat(SvgCanvas *cv)
@@ -202,6 +217,7 @@ svg_draw_heat(SvgCanvas *cv)
 	SvgRange	r = {0, 0, get_float8_nan(), 0};
 	bool		log_scale;
 	bool		light;
+	double		last_label = -1e9;
 	int			i;
 	int			j;
 
@@ -217,8 +233,17 @@ svg_draw_heat(SvgCanvas *cv)
 		svg_text(out, l.gx + l.cw * h->ncols / 2.0, l.gy - 30.0, "middle",
 				 "font-size=\"13\" font-weight=\"bold\"", c->x.label);
 	for (j = 0; j < h->ncols; j++)
-		svg_text(out, l.gx + l.cw * (j + 0.5), l.gy - 9.0, "middle", "font-weight=\"bold\"",
-				 h->cols[j] ? h->cols[j] : "");
+	{
+		const char *label = h->cols[j] ? h->cols[j] : "";
+		double		half = svg_text_width(label, true) / 2.0;
+		double		mid = l.gx + l.cw * (j + 0.5);
+
+		/* compact: a label where it has room beside the last one */
+		if (l.compact && mid - half < last_label + 10.0)
+			continue;
+		svg_text(out, mid, l.gy - 9.0, "middle", "font-weight=\"bold\"", label);
+		last_label = mid + half;
+	}
 	if (c->y.label)
 	{
 		appendStringInfo(out,
@@ -239,6 +264,22 @@ svg_draw_heat(SvgCanvas *cv)
 			double		cx = l.gx + l.cw * j;
 
 			svg_room(cv);
+			if (l.compact)
+			{
+				/* no room for a value: the cell, its value in a tooltip */
+				appendStringInfo(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
+								 svg_fin(cx), svg_fin(cy + 1.0), svg_fin(l.cw), svg_fin(l.ch - 2.0));
+				svg_attr(out, "fill", VALUE_OK(v) ?
+						 heat_color(h, heat_t(v, r.min, r.max, log_scale), &light) : COLOR_HEADER);
+				appendStringInfoString(out, "><title>");
+				ranread_svg_escape(out, h->cols[j] ? h->cols[j] : "");
+				appendStringInfoString(out, ", ");
+				ranread_svg_escape(out, h->rows[i] ? h->rows[i] : "");
+				appendStringInfoString(out, ": ");
+				ranread_svg_escape(out, VALUE_OK(v) ? svg_fmt_value(v, h->format) : "n/a");
+				appendStringInfoString(out, "</title></rect>\n");
+				continue;
+			}
 			if (!VALUE_OK(v))
 			{
 				svg_rect(out, cx + 1.0, cy + 1.0, l.cw - 2.0, l.ch - 2.0, COLOR_HEADER);

@@ -11,6 +11,7 @@
 #include "svg.h"
 
 #define SVG_WIDTH 960
+#define SVG_MAX_WIDTH 1400.0	/* the widest the title lines make a canvas */
 #define SVG_FONT "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
 /* A white outline under text that sits on lines, so both stay legible */
@@ -60,6 +61,7 @@ typedef struct SvgAxis
 	int			nticks;
 	double		ticks[MAX_TICKS];	/* values, as the data */
 	int			decimals;
+	double		unit;			/* a time axis: seconds of its unit or step */
 	const RanreadSvgAxis *spec;
 	const char *label;			/* the spec's, with "log scale" when log */
 } SvgAxis;
@@ -98,6 +100,9 @@ typedef struct SvgHeatLayout
 	double		cw;				/* cell width and height */
 	double		ch;
 	double		width;			/* the canvas it needs */
+	bool		compact;		/* too many columns for their values: cells
+								 * without printed values (a tooltip each),
+								 * column labels where they have room */
 } SvgHeatLayout;
 
 /* svg.c */

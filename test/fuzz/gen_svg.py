@@ -368,6 +368,15 @@ class Gen:
         for k in ("x", "y", "y2"):
             if rng.random() < 0.4:
                 spec[k] = self.maybe_wrong(self.axis())
+        # a time axis: the x of a line chart, linear, with ticks of its own
+        x = spec.get("x")
+        if isinstance(x, dict) and (kind == "line" or self.defect()) and rng.random() < 0.3:
+            x["time"] = self.pick(["duration", "clock"], ["hours", 1])
+            if self.valid:
+                x.pop("log", None)
+                x.pop("ticks", None)
+            if x["time"] == "clock" and rng.random() < 0.5 or self.defect():
+                x["utc_offset"] = self.pick([0, 3600, -18000, 19800, 86400], [86401, "UTC", None])
         ncat = 0
         if kind == "bar" or self.defect():
             ncat = self.count(LIMITS["categories"])

@@ -8,12 +8,18 @@
 #    charts and a heat table, the comparison chart, the profile charts, the
 #    fleet's chart and timeline, the ranread_svg example of
 #    docs/charts-and-reports.md, a
-#    week of probes' chart (ranread_probe_chart) and the report: in each, no text leaves the picture and no two texts overlap
-#    (measured from the page's own layout: getBoundingClientRect of every
-#    <text>, see layout.py), and no short table cell of the report wraps
-#  - PNG screenshots of each are kept in the test log directory
+#    week of probes' chart (ranread_probe_chart) and the report, each in
+#    windows 800, 1200 and 1600 px wide (a chart scaled down to the window
+#    as the report shows it): in each, no text leaves the picture, no two
+#    texts overlap, none is drawn tiny, the page is no wider than the window
+#    (a table scrolls in its own box) (measured from the page's own layout:
+#    getBoundingClientRect of every <text>, see layout.py), and no short
+#    table cell of the report wraps
+#  - PNG screenshots of each are kept in the test log directory (the report
+#    at each width)
 #  - what the pictures say is right: that ranread_svg example works
-#    after a mix and draws only random 8 KiB reads; the comparison chart
+#    after a mix and draws only random 8 KiB reads, a point each and no line
+#    through them (batches are a cloud, not a curve); the comparison chart
 #    draws a curve per row of a study; CrystalDiskMark's result keeps its
 #    [Read] and [Write] headings and its bars are on a log scale; the sweep
 #    chart's table says MiB/s; the report prints settings as PostgreSQL
@@ -113,7 +119,9 @@ n_ok=$(q "SELECT count(*) FROM ranread_batches WHERE status = 'completed' AND gr
             AND queue_depth = 1 AND iops IS NOT NULL AND avg_ms IS NOT NULL")
 is "$n_pts" "$n_ok" "... its queue depth 1 curve has a point for each completed batch of random 8 KiB reads at queue depth 1, and no other"
 is "$(grep -o '>queue depth [0-9]*</text>' "$OUT/readme_svg.svg" | sort | tr -d '\n')" ">queue depth 1</text>>queue depth 4</text>" \
-  "... and a curve for each queue depth the history has, none for the mix or the commit test"
+  "... and a series for each queue depth the history has, none for the mix or the commit test"
+is "$(grep -c '<path d="M[^"]*L[^"]*" fill="none"' "$OUT/readme_svg.svg")" 0 \
+  "... drawn as points, with no line zigzagging through batches run at different times"
 for lbl in "study $S1 (pg_default): 0% writes" "study $S1 (pg_default): 100% writes" "study $S2 (pg_default): QD 4" "sweep $SW (pg_default)"; do
   grep -q "<text[^>]*>$lbl</text>" "$OUT/compare.svg"
   ok $? "the comparison chart has a curve labelled \"$lbl\" (a curve per row of a study)"
@@ -153,19 +161,25 @@ if [ -z "$CHROMIUM" ] || [ -z "$PYTHON" ]; then
   exit 0
 fi
 
-# --- the layout, as Chromium lays it out, and the screenshots
+# --- the layout, as Chromium lays it out in three widths of window, and
+# the screenshots
 for name in $KINDS report; do
   f="$OUT/$name.svg"
   [ "$name" = report ] && f="$OUT/report.html"
-  "$PYTHON" "$(dirname "$0")/lib/layout.py" "$CHROMIUM" "$f" "$OUT" > "$OUT/$name.layout.txt" 2>&1
-  ok $? "$name: no text leaves the picture, no two texts overlap, none is covered$([ "$name" = report ] && echo ', no short cell wraps')" ||
-    head -20 "$OUT/$name.layout.txt" | sed 's/^/# /'
+  for w in 800 1200 1600; do
+    "$PYTHON" "$(dirname "$0")/lib/layout.py" "$CHROMIUM" "$f" "$OUT" $w > "$OUT/$name.$w.layout.txt" 2>&1
+    ok $? "$name at $w px: no text leaves the picture, no two texts overlap, none is covered or tiny, the page fits the window$([ "$name" = report ] && echo ', no short cell wraps')" ||
+      head -20 "$OUT/$name.$w.layout.txt" | sed 's/^/# /'
+  done
   if [ "$name" = report ]; then
-    shot "$f" "$OUT/$name.png" 1100 3000
+    for w in 800 1200 1600; do
+      shot "$f" "$OUT/$name.$w.png" $w 4000
+      ok $? "Chromium renders $name to $OUT/$name.$w.png"
+    done
   else
     shot "$f" "$OUT/$name.png" $(svg_size "$f")
+    ok $? "Chromium renders $name to $OUT/$name.png"
   fi
-  ok $? "Chromium renders $name to $OUT/$name.png"
 done
 
 diag "charts, layouts and screenshots: $OUT"

@@ -1,12 +1,13 @@
 -- The latency heatmap (docs/charts-and-reports.md, "Percentiles over time"):
 -- for a known batch (scripted seconds with known histograms), each cell holds
 -- the I/Os of its second and latency band (a power of two of a millisecond),
--- the slowest band on top; a second without a histogram is no column; the SVG
+-- the slowest band on top; a second without a histogram is an empty column
+-- that a note names (never dropped silently); the SVG
 -- is a heat table drawn by the one renderer; a batch with none, or none at
 -- all, is a clear error; the report shows the latest batch's heatmap.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(11);
+SELECT plan(12);
 \ir lib/util.psql
 
 -- A stored histogram (histogram.c): version 1, count, sum, min, max, then
@@ -38,14 +39,18 @@ VALUES (990001, 0, 10, 0, 10, 1, 1, 1, pg_temp.h(10, 0)),
        (990001, 2, 0, 0, 0, NULL, NULL, 1, NULL);
 
 SELECT results_eq($$SELECT col, band, ios FROM ranread_internal.ranread_latency_heat_cells(990001) ORDER BY col, band$$,
-    $$VALUES (0, -2, 0::bigint), (0, -1, 0::bigint), (0, 0, 10::bigint), (1, -2, 5::bigint), (1, -1, 0::bigint), (1, 0, 7::bigint)$$,
-    'each cell holds the I/Os of its second in its latency band; a second without a histogram is no column');
+    $$VALUES (0, -2, 0::bigint), (0, -1, 0::bigint), (0, 0, 10::bigint), (1, -2, 5::bigint), (1, -1, 0::bigint), (1, 0, 7::bigint),
+             (2, -2, 0::bigint), (2, -1, 0::bigint), (2, 0, 0::bigint)$$,
+    'each cell holds the I/Os of its second in its latency band; a second without a histogram is a column without I/O');
 CREATE TEMP TABLE spec AS SELECT ranread_internal.ranread_latency_heat_spec(990001) AS s;
 SELECT is((SELECT s -> 'heat' -> 'rows' FROM spec), '["1-2 ms", "0.5-1 ms", "0.25-0.5 ms"]'::jsonb,
     'rows: one per band from the slowest, on top, to the fastest, none skipped between');
-SELECT is((SELECT s -> 'heat' -> 'columns' FROM spec), '["0", "1"]'::jsonb, 'columns: the seconds');
-SELECT is((SELECT s -> 'heat' -> 'values' FROM spec), '[[10, 7], [null, null], [null, 5]]'::jsonb,
-    'values: the I/Os, none where a band had no I/O that second');
+SELECT is((SELECT s -> 'heat' -> 'columns' FROM spec), '["0", "1", "2"]'::jsonb, 'columns: every second of the batch');
+SELECT is((SELECT s -> 'heat' -> 'values' FROM spec), '[[10, 7, null], [null, null, null], [null, 5, null]]'::jsonb,
+    'values: the I/Os, none where a band had no I/O that second, nor in a second without a histogram');
+SELECT is((SELECT s -> 'notes' -> 0 ->> 'text' FROM spec),
+    '1 second has no latency histogram (second 2): its column is empty. A second has none when the leader woke late, the 16 MB pool was full, or timing was off.',
+    'a note names the seconds without a histogram');
 SELECT ok(pg_temp.svg_ok(ranread_latency_heatmap(990001)), 'ranread_latency_heatmap draws it as an SVG document');
 SELECT ok(ranread_report() LIKE '%<section id="latency-heatmap"><h2>Latency by second, batch 990001</h2>%<svg%',
     'the report shows the latest batch''s heatmap');

@@ -109,10 +109,12 @@ SELECT ok((SELECT pg_temp.section(h, 'sweep-8') FROM page WHERE scope = 'sweep 8
     'a sweep that did not return says so, without a call or a verdict, and lists its steps');
 
 -- The history
-SELECT is((SELECT pg_temp.sections(h) FROM page WHERE scope = 'history'), 'server sweep-8 sweep-7 batches',
-    'the report of the history has the server, the latest sweeps (newest first) and the latest batches');
-SELECT is((SELECT pg_temp.contents(h) FROM page WHERE scope = 'history'), 'sweep-8 sweep-7',
-    'its contents link to the sweeps in the order of the page');
+SELECT is((SELECT pg_temp.sections(h) FROM page WHERE scope = 'history'),
+    'server advice health commit-tests durability verify sweep-8 sweep-7 batches',
+    'the report of the history has the server, the advice, the health, the commit tests, durability checks and verify errors, the latest sweeps (newest first) and the latest batches');
+SELECT is((SELECT pg_temp.contents(h) FROM page WHERE scope = 'history'),
+    'advice health commit-tests durability verify sweep-8 sweep-7 batches',
+    'its contents link to each section in the order of the page');
 SELECT is((SELECT array_agg(m[1] ORDER BY n) FROM page, regexp_matches(pg_temp.section(h, 'batches'),
                                                                      '<tr><td>(\d+)</td>', 'g') WITH ORDINALITY x(m, n)
             WHERE scope = 'history'),

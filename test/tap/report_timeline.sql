@@ -36,7 +36,7 @@ SELECT matches((SELECT svg FROM t), '<title>IOPS and latency per second: batch 4
 SELECT matches((SELECT svg FROM t), '160 processes &#xB7; queue depth 1 &#xB7; engine io_uring',
     'the subtitle gives processes, queue depth and engine');
 SELECT matches((SELECT svg FROM t), '2024-05-02 14:02:04 UTC', 'and when the batch ran');
-SELECT matches((SELECT svg FROM t), '>Seconds into the measured run \(warm-up excluded\)</text>', 'the x axis is seconds');
+SELECT matches((SELECT svg FROM t), '>Time into the measured run, warm-up excluded \(s\)</text>', 'the x axis is time, in seconds for a run of 20 s');
 SELECT matches((SELECT svg FROM t), '>IOPS \(I/O operations per second\)</text>', 'the left axis is IOPS');
 SELECT matches((SELECT svg FROM t), '>Latency \(ms\)</text>', 'the right axis is latency in ms');
 SELECT is((SELECT count(*) FROM regexp_matches((SELECT svg FROM t), '<path d="M[^"]*" fill="none"', 'g')), 3::bigint,

@@ -91,7 +91,7 @@ SELECT (SELECT min(p::float8) FROM pg_temp.x(svg, '//s:text[@text-anchor = "midd
 SELECT ok((SELECT abs(min(x) - x0) < 0.15 AND abs(max(x + w) - x6) < 0.15 FROM cell, tick WHERE b = 990101 GROUP BY x0, x6)
           AND (SELECT count(*) FROM cell WHERE b = 990101 AND w <= 0) = 0,
     'the cells span the plot''s x range, from its first second to the end of its last');
-SELECT is((SELECT count(*) FROM pg_temp.x((SELECT svg FROM t WHERE b = 990101), '//s:text[. = ''Seconds into the measured run (warm-up excluded)'']')),
+SELECT is((SELECT count(*) FROM pg_temp.x((SELECT svg FROM t WHERE b = 990101), '//s:text[. = ''Time into the measured run, warm-up excluded (s)'']')),
           1::bigint, 'the x axis is titled once, under the panel');
 SELECT ok((SELECT svg FROM t WHERE b = 990101) ~ '>I/Os( \(log colour scale\))?:</text>'
           AND (SELECT svg FROM t WHERE b = 990101) ~ '>Latency band</text>',

@@ -1,22 +1,28 @@
 #!/usr/bin/env python3
 """Check a chart's or a report's layout as headless Chromium lays it out.
 
-    layout.py CHROMIUM FILE.svg|FILE.html WORKDIR
+    layout.py CHROMIUM FILE.svg|FILE.html WORKDIR [WIDTH]
 
-Wraps FILE in an HTML page (an SVG inline) with a small script that, once
-the page is laid out, measures every SVG <text> element
-(getBoundingClientRect, elementFromPoint) and every table cell of the page, and writes what
-it found into the DOM; Chromium's --dump-dom returns it.  Prints one line
-per problem and exits 1 if there is any:
+Wraps FILE in an HTML page (an SVG inline, scaled down to the window's
+width as the report shows its charts) with a small script that, once the
+page is laid out in a window WIDTH px wide (1400 by default), measures
+every SVG <text> element (getBoundingClientRect, elementFromPoint), every
+table cell of the page and the page's own width, and writes what it found
+into the DOM; Chromium's --dump-dom returns it.  Prints one line per
+problem and exits 1 if there is any:
 
   outside   a text's box leaves its <svg> by more than 1 px
   overlap   two texts of one <svg> overlap by more than 2 px both ways
   covered   an element drawn after a text (a bar, a marker) covers a
             point of the text's middle line (at 10%, 30% ... 90% of it)
   wrapped   a table cell of at most 40 characters wraps over lines
+  overflow  the page is wider than the window (something a reader would
+            have to scroll the whole page sideways for; a table in a box
+            that scrolls on its own is not)
+  tiny      a text drawn smaller than 7 px (a chart scaled down too far)
 
-Prints "ok N texts in M pictures, C cells" otherwise.  Not a test itself:
-the shell tests call it.
+Prints "ok N texts in M pictures, C cells, page P px in a window of W px"
+otherwise.  Not a test itself: the shell tests call it.
 """
 import html
 import json
@@ -29,7 +35,7 @@ import tempfile
 SCRIPT = r"""
 <script>
 window.addEventListener('load', function () {
-  var out = {svgs: [], cells: []};
+  var out = {svgs: [], cells: [], page: document.documentElement.scrollWidth, window: window.innerWidth};
   // a box in page coordinates, whatever the scroll
   function box(e) {
     var b = e.getBoundingClientRect();
@@ -57,6 +63,8 @@ window.addEventListener('load', function () {
       if (!t.textContent.trim() || b.x1 === b.x0) return;
       b.t = t.textContent;
       b.covered = covered(t);
+      b.px = parseFloat(getComputedStyle(t).fontSize) * (svg.getBoundingClientRect().width /
+             (svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width || svg.getBoundingClientRect().width));
       texts.push(b);
     });
     out.svgs.push({i: i, title: (svg.querySelector('title') || {}).textContent || '',
@@ -86,7 +94,8 @@ def wrap(path):
     raw = open(path, encoding='utf-8').read()
     if path.endswith('.svg'):
         raw = re.sub(r'^<\?xml[^>]*\?>\s*', '', raw)
-        return ('<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
+        return ('<!DOCTYPE html><html><head><meta charset="utf-8">'
+                '<style>svg{max-width:100%;height:auto}</style></head>'
                 '<body style="margin:0">' + raw + SCRIPT + '</body></html>')
     if '</body>' in raw:
         return raw.replace('</body>', SCRIPT + '</body>', 1)
@@ -100,7 +109,8 @@ def inter(a, b):
 
 def main():
     chromium, path, work = sys.argv[1:4]
-    page = os.path.join(work, os.path.basename(path) + '.layout.html')
+    width = int(sys.argv[4]) if len(sys.argv) > 4 else 1400
+    page = os.path.join(work, os.path.basename(path) + '.%d.layout.html' % width)
     with open(page, 'w', encoding='utf-8') as f:
         f.write(wrap(path))
     profile = tempfile.mkdtemp(dir=work, prefix='chromium-profile.')
@@ -108,7 +118,7 @@ def main():
         [chromium, '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
          '--disable-background-networking', '--disable-component-update', '--disable-sync',
          '--user-data-dir=' + profile, '--force-device-scale-factor=1',
-         '--window-size=1400,1000', '--virtual-time-budget=5000', '--dump-dom',
+         '--window-size=%d,1000' % width, '--hide-scrollbars', '--virtual-time-budget=5000', '--dump-dom',
          'file://' + page],
         capture_output=True, text=True, timeout=120).stdout
     subprocess.run(['rm', '-rf', profile])
@@ -129,6 +139,8 @@ def main():
                 problems.append('outside %s: "%s" at [%.0f,%.0f]-[%.0f,%.0f] in [%.0f,%.0f]-[%.0f,%.0f]'
                                 % (where, t['t'][:80], t['x0'], t['y0'], t['x1'], t['y1'],
                                    s['x0'], s['y0'], s['x1'], s['y1']))
+            if t.get('px') and t['px'] < 7:
+                problems.append('tiny %s: "%s" drawn at %.1f px' % (where, t['t'][:80], t['px']))
             if t['covered']:
                 problems.append('covered %s: "%s" lies under a <%s> drawn after it'
                                 % (where, t['t'][:80], t['covered']))
@@ -141,10 +153,13 @@ def main():
     for c in data['cells']:
         if c['lines'] > 1:
             problems.append('wrapped cell "%s" over %d lines' % (c['t'], c['lines']))
+    if data['page'] > data['window'] + 1:
+        problems.append('overflow the page is %d px wide in a window of %d px' % (data['page'], data['window']))
     for p in problems:
         print(p)
     if not problems:
-        print('ok %d texts in %d pictures, %d cells' % (ntexts, len(data['svgs']), len(data['cells'])))
+        print('ok %d texts in %d pictures, %d cells, page %d px in a window of %d px'
+              % (ntexts, len(data['svgs']), len(data['cells']), data['page'], data['window']))
     return 1 if problems else 0
 
 
