@@ -10,7 +10,7 @@
 #    its own block number, through either engine
 #  - with its writes capped (cgroup v1 blkio) so that it takes a while: a
 #    progress NOTICE every 5 s, in its documented form; pg_cancel_backend
-#    ends the fill within about a second (SQLSTATE 57014) and
+#    ends the fill within a few seconds (SQLSTATE 57014) and
 #    pg_terminate_backend its session, and either way no target is recorded
 #    and the file the fill wrote is emptied
 . "$(dirname "$0")/lib/lib.sh"
@@ -139,7 +139,9 @@ for how in cancel terminate; do
   q "SELECT pg_${how}_backend($pid)" >/dev/null
   while kill -0 "$BG_PID" 2>/dev/null && [ $(( $(now_ms) - t0 )) -lt 10000 ]; do sleep 0.02; done
   took=$(secs "$t0" "$(now_ms)")
-  cmp_ok "$took" '<=' 1.5 "... ends it within about a second ($took s)"
+  # a throttled write still in flight, and on a loaded 2-CPU machine a psql
+  # round trip: up to 3 s (1.86 and 2.82 s seen with the suite running twice)
+  cmp_ok "$took" '<=' 3 "... ends it within a few seconds ($took s)"
   if [ "$how" = cancel ]; then
     grep -q 'canceling statement due to user request' "$WORK/rr_fill_$how.out"
     ok $? "... with the cancel's error"
