@@ -41,7 +41,7 @@ for args in "100, 1000000" "1280, 1000000" "1001, 1000" "2048, 489"; do
   p=${args%%,*}; n=${args##* }
   grep -q "^ERROR:  22023: processes $p times n $n of ranread_blocks is $((p * n)) offsets, more than 1000000" "$WORK/timed.msg"
   ok $? "... naming processes, n, their product and the limit" || sed 's/^/#   /' "$WORK/timed.msg"
-  cmp_ok "${r##*|}" '<' 1000 "... at once (${r##*|} ms), nothing drawn"
+  cmp_ok "${r##*|}" '<' 3000 "... at once (${r##*|} ms; a psql round trip on a loaded machine), nothing drawn"
 done
 is "$(timed "SELECT count(*) FROM ranread_blocks(1000, 1000)" | cut -d'|' -f1,2)" "00000|1000000" \
   "at the limit (1000 x 1000) it returns its 1000000 rows"

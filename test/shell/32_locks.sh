@@ -51,7 +51,7 @@ for kind in "VACUUM FULL ranread_batches" \
   run_with rr_kind "$kind"
   IFS='|' read -r b st reads <<< "$ROW"
   is "$st" completed "$kind during a 3 s batch: the batch is recorded 'completed'"
-  cmp_ok "$T_BATCH" '<' 8 "... and its caller returns on time ($T_BATCH s)"
+  cmp_ok "$T_BATCH" '<' 12 "... and its caller returns on time ($T_BATCH s from the call: its start, 3 s of I/O, the recording, on a loaded machine)"
   cmp_ok "$T_CMD" '<' 8 "... $kind finishes ($T_CMD s)"
   is "$(q "SELECT status || '|' || reads FROM ranread_summary_full WHERE batch = ${b:-0}")" "completed|${reads:-x}" \
     "... the summary has the batch with the reads its caller got"
