@@ -1,5 +1,7 @@
 #!/bin/bash
 # ranread_reset from another session while a study, a sweep, a
+# (Each call runs long enough, 4 to 8 s after the point the test waits for,
+# that the reset from another session finds it running on a loaded machine.)
 # latency-target search or a fleet runs: the reset keeps what runs, whole,
 # and says so in a NOTICE naming it; the call then ends with its history
 # whole (every point, step and window it returned is in the history, and
@@ -19,7 +21,7 @@ reset_now() { psql -qAtX -d "$DB" -c "SET client_min_messages = notice" -c "SELE
 # --- a study
 q "SELECT * FROM ranread_run(1, 50)" >/dev/null
 OLD=$(latest_batch)
-bg_psql rr_study "SET client_min_messages = error" "SELECT count(*) FROM ranread_study(processes => '{1,2,3}', duration => '2s')"
+bg_psql rr_study "SET client_min_messages = error" "SELECT count(*) FROM ranread_study(processes => '{1,2,3}', duration => '4s')"
 STUDY_CLIENT=$BG_PID
 wait_for 30 "SELECT EXISTS (SELECT FROM ranread_batches WHERE study IS NOT NULL AND status = 'completed')"
 ok $? "a study of three points has finished its first"
@@ -39,7 +41,7 @@ is "$(q "SELECT count(*) FROM ranread_batches WHERE batch = $OLD")" 0 \
   "the reset removed the batch no running call held"
 
 # --- a sweep
-bg_psql rr_sweep "SET client_min_messages = error" "SELECT count(*) FROM ranread_sweep(start => 1, max_processes => 4, duration => '1s', max_avg_ms => 1000)"
+bg_psql rr_sweep "SET client_min_messages = error" "SELECT count(*) FROM ranread_sweep(start => 1, max_processes => 4, duration => '3s', max_avg_ms => 1000)"
 SWEEP_CLIENT=$BG_PID
 wait_for 30 "SELECT EXISTS (SELECT FROM ranread_batches WHERE sweep IS NOT NULL AND status = 'completed')"
 ok $? "a sweep has finished its first step"
@@ -54,7 +56,7 @@ is "$(q "SELECT count(*) FROM ranread_batches b JOIN ranread_sweeps s ON b.batch
   "its verdict's batch is in the history"
 
 # --- a latency-target search
-bg_psql rr_search "SET client_min_messages = error" "SELECT count(*) FROM ranread_latency_target(1000, max_load => 4, duration => '0.5s')"
+bg_psql rr_search "SET client_min_messages = error" "SELECT count(*) FROM ranread_latency_target(1000, max_load => 4, duration => '2s')"
 SEARCH_CLIENT=$BG_PID
 wait_for 30 "SELECT EXISTS (SELECT FROM ranread_batches WHERE point ? 'latency_target' AND status = 'completed')"
 ok $? "a latency-target search has finished its first window"
