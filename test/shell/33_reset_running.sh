@@ -1,13 +1,13 @@
 #!/bin/bash
 # ranread_reset from another session while a study, a sweep, a
-# (Each call runs long enough, 4 to 8 s after the point the test waits for,
-# that the reset from another session finds it running on a loaded machine.)
 # latency-target search or a fleet runs: the reset keeps what runs, whole,
 # and says so in a NOTICE naming it; the call then ends with its history
 # whole (every point, step and window it returned is in the history, and
 # the rows that describe the call agree with its batches).  While a study
 # runs, ranread_study_overview calls it 'running'; the reset removes what
 # no running call holds.
+# (Each call runs long enough, 4 to 8 s after the point the test waits for,
+# that the reset from another session finds it running on a loaded machine.)
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
 trap 'faults_cleanup' EXIT
