@@ -109,8 +109,8 @@ SELECT results_eq('SELECT setting, suggested FROM a2',
 SELECT is((SELECT figures FROM a2 WHERE setting = 'random_page_cost'),
     format('QD1 random 8 KiB reads: 0.500 ms average (batch %s, %s; one batch: how much it varies is not known); sequential 1024 KiB reads, one process: 100 MiB/s, 0.0781 ms per 8 KiB page (batch %s, %s; one batch: how much it varies is not known); '
            'pg_default is the database''s default tablespace: its sequential page is the unit; cache hit ratio 0 (given)',
-           (SELECT batch FROM b WHERE name = 'qd1'), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI'),
-           (SELECT batch FROM b WHERE name = 'seq1'), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI')),
+           (SELECT batch FROM b WHERE name = 'qd1'), (SELECT to_char(run_at, 'YYYY-MM-DD HH24:MI') FROM ranread_batches WHERE batch = (SELECT batch FROM b WHERE name = 'qd1')),
+           (SELECT batch FROM b WHERE name = 'seq1'), (SELECT to_char(run_at, 'YYYY-MM-DD HH24:MI') FROM ranread_batches WHERE batch = (SELECT batch FROM b WHERE name = 'seq1'))),
     'the figures name the batches, times and the cache assumption');
 SELECT is((SELECT batches FROM a2 WHERE setting = 'random_page_cost'),
     ARRAY[(SELECT batch FROM b WHERE name = 'qd1'), (SELECT batch FROM b WHERE name = 'seq1')],
@@ -128,8 +128,8 @@ SELECT is((SELECT batches FROM a2 WHERE setting = 'effective_io_concurrency'),
     'the curve''s batches');
 SELECT is((SELECT figures FROM a2 WHERE setting = 'max_parallel_workers_per_gather'),
     format('tablespace pg_default alone: sequential reads: one process 100 MiB/s (batch %s, %s; one batch: how much it varies is not known), the most with several 100 MiB/s, by 4 processes (batch %s, %s; one batch: how much it varies is not known): one process already reads as fast as several',
-           (SELECT batch FROM b WHERE name = 'seq1'), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI'),
-           (SELECT batch FROM b WHERE name = 'seq4'), to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI')),
+           (SELECT batch FROM b WHERE name = 'seq1'), (SELECT to_char(run_at, 'YYYY-MM-DD HH24:MI') FROM ranread_batches WHERE batch = (SELECT batch FROM b WHERE name = 'seq1')),
+           (SELECT batch FROM b WHERE name = 'seq4'), (SELECT to_char(run_at, 'YYYY-MM-DD HH24:MI') FROM ranread_batches WHERE batch = (SELECT batch FROM b WHERE name = 'seq4'))),
     'parallel workers: one process reads as fast as four, on tablespace pg_default alone, as the figures say');
 SELECT is((SELECT apply_sql FROM a2 WHERE setting = 'max_parallel_workers_per_gather'),
     'ALTER SYSTEM SET max_parallel_workers_per_gather = 0; SELECT pg_reload_conf();',
