@@ -44,7 +44,8 @@ cmp_ok "$little" '>=' 0.98 "Little's law holds: IOPS x avg latency / 16 streams 
 cmp_ok "$little" '<=' 1.02 "... and not above 1 either ($little)"
 cmp_ok "$busy" '>=' 0.98 "the batch records busy = $busy"
 cmp_ok "$minbusy" '>=' 0.98 "... and so does every process (lowest $minbusy)"
-is "$(q "SELECT notes IS NULL FROM ranread_summary_full WHERE batch = $B")" t "... with no note in the summary"
+is "$(q "SELECT coalesce(notes, '') NOT LIKE '%were busy only%' FROM ranread_summary_full WHERE batch = $B")" t \
+  "... with no note of a low busy in the summary (a small target's cache note may be there)"
 cmp_ok "$(slowfs_stats "$MNT" max_in_flight)" '<=' 12 "the storage never had more than 12 reads in flight: submits blocked"
 
 B=$(q "SELECT batch FROM ranread_run(4, duration => '1s', target => 'slow', rate_iops => 200)")

@@ -28,7 +28,8 @@ q "SELECT target FROM ranread_setup('16MB')" >/dev/null
 notice_engine() {
   local out
   out=$(psql -qAtX -d "$DB" -c "SET client_min_messages = notice" ${2:+-c "SET $2"} -c "$1" 2>&1 >/dev/null)
-  echo "$out" | sed -nE 's/^(NOTICE|DEBUG): +ranread batch ([0-9]+): ([^ ]+) engine, .*/\2 \3/p' |
+  # "sync engine, ..." or "sync engine (why it was chosen), ..."
+  echo "$out" | sed -nE 's/^(NOTICE|DEBUG): +ranread batch ([0-9]+): ([^ ]+) engine[ ,].*/\2 \3/p' |
     while read -r batch engine; do
       echo "$batch $engine $(q "SELECT engine FROM ranread_summary_full WHERE batch = $batch")"
     done
