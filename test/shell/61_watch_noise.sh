@@ -44,6 +44,10 @@ fi
 slowfs_mount "$WORK/backing" "$MNT" read_delay_us=$BODY,read_tail_ppm=10000,read_tail_us=$TAIL
 ok $? "slowfs is mounted: reads take $BODY us, 1% of them $TAIL us"
 setup_db rr_noise
+# some 25 probes back to back, past the share of time probes may take by
+# default (ranread.probe_max_share; docs/keeping-watch.md, "The probe"):
+# this file is about verdicts, so its database lets probes take all of it
+q "ALTER DATABASE rr_noise SET ranread.probe_max_share = 100" >/dev/null
 q "CREATE TABLESPACE $TS LOCATION '$(slowfs_pg_dir "$MNT" spc)'" >/dev/null
 q "SELECT size_bytes FROM ranread_probe_setup('$TS', '64MB')" >/dev/null
 q "SELECT ranread_health_set('$TS', p99_degraded_ms => $DEG, p99_critical_ms => $CRIT)" >/dev/null
