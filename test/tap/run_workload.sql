@@ -197,7 +197,8 @@ SELECT is((SELECT call FROM ranread_studies WHERE study = (SELECT min(study) FRO
     'a study records its call: every argument but the NULLs its signature defaults to');
 SELECT is(pg_temp.error_of((SELECT call FROM ranread_studies WHERE study = (SELECT min(study) FROM st1))), NULL,
     'the recorded call runs');
-SELECT is((SELECT array_agg(row(definition, call)::text ORDER BY study) FROM ranread_studies),
+SELECT is((SELECT array_agg(row(definition, call)::text ORDER BY study) FROM ranread_studies
+             WHERE study >= (SELECT min(study) FROM st1)),
     (SELECT array_fill((SELECT row(definition, call)::text FROM ranread_studies WHERE study = (SELECT min(study) FROM st1)), ARRAY[2])),
     '... the same study again');
 
