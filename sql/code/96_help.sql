@@ -305,7 +305,7 @@ BEGIN
         '  5. one function''s arguments: defaults, units and the ranges it allows:',
         '       SELECT * FROM ranread_help(''ranread_run'');',
         '  The views and functions below are the ones to read; \dx+ ranread lists ranread_internal''s',
-        '  helpers besides, which are not called by hand.  Every page: README.md and docs/ in the source.']) l;
+        '  helpers besides, which are not called by hand.  Every page: docs/ in the source tree.']) l;
     FOR e IN SELECT * FROM ranread_internal.ranread_help_table() LOOP
         IF task IS DISTINCT FROM e.task THEN
             RETURN NEXT '';
