@@ -32,7 +32,7 @@ stalled() {
   until [ "$(_q poll "$DB" "SELECT EXISTS (SELECT FROM ranread_batches WHERE status = 'running')
              AND EXISTS (SELECT FROM pg_stat_activity WHERE backend_type LIKE '%ranread%')
              AND NOT EXISTS (SELECT FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'
-                              AND query !~ '^ranread batch [0-9]+: worker [0-9]+, [0-9]+ processes, [0-9]+ I/Os, ')")" = t ]; do
+                              AND query !~ '^ranread batch [0-9]+: worker [0-9]+, [0-9]+ process(es)?, [0-9]+ I/Os, ')")" = t ]; do
     [ "$(now_ms)" -ge "$deadline" ] && { diag "$label: the batch did not start"; break; }
     sleep 0.02
   done
