@@ -59,7 +59,9 @@ cluster_log() { echo "$1/server.log"; }
 
 free_port() {
   local p
-  for p in $(seq 55432 55532); do
+  # from a random start: lanes side by side each look for one
+  local start=$((55432 + RANDOM % 900))
+  for p in $(seq "$start" $((start + 100))); do
     if ! ss -ltn 2>/dev/null | grep -q ":$p\b" && [ ! -e "/tmp/.s.PGSQL.$p" ]; then echo "$p"; return 0; fi
   done
   return 1
