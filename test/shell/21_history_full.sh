@@ -13,6 +13,11 @@
 #    ranread's free-space error (naming the reserve) before it makes the
 #    tablespace's temporary directory; with the space back the next batch
 #    completes and the failed one keeps its message
+# While the disk is full, the checks read through one session opened before
+# it filled: a new backend of the database may have to write the relation
+# cache's init file (pg_internal.init, after autovacuum touched a catalog),
+# and with no byte left the server refuses the connection ("could not write
+# init file").
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
 
@@ -22,6 +27,8 @@ MNT="$WORK/mnt"
 TS="$MNT/ts"
 
 cleanup() {
+  exec 7>&- 2>/dev/null
+  [ -n "$HELD_PID" ] && wait "$HELD_PID" 2>/dev/null
   faults_cleanup
   rm -f "$MNT/filler" "$MNT/filler2"
   psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DBNAME" >/dev/null 2>&1
@@ -44,6 +51,29 @@ chmod 700 "$TS"
 
 avail() { df -B1 --output=avail "$MNT" | tail -1 | tr -d ' '; }
 
+# held_open: one psql session to $DB, kept open; held_q SQL: the output (and
+# errors, verbose) of SQL run in it (the lines it added to the session's
+# output, up to a mark of its own)
+held_open() {
+  mkfifo "$WORK/held.in"
+  : > "$WORK/held.out"
+  psql -qAtX -d "$DB" -v VERBOSITY=verbose < "$WORK/held.in" >> "$WORK/held.out" 2>&1 &
+  HELD_PID=$!
+  exec 7> "$WORK/held.in"
+}
+held_q() {
+  local from mark i
+  from=$(wc -l < "$WORK/held.out")
+  mark="__held_${RANDOM}_${RANDOM}__"
+  printf '%s;\n\\qecho %s\n' "$1" "$mark" >&7
+  for i in $(seq 300); do
+    grep -qx "$mark" "$WORK/held.out" && break
+    sleep 0.1
+  done
+  awk -v from="$from" -v b="$mark" 'NR <= from { next } $0 == b { exit } { print }' "$WORK/held.out" |
+    sed -E 's/^psql:[^:]*:[0-9]+: //'
+}
+
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DBNAME" >/dev/null
 psql -qX -d postgres -c "CREATE TABLESPACE rr_hfull_ts LOCATION '$TS'" >/dev/null
 psql -qX -d postgres -c "CREATE DATABASE $DBNAME TABLESPACE rr_hfull_ts" >/dev/null
@@ -51,6 +81,8 @@ DB=$DBNAME
 q "CREATE EXTENSION ranread" >/dev/null
 is "$(q "SELECT coalesce(t.spcname, 'db default') FROM pg_class c LEFT JOIN pg_tablespace t ON t.oid = c.reltablespace WHERE c.oid = 'ranread_results'::regclass")" \
   "db default" "the history tables are in the database's default tablespace, rr_hfull_ts on a 64 MB filesystem"
+held_open
+is "$(held_q "SELECT count(*) FROM ranread_batches")" 0 "a session is held open for the checks while the disk is full"
 is "$(q "SELECT size_bytes FROM ranread_setup('32MB', 'pg_default')")" 33554432 "the target is in pg_default"
 
 # --- the disk fills while the batch runs
@@ -79,23 +111,22 @@ ok $? "... and the caller still gets its row, with its reads"
 
 wait_workers_gone 5
 ok $? "no worker is left (${GONE_MS} ms)"
-is "$(q "SELECT status FROM ranread_batches WHERE batch = ${BATCH:-0}")" failed \
+is "$(held_q "SELECT status FROM ranread_batches WHERE batch = ${BATCH:-0}")" failed \
   "the batch's row says failed"
-msg=$(q "SELECT message FROM ranread_batches WHERE batch = ${BATCH:-0}")
+msg=$(held_q "SELECT message FROM ranread_batches WHERE batch = ${BATCH:-0}")
 diag "message: $msg"
 echo "$msg" | grep -q "No space left on device" && echo "$msg" | grep -q "SQLSTATE 53100"
 ok $? "its message keeps the cause: no space left on device, SQLSTATE 53100"
 echo "$msg" | grep -Eq "it ended completed with [1-9][0-9]* reads"
 ok $? "... and what the batch did"
-is "$(q "SELECT count(*) FROM ranread_results WHERE batch = ${BATCH:-0}")" 0 "no partial history: no process rows"
-is "$(q "SELECT status || '|' || (message = \$\$$msg\$\$) FROM ranread_summary_full WHERE batch = ${BATCH:-0}")" "failed|true" \
+is "$(held_q "SELECT count(*) FROM ranread_results WHERE batch = ${BATCH:-0}")" 0 "no partial history: no process rows"
+is "$(held_q "SELECT status || '|' || (message = \$\$$msg\$\$) FROM ranread_summary_full WHERE batch = ${BATCH:-0}")" "failed|true" \
   "ranread_summary shows it failed with that message"
 
 # --- ranread_commit_test on the full tablespace: ranread's own check, before
 # the tablespace's temporary directory is made
 is "$(find "$TS" -name pgsql_tmp | wc -l)" 0 "the full tablespace has no temporary directory yet"
-err=$(psql -qAtX -d "$DB" -v VERBOSITY=verbose -c "SET client_min_messages = error" \
-        -c "SELECT * FROM ranread_commit_test(tablespace => 'rr_hfull_ts', duration => '1s')" 2>&1)
+err=$(held_q "SET client_min_messages = error; SELECT * FROM ranread_commit_test(tablespace => 'rr_hfull_ts', duration => '1s'); RESET client_min_messages;")
 echo "$err" | sed 's/^/# /'
 echo "$err" | grep -Eq '^ERROR: +53100: rr_hfull_ts has [0-9.]+ (bytes|[kMG]B) free, too little for a 16 MB scratch file and the reserve of '
 ok $? "ranread_commit_test on a tablespace with no space left fails with ranread's disk-full error, naming the reserve"

@@ -77,13 +77,16 @@ done
 is "$(with_xids)" 0 "no relation of the method has a relfrozenxid or relminmxid afterwards"
 is "$(q "SELECT count(*) FROM ranread_target_check()")" 0 "... and ranread_target_check() finds nothing"
 
-# --- the database's datfrozenxid advances
+# --- the relfrozenxid of the database's relations advances
 echo "SELECT txid_current();" > "$WORK/xid.sql"
 pgbench -n -c 1 -t 3000 -f "$WORK/xid.sql" "$DB" >/dev/null 2>&1
 ok $? "3,000 transactions burnt"
 q "VACUUM (FREEZE)" >/dev/null
-age=$(q "SELECT age(datfrozenxid) FROM pg_database WHERE datname = current_database()")
-cmp_ok "$age" '<' 3000 "VACUUM FREEZE advances the database's datfrozenxid past them: age(datfrozenxid) = $age"
+# The database's own relations, targets among them: a session of another
+# database (the suite runs lanes side by side) holds back only the shared
+# catalogs, and so maybe datfrozenxid, not these.
+age=$(q "SELECT max(age(relfrozenxid)) FROM pg_class WHERE relfrozenxid <> '0' AND NOT relisshared")
+cmp_ok "$age" '<' 3000 "VACUUM FREEZE advances every relation of the database past them: the oldest relfrozenxid is $age old"
 
 # --- a relation of the method that is not a target (as made before the
 # refusal; here by hand, with a heap table's relfrozenxid) is found
