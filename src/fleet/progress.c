@@ -20,9 +20,12 @@
  */
 #include "postgres.h"
 
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <linux/tcp.h>
 
 #include "mb/pg_wchar.h"
@@ -149,6 +152,22 @@ tcp_received(Remote *r)
 	return ti.tcpi_bytes_received;
 }
 
+/* The connection is broken: its answer passed ranread's limit */
+static void
+broken_over_limit(Remote *r)
+{
+	remote_set_broken(r, psprintf("the server at %s:%s sent more than %d MB for one answer, ranread's limit: the connection was closed",
+						   r->host ? r->host : "?", r->port ? r->port : "?",
+						   RANREAD_MAX_RESULT_BYTES / (1024 * 1024)));
+}
+
+/* Over TCP, the count of bytes received past which the answer is too long */
+static uint64
+tcp_limit(Remote *r)
+{
+	return r->tcp_base + (uint64) RANREAD_MAX_RESULT_BYTES + 1024 * 1024;
+}
+
 /*
  * Has the answer in flight passed ranread's limit?  Its rows as read, and
  * over TCP every byte received since the query was sent (a single row
@@ -163,14 +182,81 @@ over_limit(Remote *r)
 	if (r->result_bytes <= RANREAD_MAX_RESULT_BYTES)
 	{
 		tcp = tcp_received(r);
-		if (tcp == 0 || tcp < r->tcp_base ||
-			tcp - r->tcp_base <= (uint64) RANREAD_MAX_RESULT_BYTES + 1024 * 1024)
+		if (tcp == 0 || tcp < r->tcp_base || tcp <= tcp_limit(r))
 			return false;
 	}
-	remote_set_broken(r, psprintf("the server at %s:%s sent more than %d MB for one answer, ranread's limit: the connection was closed",
-						   r->host ? r->host : "?", r->port ? r->port : "?",
-						   RANREAD_MAX_RESULT_BYTES / (1024 * 1024)));
+	broken_over_limit(r);
 	return true;
+}
+
+/*
+ * The guard of one read.  PQconsumeInput reads all the socket holds and
+ * goes on for as long as more keeps coming: a node that sends a row it
+ * says is 1 GiB long as fast as this backend copies it is read whole
+ * before over_limit is asked.  So while libpq reads a TCP socket, a timer
+ * of this process's CPU time (ITIMER_PROF, whose SIGPROF PostgreSQL does
+ * not use) looks at the bytes received every millisecond of it; past the
+ * limit its handler puts /dev/null in place of the socket (dup2, safe in a
+ * signal handler), which ends the read with an error and closes the
+ * connection.
+ */
+static volatile sig_atomic_t guard_fd = -1;
+static volatile sig_atomic_t guard_null = -1;
+static volatile sig_atomic_t guard_cut = 0;
+static uint64 guard_cut_at;		/* set before the timer runs */
+
+static void
+guard_tick(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+	struct tcp_info ti;
+	socklen_t	len = sizeof(ti);
+
+	if (guard_fd >= 0 && !guard_cut &&
+		getsockopt(guard_fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 &&
+		len >= offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(ti.tcpi_bytes_received) &&
+		ti.tcpi_bytes_received > guard_cut_at &&
+		dup2(guard_null, guard_fd) >= 0)
+		guard_cut = 1;
+	errno = save_errno;
+}
+
+/* PQconsumeInput, within the limit (false: the connection is broken) */
+static bool
+consume_input(Remote *r)
+{
+	static const struct itimerval every_ms = {{0, 1000}, {0, 1000}};
+	static const struct itimerval stop = {{0, 0}, {0, 0}};
+	pqsigfunc	prev;
+	bool		ok;
+	int			null_fd;
+
+	if (tcp_received(r) == 0 || (null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
+		ok = PQconsumeInput(r->conn) != 0;
+	else
+	{
+		guard_cut_at = tcp_limit(r);
+		guard_cut = 0;
+		guard_null = null_fd;
+		guard_fd = PQsocket(r->conn);
+		prev = pqsignal(SIGPROF, guard_tick);
+		(void) setitimer(ITIMER_PROF, &every_ms, NULL);
+		ok = PQconsumeInput(r->conn) != 0;
+		/* a tick due now is taken, with the handler still in place */
+		(void) setitimer(ITIMER_PROF, &stop, NULL);
+		pqsignal(SIGPROF, prev);
+		guard_fd = -1;
+		guard_null = -1;
+		close(null_fd);
+		if (guard_cut)
+		{
+			broken_over_limit(r);
+			return false;
+		}
+	}
+	if (!ok)
+		remote_set_broken(r, PQerrorMessage(r->conn));
+	return ok;
 }
 
 /* One result of a query, into the outcome */
@@ -280,12 +366,7 @@ remote_step(Remote *r, bool ready)
 		}
 		r->flushing = f == 1;
 	}
-	if (!PQconsumeInput(r->conn))
-	{
-		remote_set_broken(r, PQerrorMessage(r->conn));
-		return;
-	}
-	if (over_limit(r))
+	if (!consume_input(r) || over_limit(r))
 		return;
 	while (!PQisBusy(r->conn))
 	{
