@@ -70,7 +70,6 @@
 #include "io.h"
 #include "serverpath.h"
 
-#define SLEEP_SLICE_NS		((uint64) 100 * 1000000)
 #define RESIDENT_VEC		(BLCKSZ / 4096 + 2)
 
 /* A block chosen ahead of its read */
@@ -150,28 +149,6 @@ bufmgr_choose(BufmgrState *bm, Stream *st)
 		(void) PrefetchBuffer(bm->rel, MAIN_FORKNUM, a->blkno);
 }
 
-/*
- * Sleep until the monotonic clock reads due, in slices short enough to
- * notice a stop, a signal or the end of the duration within 0.1 s
- */
-static void
-bufmgr_sleep_until(Worker *w, uint64 due)
-{
-	uint64		now;
-
-	while ((now = ranread_now_ns()) < due && now < w->end_ns && !io_stopping(w))
-	{
-		uint64		until = Min(Min(due, now + SLEEP_SLICE_NS), w->end_ns);
-		struct timespec ts;
-
-		ts.tv_sec = until / 1000000000;
-		ts.tv_nsec = until % 1000000000;
-		(void) clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		if (now >= w->next_report_ns)
-			io_report(w, now);
-	}
-}
-
 /* The hot loop: the worker's one stream to its end, or until stopped */
 static void
 bufmgr_loop(Worker *w, BufmgrState *bm)
@@ -189,7 +166,7 @@ bufmgr_loop(Worker *w, BufmgrState *bm)
 
 		if (s->rate_interval_ns && s->due_ns > now)
 		{
-			bufmgr_sleep_until(w, s->due_ns);
+			io_sleep_until(w, s->due_ns);
 			now = ranread_now_ns();
 		}
 		if (!io_may_issue(w, s, now))

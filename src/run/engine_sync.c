@@ -20,30 +20,6 @@
 #include "engine.h"
 #include "io.h"
 
-#define SLEEP_SLICE_NS	((uint64) 100 * 1000000)
-
-/*
- * Sleep until the monotonic clock reads due, in slices short enough to
- * notice a stop, a signal or the end of the duration within 0.1 s.
- */
-static void
-sleep_until(Worker *w, uint64 due)
-{
-	uint64		now;
-
-	while ((now = ranread_now_ns()) < due && now < w->end_ns && !io_stopping(w))
-	{
-		uint64		until = Min(Min(due, now + SLEEP_SLICE_NS), w->end_ns);
-		struct timespec ts;
-
-		ts.tv_sec = until / 1000000000;
-		ts.tv_nsec = until % 1000000000;
-		(void) clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		if (now >= w->next_report_ns)
-			io_report(w, now);
-	}
-}
-
 /*
  * A write that the group's sync option makes durable, as the server's
  * wal_sync_method would: the open_* methods as per-write flags (what O_DSYNC
@@ -100,7 +76,7 @@ sync_run(Worker *w)
 		{
 			if (s->due_ns > now)
 			{
-				sleep_until(w, s->due_ns);
+				io_sleep_until(w, s->due_ns);
 				now = ranread_now_ns();
 			}
 		}

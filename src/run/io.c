@@ -11,6 +11,8 @@
  */
 #include "postgres.h"
 
+#include <time.h>
+
 #include "storage/bufpage.h"
 #include "storage/checksum.h"
 
@@ -338,5 +340,29 @@ io_verify_end(Worker *w, Slot *s, uint64 now)
 			continue;
 		st->stats->verify_bad[kind]++;
 		verify_keep(w, s, &e, now);
+	}
+}
+
+/*
+ * Sleep until the monotonic clock reads due (a paced slot's next I/O), in
+ * slices short enough to notice a stop, a signal or the end of the
+ * duration within 0.1 s; the owner hears of progress meanwhile
+ */
+void
+io_sleep_until(Worker *w, uint64 due)
+{
+	const uint64 slice_ns = (uint64) 100 * 1000000;
+	uint64		now;
+
+	while ((now = ranread_now_ns()) < due && now < w->end_ns && !io_stopping(w))
+	{
+		uint64		until = Min(Min(due, now + slice_ns), w->end_ns);
+		struct timespec ts;
+
+		ts.tv_sec = until / 1000000000;
+		ts.tv_nsec = until % 1000000000;
+		(void) clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (now >= w->next_report_ns)
+			io_report(w, now);
 	}
 }

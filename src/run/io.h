@@ -298,5 +298,6 @@ extern int	parked_pop(Worker *w);
 extern void io_error(Worker *w, Slot *s, int err, int got);
 extern void io_sync_error(Worker *w, Slot *s, int err);
 extern void io_engine_error(Worker *w, const char *msg);
+extern void io_sleep_until(Worker *w, uint64 due);
 
 #endif							/* RANREAD_IO_H */
