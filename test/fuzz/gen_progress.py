@@ -10,7 +10,8 @@ run as a role granted 'run' (ROLE).  Beside them, all the while, a role
 granted 'report' reads ranread_progress whole (CONCURRENT: every column
 computed); every few cases the readers' check reads it, ranread_brief and
 ranread_seconds whole too (READERS): no call may leave them failing for
-anyone."""
+anyone.  SETUP writes a damaged history first (as a superuser may by
+hand), which the readers read past too."""
 
 CASES = 500
 TIMEOUT_MS = 2000
@@ -23,6 +24,24 @@ SETUP = [
     "SELECT ranread_setup('16MB', target => '%s')" % TARGET,
     "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%s') THEN CREATE ROLE %s; END IF; END $$" % (ROLE, ROLE),
     "SELECT count(*) FROM ranread_grant('%s', 'run')" % ROLE,
+    # a damaged history, as a superuser may write it by hand (NaN, infinite,
+    # 1e20 figures, counts at a bigint's end, a clock gone backwards, a
+    # batch of no figures): the readers read past it (test/tap/history_damaged.sql)
+    "INSERT INTO ranread_batches (batch, run_at, target, tablespace, processes, duration, block_size, "
+    "queue_depth, write_pct, pattern, region_start, region_end, seed, workers, engine, reads, writes, "
+    "seconds, iops, mbps, avg_ms, p99_ms, max_ms, status, groups, distribution) VALUES "
+    "(990101, now() + interval '10 years', 'f', 'pg_default', 1, '1s', 8192, 1, 0, 'random', 0, 100, 1, 1, "
+    "'io_uring', 9223372036854775807, 9223372036854775807, 'NaN', 'Infinity', '-Infinity', 1e300, -1, 'NaN', "
+    "'completed', 1, 'uniform'), "
+    "(990102, now() - interval '10 years', 'f', 'pg_default', -5, '-1s', -8192, -1, -50, 'random', 100, 0, 1, 1, "
+    "'io_uring', -1, -1, -1, -1e20, 1e20, -1, 1e15, 1e16, 'completed', 0, 'uniform'), "
+    "(990103, now(), 'f', 'pg_default', 1, NULL, 8192, 1, 0, 'random', 0, 100, 1, 1, 'io_uring', "
+    "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'completed', NULL, NULL) ON CONFLICT DO NOTHING",
+    "INSERT INTO ranread_intervals (batch, second, reads, writes, iops, avg_ms, max_ms, grp, histogram) VALUES "
+    "(990101, 1, 9223372036854775807, 9223372036854775807, 'Infinity', 'NaN', 'Infinity', 1, NULL), "
+    "(990101, 1, 9223372036854775807, 0, 1e300, 1e300, 1e300, 2, NULL), "
+    "(990102, -1, -5, -5, -1e20, -1, 1e20, 1, NULL), "
+    "(990102, 2147483647, 1, 1, 'NaN', 'NaN', 'NaN', 1, NULL) ON CONFLICT DO NOTHING",
 ]
 
 # each column computed (a count(*) of the view would compute none)
