@@ -96,6 +96,20 @@ AS $$
                 THEN pg_catalog.round(v::pg_catalog.numeric, places) END
 $$;
 
+-- The same, NULL too where the rounded figure does not fit the column's
+-- numeric(digits, places) (digits 18: a bigint), so that one damaged row
+-- (a figure of 1e20 ms) leaves its figure NULL instead of failing the view
+-- for everyone (docs/design.md, "What any role may call").  New in 1.2.
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_round(v float8, places integer, digits integer)
+RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN pg_catalog.abs(v) OPERATOR(pg_catalog.<) 'Infinity'::pg_catalog.float8
+                 AND pg_catalog.abs(pg_catalog.round(v::pg_catalog.numeric, places))
+                     OPERATOR(pg_catalog.<) pg_catalog.power(10::pg_catalog.numeric, digits OPERATOR(pg_catalog.-) places)
+                THEN pg_catalog.round(v::pg_catalog.numeric, places) END
+$$;
+
 -- A count and its noun, singular or plural: "1 process", "8 processes",
 -- "1 node", "3 nodes" (every message and subtitle that counts says it so)
 CREATE OR REPLACE FUNCTION ranread_internal.ranread_count_words(n numeric, one text)
@@ -133,38 +147,38 @@ SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
 CREATE OR REPLACE VIEW @extschema@.ranread_summary_full AS
 SELECT b.batch, b.run_at, b.target, b.processes, b.iterations, b.block_size,
        b.write_pct, b.reads, b.writes,
-       ranread_internal.ranread_round(b.iops, 0)::bigint AS iops,
-       ranread_internal.ranread_round(b.mbps, 1)::numeric(14,1) AS mbps,
-       ranread_internal.ranread_round(b.avg_ms, 3)::numeric(15,3) AS avg_ms,
-       ranread_internal.ranread_round(b.p99_ms, 3)::numeric(15,3) AS p99_ms,
-       ranread_internal.ranread_round(b.max_ms, 3)::numeric(15,3) AS max_ms,
+       ranread_internal.ranread_round(b.iops, 0, 18)::bigint AS iops,
+       ranread_internal.ranread_round(b.mbps, 1, 14)::numeric(14,1) AS mbps,
+       ranread_internal.ranread_round(b.avg_ms, 3, 15)::numeric(15,3) AS avg_ms,
+       ranread_internal.ranread_round(b.p99_ms, 3, 15)::numeric(15,3) AS p99_ms,
+       ranread_internal.ranread_round(b.max_ms, 3, 15)::numeric(15,3) AS max_ms,
        b.status, b.sweep,
        b.queue_depth, b.pattern, b.duration,
-       ranread_internal.ranread_round(b.seconds, 3)::numeric(12,3) AS seconds,
-       ranread_internal.ranread_round(b.min_ms, 3)::numeric(15,3) AS min_ms,
-       ranread_internal.ranread_round(b.p50_ms, 3)::numeric(15,3) AS p50_ms,
-       ranread_internal.ranread_round(b.p95_ms, 3)::numeric(15,3) AS p95_ms,
-       ranread_internal.ranread_round(b.p999_ms, 3)::numeric(15,3) AS p999_ms,
-       ranread_internal.ranread_round(b.read_avg_ms, 3)::numeric(15,3) AS read_avg_ms,
-       ranread_internal.ranread_round(b.read_p99_ms, 3)::numeric(15,3) AS read_p99_ms,
-       ranread_internal.ranread_round(b.write_avg_ms, 3)::numeric(15,3) AS write_avg_ms,
-       ranread_internal.ranread_round(b.write_p99_ms, 3)::numeric(15,3) AS write_p99_ms,
+       ranread_internal.ranread_round(b.seconds, 3, 12)::numeric(12,3) AS seconds,
+       ranread_internal.ranread_round(b.min_ms, 3, 15)::numeric(15,3) AS min_ms,
+       ranread_internal.ranread_round(b.p50_ms, 3, 15)::numeric(15,3) AS p50_ms,
+       ranread_internal.ranread_round(b.p95_ms, 3, 15)::numeric(15,3) AS p95_ms,
+       ranread_internal.ranread_round(b.p999_ms, 3, 15)::numeric(15,3) AS p999_ms,
+       ranread_internal.ranread_round(b.read_avg_ms, 3, 15)::numeric(15,3) AS read_avg_ms,
+       ranread_internal.ranread_round(b.read_p99_ms, 3, 15)::numeric(15,3) AS read_p99_ms,
+       ranread_internal.ranread_round(b.write_avg_ms, 3, 15)::numeric(15,3) AS write_avg_ms,
+       ranread_internal.ranread_round(b.write_p99_ms, 3, 15)::numeric(15,3) AS write_p99_ms,
        b.engine, b.workers, b.seed, b.buffer_pages, b.message,
        b.tablespace, b.filesystem, b.timing,
-       ranread_internal.ranread_round(b.busy, 2)::numeric(6,2) AS busy,
+       ranread_internal.ranread_round(b.busy, 2, 6)::numeric(6,2) AS busy,
        b.notes, b.groups, b.distribution, b.first_io_at, b.steady_state, b.ended_steady,
        b.steady,
-       ranread_internal.ranread_round(b.steady_excursion, 3)::numeric(12,3) AS steady_excursion,
-       ranread_internal.ranread_round(b.steady_slope, 3)::numeric(12,3) AS steady_slope,
+       ranread_internal.ranread_round(b.steady_excursion, 3, 12)::numeric(12,3) AS steady_excursion,
+       ranread_internal.ranread_round(b.steady_slope, 3, 12)::numeric(12,3) AS steady_slope,
        b.mix, b.sync, b.start_at, b.study, b.point, b.fleet, b.commit_test,
-       ranread_internal.ranread_round(b.cpu_user_pct, 1)::numeric(8,1) AS cpu_user_pct,
-       ranread_internal.ranread_round(b.cpu_sys_pct, 1)::numeric(8,1) AS cpu_sys_pct,
-       ranread_internal.ranread_round(b.cpu_us_per_io, 2)::numeric(12,2) AS cpu_us_per_io,
+       ranread_internal.ranread_round(b.cpu_user_pct, 1, 8)::numeric(8,1) AS cpu_user_pct,
+       ranread_internal.ranread_round(b.cpu_sys_pct, 1, 8)::numeric(8,1) AS cpu_sys_pct,
+       ranread_internal.ranread_round(b.cpu_us_per_io, 2, 12)::numeric(12,2) AS cpu_us_per_io,
        b.device,
-       ranread_internal.ranread_round(b.device_util_pct, 1)::numeric(6,1) AS device_util_pct,
-       ranread_internal.ranread_round(b.lat_stddev_ms, 3)::numeric(15,3) AS lat_stddev_ms,
+       ranread_internal.ranread_round(b.device_util_pct, 1, 6)::numeric(6,1) AS device_util_pct,
+       ranread_internal.ranread_round(b.lat_stddev_ms, 3, 15)::numeric(15,3) AS lat_stddev_ms,
        b.path, b.effective_io_concurrency,
-       ranread_internal.ranread_round(b.cache_pct, 1)::numeric(6,1) AS cache_pct
+       ranread_internal.ranread_round(b.cache_pct, 1, 6)::numeric(6,1) AS cache_pct
   FROM ranread_internal.ranread_summary_raw b;
 
 -- What a batch ran, in a few words: "random 8K reads", "sequential 1M

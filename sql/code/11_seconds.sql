@@ -27,16 +27,22 @@ REVOKE ALL ON @extschema@.ranread_percentiles_over_time FROM PUBLIC;
 -- a row), every group of a mix added up: the I/Os, IOPS, the average
 -- latency (weighted by the I/Os), p99 from the second's merged histograms
 -- (NULL where one was not taken) and the slowest I/O, rounded as
--- ranread_summary_full.  New in 1.2.
+-- ranread_summary_full.  A figure a damaged row makes too large for its
+-- column (counts past a bigint, latencies of 1e20 ms) is NULL, never an
+-- error for everyone who reads the view.  New in 1.2.
 CREATE OR REPLACE VIEW @extschema@.ranread_seconds AS
-SELECT m.batch, m.second, m.reads, m.writes,
-       ranread_internal.ranread_round(m.iops, 0)::bigint AS iops,
-       ranread_internal.ranread_round(m.avg_ms, 3)::numeric(15,3) AS avg_ms,
+SELECT m.batch, m.second,
+       CASE WHEN pg_catalog.abs(m.reads) OPERATOR(pg_catalog.<=) 9223372036854775807 THEN m.reads::bigint END AS reads,
+       CASE WHEN pg_catalog.abs(m.writes) OPERATOR(pg_catalog.<=) 9223372036854775807 THEN m.writes::bigint END AS writes,
+       ranread_internal.ranread_round(CASE WHEN pg_catalog.abs(m.iops) OPERATOR(pg_catalog.<) 1e18 THEN m.iops END, 0, 18)::bigint AS iops,
+       ranread_internal.ranread_round(CASE WHEN pg_catalog.abs(m.avg_ms) OPERATOR(pg_catalog.<) 1e12 THEN m.avg_ms END, 3, 15)::numeric(15,3) AS avg_ms,
        ranread_internal.ranread_round(@extschema@.ranread_hist_percentile(m.h, 99), 3)::numeric(15,3) AS p99_ms,
-       ranread_internal.ranread_round(m.max_ms, 3)::numeric(15,3) AS max_ms
-  FROM (SELECT i.batch, i.second, sum(i.reads)::bigint AS reads, sum(i.writes)::bigint AS writes,
-               sum(i.iops) AS iops,
-               sum(i.avg_ms * (i.reads + i.writes)) / NULLIF(sum(i.reads + i.writes) FILTER (WHERE i.avg_ms IS NOT NULL), 0) AS avg_ms,
+       ranread_internal.ranread_round(m.max_ms, 3, 15)::numeric(15,3) AS max_ms
+  FROM (SELECT i.batch, i.second, sum(i.reads) AS reads, sum(i.writes) AS writes,
+               -- in numeric: no sum or product of a damaged row overflows
+               sum(i.iops::numeric) AS iops,
+               sum(i.avg_ms::numeric * (i.reads::numeric + i.writes))
+                 / NULLIF(sum(i.reads::numeric + i.writes) FILTER (WHERE i.avg_ms IS NOT NULL), 0) AS avg_ms,
                max(i.max_ms) AS max_ms,
                CASE WHEN bool_and(i.histogram IS NOT NULL)
                     THEN @extschema@.ranread_hist_merge(i.histogram) END AS h

@@ -234,9 +234,17 @@ BEGIN
             MESSAGE = format('role of %s must not be null', fn),
             HINT = format('Name the role, such as SELECT %s(''alice'', ''run'').', fn);
     END IF;
+    -- a regrole given as a number need not be a role (0 prints as '-')
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) role::pg_catalog.oid) THEN
+        RAISE EXCEPTION USING ERRCODE = 'undefined_object',
+            MESSAGE = format('role of %s does not exist: OID %s', fn, role::pg_catalog.oid),
+            HINT = format('Name the role, such as SELECT %s(''alice'', ''run''); PUBLIC is not one.', fn);
+    END IF;
     IF what IS NULL OR NOT (what OPERATOR(pg_catalog.=) ANY (ARRAY['run', 'report', 'probe', 'export'])) THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-            MESSAGE = format('invalid what for %s: %s', fn, coalesce(pg_catalog.quote_literal(what), 'NULL')),
+            MESSAGE = format('invalid what for %s: %s', fn,
+                             coalesce(pg_catalog.quote_literal(CASE WHEN pg_catalog.length(what) OPERATOR(pg_catalog.>) 100
+                                                                    THEN pg_catalog.left(what, 100) || '...' ELSE what END), 'NULL')),
             HINT = '''run'' (make targets and run batches, sweeps, studies; read the history), ''report'' (read the history, charts and reports), ''probe'' (run probes and their schedules within the probe cap; read the history) or ''export'' (read the history and write export files on the server).';
     END IF;
 END

@@ -258,7 +258,7 @@ progress_bytes(const char *phase, uint64 done, uint64 total, double seconds)
 	if (s->pid == MyProcPid && s->work_set)
 	{
 		strlcpy(s->work.phase, phase, sizeof(s->work.phase));
-		s->work.bytes_done = done;
+		s->work.bytes_done = Min(done, total);	/* the view's percent stays within 100 */
 		s->work.bytes_total = total;
 		s->work.seconds = seconds;
 		s->work.remaining = done > 0 && seconds > 0.5 ?
@@ -460,7 +460,7 @@ put_row(ReturnSetInfo *rsinfo, const RanreadCallInfo *ci, const ProgressSlot *s,
 		left = 0;
 	if (c && left >= 0)
 		left = c->after >= 0 ? left + c->after : -1;
-	if (left >= 0)
+	if (left >= 0 && left <= RANREAD_PROGRESS_MAX_LEFT)
 		SET(17, Float8GetDatum(left));
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
 }

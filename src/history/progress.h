@@ -18,6 +18,15 @@
 #define RANREAD_PROGRESS_SLOTS	32
 #define RANREAD_PROGRESS_NAME	24
 
+/*
+ * The longest time left said (seconds, 100 years): past it, a time left is
+ * not known (NULL in ranread_progress, not in the NOTICE).  A batch by
+ * iterations at a low rate (or a caller of ranread_progress_call) may
+ * count farther than an interval or a timestamp holds; no reader of the
+ * view may get an error for it (docs/design.md, "Progress").
+ */
+#define RANREAD_PROGRESS_MAX_LEFT	(100 * 365.25 * 86400.0)
+
 /* A backend's work as its owner publishes it (all times in seconds) */
 typedef struct ProgressWork
 {

@@ -201,7 +201,7 @@ progress_notice(const BatchShared *bs, const ProgressWork *w, int level)
 	appendStringInfo(&s, ": %.0f IOPS", w->iops >= 0 ? w->iops : w->ios / Max(w->seconds, 1e-3));
 	if (w->p99_ms >= 0)
 		appendStringInfo(&s, ", p99 %.3f ms", w->p99_ms);
-	if (left >= 0)
+	if (left >= 0 && left <= RANREAD_PROGRESS_MAX_LEFT)
 		appendStringInfo(&s, "; %s left%s, done %s about %s", hms(left),
 						 bound ? " at most" : "", bound ? "by" : "at", clock_in(left));
 	ereport(level, (errmsg_internal("%s", s.data)));

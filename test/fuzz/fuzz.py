@@ -12,6 +12,12 @@ AREA names a generator, test/fuzz/gen_AREA.py.  A generator module has
              'run' or 'probe'); SETUP runs as the superuser
     READERS_EVERY  how many cases between two checks of the readers (below;
              default 250)
+    READERS  more queries for the readers' check (optional), read as
+             READER after the common ones: a generator's own views, read
+             whole (every column computed)
+    CONCURRENT  queries read as READER in a loop, on a connection of their
+             own, all the while the cases run (optional): what others read
+             while the cases run, start, fail and get cancelled
 
 Each case runs in its own transaction on one connection, under
 statement_timeout (T ms, default 2000; a generator may set TIMEOUT_MS).
@@ -26,7 +32,9 @@ The run fails when
     the last, each view and report a role granted 'report' reads (READERS,
     and the charts and reports of the latest studies, sweeps and batch) is
     read as such a role (READER), and any error at all fails the run, as no
-    row a case leaves may break what everyone reads.
+    row a case leaves may break what everyone reads; and so does any error
+    of a CONCURRENT reader while the cases run (but a lost connection when
+    the server went away, which the first check counts).
 Everything else, success or a clean error, is fine: the point is that bad
 input gets an error in PostgreSQL's style, never a crash or a hang.
 
@@ -41,6 +49,7 @@ import importlib.util
 import os
 import random
 import sys
+import threading
 import time
 
 import psycopg2
@@ -92,8 +101,9 @@ def reader_setup(conn):
         cur.execute("SELECT count(*) FROM ranread_grant('%s', 'report')" % READER)
 
 
-def readers_fail(db):
-    """Every reader, read as READER: the ones that failed, with their error"""
+def readers_fail(db, extra=()):
+    """Every reader (and the generator's extra ones), read as READER: the
+    ones that failed, with their error"""
     failed = []
     try:
         conn = connect(db)
@@ -104,7 +114,7 @@ def readers_fail(db):
             cur.execute("SET ROLE %s" % READER)
             cur.execute("SET client_min_messages = error")
             cur.execute("SET statement_timeout = %d" % READER_TIMEOUT_MS)
-        queries = list(READERS)
+        queries = list(READERS) + list(extra)
         for ids_sql, readers in READERS_OF:
             try:
                 with conn.cursor() as cur:
@@ -126,6 +136,43 @@ def readers_fail(db):
     finally:
         conn.close()
     return failed
+
+
+class Concurrent(threading.Thread):
+    """Reads queries as READER in a loop until stopped: how many reads,
+    and the first few that failed (query, error)"""
+
+    def __init__(self, db, queries):
+        super().__init__(daemon=True)
+        self.db, self.queries = db, queries
+        self.stop = threading.Event()
+        self.reads = 0
+        self.failed = []
+
+    def run(self):
+        try:
+            conn = connect(self.db)
+            with conn.cursor() as cur:
+                cur.execute("SET ROLE %s" % READER)
+                cur.execute("SET client_min_messages = error")
+                cur.execute("SET statement_timeout = %d" % READER_TIMEOUT_MS)
+        except psycopg2.Error as e:
+            self.failed.append(("(connect)", str(e).strip()))
+            return
+        while not self.stop.is_set():
+            for q in self.queries:
+                try:
+                    with conn.cursor() as cur:
+                        cur.execute(q)
+                        cur.fetchall()
+                    self.reads += 1
+                except psycopg2.Error as e:
+                    if conn.closed:  # the server went away: the first check says so
+                        return
+                    if len(self.failed) < 5:
+                        self.failed.append((q, "%s %s" % (e.pgcode, (e.pgerror or str(e)).strip().splitlines()[0])))
+            time.sleep(0.02)
+        conn.close()
 
 
 def load(area):
@@ -175,7 +222,12 @@ def main():
         if getattr(gen, "ROLE", None):
             cur.execute("SET ROLE %s" % gen.ROLE)
     every = getattr(gen, "READERS_EVERY", 250)
+    extra = getattr(gen, "READERS", [])
     unread = None
+    beside = None
+    if getattr(gen, "CONCURRENT", None):
+        beside = Concurrent(a.db, gen.CONCURRENT)
+        beside.start()
 
     states = collections.Counter()
     slow = []
@@ -214,11 +266,17 @@ def main():
             except psycopg2.Error:
                 pass
         if unread is None and not conn.closed and (k + 1) % every == 0:
-            f = readers_fail(a.db)
+            f = readers_fail(a.db, extra)
             if f:
                 unread = (k, f)
+    if beside is not None:
+        beside.stop.set()
+        beside.join(READER_TIMEOUT_MS / 1000.0 + GRACE_S)
+        print("# %d reads beside the cases, as a role granted 'report'" % beside.reads)
+        if beside.failed and unread is None:
+            unread = (n - 1, [(q, "(beside the cases) " + m) for q, m in beside.failed])
     if unread is None and crash is None:
-        f = readers_fail(a.db)
+        f = readers_fail(a.db, extra)
         if f:
             unread = (n - 1, f)
 
