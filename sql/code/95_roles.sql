@@ -307,11 +307,14 @@ BEGIN
     IF NOT grant_it THEN
         -- a kind of use the role holds besides, unless it is part of what
         -- is revoked ('probe' of 'run'): revoking 'run' takes the probes too;
-        -- and pg_monitor's 'report', the extension's own grant, always
-        kept := ARRAY(SELECT w FROM unnest(ARRAY['run', 'probe', 'export']) w
+        -- but 'report' stays with a role that does not hold what is revoked
+        -- (revoking 'export' from a reader takes nothing it has); and
+        -- pg_monitor's 'report', the extension's own grant, always
+        kept := ARRAY(SELECT w FROM unnest(ARRAY['report', 'run', 'probe', 'export']) w
                        WHERE w OPERATOR(pg_catalog.<>) what AND ranread_internal.ranread_role_holds(role, w)
-                         AND EXISTS (SELECT * FROM ranread_internal.ranread_role_privileges(w)
-                                     EXCEPT SELECT * FROM ranread_internal.ranread_role_privileges(what)))
+                         AND (EXISTS (SELECT * FROM ranread_internal.ranread_role_privileges(w)
+                                      EXCEPT SELECT * FROM ranread_internal.ranread_role_privileges(what))
+                              OR (w OPERATOR(pg_catalog.=) 'report' AND NOT ranread_internal.ranread_role_holds(role, what))))
              || CASE WHEN role OPERATOR(pg_catalog.=) 'pg_monitor'::pg_catalog.regrole THEN ARRAY['report'] ELSE '{}' END;
     END IF;
     FOR s IN SELECT ranread_internal.ranread_role_statement(grant_it, role, p.privilege, p.kind, p.object)

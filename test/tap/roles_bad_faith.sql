@@ -10,7 +10,7 @@
 --  - a role granted 'run' may not grant itself more, nor revoke another's
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(8);
+SELECT plan(11);
 \ir lib/util.psql
 
 CREATE ROLE tap_bad_runner;
@@ -37,6 +37,16 @@ SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_role_change(true, '
     '42501: permission denied for function ranread_role_change', '... nor through the internal function');
 RESET ROLE;
 SELECT ok(NOT pg_has_role('tap_bad_runner', 'pg_write_server_files', 'MEMBER'), '... and it holds no more than before');
+
+-- revoking a kind a reader does not hold takes nothing it has
+SELECT ok(ranread_internal.ranread_role_holds('tap_bad_reporter', 'report'), 'a role granted ''report'' reads');
+SELECT count(*) FROM ranread_revoke('tap_bad_reporter', 'export');
+SELECT count(*) FROM ranread_revoke('tap_bad_reporter', 'run');
+SELECT ok(ranread_internal.ranread_role_holds('tap_bad_reporter', 'report'),
+    '... and still does after ranread_revoke of ''export'' and of ''run'', which it never held');
+SELECT count(*) FROM ranread_revoke('tap_bad_runner', 'run');
+SELECT ok(NOT ranread_internal.ranread_role_holds('tap_bad_runner', 'report'),
+    'revoking ''run'' from a role granted ''run'' takes its reading too (''run'' includes ''report'')');
 
 SELECT * FROM finish();
 ROLLBACK;
