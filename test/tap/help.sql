@@ -83,7 +83,7 @@ $$;
 SELECT is(pg_temp.example_errors(), '{}'::text[], 'every example parses against the installed functions');
 
 -- One function's arguments
-CREATE TEMP TABLE run_help AS SELECT * FROM ranread_help('ranread_run');
+CREATE TEMP TABLE run_help AS SELECT * FROM ranread_internal.ranread_help_table('ranread_run');
 SELECT is(ARRAY(SELECT argument FROM run_help),
           (SELECT proargnames[1:pronargs]::text[] FROM pg_proc
             WHERE oid = 'ranread_run'::regproc),
@@ -99,7 +99,7 @@ SELECT is((SELECT default_value FROM run_help WHERE argument = 'processes'), '(r
 SELECT is((SELECT default_value FROM run_help WHERE argument = 'rate_iops'),
           'NULL: ' || (SELECT null_means FROM ranread_options() WHERE name = 'rate_iops'),
     '... a NULL default says what NULL means');
-SELECT is((SELECT default_value || ' ' || unit FROM ranread_help('sweep') WHERE argument = 'max_avg_ms'), '10 ms',
+SELECT is((SELECT default_value || ' ' || unit FROM ranread_internal.ranread_help_table('sweep') WHERE argument = 'max_avg_ms'), '10 ms',
     'a function''s own arguments: the default from its signature and their unit (ranread_help(''sweep'') finds ranread_sweep)');
 
 -- Names it does not know
