@@ -48,7 +48,7 @@ SELECT is((SELECT format('%s|%s|%s|%s|%s', running, batch, phase, step, eta = to
                                           OR eta = to_char(clock_timestamp() + interval '29 s', 'HH24:MI:SS')
                                           OR eta ~ '^[0-9]{2} [A-Z][a-z]{2} [0-9]{2}:[0-9]{2}$')
              FROM ranread_progress WHERE running = 'sweep ' || (SELECT sweep FROM ids)),
-    format('sweep %s||starting step|2 of 5|true', (SELECT sweep FROM ids)),
+    format('sweep %s||starting step|2 of 5|t', (SELECT sweep FROM ids)),
     'ranread_progress: what runs (''sweep N''), no batch, its phase, step ''2 of 5'', eta the time of day');
 SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'ranread_progress'::regclass AND attnum > 0 ORDER BY attnum),
           ARRAY['running', 'batch', 'phase', 'step', 'ios', 'seconds', 'iops', 'p99_ms', 'eta'],
