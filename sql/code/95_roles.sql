@@ -63,7 +63,7 @@ AS $$
         'ranread_probes', 'ranread_probe_verdicts', 'ranread_baselines', 'ranread_health_thresholds',
         'ranread_health',
         -- what runs now
-        'ranread_progress']) t
+        'ranread_progress', 'ranread_progress_full']) t
     UNION ALL
     SELECT 'SELECT', 'table', 'ranread_internal', t FROM pg_catalog.unnest(ARRAY[
         'ranread_summary_raw', 'ranread_study_points_raw', 'ranread_study_overview_raw',
@@ -94,7 +94,7 @@ AS $$
         'ranread_progress_rows',
         'ranread_require', 'ranread_fleet_live', 'ranread_fleet_rows_raw', 'ranread_fleet_round',
         'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest', 'ranread_help_table',
-        'ranread_wrap', 'ranread_probe_caps', 'ranread_count_words',
+        'ranread_wrap', 'ranread_wrap_words', 'ranread_wrap_sql', 'ranread_probe_caps', 'ranread_count_words',
         -- points read back (12_points.sql)
         'ranread_json_int', 'ranread_json_float', 'ranread_study_point_ok', 'ranread_window_ok', 'ranread_skipped',
         -- charts, studies read back, the report

@@ -2,7 +2,8 @@
 -- example, as RanRead's Help() lists them, as lines of text that fit a
 -- screen of 120 columns (README, "Reading the results"); the same as a
 -- table: ranread_internal.ranread_help_table().  ranread_help(name): one function's
--- arguments with their defaults, units and what they mean.  The one-line
+-- call, result and arguments with their defaults, units and what they
+-- mean, as lines of text too (the table: ranread_help_table(name)).  The one-line
 -- descriptions are the objects' COMMENTs (97_comments.sql), the workload
 -- options' units, ranges and help are ranread_options()'s (src/workload/options.c's
 -- option table), the defaults are the functions' own (pg_proc): nothing is
@@ -32,7 +33,8 @@ AS $$
         ('run',           9, 'ranread_verify',       $x$SELECT * FROM ranread_verify('ranread');$x$),
         ('run',          10, 'ranread_verify_errors', $x$SELECT batch, block, kind, expected, found FROM ranread_verify_errors ORDER BY at DESC LIMIT 10;$x$),
         ('run',          11, 'ranread_paths',        $x$SELECT prefetch, device_iops, server_iops, server_pct, says FROM ranread_paths('{0,1,8,32}', duration => '10s');$x$),
-        ('run',          12, 'ranread_progress',     $x$SELECT pid, kind, id, batch, phase, step, steps, ios, iops, p99_ms, remaining, eta FROM ranread_progress;$x$),
+        ('run',          12, 'ranread_progress',     $x$SELECT * FROM ranread_progress;$x$),
+        ('run',          13, 'ranread_progress_full', $x$SELECT * FROM ranread_progress_full;$x$),
         ('report',       -1, 'ranread_brief',        $x$SELECT * FROM ranread_brief ORDER BY batch DESC LIMIT 10;$x$),
         ('report',        1, 'ranread_summary',      $x$SELECT * FROM ranread_summary ORDER BY batch DESC LIMIT 10;$x$),
         ('report',        0, 'ranread_seconds',     $x$SELECT * FROM ranread_seconds WHERE batch = (SELECT max(batch) FROM ranread_seconds);$x$),
@@ -278,6 +280,76 @@ BEGIN
 END
 $$;
 
+-- Words put in lines of at most width characters, a space between two
+-- (a word longer than a line stands alone), the first line after first,
+-- the others after rest
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_wrap_words(words text[], width integer, first text, rest text)
+RETURNS SETOF text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    line text := first;
+    empty boolean := true;
+    word text;
+BEGIN
+    FOREACH word IN ARRAY coalesce(words, '{}') LOOP
+        IF NOT empty AND length(line) + 1 + length(word) > width THEN
+            RETURN NEXT line;
+            line := rest;
+            empty := true;
+        END IF;
+        line := line || CASE WHEN empty THEN '' ELSE ' ' END || word;
+        empty := false;
+    END LOOP;
+    RETURN NEXT line;
+END
+$$;
+
+-- An SQL statement cut into lines as ranread_wrap does, at spaces outside
+-- quotes only: a literal or a quoted name stays whole ('30 days'), but a
+-- JSON or array literal ('{...}', '[...]') is cut between its elements,
+-- never inside one of its strings ("IOPS by queue depth") nor between a
+-- key and its value
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_wrap_sql(t text, width integer, first text, rest text)
+RETURNS SETOF text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    words text[] := '{}';
+    word text := '';
+    c text;
+    single boolean := false;     -- inside '...'
+    structured boolean := false; -- ... which holds JSON or an array
+    dbl boolean := false;        -- inside "..."
+BEGIN
+    FOREACH c IN ARRAY regexp_split_to_array(btrim(coalesce(t, '')), '') LOOP
+        -- a JSON key stays with its value: "processes": 8
+        IF c ~ '^\s$' AND NOT dbl AND (NOT single OR (structured AND right(word, 1) <> ':')) THEN
+            IF word <> '' THEN
+                words := words || word;
+            END IF;
+            word := '';
+            CONTINUE;
+        END IF;
+        IF c = '''' AND NOT dbl THEN
+            single := NOT single;
+            structured := false;
+        ELSIF c = '"' THEN
+            dbl := NOT dbl;
+        ELSIF single AND right(word, 1) = '''' AND c IN ('{', '[') THEN
+            structured := true;
+        END IF;
+        word := word || c;
+    END LOOP;
+    IF word <> '' THEN
+        words := words || word;
+    END IF;
+    RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap_words(words, width, first, rest);
+END
+$$;
+
 -- ranread_help(): what to type first, then every entry point by task, what
 -- it does and an example, as lines of text of at most 118 characters (a
 -- screen of 120 columns in psql's default format)
@@ -313,7 +385,7 @@ BEGIN
             task := e.task;
         END IF;
         RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap(e.name || ': ' || e.description, 118, '  ', '    ');
-        RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap(e.example, 118, '      ', '        ');
+        RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap_sql(e.example, 118, '      ', '        ');
     END LOOP;
 END
 $$;
@@ -348,10 +420,11 @@ AS $$
     SELECT ARRAY(SELECT name FROM scored ORDER BY score DESC, apart, name LIMIT 3)
 $$;
 
--- ranread_help(name): the arguments of one function of the help, in
--- order: type, default (as the signature has it; NULL's meaning for an
--- option), unit, what is allowed, what it is
-CREATE OR REPLACE FUNCTION @extschema@.ranread_help(name text)
+-- The arguments of one function of the help, in order, as a table (for
+-- programs and tests; ranread_help(name) prints them as text): type,
+-- default (as the signature has it; NULL's meaning for an option), unit,
+-- what is allowed, what it is.  name: as ranread_help(name) takes it
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_help_table(name text)
 RETURNS TABLE (argument text, type text, default_value text, unit text, allowed text, description text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -415,5 +488,62 @@ BEGIN
             AND wanted OPERATOR(pg_catalog.=) ANY (ARRAY['ranread_probe', 'ranread_probe_schedule'])
      WHERE a.argmode IS NULL OR a.argmode OPERATOR(pg_catalog.=) ANY (ARRAY['i', 'b', 'v']::"char"[])
      ORDER BY a.k;
+END
+$$;
+
+-- ranread_help(name): one function of the help as lines of text of at most
+-- 118 characters (a screen of 120 columns in psql's default format), a
+-- line per fact: what it does, its call (argument names and types), what
+-- it returns, each argument with its type, unit, default (or required),
+-- what is allowed and what it is, then the example; the same as a table:
+-- ranread_internal.ranread_help_table(name)
+CREATE OR REPLACE FUNCTION @extschema@.ranread_help(name text)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    wanted text := name;
+    a record;
+    e record;
+    fn oid;
+BEGIN
+    -- the errors (a null, an unknown name, a view's) are the table's
+    PERFORM FROM ranread_internal.ranread_help_table(wanted) LIMIT 1;
+    SELECT h.* INTO e FROM ranread_internal.ranread_help_table() h
+     WHERE h.name OPERATOR(pg_catalog.=) ANY (ARRAY[wanted, 'ranread_' || wanted])
+     ORDER BY h.name OPERATOR(pg_catalog.=) wanted DESC LIMIT 1;
+    SELECT p.oid INTO fn FROM pg_catalog.pg_proc p, pg_catalog.pg_extension x
+     WHERE x.extname OPERATOR(pg_catalog.=) 'ranread' AND p.pronamespace OPERATOR(pg_catalog.=) x.extnamespace
+       AND p.proname OPERATOR(pg_catalog.=) e.name
+     ORDER BY p.pronargs DESC LIMIT 1;
+    RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap(e.name || ': ' || e.description, 118, '', '  ');
+    -- the call and the result, cut between two arguments (or columns) only
+    RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap_words(
+        regexp_split_to_array('call: ' || e.name || '(' || pg_catalog.pg_get_function_identity_arguments(fn) || ')',
+                              '(?<=,) '), 118, '  ', '      ');
+    RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap_words(
+        regexp_split_to_array('returns: ' || pg_catalog.pg_get_function_result(fn)
+                              -- a composite type: its columns
+                              || coalesce((SELECT ' (' || string_agg(t.attname || ' ' || pg_catalog.format_type(t.atttypid, t.atttypmod), ', '
+                                                                     ORDER BY t.attnum) || ')'
+                                             FROM pg_catalog.pg_proc p
+                                             JOIN pg_catalog.pg_type y ON y.oid OPERATOR(pg_catalog.=) p.prorettype
+                                             JOIN pg_catalog.pg_attribute t ON t.attrelid OPERATOR(pg_catalog.=) y.typrelid
+                                            WHERE p.oid OPERATOR(pg_catalog.=) fn AND p.proallargtypes IS NULL
+                                              AND t.attnum OPERATOR(pg_catalog.>) 0 AND NOT t.attisdropped), ''),
+                              '(?<=,) '), 118, '  ', '      ');
+    RETURN NEXT 'arguments:';
+    FOR a IN SELECT * FROM ranread_internal.ranread_help_table(wanted) LOOP
+        RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap(
+            a.argument || ' ' || a.type || coalesce(' (' || a.unit || ')', '') || ', '
+            || CASE WHEN a.default_value OPERATOR(pg_catalog.=) '(required)' THEN 'required'
+                    ELSE 'default ' || regexp_replace(a.default_value, '^NULL: (.*)$', 'NULL (\1)') END
+            || coalesce(', allowed ' || nullif(a.allowed, ''), '')
+            || coalesce(': ' || nullif(a.description, ''), ''),
+            118, '  ', '      ');
+    END LOOP;
+    RETURN NEXT 'example:';
+    RETURN QUERY SELECT * FROM ranread_internal.ranread_wrap_sql(e.example, 118, '  ', '    ');
 END
 $$;

@@ -119,7 +119,8 @@ BEGIN
         -- views
         ('v', 'ranread_summary', 'One row per batch: when, where, what ran, the load, IOPS, MiB/s, latency (ms, rounded) and status (1.1''s columns); ranread_brief fits 120 columns, ranread_summary_full has every column'),
         ('v', 'ranread_brief', 'One line per batch in 120 columns: processes, what ran, seconds, IOPS, MiB/s, average and p99 latency (ms), status'),
-        ('v', 'ranread_progress', 'What runs now and how far it is, for any session: a row per sweep, study, search or fleet and per run, probe, commit test, setup or verify: phase, step of steps, I/Os, seconds, IOPS and p99 (ms) of the last 5 s, time left, eta'),
+        ('v', 'ranread_progress', 'What runs now and how far it is, for any session, a row that fits a screen: a row per sweep, study, search or fleet and per run, probe, commit test, setup or verify: what runs, its batch, phase, step of steps, I/Os, seconds, IOPS and p99 (ms) of the last 5 s, eta; every column: ranread_progress_full'),
+        ('v', 'ranread_progress_full', 'What runs now, every column (read it with \gx): pid, role, kind, id, target, batch, phase, step, steps, processes, I/Os, seconds, IOPS and p99 (ms) of the last 5 s, bytes done of a setup or verify, started_at, time left, eta'),
         ('v', 'ranread_summary_full', 'One row per batch with every column: options, figures (IOPS, MiB/s, latency in ms, rounded), CPU, device, steadiness, notes, what it ran on'),
         ('v', 'ranread_process_summary', 'One row per process of every batch: its figures (IOPS, MiB/s, latency in ms, rounded), without the histogram bytes of ranread_results'),
         ('v', 'ranread_group_summary', 'One row per group of every batch: its options and figures (IOPS, MiB/s, latency in ms)'),

@@ -44,7 +44,7 @@ BEGIN
         '@extschema@.ranread_latency_target_verdict', '@extschema@.ranread_studies',
         '@extschema@.ranread_study_points', '@extschema@.ranread_study_overview',
         '@extschema@.ranread_summary_full', '@extschema@.ranread_process_summary',
-        '@extschema@.ranread_brief', '@extschema@.ranread_progress',
+        '@extschema@.ranread_brief', '@extschema@.ranread_progress', '@extschema@.ranread_progress_full',
         '@extschema@.ranread_verify_errors',
         'ranread_internal.ranread_summary_raw', 'ranread_internal.ranread_study_points_raw',
         'ranread_internal.ranread_study_overview_raw', 'ranread_internal.ranread_commit_summary_raw',

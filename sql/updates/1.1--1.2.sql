@@ -301,3 +301,9 @@ CREATE TYPE ranread_internal.ranread_fleet_call AS (
 -- ranread_internal.ranread_help_table() (the grants of 'report' are made
 -- again by the code and post-update.sql)
 DROP FUNCTION @extschema@.ranread_help();
+
+-- ranread_help(name) returns lines of text that fit a screen too (what the
+-- function does, its call, its result, a line per argument, the example):
+-- a new result type, so dropped first; its table is
+-- ranread_internal.ranread_help_table(name)
+DROP FUNCTION @extschema@.ranread_help(text);

@@ -12,6 +12,8 @@
 #    v) but the *_full ones (every column, read expanded), of
 #    ranread_brief and ranread_seconds, which the pages point at for a
 #    person, and ranread_help()
+#  - SELECT * FROM ranread_progress read while a batch runs there
+#  - SELECT * FROM ranread_help(name) of every function ranread_help() lists
 # A line wider than 120 names the page and block (or the statement), its
 # width and how it begins.
 . "$(dirname "$0")/lib/lib.sh"
@@ -76,11 +78,50 @@ for v in $views ranread_brief ranread_seconds; do
   check_width "SELECT * FROM $v ($(tail -2 "$WORK/v.out" | head -1))" "$WORK/v.out"
   [ "$rows" -eq 1 ] || ok 1 "SELECT * FROM $v prints a table"
 done
+# ranread_progress, read from a second session while a batch runs (it has
+# no row otherwise); its every column (ranread_progress_full, read with
+# \gx) is wider, and the check sees it
+PGAPPNAME=rr_screen_run psql -qAtX -d rr_screen_1 -c "SELECT batch FROM ranread_run(2, duration => '20s')" \
+  > "$WORK/run.out" 2>&1 &
+run_pid=$!
+seen=0
+for _ in $(seq 1 100); do
+  [ "$(_q poll rr_screen_1 "SELECT count(*) FROM ranread_progress WHERE running ~ '^run ' AND ios > 0 AND iops > 0 AND eta IS NOT NULL")" = 1 ] &&
+    { seen=1; break; }
+  sleep 0.2
+done
+ok $((1 - seen)) "a batch runs, and ranread_progress has its row, with I/Os, IOPS and eta"
+psql -X -d rr_screen_1 -c "SELECT * FROM ranread_progress" > "$WORK/progress.out" 2>&1
+ok $? "SELECT * FROM ranread_progress runs while it runs"
+diag "$(sed -n 3p "$WORK/progress.out")"
+check_width "SELECT * FROM ranread_progress, a batch running ($(tail -2 "$WORK/progress.out" | head -1))" "$WORK/progress.out"
+psql -X -d rr_screen_1 -c "SELECT * FROM ranread_progress_full" > "$WORK/progress_full.out" 2>&1
+wide=$(awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$WORK/progress_full.out")
+cmp_ok "$wide" ">" "$WIDTH" "... while its every column, ranread_progress_full (read with \\gx), is $wide wide"
+_q strict rr_screen_1 "SELECT ranread_stop()" >/dev/null
+wait "$run_pid"
+ok $? "... and the batch returns once stopped"
+
 # what every person reads first
 psql -X -d rr_screen_1 -c "SELECT * FROM ranread_help()" > "$WORK/help.out" 2>&1
 ok $? "SELECT * FROM ranread_help() runs"
 check_width "SELECT * FROM ranread_help()" "$WORK/help.out"
 cmp_ok "$(grep -c . "$WORK/help.out")" ">" 100 "... and it lists the entry points (more than 100 lines)"
+
+# ranread_help(name) of every function ranread_help() lists (a view's name
+# is refused, saying where its columns are explained)
+names=$(grep -oE '^ +ranread_[a-z_]+:' "$WORK/help.out" | tr -d ' :' | sort -u)
+wider=
+checked=0
+for f in $names; do
+  psql -X -d rr_screen_1 -c "SELECT * FROM ranread_help('$f')" > "$WORK/f.out" 2>&1
+  if grep -q 'is a table or view, not a function' "$WORK/f.out"; then continue; fi
+  checked=$((checked + 1))
+  w=$(awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$WORK/f.out")
+  if grep -q ERROR "$WORK/f.out" || [ "$w" -gt "$WIDTH" ]; then wider="$wider $f($w)"; fi
+done
+is "$wider" "" "SELECT * FROM ranread_help(name) of each of the $checked functions ranread_help() lists fits $WIDTH columns"
+cmp_ok "$checked" ">" 60 "... which are more than 60"
 
 # a test that would fail: the released ranread_summary (1.1's columns) is
 # wider, and the check says so

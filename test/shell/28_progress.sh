@@ -9,7 +9,8 @@
 #    a few seconds); eta is now + remaining; its progress line every 5 s in
 #    the NOTICE stream; no row once it returned
 #  - a sweep (1, 2, 4 processes at most): one row, kind sweep and its id,
-#    step 1 of 3, then step 2 of 3, each step's batch; the time left a bound
+#    step 1 of 3, then step 2 of 3 (ranread_progress: 'sweep N', '1 of 3',
+#    eta a time of day), each step's batch; the time left a bound
 #    for the steps to come; the progress line "sweep N: step i of at most 3,
 #    ..." at NOTICE while a step runs (a step's own NOTICEs are DEBUG1)
 #  - a study of two points: kind study, point 1 of 2 then 2 of 2, and its
@@ -20,7 +21,7 @@
 #    fleet, its id, phase running, the time left to the nodes' end) and, on
 #    the node, the node's batch of that fleet with its I/Os growing
 #  - a setup and a verify: bytes done of the target's size, growing
-#  - a role granted 'report' reads the view; nothing is left once all ended
+#  - a role granted 'report' reads the views; nothing is left once all ended
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
 . "$(dirname "$0")/lib/cluster.bash"
@@ -29,20 +30,22 @@ trap 'faults_cleanup; cluster_stop_all' EXIT
 setup_db rr_progress
 setup_target 256MB
 
-# one sample of the view per line: when (ms), then its columns; eta as
-# seconds from the sample's clock
+# one sample of the view per line (every column: ranread_progress_full):
+# when (ms), then its columns; eta as seconds from the sample's clock
 SAMPLE="SELECT format('%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s',
             (extract(epoch FROM clock_timestamp()) * 1000)::bigint, pid, kind, id, batch, phase, step, steps,
             ios, seconds, iops, p99_ms, extract(epoch FROM remaining),
             round(extract(epoch FROM eta - clock_timestamp())::numeric, 1), bytes_done, bytes_total,
             target, processes)
-          FROM ranread_progress"
+          FROM ranread_progress_full"
 # watch PID FILE [QUERY-RUNNER]: sample until the client PID ends
 watch() {
   local pid=$1 out=$2 run=${3:-q}
   : > "$out"
+  : > "$out.c"
   while pid_alive "$pid"; do
     $run "$SAMPLE" >> "$out"
+    $run "SELECT concat_ws('|', running, batch, phase, step, ios, seconds, iops, p99_ms, eta) FROM ranread_progress" >> "$out.c"
     sleep 0.4
   done
   echo "$(now_ms)" > "$out.end"
@@ -83,6 +86,8 @@ R=$(rows "$WORK/sweep.s" sweep)
 diag "$(echo "$R" | wc -l) samples of sweep $S; e.g. $(echo "$R" | sed -n 5p)"
 is "$(echo "$R" | awk -F'|' -v s="$S" '$4 != s { bad++ } { k[$7 "/" $8] = 1 } END { print (!bad && k["1/3"] && k["2/3"]) }')" 1 \
    "a second session sees the sweep (its id $S): step 1 of 3, then step 2 of 3"
+is "$(awk -F'|' -v s="sweep $S" '$1 == s && $3 == "running" && $9 ~ /^([0-2][0-9]:[0-5][0-9]:[0-5][0-9]|[0-3][0-9] [A-Z][a-z][a-z] [0-2][0-9]:[0-5][0-9])$/ { k[$4] = 1 } END { print (k["1 of 3"] && k["2 of 3"]) }' "$WORK/sweep.s.c")" 1 \
+   "... and the row a person reads (ranread_progress) says 'sweep $S', running, '1 of 3' then '2 of 3', eta as HH:MM:SS"
 is "$(q "SELECT count(DISTINCT batch) FROM ranread_batches WHERE sweep = $S")" \
    "$(echo "$R" | awk -F'|' '$5 != "" { b[$5] = 1 } END { print length(b) }')" \
    "... each step's batch in its row, as the history has them"
@@ -139,8 +144,8 @@ is "$(rows "$WORK/probe.s" probe | awk -F'|' '$4 == $5 && $5 != "" && $18 == 1 {
 q "CREATE ROLE rr_progress_reader; SELECT count(*) FROM ranread_grant('rr_progress_reader', 'report')" >/dev/null
 bg_psql rr_run2 "SELECT batch FROM ranread_run(1, duration => '4s')"
 wait_running 20
-is "$(q "SET ROLE rr_progress_reader; SELECT count(*) FROM ranread_progress WHERE kind = 'run'")" 1 \
-   "a role granted 'report' reads ranread_progress"
+is "$(q "SET ROLE rr_progress_reader; SELECT count(*) FROM ranread_progress WHERE running LIKE 'run %'")|$(q "SET ROLE rr_progress_reader; SELECT count(*) FROM ranread_progress_full WHERE kind = 'run'")" "1|1" \
+   "a role granted 'report' reads ranread_progress and ranread_progress_full"
 wait_pid "$BG_PID" 30
 
 # --- a fleet of one node, a second cluster

@@ -28,9 +28,9 @@ is "$(q "SELECT count(*) FROM ranread_progress")" 0 "... and none of them shows 
 bg_psql rr_now "SELECT batch FROM ranread_run(1, duration => '6s')"
 RUN=$BG_PID
 wait_running 30
-a=$(q "SELECT ios FROM ranread_progress WHERE kind = 'run'")
+a=$(q "SELECT ios FROM ranread_progress_full WHERE kind = 'run'")
 sleep 2
-b=$(q "SELECT ios FROM ranread_progress WHERE kind = 'run'")
+b=$(q "SELECT ios FROM ranread_progress_full WHERE kind = 'run'")
 is "$([ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ] && echo grows)" grows \
    "a batch in a 41st session is in ranread_progress, its I/Os growing ($a, then $b)"
 wait_pid "$RUN" 30
@@ -40,7 +40,7 @@ SETUP=$BG_PID
 deadline=$((SECONDS + 30))
 seen=""
 while pid_alive "$SETUP" && [ $SECONDS -lt $deadline ]; do
-  seen=$(q "SELECT bytes_total FROM ranread_progress WHERE kind = 'setup' AND target = 'big'")
+  seen=$(q "SELECT bytes_total FROM ranread_progress_full WHERE kind = 'setup' AND target = 'big'")
   [ -n "$seen" ] && break
   sleep 0.1
 done

@@ -7,7 +7,7 @@
 -- one exists, and an unknown name is an error that names the closest.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(19);
+SELECT plan(20);
 \ir lib/util.psql
 
 CREATE TEMP TABLE help AS SELECT * FROM ranread_internal.ranread_help_table();
@@ -83,11 +83,11 @@ $$;
 SELECT is(pg_temp.example_errors(), '{}'::text[], 'every example parses against the installed functions');
 
 -- One function's arguments
-CREATE TEMP TABLE run_help AS SELECT * FROM ranread_help('ranread_run');
+CREATE TEMP TABLE run_help AS SELECT * FROM ranread_internal.ranread_help_table('ranread_run');
 SELECT is(ARRAY(SELECT argument FROM run_help),
           (SELECT proargnames[1:pronargs]::text[] FROM pg_proc
             WHERE oid = 'ranread_run'::regproc),
-    'ranread_help(''ranread_run'') gives every argument of ranread_run, in order');
+    'ranread_help_table(''ranread_run''), ranread_help(name)''s table, gives every argument of ranread_run, in order');
 SELECT is((SELECT count(*)::integer FROM run_help h JOIN ranread_options() o ON o.name = h.argument
             WHERE h.unit IS NOT DISTINCT FROM o.unit AND h.allowed IS NOT DISTINCT FROM o.allowed AND h.description = o.help),
           (SELECT count(*)::integer FROM run_help),
@@ -99,8 +99,11 @@ SELECT is((SELECT default_value FROM run_help WHERE argument = 'processes'), '(r
 SELECT is((SELECT default_value FROM run_help WHERE argument = 'rate_iops'),
           'NULL: ' || (SELECT null_means FROM ranread_options() WHERE name = 'rate_iops'),
     '... a NULL default says what NULL means');
-SELECT is((SELECT default_value || ' ' || unit FROM ranread_help('sweep') WHERE argument = 'max_avg_ms'), '10 ms',
-    'a function''s own arguments: the default from its signature and their unit (ranread_help(''sweep'') finds ranread_sweep)');
+SELECT is((SELECT default_value || ' ' || unit FROM ranread_internal.ranread_help_table('sweep') WHERE argument = 'max_avg_ms'), '10 ms',
+    'a function''s own arguments: the default from its signature and their unit (ranread_help_table(''sweep'') finds ranread_sweep)');
+
+SELECT is((SELECT l FROM ranread_help('sweep') l LIMIT 1) ~ '^ranread_sweep: ', true,
+    'ranread_help(''sweep''), as text, finds ranread_sweep too');
 
 -- Names it does not know
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_help('ranread_rn')$$),

@@ -1,12 +1,14 @@
 -- Answers that fit a screen, numbers a DBA trusts at a glance (README,
 -- "Reading the results"; "Privileges"): ranread_help() as lines of text
--- that start with first steps, its per-function form, the probe's caps as
--- the probe enforces them; ranread_grant's rows, one per kind; plurals;
--- confidence rounded; the person's views without bytea or arrays; the
--- durability advice claims no more than the check tested.
+-- that start with first steps, its per-function form as lines of text too
+-- (a line per argument, examples cut between JSON elements) and as a
+-- table, the probe's caps as the probe enforces them; ranread_grant's
+-- rows, one per kind; plurals; confidence rounded; the person's views
+-- without bytea or arrays; the durability advice claims no more than the
+-- check tested.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(25);
+SELECT plan(33);
 \ir lib/util.psql
 
 -- ranread_help(): text, first steps first, every line within a screen
@@ -23,21 +25,53 @@ SELECT is(ARRAY(SELECT name FROM ranread_internal.ranread_help_table()
     'every entry point of the help table has its line');
 SELECT ok((SELECT count(*) > 100 FROM help), '... with its example: more than 100 lines');
 
--- the per-function form still works
-SELECT is((SELECT argument FROM ranread_help('ranread_run') LIMIT 1), 'processes',
-    'ranread_help(''ranread_run'') lists its arguments, processes first');
-SELECT is((SELECT allowed FROM ranread_help('ranread_run') WHERE argument = 'rate_iops'), '1 to 100000000',
+-- ranread_help(name): lines of text too, a line per fact, within a screen
+CREATE TEMP TABLE run_lines AS SELECT l AS line, n FROM ranread_help('ranread_run') WITH ORDINALITY AS t(l, n);
+SELECT is((SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = 'run_lines'::regclass AND attname = 'line'),
+          'text', 'ranread_help(name) returns lines of text');
+SELECT is((SELECT max(length(l)) FROM ranread_internal.ranread_help_table() h, LATERAL ranread_help(h.name) l
+            WHERE EXISTS (SELECT FROM pg_proc p JOIN pg_extension x ON x.extname = 'ranread'
+                           WHERE p.proname = h.name AND p.pronamespace = x.extnamespace)) <= 118, true,
+    'every function''s ranread_help(name): every line at most 118 characters');
+SELECT ok((SELECT line ~ '^ranread_run: Runs one batch' FROM run_lines WHERE n = 1)
+          AND EXISTS (SELECT FROM run_lines WHERE line ~ '^  call: ranread_run\(processes integer, iterations bigint, target name,')
+          AND EXISTS (SELECT FROM run_lines WHERE line ~ '^  returns: public\.ranread_run_result \(batch bigint, '),
+    'ranread_help(''ranread_run''): what it does, its call, its result''s columns');
+SELECT is(ARRAY(SELECT substring(line from '^  ([a-z_]+) ') FROM run_lines
+                 WHERE n > (SELECT n FROM run_lines WHERE line = 'arguments:')
+                   AND n < (SELECT n FROM run_lines WHERE line = 'example:') AND line !~ '^      ' ORDER BY n),
+          ARRAY(SELECT argument FROM ranread_internal.ranread_help_table('ranread_run')),
+    '... a line for each argument, in order (continued lines indented further)');
+SELECT ok(EXISTS (SELECT FROM run_lines WHERE line LIKE '  rate_iops integer (I/Os per second), default NULL (no cap), allowed 1 to 100000000: %')
+          AND EXISTS (SELECT FROM run_lines WHERE line LIKE '  processes integer (processes), required, allowed 1 to %'),
+    '... each with its type, unit, default or required, and what is allowed');
+-- an example is cut between JSON elements, never inside a string, nor
+-- between a key and its value: its lines put together are the example
+CREATE TEMP TABLE svg_lines AS SELECT l AS line, n FROM ranread_help('ranread_svg') WITH ORDINALITY AS t(l, n);
+SELECT is((SELECT string_agg(btrim(line), ' ' ORDER BY n) FROM svg_lines WHERE n > (SELECT n FROM svg_lines WHERE line = 'example:')),
+          (SELECT example FROM ranread_internal.ranread_help_table() WHERE name = 'ranread_svg'),
+    'ranread_help(''ranread_svg''): the example''s lines put together are the example');
+SELECT is((SELECT count(*)::integer FROM svg_lines WHERE n > (SELECT n FROM svg_lines WHERE line = 'example:')
+             AND ((length(line) - length(replace(line, '"', ''))) % 2 = 1 OR line ~ ':$')), 0,
+    '... cut over more than one line, none inside a JSON string or after a key');
+SELECT cmp_ok((SELECT count(*)::integer FROM svg_lines WHERE n > (SELECT n FROM svg_lines WHERE line = 'example:')), '>', 1,
+    '... (it is cut: more than one line)');
+
+-- the per-function table (ranread_internal.ranread_help_table(name))
+SELECT is((SELECT argument FROM ranread_internal.ranread_help_table('ranread_run') LIMIT 1), 'processes',
+    'ranread_help_table(''ranread_run'') lists its arguments, processes first');
+SELECT is((SELECT allowed FROM ranread_internal.ranread_help_table('ranread_run') WHERE argument = 'rate_iops'), '1 to 100000000',
     '... with the workload option''s range');
 
 -- the probe's ranges are the ones its check enforces, as set now
-SELECT is((SELECT allowed FROM ranread_help('ranread_probe') WHERE argument = 'rate_iops'),
+SELECT is((SELECT allowed FROM ranread_internal.ranread_help_table('ranread_probe') WHERE argument = 'rate_iops'),
           format('1 to %s (ranread.probe_max_iops)', current_setting('ranread.probe_max_iops')),
     'ranread_help(''ranread_probe''): rate_iops up to the probe''s cap, not the batch''s range');
-SELECT is((SELECT allowed FROM ranread_help('ranread_probe') WHERE argument = 'duration'),
+SELECT is((SELECT allowed FROM ranread_internal.ranread_help_table('ranread_probe') WHERE argument = 'duration'),
           format('10 ms to %s s (ranread.probe_max_seconds)', (SELECT setting FROM pg_settings WHERE name = 'ranread.probe_max_seconds')),
     '... duration up to ranread.probe_max_seconds');
 SET LOCAL ranread.probe_max_iops = 300;
-SELECT is((SELECT allowed FROM ranread_help('ranread_probe_schedule') WHERE argument = 'rate_iops'),
+SELECT is((SELECT allowed FROM ranread_internal.ranread_help_table('ranread_probe_schedule') WHERE argument = 'rate_iops'),
           '1 to 300 (ranread.probe_max_iops)', 'the help follows the setting (ranread_probe_schedule too)');
 SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_probe_check('ranread_probe', 300, '10s')$$), NULL,
     '... and the check allows the top of that range');
@@ -84,10 +118,10 @@ SELECT is((SELECT confidence = round(confidence::numeric, 4)::float8 FROM ranrea
 
 -- the person's views hold no bytea or array
 SELECT is(ARRAY(SELECT c.relname || '.' || a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-                 WHERE c.relname IN ('ranread_brief', 'ranread_seconds') AND a.attnum > 0
+                 WHERE c.relname IN ('ranread_brief', 'ranread_seconds', 'ranread_progress') AND a.attnum > 0
                    AND (a.atttypid = 'bytea'::regtype OR EXISTS (SELECT FROM pg_type t WHERE t.oid = a.atttypid AND t.typcategory = 'A'))
                  ORDER BY 1), '{}'::text[],
-    'ranread_brief and ranread_seconds hold no bytea and no array');
+    'ranread_brief, ranread_seconds and ranread_progress hold no bytea and no array');
 SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'ranread_brief'::regclass AND attnum > 0 ORDER BY attnum),
           ARRAY['batch', 'processes', 'workload', 'seconds', 'iops', 'mbps', 'avg_ms', 'p99_ms', 'status'],
     'ranread_brief: what ran, IOPS, MiB/s, avg, p99, status');
