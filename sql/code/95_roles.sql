@@ -93,7 +93,7 @@ AS $$
         'ranread_running_calls', 'ranread_status_now', 'ranread_round', 'ranread_workload_words',
         'ranread_progress_rows',
         'ranread_require', 'ranread_fleet_live', 'ranread_fleet_rows_raw', 'ranread_fleet_round',
-        'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest', 'ranread_help_table',
+        'ranread_help_entries', 'ranread_help_arguments', 'ranread_help_closest', 'ranread_help_table', 'ranread_help_name',
         'ranread_wrap', 'ranread_wrap_words', 'ranread_wrap_sql', 'ranread_probe_caps', 'ranread_count_words',
         -- points read back (12_points.sql)
         'ranread_json_int', 'ranread_json_float', 'ranread_study_point_ok', 'ranread_window_ok', 'ranread_skipped',

@@ -420,6 +420,18 @@ AS $$
     SELECT ARRAY(SELECT name FROM scored ORDER BY score DESC, apart, name LIMIT 3)
 $$;
 
+-- A name as a person may write it, as the help lists it: any case, spaces
+-- around, double quotes, its schema, its argument types
+-- ('public.RANREAD_RUN(integer)' is ranread_run)
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_help_name(name text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.btrim(pg_catalog.regexp_replace(pg_catalog.regexp_replace(
+               pg_catalog.lower(pg_catalog.btrim(name)), '\s*\(.*\)$', ''), '^.*\.', ''), '" ')
+$$;
+
 -- The arguments of one function of the help, in order, as a table (for
 -- programs and tests; ranread_help(name) prints them as text): type,
 -- default (as the signature has it; NULL's meaning for an option), unit,
@@ -430,7 +442,7 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    wanted text := name;
+    wanted text := ranread_internal.ranread_help_name(name);
     nsp oid := (SELECT x.extnamespace FROM pg_catalog.pg_extension x WHERE x.extname OPERATOR(pg_catalog.=) 'ranread');
     fn oid;
 BEGIN
@@ -503,7 +515,7 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    wanted text := name;
+    wanted text := ranread_internal.ranread_help_name(name);
     a record;
     e record;
     fn oid;

@@ -7,7 +7,7 @@
 -- one exists, and an unknown name is an error that names the closest.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(20);
+SELECT plan(22);
 \ir lib/util.psql
 
 CREATE TEMP TABLE help AS SELECT * FROM ranread_internal.ranread_help_table();
@@ -104,6 +104,13 @@ SELECT is((SELECT default_value || ' ' || unit FROM ranread_internal.ranread_hel
 
 SELECT is((SELECT l FROM ranread_help('sweep') l LIMIT 1) ~ '^ranread_sweep: ', true,
     'ranread_help(''sweep''), as text, finds ranread_sweep too');
+
+-- A name as a person writes it: any case, spaces, quotes, schema, argument types
+SELECT is(ARRAY(SELECT * FROM ranread_help('RANREAD_RUN')), ARRAY(SELECT * FROM ranread_help('ranread_run')),
+    'ranread_help(''RANREAD_RUN'') is ranread_run''s help');
+SELECT ok(bool_and(ARRAY(SELECT * FROM ranread_help(n)) = ARRAY(SELECT * FROM ranread_help('ranread_run'))),
+    'and so is that of the name with spaces, quotes, its schema, its argument types, or without ranread_')
+  FROM unnest(ARRAY['  ranread_run ', 'public.ranread_run', 'ranread_run(integer)', '"ranread_run"', 'Run']) n;
 
 -- Names it does not know
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_help('ranread_rn')$$),
