@@ -113,11 +113,14 @@ ok $? "the next batch marks the one whose recording ranread_stop gave up failed,
 
 # --- the caller's own transaction holds the lock the recorder needs
 bg_psql rr_own "BEGIN" "SELECT count(*) FROM ranread_batches" \
-  "SELECT batch || '|' || status FROM ranread_run(1, duration => '2s')" "COMMIT"
+  "SELECT batch || '|' || status FROM ranread_run(1, duration => '6s')" "COMMIT"
 OWN=$BG_PID
 wait_running 15
 bg_psql rr_vacuum "VACUUM FULL ranread_batches"
 VAC=$BG_PID
+# VACUUM FULL queued behind the caller's lock before the batch ends
+wait_for 10 "SELECT EXISTS (SELECT FROM pg_stat_activity WHERE application_name = 'rr_vacuum' AND wait_event_type = 'Lock')" ||
+  diag "VACUUM FULL was not seen waiting for its lock"
 t0=$(now_ms)
 wait_pid "$OWN" 15
 ok $? "a batch run in a transaction that read ranread_batches, with VACUUM FULL queued behind that lock, returns ($(secs "$t0" "$(now_ms)") s)"

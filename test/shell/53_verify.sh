@@ -212,8 +212,10 @@ check_start() {
     -c "SELECT count(*) FROM generate_series(1, 500), LATERAL ranread_verify('big')" >"$TMP/check.out" 2>&1 &
   CP=$!
   wait_for 30 "SELECT EXISTS (SELECT FROM pg_stat_activity WHERE application_name = 'rr_check' AND state = 'active')"
-  sleep 0.3
   VPID=$(q "SELECT pid FROM pg_stat_activity WHERE application_name = 'rr_check'")
+  # reading, with its claim on the target (on a loaded machine the session
+  # is active well before that)
+  wait_for 30 "SELECT EXISTS (SELECT FROM ranread_progress_full WHERE pid = ${VPID:-0} AND kind = 'verify' AND bytes_done > 0)"
 }
 # the status of the batch a call runs
 batch_status() { q "SELECT status FROM ranread_batches WHERE batch = $(q "SELECT batch FROM $1")"; }
