@@ -18,6 +18,8 @@
 . "$(dirname "$0")/../rig/slowfs.sh"
 
 slowfs_build "" || { echo "1..0 # SKIP $SLOWFS_WHY"; exit 0; }
+WORK=$(mktemp -d "$TMPDIR_TEST/$(basename "$0" .sh).XXXXXX")
+chmod 755 "$WORK"
 MNT="$WORK/mnt"
 TS=rr_commit_rig
 SET_METHOD=
@@ -29,6 +31,7 @@ cleanup() {
   fi
   psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_commit_advice" -c "DROP TABLESPACE IF EXISTS $TS" >/dev/null 2>&1
   slowfs_umount_all
+  rm -rf --one-file-system "$WORK"
 }
 trap cleanup EXIT
 

@@ -29,10 +29,10 @@ stalled() {
   # (its clock started: a worker stopped before that would begin late, and
   # measure its whole duration then; test/shell/68_late_start.sh)
   deadline=$(( $(now_ms) + 15000 ))
-  until [ "$(_q poll "$DB" "SELECT EXISTS (SELECT FROM ranread_batches WHERE status = 'running')
-             AND EXISTS (SELECT FROM pg_stat_activity WHERE backend_type LIKE '%ranread%')
-             AND NOT EXISTS (SELECT FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'
-                              AND query !~ '^ranread batch [0-9]+: worker [0-9]+, [0-9]+ process(es)?, [0-9]+ I/Os, ')")" = t ]; do
+  # (every one of the batch's workers: one not started yet is not listed)
+  until [ "$(_q poll "$DB" "SELECT (SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'
+                                AND query ~ '^ranread batch [0-9]+: worker [0-9]+, [0-9]+ process(es)?, [0-9]+ I/Os, ')
+             = (SELECT workers FROM ranread_batches WHERE status = 'running')")" = t ]; do
     [ "$(now_ms)" -ge "$deadline" ] && { diag "$label: the batch did not start"; break; }
     sleep 0.02
   done

@@ -3,8 +3,11 @@
 # witnesses outside the extension, for each of three batches (io_uring at
 # queue depth 1, io_uring at queue depth 8 with 64 kB blocks, the synchronous
 # engine):
-#  - the kernel's per-process I/O accounting (/proc/PID/io read_bytes) of the
-#    batch's workers, sampled until they exit
+#  - the kernel's I/O accounting (read_bytes) of the batch's workers, read
+#    from the postmaster's /proc/PID/io before the batch and once its
+#    workers are gone: a process's counts include those of the children it
+#    has reaped (sampling the workers themselves misses their last reads
+#    before they exit, by more on a loaded machine)
 #  - the block device under the data directory (/sys/class/block/DEV/stat,
 #    sectors read) before and after the batch
 # Each must have read at least 95% of reads x block_size.  The target's
@@ -30,46 +33,30 @@ sectors_read() { awk '{ print $3 }' "$STAT"; }
 cat "$SEG0"* > /dev/null
 ok $? "the target's files are read into the page cache first"
 
-# sample_workers N OUT: wait for N ranread workers, then sample their
-# read_bytes every 20 ms until they are gone; OUT gets "pid bytes" lines
-sample_workers() {
-  local want=$1 out=$2 pids="" p v deadline alive
-  declare -A last=()
-  deadline=$(( $(now_ms) + 20000 ))
-  while [ "$(echo "$pids" | grep -c .)" -lt "$want" ] && [ "$(now_ms)" -lt "$deadline" ]; do
-    pids=$(worker_pids)
-    sleep 0.02
-  done
-  deadline=$(( $(now_ms) + 30000 ))
-  while [ "$(now_ms)" -lt "$deadline" ]; do
-    alive=0
-    for p in $pids; do
-      v=$(awk '$1 == "read_bytes:" { print $2 }' "/proc/$p/io" 2>/dev/null) || continue
-      [ -n "$v" ] && { last[$p]=$v; alive=1; }
-    done
-    [ $alive = 0 ] && break
-    sleep 0.02
-  done
-  : > "$out"
-  for p in "${!last[@]}"; do echo "$p ${last[$p]}" >> "$out"; done
-}
+# the postmaster's read_bytes: its own and its reaped children's
+PM=$(head -1 "$DATA/postmaster.pid")
+pm_read_bytes() { awk '$1 == "read_bytes:" { print $2 }' "/proc/$PM/io"; }
 
 # honest LABEL WORKERS ENGINE BLOCK_SIZE SQL-ARGS
 honest() {
-  local label=$1 nworkers=$2 engine=$3 bs=$4 args=$5 s0 s1 reads want procbytes devbytes
+  local label=$1 nworkers=$2 engine=$3 bs=$4 args=$5 s0 s1 p0 p1 reads want procbytes devbytes
   [ -n "$STAT" ] && s0=$(sectors_read)
+  p0=$(pm_read_bytes)
   bg_psql rr_honest_run "SET ranread.engine = '$engine'" \
-    "SELECT 'reads=' || reads FROM ranread_run($args, block_size => $bs)"
-  sample_workers "$nworkers" "$WORK/io.txt"
+    "SELECT 'reads=' || reads || ' workers=' || workers FROM ranread_run($args, block_size => $bs) r,
+            ranread_batches b WHERE b.batch = r.batch"
   wait_pid "$BG_PID" 30
+  wait_workers_gone 10
+  p1=$(pm_read_bytes)
   [ -n "$STAT" ] && s1=$(sectors_read)
-  reads=$(bg_output rr_honest_run | sed -n 's/^reads=//p' | head -1)
+  reads=$(bg_output rr_honest_run | sed -n 's/^reads=\([0-9]*\) .*/\1/p' | head -1)
   want=$(( ${reads:-0} * bs ))
   cmp_ok "${reads:-0}" '>' 1000 "$label: the batch reports reads (${reads:-none} x ${bs:-?} bytes)"
-  procbytes=$(awk '{ s += $2 } END { printf "%.0f\n", s }' "$WORK/io.txt")
-  is "$(grep -c . "$WORK/io.txt")" "$nworkers" "$label: the read_bytes of its $nworkers workers were sampled"
+  is "$(bg_output rr_honest_run | sed -n 's/^reads=[0-9]* workers=//p' | head -1)|$(ranread_workers)" "$nworkers|0" \
+    "$label: its $nworkers workers ran and are gone (reaped by the postmaster)"
+  procbytes=$(( p1 - p0 ))
   cmp_ok "$procbytes" '>=' "$(( want * 95 / 100 ))" \
-    "$label: the workers' /proc/PID/io read_bytes cover the reported reads ($procbytes of $want bytes)"
+    "$label: the workers' read_bytes (in the postmaster's /proc/PID/io) cover the reported reads ($procbytes of $want bytes)"
   if [ -n "$STAT" ]; then
     devbytes=$(( (s1 - s0) * 512 ))
     cmp_ok "$devbytes" '>=' "$(( want * 95 / 100 ))" \

@@ -78,5 +78,11 @@ dup=$(ls "$TESTS"/shell/[0-9]*.sh | sed -E 's|.*/([0-9]+)_.*|\1|' | sort | uniq 
 is "$dup" "" "no two shell tests share a number"
 stray=$(ls "$TESTS"/*.sql "$TESTS"/*.sh "$TESTS"/shell/*.bash "$TESTS"/shell/*.py "$TESTS"/shell/[!0-9]*.sh 2>/dev/null | paste -sd' ' -)
 is "$stray" "" "every test file is in its kind's folder (pgTAP in tap/, helpers in shell/lib/)"
+# a test that uses $WORK makes it (faults.bash, or WORK=$(mktemp ...)):
+# unset, its files land in / and tests in lanes side by side share them
+nowork=$(for f in "$TESTS"/shell/[0-9]*.sh; do
+           grep -q '\$WORK\|\${WORK' "$f" && ! grep -qE '^\. .*lib/faults\.bash|^ *WORK=' "$f" && basename "$f"
+         done | paste -sd' ' -)
+is "$nowork" "" "every shell test that uses \$WORK makes a directory of its own for it"
 
 done_testing

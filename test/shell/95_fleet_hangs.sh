@@ -51,7 +51,8 @@ freeze() { local p; for p in $(node_pids "$1"); do kill -STOP "$p" && FROZEN+=("
 # freeze_pid PID: one process only (a node's session of the fleet)
 freeze_pid() { kill -STOP "$1" && FROZEN+=("$1"); }
 # the node's backend serving the fleet
-fleet_session() { qn "$1" "SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'ranread_fleet %' LIMIT 1"; }
+# (of fleet $F: a session of an earlier fleet may not have gone yet)
+fleet_session() { qn "$1" "SELECT pid FROM pg_stat_activity WHERE application_name = 'ranread_fleet $F' LIMIT 1"; }
 node_busy() { qn "$1" "SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'ranread%' OR application_name LIKE 'ranread_fleet%'"; }
 # wait_idle I: a node thawed is left with no worker and no fleet session
 wait_idle() {
@@ -84,7 +85,9 @@ end_call() {
 }
 # ended_within CLIENT_PID T0_MS: ms from T0 until the coordinator's client ended (or 99999)
 ended_within() {
-  if wait_pid "$1" 8; then echo $(( $(now_ms) - $2 )); else echo 99999; fi
+  local secs=$(( ($2 - $(now_ms)) / 1000 + 8 ))   # T0 may be ahead (a statement_timeout's)
+  [ "$secs" -ge 8 ] || secs=8
+  if wait_pid "$1" "$secs"; then echo $(( $(now_ms) - $2 )); else echo 99999; fi
 }
 
 # --- frozen before the connection: a cancel, a timeout, a terminate end the call at once
@@ -227,7 +230,7 @@ wait_idle 1
 for how in cancel timeout terminate; do
   stmt="SELECT node, status FROM ranread_fleet($BOTH, 1, duration => '3s', start_delay => '0.5s')"
   if [ "$how" = timeout ]; then
-    bg_psql "fetch_$how" "SET statement_timeout = '20s'" "$stmt"
+    bg_psql "fetch_$how" "SET statement_timeout = '12s'" "$stmt"
     tstart=$(now_ms)
   else
     bg_psql "fetch_$how" "$stmt"
@@ -251,7 +254,7 @@ for how in cancel timeout terminate; do
   # the coordinator now waits for node 2's batch row
   sleep 0.5
   if [ "$how" = timeout ]; then
-    t0=$(( tstart + 20000 ))
+    t0=$(( tstart + 12000 ))
     diag "the timeout comes $(( t0 - $(now_ms) )) ms after node 2 froze during the fetch"
   else
     t0=$(now_ms); end_call "$how" "fetch_$how"

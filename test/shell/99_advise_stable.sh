@@ -10,8 +10,10 @@
 
 slowfs_build "" || { echo "1..0 # SKIP $SLOWFS_WHY"; exit 0; }
 setup_db rr_advise_stable
+WORK=$(mktemp -d "$TMPDIR_TEST/99_advise_stable.XXXXXX")
+chmod 755 "$WORK"
 MNT="$WORK/mnt"
-trap 'psql -qX -d rr_advise_stable -c "SELECT ranread_purge(\$\$slow\$\$)" >/dev/null 2>&1; psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_advise_stable" >/dev/null 2>&1; psql -qX -d postgres -c "DROP TABLESPACE IF EXISTS rr_advise_slow" >/dev/null 2>&1; slowfs_umount_all' EXIT
+trap 'psql -qX -d rr_advise_stable -c "SELECT ranread_purge(\$\$slow\$\$)" >/dev/null 2>&1; psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_advise_stable" >/dev/null 2>&1; psql -qX -d postgres -c "DROP TABLESPACE IF EXISTS rr_advise_slow" >/dev/null 2>&1; slowfs_umount_all; rm -rf --one-file-system "$WORK"' EXIT
 slowfs_mount "$WORK/backing" "$MNT" read_delay_us=2000
 q "CREATE TABLESPACE rr_advise_slow LOCATION '$(slowfs_pg_dir "$MNT" spc)'" >/dev/null
 q "SELECT ranread_setup('32MB', 'rr_advise_slow', 'slow')" >/dev/null
