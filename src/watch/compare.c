@@ -35,7 +35,8 @@
  * same direction; "faster" the mirror image (at most 1 / min_factor).  A
  * tail that is both slower and faster than the middle says "slower": that
  * is what a DBA is to hear of.  The factor is b's percentile over a's (the
- * one that decided, the one that moved more, p50 when both moved alike;
+ * one that decided: the one that moved more, but p50 when both moved alike
+ * or when the tail's interval lies no farther from 1 than the middle's;
  * p99 when nothing did): 3 is three times slower, 0.33 three times faster.
  *
  * The effect comes with an interval: a percentile's, by order statistics
@@ -524,6 +525,21 @@ compare_hists(const RanreadHist *a, const RanreadHist *b, double min_factor,
 	fast50 = r->u_p < alpha && r->u_z < 0 && r->p50_ratio <= 1 / min_factor;
 	fast99 = r->tail_p < alpha && r->tail_z < 0 && r->p99_ratio <= 1 / min_factor;
 
+	/*
+	 * Both moved past min_factor: the tail only where it is the surer of
+	 * the two, its factor's interval the farther from 1 (a p99 among a
+	 * few tail reads can sit anywhere between the body and the tail)
+	 */
+	if ((slow50 && slow99) || (fast50 && fast99))
+	{
+		RanreadComparison i50 = *r,
+					i99 = *r;
+
+		factor_interval(a, b, 50, alpha, &i50);
+		factor_interval(a, b, 99, alpha, &i99);
+		if (slow50 ? i99.factor_low <= i50.factor_low : i99.factor_high >= i50.factor_high)
+			slow99 = fast99 = false;
+	}
 	if (slow50 || slow99)
 		compare_decide(r, "slower", slow50, slow99);
 	else if (fast50 || fast99)
