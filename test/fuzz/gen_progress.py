@@ -47,11 +47,12 @@ SETUP = [
 # each column computed (a count(*) of the view would compute none)
 WHOLE = [
     "SELECT count(*), sum(length(t::text)) FROM ranread_progress t",
+    "SELECT count(*), sum(length(t::text)) FROM ranread_progress_full t",
     "SELECT count(*), sum(length(t::text)) FROM (SELECT * FROM ranread_brief ORDER BY batch DESC LIMIT 200) t",
     "SELECT count(*), sum(length(t::text)) FROM (SELECT * FROM ranread_seconds ORDER BY batch DESC, second LIMIT 2000) t",
 ]
 READERS = WHOLE
-CONCURRENT = WHOLE[:1]
+CONCURRENT = WHOLE[:2]
 
 KINDS = ["sweep", "study", "latency_target"]
 SEQS = {"sweep": "ranread_sweep_seq", "study": "ranread_study_seq", "latency_target": "ranread_latency_target_seq"}

@@ -34,7 +34,7 @@ bg_psql rr74_slow "SET ROLE rr74_run" "SET client_min_messages = notice" \
 SLOW=$BG_PID
 wait_running 20 || diag "the slow batch did not start"
 sleep 6  # past its first progress NOTICE (5 s of measuring)
-row=$(as_report "SELECT format('%s|%s|%s|%s', kind, phase, remaining IS NULL, eta IS NULL) FROM ranread_progress")
+row=$(as_report "SELECT format('%s|%s|%s|%s', kind, phase, remaining IS NULL, eta IS NULL) FROM ranread_progress_full")
 is "$row" "run|running|t|t" \
    "a batch of 4.6e18 I/Os at 1 IOPS: a role granted 'report' reads ranread_progress, the time left not known"
 q "SELECT ranread_stop()" >/dev/null
@@ -46,7 +46,7 @@ is "$(echo "$out" | grep -c 'left, done at about')" 0 "... and no time left it c
 is "$(echo "$out" | tail -1)" "stopped" "... ranread_stop ended it"
 
 # --- many readers while a batch loses a worker, then its leader
-READ="SELECT count(*) FROM ranread_progress WHERE remaining IS NULL OR eta >= now() - interval '1 s'"
+READ="SELECT count(*) FROM ranread_progress_full WHERE remaining IS NULL OR eta >= now() - interval '1 s'"
 for i in 1 2 3 4 5 6; do
   ( end=$((SECONDS + 14)); while [ $SECONDS -lt $end ]; do as_report "$READ" | grep -v '^[0-9]*$'; done ) \
     > "$WORK/reader$i.err" &

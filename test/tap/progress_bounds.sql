@@ -35,14 +35,14 @@ SELECT ranread_internal.ranread_progress_call('sweep', (SELECT sweep FROM ids), 
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_progress$$), NULL,
     'a call that needs 1.8e308 s after its step: ranread_progress still reads');
 SELECT is((SELECT format('%s|%s|%s|%s', step, steps, remaining IS NULL, eta IS NULL)
-             FROM ranread_progress WHERE id = (SELECT sweep FROM ids)),
+             FROM ranread_progress_full WHERE id = (SELECT sweep FROM ids)),
     '1|2|t|t', '... its row: step 1 of 2, the time left and eta not known');
 
 SELECT ranread_internal.ranread_progress_call('sweep', (SELECT sweep FROM ids), 'p', 1, 2, 100 * 365.25 * 86400 + 1);
-SELECT ok((SELECT remaining IS NULL FROM ranread_progress WHERE id = (SELECT sweep FROM ids)),
+SELECT ok((SELECT remaining IS NULL FROM ranread_progress_full WHERE id = (SELECT sweep FROM ids)),
     'a time left past 100 years is not known');
 SELECT ranread_internal.ranread_progress_call('sweep', (SELECT sweep FROM ids), 'p', 1, 2, 100 * 365.25 * 86400 - 86400);
-SELECT is((SELECT remaining FROM ranread_progress WHERE id = (SELECT sweep FROM ids)),
+SELECT is((SELECT remaining FROM ranread_progress_full WHERE id = (SELECT sweep FROM ids)),
     make_interval(secs => 100 * 365.25 * 86400 - 86400), '... one of 100 years less a day is said');
 
 -- a phase that ends at the end of time, and a day after it
@@ -50,22 +50,22 @@ SELECT ranread_internal.ranread_progress_call('sweep', (SELECT sweep FROM ids), 
                                               '294276-12-01 00:00:00+00');
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_progress$$), NULL,
     'a phase that ends in 294276 with a day after it: ranread_progress still reads');
-SELECT ok((SELECT remaining IS NULL AND eta IS NULL FROM ranread_progress WHERE id = (SELECT sweep FROM ids)),
+SELECT ok((SELECT remaining IS NULL AND eta IS NULL FROM ranread_progress_full WHERE id = (SELECT sweep FROM ids)),
     '... its time left not known');
 
 -- no time made up
 SELECT ranread_internal.ranread_progress_call('sweep', (SELECT sweep FROM ids), 'p', 1, 2, 'NaN');
-SELECT ok((SELECT remaining IS NULL FROM ranread_progress WHERE id = (SELECT sweep FROM ids)),
+SELECT ok((SELECT remaining IS NULL FROM ranread_progress_full WHERE id = (SELECT sweep FROM ids)),
     'NaN seconds after the step: not known');
 SELECT ranread_internal.ranread_progress_call('sweep', (SELECT sweep FROM ids), 'p', 1, 2, '-Infinity',
                                               clock_timestamp() - interval '1 day');
-SELECT ok((SELECT remaining IS NULL FROM ranread_progress WHERE id = (SELECT sweep FROM ids)),
+SELECT ok((SELECT remaining IS NULL FROM ranread_progress_full WHERE id = (SELECT sweep FROM ids)),
     '-Infinity after a phase gone a day ago: not known');
 
 -- steps and phases in bad faith
 SELECT ranread_internal.ranread_progress_call('sweep', (SELECT sweep FROM ids), repeat('é', 1000), -5, -7, 0);
 SELECT is((SELECT format('%s|%s|%s', step IS NULL, steps IS NULL, phase = repeat('é', 11))
-             FROM ranread_progress WHERE id = (SELECT sweep FROM ids)),
+             FROM ranread_progress_full WHERE id = (SELECT sweep FROM ids)),
     't|t|t', 'negative steps say no step; a phase of 1000 é is cut to whole characters (11)');
 SELECT ranread_internal.ranread_progress_call('sweep', (SELECT sweep FROM ids), 'p', 2147483647, 2147483647, 1e300);
 
@@ -74,7 +74,7 @@ RESET ROLE;
 SET ROLE tap_progress_report;
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_progress$$), NULL,
     'a role granted ''report'' reads ranread_progress while that call runs');
-SELECT is((SELECT format('%s|%s|%s', step, steps, remaining IS NULL) FROM ranread_progress
+SELECT is((SELECT format('%s|%s|%s', step, steps, remaining IS NULL) FROM ranread_progress_full
             WHERE id = (SELECT sweep FROM ids)),
     '2147483647|2147483647|t', '... the call''s row as it said it, the time left not known');
 SELECT is(pg_temp.error_of($$SELECT ranread_internal.ranread_progress_call('sweep', 1, 'x')$$),
