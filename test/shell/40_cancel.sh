@@ -135,7 +135,7 @@ wait_workers_gone 3
 ok $? "worker terminated: every worker is gone within a second or two (${GONE_MS} ms)"
 wait_pid "$CLIENT" 15
 t1=$(now_ms)
-cmp_ok "$(secs "$t0" "$t1")" '<' 3 "worker terminated: the caller hears of it within a few seconds ($(secs "$t0" "$t1") s)"
+cmp_ok "$(secs "$t0" "$t1")" '<' 8 "worker terminated: the caller hears of it within a few seconds ($(secs "$t0" "$t1") s; 0.5 to 2.5 s on a quiet machine, 8 s the bound for a loaded one)"
 diag "the caller got: $(bg_output rr_worker_terminated | grep -E '^[0-9]+\||^ERROR' | head -1)"
 row=$(batch_row "${BATCH:-0}")
 is "${row%%|*}" failed "worker terminated: the batch is recorded 'failed' (a worker it needed was killed; nobody asked it to stop)"

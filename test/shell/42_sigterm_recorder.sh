@@ -16,7 +16,7 @@ setup_db rr_sigterm
 setup_target 64MB
 
 for round in 1 2 3; do
-  bg_psql rr_term "SELECT batch || '|' || status || '|' || reads || '|' || writes || '|' || iops FROM ranread_run(4, duration => '5s', queue_depth => 4, workers => 2)"
+  bg_psql rr_term "SELECT batch || '|' || status || '|' || reads || '|' || writes || '|' || iops FROM ranread_run(4, duration => '10s', queue_depth => 4, workers => 2)"
   CLIENT=$BG_PID
   wait_running 20
   sleep 1.5
