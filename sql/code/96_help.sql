@@ -254,32 +254,6 @@ AS $$
                                               'commit path', 'advice', 'export', 'housekeeping'], e.task), e.n
 $$;
 
--- A text cut into lines of at most width characters at spaces (a word
--- longer than a line stands alone), the first line after first, the
--- others after rest
-CREATE OR REPLACE FUNCTION ranread_internal.ranread_wrap(t text, width integer, first text, rest text)
-RETURNS SETOF text
-LANGUAGE plpgsql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    line text := first;
-    empty boolean := true;
-    word text;
-BEGIN
-    FOREACH word IN ARRAY regexp_split_to_array(btrim(coalesce(t, '')), '\s+') LOOP
-        IF NOT empty AND length(line) + 1 + length(word) > width THEN
-            RETURN NEXT line;
-            line := rest;
-            empty := true;
-        END IF;
-        line := line || CASE WHEN empty THEN '' ELSE ' ' END || word;
-        empty := false;
-    END LOOP;
-    RETURN NEXT line;
-END
-$$;
-
 -- Words put in lines of at most width characters, a space between two
 -- (a word longer than a line stands alone), the first line after first,
 -- the others after rest
@@ -304,6 +278,18 @@ BEGIN
     END LOOP;
     RETURN NEXT line;
 END
+$$;
+
+-- A text cut into lines of at most width characters at spaces (a word
+-- longer than a line stands alone), the first line after first, the
+-- others after rest: its words, as ranread_wrap_words puts them
+CREATE OR REPLACE FUNCTION ranread_internal.ranread_wrap(t text, width integer, first text, rest text)
+RETURNS SETOF text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM ranread_internal.ranread_wrap_words(
+        pg_catalog.regexp_split_to_array(pg_catalog.btrim(coalesce(t, '')), '\s+'), width, first, rest)
 $$;
 
 -- An SQL statement cut into lines as ranread_wrap does, at spaces outside
