@@ -506,8 +506,9 @@ DECLARE
     e record;
     fn oid;
 BEGIN
-    -- the errors (a null, an unknown name, a view's) are the table's
-    PERFORM FROM ranread_internal.ranread_help_table(wanted) LIMIT 1;
+    -- the errors (a null, an unknown name, a view's) are the table's, naming
+    -- the value as given
+    PERFORM FROM ranread_internal.ranread_help_table(name) LIMIT 1;
     SELECT h.* INTO e FROM ranread_internal.ranread_help_table() h
      WHERE h.name OPERATOR(pg_catalog.=) ANY (ARRAY[wanted, 'ranread_' || wanted])
      ORDER BY h.name OPERATOR(pg_catalog.=) wanted DESC LIMIT 1;

@@ -7,7 +7,7 @@
 -- one exists, and an unknown name is an error that names the closest.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(22);
+SELECT plan(23);
 \ir lib/util.psql
 
 CREATE TEMP TABLE help AS SELECT * FROM ranread_internal.ranread_help_table();
@@ -113,6 +113,9 @@ SELECT ok(bool_and(ARRAY(SELECT * FROM ranread_help(n)) = ARRAY(SELECT * FROM ra
   FROM unnest(ARRAY['  ranread_run ', 'public.ranread_run', 'ranread_run(integer)', '"ranread_run"', 'Run']) n;
 
 -- Names it does not know
+SELECT is(pg_temp.error_of($$SELECT * FROM ranread_help('a.b.ranread_run(')$$),
+          '42883: invalid name for ranread_help: ''a.b.ranread_run(''',
+    'a name it cannot read is named as given, not as read');
 SELECT is(pg_temp.error_of($$SELECT * FROM ranread_help('ranread_rn')$$),
           '42883: invalid name for ranread_help: ''ranread_rn''',
     'an unknown name is an error naming the argument and the value');
