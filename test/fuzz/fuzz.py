@@ -38,7 +38,8 @@ The run fails when
 Everything else, success or a clean error, is fine: the point is that bad
 input gets an error in PostgreSQL's style, never a crash or a hang.
 
-The seed is printed first; a failure prints the case number and its SQL, and
+RANREAD_FUZZ_SHARE=F (0 < F <= 1) runs that share of each area's cases
+(test/sanitize sets it; --cases overrides it).  The seed is printed first; a failure prints the case number and its SQL, and
 `--seed S --only K` runs that case alone.  Output is one line per check,
 "PASS text" or "FAIL text", and "# ..." lines of detail, for
 test/fuzz/run to turn into TAP.
@@ -195,6 +196,22 @@ def started(conn):
         return cur.fetchone()[0]
 
 
+def share(n):
+    """The cases an area runs: its CASES, times RANREAD_FUZZ_SHARE when set
+    (test/sanitize runs a share of them: the plain build runs them all)."""
+    f = os.environ.get("RANREAD_FUZZ_SHARE")
+    if not f:
+        return n
+    try:
+        f = float(f)
+    except ValueError:
+        f = -1
+    if not 0 < f <= 1:
+        sys.exit("RANREAD_FUZZ_SHARE must be a number above 0 and at most 1, not %r"
+                 % os.environ["RANREAD_FUZZ_SHARE"])
+    return max(1, int(round(n * f)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("area")
@@ -208,11 +225,12 @@ def main():
 
     gen = load(a.area)
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1, 2**31)
-    n = a.cases or getattr(gen, "CASES", 1000)
+    n = a.cases or share(getattr(gen, "CASES", 1000))
     timeout_ms = a.timeout_ms or getattr(gen, "TIMEOUT_MS", 2000)
     print("# fuzz %s: seed %d, %d cases, statement_timeout %d ms" % (a.area, seed, n, timeout_ms))
     print("# reproduce: test/fuzz/fuzz.py %s --seed %d" % (a.area, seed))
 
+    t_start = time.monotonic()
     conn = connect(a.db)
     boot = started(conn)
     reader_setup(conn)
@@ -322,6 +340,7 @@ def main():
         print("#   reproduce: test/fuzz/fuzz.py %s --seed %d" % (a.area, seed))
     else:
         print("PASS %s: the readers of the history work, read as a role granted 'report'" % a.area)
+    print("# %d cases in %.0f s" % (sum(states.values()), time.monotonic() - t_start))
     print("# outcomes: " + ", ".join("%s %d" % kv for kv in sorted(states.items(), key=lambda kv: -kv[1])))
     return 0 if not (crash or not up or slow or bad or unread) else 1
 
