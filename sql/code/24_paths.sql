@@ -6,7 +6,6 @@
 -- The server path at effective_io_concurrency N has up to N + 1 reads in
 -- flight per process, so its device figure is the device path's at queue
 -- depth N + 1: what the storage gives at the depth PostgreSQL asked for.
--- New in 1.2, so the upgrade script includes this file whole.
 
 -- ranread_paths' own arguments, before any batch runs; the workload's are
 -- checked by the spec reader (ranread_spec_check) on both paths.
@@ -87,7 +86,8 @@ RETURNS TABLE (
     server_cache_pct   numeric,
     device_batches     bigint[],
     server_batches     bigint[],
-    says               text)
+    says               text,
+    status             text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -121,7 +121,10 @@ AS $$
                             round((100 * s.iops / nullif(d.iops, 0))::numeric), $5, least(d.e + 1, 1024),
                             CASE WHEN d.e = 0 THEN ' (no prefetch)'
                                  ELSE format(', prefetching %s block%s ahead (effective_io_concurrency = %s)',
-                                             d.e, CASE WHEN d.e = 1 THEN '' ELSE 's' END, d.e) END) END
+                                             d.e, CASE WHEN d.e = 1 THEN '' ELSE 's' END, d.e) END) END,
+           CASE WHEN NOT (d.completed AND s.completed) THEN 'incomplete'
+                WHEN s.cache_pct >= 50 THEN 'from cache'
+                ELSE 'compared' END
       FROM per d JOIN per s ON s.e = d.e AND s.server AND NOT d.server
      ORDER BY array_position($4, d.e)
 $$;
@@ -131,7 +134,8 @@ $$;
 -- device first in odd rounds and the server first in even ones, each pair
 -- right after the other; then per N the figures of each path over its
 -- rounds (IOPS their mean, latency from their merged histograms) and the
--- server's IOPS in % of the device's.  Needs the read committed isolation
+-- server's IOPS in % of the device's, in a row that fits a screen, and
+-- what they say in a NOTICE beside it, with the averages and the batches.  Needs the read committed isolation
 -- level: the batches are recorded by their workers while it runs.
 CREATE OR REPLACE FUNCTION @extschema@.ranread_paths(
     @options(effective_io_concurrency[]='{0,1,2,4,8,16,32}', processes=1, target, duration='5s', pattern),
@@ -139,19 +143,14 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_paths(
     @options(warmup='1s'))
     @skip(rest: both paths read the same 8 kB blocks, one path after the other, so that they compare: the rest of a workload is ranread_run's)
 RETURNS TABLE (
-    prefetch           integer,
-    device_queue_depth integer,
-    device_iops        bigint,
-    server_iops        bigint,
-    server_pct         numeric,
-    device_avg_ms      numeric,
-    server_avg_ms      numeric,
-    device_p99_ms      numeric,
-    server_p99_ms      numeric,
-    server_cache_pct   numeric,
-    device_batches     bigint[],
-    server_batches     bigint[],
-    says               text)
+    prefetch         integer,
+    device_iops      bigint,
+    server_iops      bigint,
+    server_pct       numeric,
+    device_p99_ms    numeric,
+    server_p99_ms    numeric,
+    server_cache_pct numeric,
+    status           text)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -165,6 +164,7 @@ DECLARE
     es      integer[] := '{}';   -- each batch's prefetch distance,
     servers boolean[] := '{}';   -- ... its path (true: server),
     bs      bigint[] := '{}';    -- ... and its id
+    pr      record;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only(fn);
     PERFORM ranread_internal.ranread_require_read_committed(fn,
@@ -201,6 +201,21 @@ BEGIN
         END LOOP;
     END LOOP;
 
-    RETURN QUERY SELECT * FROM ranread_internal.ranread_paths_rows(es, servers, bs, effective_io_concurrency, pattern);
+    -- a row a screen wide; the sentence, the averages and the batches in
+    -- a NOTICE beside it
+    FOR pr IN SELECT * FROM ranread_internal.ranread_paths_rows(es, servers, bs, effective_io_concurrency, pattern) LOOP
+        RAISE NOTICE '%', format('ranread_paths, prefetch %s: %s (average %s ms on the device path at queue depth %s, %s ms on the server path; batches %s and %s)',
+                                 pr.prefetch, pr.says, pr.device_avg_ms, pr.device_queue_depth, pr.server_avg_ms,
+                                 array_to_string(pr.device_batches, ', '), array_to_string(pr.server_batches, ', '));
+        prefetch := pr.prefetch;
+        device_iops := pr.device_iops;
+        server_iops := pr.server_iops;
+        server_pct := pr.server_pct;
+        device_p99_ms := pr.device_p99_ms;
+        server_p99_ms := pr.server_p99_ms;
+        server_cache_pct := pr.server_cache_pct;
+        status := pr.status;
+        RETURN NEXT;
+    END LOOP;
 END
 $$;

@@ -8,8 +8,7 @@
 --   checkpointer  random 8 kB writes of one process, paced as a spread
 --                 checkpoint paces them
 -- The rates default to this server's own, from its statistics, and say
--- where they come from (ranread_profile_postgres_rates).  New in 1.2, so
--- the upgrade script includes this file whole.
+-- where they come from (ranread_profile_postgres_rates).
 
 -- The rates of the profile where the call gives none, from this server:
 --  - commits: its WAL flushes per second since its statistics were reset
@@ -95,19 +94,16 @@ CREATE OR REPLACE FUNCTION @extschema@.ranread_profile_postgres(
     wal_sync               text     DEFAULT NULL)
     @skip(rest: its three workloads are a busy server's, set by its own arguments (readers, read_path, commits_per_s, checkpoint_pages_per_s, wal_sync))
 RETURNS TABLE (
-    phase      integer,
-    running    text,
-    grp        text,
-    processes  integer,
-    reads      bigint,
-    writes     bigint,
-    iops       bigint,
-    avg_ms     numeric,
-    p99_ms     numeric,
-    p999_ms    numeric,
-    max_ms     numeric,
-    batch      bigint,
-    says       text)
+    phase        integer,
+    grp          text,
+    processes    integer,
+    iops         bigint,
+    avg_ms       numeric,
+    p99_ms       numeric,
+    p999_ms      numeric,
+    batch        bigint,
+    p99_vs_alone numeric,
+    status       text)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -123,6 +119,7 @@ DECLARE
     names    constant text[] := ARRAY['backends', 'backends + commits', 'backends + commits + checkpoint'];
     batches  bigint[] := '{}';
     alone    float8;
+    r        record;
 BEGIN
     PERFORM ranread_internal.ranread_primary_only(fn);
     PERFORM ranread_internal.ranread_require(fn, 'duration', duration,
@@ -159,26 +156,42 @@ BEGIN
     END LOOP;
 
     SELECT g.read_p99_ms INTO alone FROM @extschema@.ranread_groups g WHERE g.batch = batches[1] AND g.label = 'backends';
-    RETURN QUERY
-    SELECT n, names[n], g.label, g.processes, g.reads, g.writes,
-           ranread_internal.ranread_round(g.iops, 0)::bigint,
-           ranread_internal.ranread_round(g.avg_ms, 3), ranread_internal.ranread_round(g.p99_ms, 3),
-           ranread_internal.ranread_round(g.p999_ms, 3), ranread_internal.ranread_round(g.max_ms, 3),
-           g.batch,
-           CASE WHEN b.status <> 'completed' THEN format('the batch ended %s: %s', b.status, coalesce(b.message, 'no message'))
-                WHEN g.label = 'backends' AND n > 1 AND alone > 0
-                THEN format('the backends'' read p99 is %sx what it is alone (%s ms against %s ms) while %s run',
-                            round((g.read_p99_ms / alone)::numeric, 2), round(g.read_p99_ms::numeric, 3),
-                            round(alone::numeric, 3), CASE n WHEN 2 THEN 'commits' ELSE 'commits and a checkpoint' END)
-                WHEN g.label = 'wal writer'
-                THEN format('%s commits per second made durable (%s asked), %s ms each on average',
-                            round(g.iops::numeric), commits, round(g.avg_ms::numeric, 3))
-                WHEN g.label = 'checkpointer'
-                THEN format('%s pages per second written (%s asked)', round(g.iops::numeric), ckpt)
-           END
-      FROM generate_subscripts(batches, 1) n
-      JOIN @extschema@.ranread_groups g ON g.batch = batches[n]
-      JOIN @extschema@.ranread_batches b ON b.batch = g.batch
-     ORDER BY n, g.grp;
+    -- a row a screen wide per group of each phase (what runs in a phase is
+    -- its groups); what each says in a NOTICE beside it
+    FOR r IN
+        SELECT n, g.label, g.processes, g.iops, g.avg_ms, g.p99_ms, g.p999_ms, g.batch, g.read_p99_ms,
+               b.status, b.message
+          FROM generate_subscripts(batches, 1) n
+          JOIN @extschema@.ranread_groups g ON g.batch = batches[n]
+          JOIN @extschema@.ranread_batches b ON b.batch = g.batch
+         ORDER BY n, g.grp
+    LOOP
+        phase := r.n;
+        grp := r.label;
+        processes := r.processes;
+        iops := ranread_internal.ranread_round(r.iops, 0)::bigint;
+        avg_ms := ranread_internal.ranread_round(r.avg_ms, 3);
+        p99_ms := ranread_internal.ranread_round(r.p99_ms, 3);
+        p999_ms := ranread_internal.ranread_round(r.p999_ms, 3);
+        batch := r.batch;
+        p99_vs_alone := CASE WHEN r.label = 'backends' AND alone > 0
+                             THEN ranread_internal.ranread_round(r.read_p99_ms / alone, 2) END;
+        status := r.status;
+        RAISE NOTICE '%', format('ranread_profile_postgres, phase %s (%s), %s: %s', r.n, names[r.n], r.label,
+            CASE WHEN r.status <> 'completed' THEN format('the batch ended %s: %s', r.status, coalesce(r.message, 'no message'))
+                 WHEN r.label = 'backends' AND r.n = 1
+                 THEN format('the backends'' read p99 alone is %s ms', round(r.read_p99_ms::numeric, 3))
+                 WHEN r.label = 'backends' AND alone > 0
+                 THEN format('the backends'' read p99 is %sx what it is alone (%s ms against %s ms) while %s run',
+                             round((r.read_p99_ms / alone)::numeric, 2), round(r.read_p99_ms::numeric, 3),
+                             round(alone::numeric, 3), CASE r.n WHEN 2 THEN 'commits' ELSE 'commits and a checkpoint' END)
+                 WHEN r.label = 'wal writer'
+                 THEN format('%s commits per second made durable (%s asked), %s ms each on average',
+                             round(r.iops::numeric), commits, round(r.avg_ms::numeric, 3))
+                 WHEN r.label = 'checkpointer'
+                 THEN format('%s pages per second written (%s asked)', round(r.iops::numeric), ckpt)
+                 ELSE 'no figures' END);
+        RETURN NEXT;
+    END LOOP;
 END
 $$;

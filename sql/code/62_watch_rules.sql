@@ -1,8 +1,6 @@
 -- 1.1, keeping watch (docs/keeping-watch.md, "Keeping watch"): the comparisons
 -- of batches, sweeps and studies, the thresholds and baselines a DBA sets, and
--- the ranread_health view, over the tables of 62_baseline.sql.  Apart from
--- those tables (1.2), so that the upgrade script includes this file whole: it
--- holds only what CREATE OR REPLACE makes again.
+-- the ranread_health view, over the tables of sql/state/60_watch.sql.
 
 -- The one body of ranread_compare_sweeps and ranread_compare_studies: two
 -- sweeps (kind 'sweep') compared step by step, the steps of the same

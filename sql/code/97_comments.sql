@@ -9,8 +9,7 @@
 -- ranread_internal, not on search_path, and carry no comment here (a
 -- comment beginning "Internal:" would keep ranread_help() from listing a
 -- function).  test/tap/comments.sql checks that every function, view,
--- table and type of the extension in this schema has a comment.  New in
--- 1.1; the upgrade script includes this file whole.
+-- table and type of the extension in this schema has a comment.
 
 COMMENT ON EXTENSION ranread IS 'Storage benchmark from inside PostgreSQL: random and sequential I/O on the storage under a tablespace (IOPS, MiB/s, latency in ms); start with SELECT * FROM ranread_help()';
 COMMENT ON SCHEMA ranread_internal IS 'ranread''s internal helpers: the steps behind its functions, not called by hand';

@@ -1,10 +1,11 @@
 #!/bin/bash
-# Answers that fit a screen (README, "Reading the results"): what README.md
-# and docs/running.md show a person, rendered as psql shows it by default
-# (psql -X: aligned, not expanded), is at most 120 columns wide:
-#  - every ```sql block of the two pages, run as written in the page's
-#    order (README's in a database without the extension, its first block
-#    creates it; running.md's in one with it, after its test-setup), each
+# Answers that fit a screen (README, "Reading the results"): what README.md,
+# docs/running.md and docs/server-path.md show a person, rendered as psql
+# shows it by default (psql -X: aligned, not expanded), is at most 120
+# columns wide:
+#  - every ```sql block of the pages, run as written in the page's order
+#    (README's in a database without the extension, its first block creates
+#    it; the others' in one with it, after their test-setup), each
 #    line of its output; a block that asks for the expanded form (\gx, \x)
 #    chose the full row, and is only run
 #  - after them, in README's database (which then holds batches and a
@@ -38,7 +39,7 @@ roles() { _q strict postgres "SELECT rolname FROM pg_roles ORDER BY 1"; }
 roles_before=$(roles)
 
 n=0
-for page in README.md docs/running.md; do
+for page in README.md docs/running.md docs/server-path.md; do
   n=$((n + 1))
   DB=rr_screen_$n
   dir="$WORK/page$n"
@@ -66,7 +67,7 @@ for page in README.md docs/running.md; do
 done
 
 # The views the pages show whole, and the ones they point a person at
-views=$(cat README.md docs/running.md | grep -oE 'SELECT \* FROM ranread_[a-z_]+' | awk '{ print $4 }' | sort -u)
+views=$(cat README.md docs/running.md docs/server-path.md | grep -oE 'SELECT \* FROM ranread_[a-z_]+' | awk '{ print $4 }' | sort -u)
 for v in $views ranread_brief ranread_seconds; do
   case "$v" in *_full) continue ;; esac   # the full row, read with \gx
   kind=$(_q strict rr_screen_1 "SELECT relkind FROM pg_class WHERE oid = to_regclass('$v')")
@@ -130,7 +131,7 @@ psql -X -d rr_screen_1 -f "$WORK/v.sql" > "$WORK/v.out" 2>&1
 wide=$(awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$WORK/v.out")
 cmp_ok "$wide" ">" "$WIDTH" "the check sees a wide result: ranread_summary, kept with 1.1's columns, is $wide wide"
 
-for DB in rr_screen_1 rr_screen_2; do _q strict postgres "DROP DATABASE IF EXISTS $DB" >/dev/null; done
+for DB in rr_screen_1 rr_screen_2 rr_screen_3; do _q strict postgres "DROP DATABASE IF EXISTS $DB" >/dev/null; done
 for r in $(comm -13 <(echo "$roles_before") <(roles)); do
   _q strict postgres "DROP OWNED BY \"$r\"; DROP ROLE \"$r\"" >/dev/null
 done

@@ -88,19 +88,22 @@ is "$(q "SELECT workload LIKE '%through shared buffers (%from caches)' FROM ranr
 is "$(fig "status")" completed "... a completed batch all the same: it is what PostgreSQL gets, from memory"
 
 # --- side by side, and the advice that rests on it
-PATHS="SELECT prefetch || '|' || device_queue_depth || '|' || server_pct || '|' || cardinality(device_batches) || '|' || cardinality(server_batches)
-                || '|' || device_batches[1] || '|' || server_batches[1] || '|' || device_batches[2] || '|' || server_batches[2] || '|' || says
+PATHS="SELECT prefetch || '|' || server_pct || '|' || status
            FROM ranread_paths('{0,1,4,8}', target => 'slow', duration => '1s', rounds => 2, warmup => '0.5s')"
-OUT=$(q "$PATHS")
-diag "ranread_paths on the rig:"; echo "$OUT" | sed 's/^/#   /'
-is "$(echo "$OUT" | cut -d'|' -f1,2 | tr '\n' ' ')" "0|1 1|2 4|5 8|9 " \
-  "ranread_paths compares each prefetch distance N with the device path at queue depth N + 1, in the order asked"
-is "$(echo "$OUT" | awk -F'|' '$4 == 2 && $5 == 2 && $6 < $7 && $9 < $8' | wc -l)" 4 \
-  "... over 2 rounds each, alternated: the device first in the first round, the server first in the second"
-QD1_PCT=$(echo "$OUT" | awk -F'|' '$1 == 0 { print $3 }')
+OUT=$(psql -qAtX -d "$DB" -c "$PATHS" 2> "$WORK/paths.err")
+ok $? "ranread_paths on the rig runs" || sed 's/^/# /' "$WORK/paths.err"
+diag "ranread_paths on the rig:"; echo "$OUT" | sed 's/^/#   /'; grep 'prefetch [0-9]*:' "$WORK/paths.err" | sed 's/^/#   /'
+is "$(echo "$OUT" | cut -d'|' -f1,3 | tr '\n' ' ')" "0|compared 1|compared 4|compared 8|compared " \
+  "ranread_paths compares each prefetch distance, in the order asked, each compared"
+# its batches, in the order they ran: per distance the device path at queue
+# depth N + 1 and the server path at N, the device first in the first round
+is "$(q "SELECT string_agg(CASE WHEN path = 'server' THEN 's' || effective_io_concurrency ELSE 'd' || queue_depth END, ' ' ORDER BY batch)
+           FROM ranread_batches WHERE batch > $B")" "d1 s0 d2 s1 d5 s4 d9 s8 s0 d1 s1 d2 s4 d5 s8 d9" \
+  "... over 2 rounds, alternated: the device path at queue depth N + 1 first in the first round, the server path at N first in the second"
+QD1_PCT=$(echo "$OUT" | awk -F'|' '$1 == 0 { print $2 }')
 cmp_ok "$QD1_PCT" '>=' 80 "at QD1 PostgreSQL gets about what the rig's device gives ($QD1_PCT%): a 2 ms read dwarfs the buffer manager"
-echo "$OUT" | grep -q "^0|.*|PostgreSQL gets [0-9]*% of this device's random-read IOPS at QD1 (no prefetch)$"
-ok $? "... and says so in words"
+grep -q "NOTICE:  ranread_paths, prefetch 0: PostgreSQL gets $(printf %.0f "$QD1_PCT")% of this device's random-read IOPS at QD1 (no prefetch) (average [0-9.]* ms on the device path at queue depth 1, [0-9.]* ms on the server path; batches [0-9]*, [0-9]* and [0-9]*, [0-9]*)$" "$WORK/paths.err"
+ok $? "... and its NOTICE says so in words, with both averages and the batches of each path"
 PATHS_BATCHES=$(q "SELECT array_agg(batch ORDER BY batch) FROM ranread_batches WHERE path = 'server' AND effective_io_concurrency >= 1 AND batch > $B")
 ADVICE="SELECT suggested || '|' || (batches <@ (SELECT array_agg(batch) FROM ranread_batches WHERE path = 'server')
                                  AND batches @> '$PATHS_BATCHES'::bigint[]) || '|' || (formula LIKE 'measured, not modelled%')
