@@ -643,6 +643,8 @@ history_notes(BatchShared *bs)
 		appendStringInfo(&s, "%slatency was not measured (ranread.timing = off)", s.len ? "; " : "");
 	if (history_cache_words(bs))
 		appendStringInfo(&s, "%s%s", s.len ? "; " : "", history_cache_words(bs));
+	if (history_device_words(bs))
+		appendStringInfo(&s, "%s%s", s.len ? "; " : "", history_device_words(bs));
 	serverpath_notes(bs, &s);
 	return s.len ? s.data : NULL;
 }
@@ -675,6 +677,64 @@ history_cache_words(const BatchShared *bs)
 		return NULL;
 	return psprintf("the part of the target read (%s) is less than twice the server's RAM (%s): storage and controller caches may have answered, not only the disks",
 					fsinfo_pretty(span), fsinfo_pretty(ram));
+}
+
+/*
+ * Did the device under a target see the batch's reads?  Per target, the
+ * bytes its device-path groups read in their measured time against the
+ * bytes its device read over the workers' measured windows (its stat's
+ * sectors, fsinfo_counters).  Other work on the device only adds to its
+ * count, so a device that read less than half of what the batch read is
+ * evidence that a cache above it answered: a filesystem that does not
+ * honour O_DIRECT, or one with a cache of its own.  Reads only (a write
+ * the filesystem buffered reaches the device later), and only where the
+ * batch read 16 MB or more.  The words for the notes and the batch's
+ * WARNING, or NULL.
+ */
+char *
+history_device_words(BatchShared *bs)
+{
+	const BatchParams *p = &bs->p;
+
+	for (int t = 0; t < p->ntargets; t++)
+	{
+		uint64		batch_bytes = 0;
+		uint64		first = PG_UINT64_MAX;
+		uint64		last = 0;
+		bool		known = bs->device[t][0] != '\0';
+
+		if (p->targets[t].scratch)
+			continue;
+		for (int s = 0; s < p->processes; s++)
+		{
+			const GroupParams *g = &p->groups[batch_group_of(p, s)];
+
+			if (g->target == t && g->path == PATH_DEVICE)
+				batch_bytes += batch_stream(bs, s)->reads * (uint64) g->block_size;
+		}
+		for (int i = 0; i < p->nworkers && known; i++)
+		{
+			const WorkerSlot *ws = &bs->workers[i];
+
+			if (ws->nstreams == 0)
+				continue;
+			if (!ws->window_done || ws->dev_read_start[t] == PG_UINT64_MAX ||
+				ws->dev_read_end[t] == PG_UINT64_MAX)
+				known = false;
+			else
+			{
+				first = Min(first, ws->dev_read_start[t]);
+				last = Max(last, ws->dev_read_end[t]);
+			}
+		}
+		if (!known || batch_bytes < 16 * 1024 * 1024 || last < first ||
+			last - first >= batch_bytes / 2)
+			continue;
+		return psprintf("the device under the target %s (%s) read %s while the batch read %s from it: the rest came from a cache above the device (a filesystem that does not honour O_DIRECT, such as ext4 with data=journal, or one with a cache of its own, such as ZFS's ARC), so the figures are not the device's",
+						p->targets[t].name, bs->device[t], fsinfo_pretty(last - first),
+						fsinfo_pretty(batch_bytes));
+	}
+	return NULL;
 }
 
 /* Insert one process's row */

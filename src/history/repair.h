@@ -17,5 +17,6 @@ extern void history_describe_blockers(BatchShared *bs);
 extern RanreadPages history_pages(BatchShared *bs);
 extern char *history_notes(BatchShared *bs);
 extern char *history_cache_words(const BatchShared *bs);
+extern char *history_device_words(BatchShared *bs);
 
 #endif							/* RANREAD_REPAIR_H */

@@ -220,7 +220,8 @@ typedef struct WorkerSlot
 	 * Its measured window as it saw it (worker.c, worker_window): from the
 	 * end of the warm-up to the end of its engine's run, on the monotonic
 	 * clock; the CPU it used then (getrusage), and each target's device
-	 * busy time (ms, io_ticks; UINT64_MAX where not read) at either end
+	 * busy time (ms, io_ticks) and bytes read at either end (UINT64_MAX
+	 * where not read)
 	 */
 	bool		window_done;	/* both ends were read */
 	uint64		window_start_ns;
@@ -229,6 +230,8 @@ typedef struct WorkerSlot
 	uint64		cpu_sys_ns;
 	uint64		dev_ticks_start[RANREAD_MAX_TARGETS];
 	uint64		dev_ticks_end[RANREAD_MAX_TARGETS];
+	uint64		dev_read_start[RANREAD_MAX_TARGETS];
+	uint64		dev_read_end[RANREAD_MAX_TARGETS];
 } WorkerSlot;
 
 /* One second of one group's streams in one worker */

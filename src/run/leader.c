@@ -1165,6 +1165,10 @@ report_batch(BatchShared *bs, RunContext *rc, int level)
 		ereport(WARNING,
 				(errmsg("ranread batch " INT64_FORMAT ": %s", p->batch, history_cache_words(bs)),
 				 errhint("For figures from the disks, read a target of at least twice the server's RAM (ranread_setup); the batch's notes in ranread_summary_full say so too.")));
+	if (history_device_words(bs))
+		ereport(WARNING,
+				(errmsg("ranread batch " INT64_FORMAT ": %s", p->batch, history_device_words(bs)),
+				 errhint("For the device's figures, put the target on a filesystem that honours O_DIRECT (ext4 in its default data=ordered mode, XFS), or read a target larger than the filesystem's cache; the batch's notes in ranread_summary_full say so too.")));
 	if (bs->status == STOP_FAILED)
 		ereport(WARNING,
 				(errmsg("ranread batch " INT64_FORMAT " failed: %s", p->batch, bs->message)));

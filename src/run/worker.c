@@ -245,12 +245,19 @@ worker_window(BatchWorker *bw, bool end)
 	WorkerSlot *me = bw->me;
 	struct rusage ru;
 	uint64		ticks[RANREAD_MAX_TARGETS];
+	uint64		read[RANREAD_MAX_TARGETS];
 	bool		cpu = getrusage(RUSAGE_SELF, &ru) == 0;
 	uint64		now = ranread_now_ns();
 
 	for (int t = 0; t < bw->io.p->ntargets; t++)
-		if (!fsinfo_io_ticks(&bw->devices[t], &ticks[t]))
-			ticks[t] = PG_UINT64_MAX;
+	{
+		FsCounters	c;
+
+		if (!fsinfo_counters(&bw->devices[t], &c))
+			c.io_ticks_ms = c.read_bytes = PG_UINT64_MAX;
+		ticks[t] = c.io_ticks_ms;
+		read[t] = c.read_bytes;
+	}
 	if (!end)
 	{
 		bw->window_open = cpu;
@@ -258,6 +265,7 @@ worker_window(BatchWorker *bw, bool end)
 		bw->cpu_sys0_ns = timeval_ns(&ru.ru_stime);
 		me->window_start_ns = now;
 		memcpy(me->dev_ticks_start, ticks, sizeof(ticks));
+		memcpy(me->dev_read_start, read, sizeof(read));
 		return;
 	}
 	bw->window_closed = true;
@@ -267,6 +275,7 @@ worker_window(BatchWorker *bw, bool end)
 	me->cpu_user_ns = timeval_ns(&ru.ru_utime) - Min(bw->cpu_user0_ns, timeval_ns(&ru.ru_utime));
 	me->cpu_sys_ns = timeval_ns(&ru.ru_stime) - Min(bw->cpu_sys0_ns, timeval_ns(&ru.ru_stime));
 	memcpy(me->dev_ticks_end, ticks, sizeof(ticks));
+	memcpy(me->dev_read_end, read, sizeof(read));
 	pg_write_barrier();
 	me->window_done = true;
 }

@@ -338,11 +338,12 @@ fsinfo_device(const char *path, FsDevice *d)
 }
 
 /*
- * The device's busy time so far, in ms (io_ticks, field 10 of its stat).
- * No allocation, no error: false when it cannot be read.
+ * The device's counters so far: sectors read (field 3 of its stat) and busy
+ * time (io_ticks, field 10).  No allocation, no error: false when they
+ * cannot be read.
  */
 bool
-fsinfo_io_ticks(const FsDevice *d, uint64 *ms)
+fsinfo_counters(const FsDevice *d, FsCounters *c)
 {
 	char		buf[512];
 	char	   *p = buf;
@@ -366,9 +367,11 @@ fsinfo_io_ticks(const FsDevice *d, uint64 *ms)
 
 		if (end == p)
 			return false;
-		if (field == 10)
+		if (field == 3)
+			c->read_bytes = (uint64) v * 512;
+		else if (field == 10)
 		{
-			*ms = (uint64) v;
+			c->io_ticks_ms = (uint64) v;
 			return true;
 		}
 		p = end;

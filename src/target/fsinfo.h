@@ -47,6 +47,17 @@ typedef struct FsDevice
 } FsDevice;
 
 /*
+ * A block device's counters (its stat, Documentation/block/stat.rst): the
+ * bytes it read (sectors read, in 512-byte units whatever its block size)
+ * and its busy time in ms (io_ticks)
+ */
+typedef struct FsCounters
+{
+	uint64		read_bytes;
+	uint64		io_ticks_ms;
+} FsCounters;
+
+/*
  * Atomic writes under a path, as statx (STATX_WRITE_ATOMIC, Linux 6.11+)
  * reports them for a file there: the sizes a single RWF_ATOMIC write with
  * O_DIRECT may have and be written whole or not at all.
@@ -70,7 +81,7 @@ extern void fsinfo_read(const char *path, FsInfo *fi);
 extern void fsinfo_atomic(const char *path, FsAtomic *a);
 extern char *fsinfo_atomic_note(const FsAtomic *a);
 extern void fsinfo_device(const char *path, FsDevice *d);
-extern bool fsinfo_io_ticks(const FsDevice *d, uint64 *ms);
+extern bool fsinfo_counters(const FsDevice *d, FsCounters *c);
 extern void fsinfo_reserve(const FsInfo *fi, FsReserve *r);
 extern bool fsinfo_same_device(const char *path, dev_t dev);
 extern char *fsinfo_pretty(uint64 bytes);
