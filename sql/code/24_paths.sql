@@ -114,6 +114,8 @@ AS $$
            d.batches, s.batches,
            CASE WHEN NOT (d.completed AND s.completed)
                 THEN 'not every batch completed: no comparison'
+                WHEN s.cache_pct IS NULL OR NOT d.iops > 0
+                THEN 'a path measured no reads: no comparison'
                 WHEN s.cache_pct >= 50
                 THEN format('the server path''s reads came from caches (%s%%): its figures are memory''s, not the storage''s; read a larger target',
                             round(s.cache_pct::numeric, 1))
@@ -123,6 +125,7 @@ AS $$
                                  ELSE format(', prefetching %s block%s ahead (effective_io_concurrency = %s)',
                                              d.e, CASE WHEN d.e = 1 THEN '' ELSE 's' END, d.e) END) END,
            CASE WHEN NOT (d.completed AND s.completed) THEN 'incomplete'
+                WHEN s.cache_pct IS NULL OR NOT d.iops > 0 THEN 'no reads'
                 WHEN s.cache_pct >= 50 THEN 'from cache'
                 ELSE 'compared' END
       FROM per d JOIN per s ON s.e = d.e AND s.server AND NOT d.server
@@ -205,7 +208,8 @@ BEGIN
     -- a NOTICE beside it
     FOR pr IN SELECT * FROM ranread_internal.ranread_paths_rows(es, servers, bs, effective_io_concurrency, pattern) LOOP
         RAISE NOTICE '%', format('ranread_paths, prefetch %s: %s (average %s ms on the device path at queue depth %s, %s ms on the server path; batches %s and %s)',
-                                 pr.prefetch, pr.says, pr.device_avg_ms, pr.device_queue_depth, pr.server_avg_ms,
+                                 pr.prefetch, pr.says, coalesce(pr.device_avg_ms::text, '(not measured)'), pr.device_queue_depth,
+                                 coalesce(pr.server_avg_ms::text, '(not measured)'),
                                  array_to_string(pr.device_batches, ', '), array_to_string(pr.server_batches, ', '));
         prefetch := pr.prefetch;
         device_iops := pr.device_iops;

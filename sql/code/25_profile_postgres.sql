@@ -180,14 +180,14 @@ BEGIN
         RAISE NOTICE '%', format('ranread_profile_postgres, phase %s (%s), %s: %s', r.n, names[r.n], r.label,
             CASE WHEN r.status <> 'completed' THEN format('the batch ended %s: %s', r.status, coalesce(r.message, 'no message'))
                  WHEN r.label = 'backends' AND r.n = 1
-                 THEN format('the backends'' read p99 alone is %s ms', round(r.read_p99_ms::numeric, 3))
+                 THEN format('the backends'' read p99 alone is %s ms', coalesce(round(r.read_p99_ms::numeric, 3)::text, '(not measured)'))
                  WHEN r.label = 'backends' AND alone > 0
                  THEN format('the backends'' read p99 is %sx what it is alone (%s ms against %s ms) while %s run',
                              round((r.read_p99_ms / alone)::numeric, 2), round(r.read_p99_ms::numeric, 3),
                              round(alone::numeric, 3), CASE r.n WHEN 2 THEN 'commits' ELSE 'commits and a checkpoint' END)
                  WHEN r.label = 'wal writer'
                  THEN format('%s commits per second made durable (%s asked), %s ms each on average',
-                             round(r.iops::numeric), commits, round(r.avg_ms::numeric, 3))
+                             round(r.iops::numeric), commits, coalesce(round(r.avg_ms::numeric, 3)::text, '(not measured)'))
                  WHEN r.label = 'checkpointer'
                  THEN format('%s pages per second written (%s asked)', round(r.iops::numeric), ckpt)
                  ELSE 'no figures' END);

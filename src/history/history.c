@@ -688,7 +688,9 @@ history_cache_words(const BatchShared *bs)
  * evidence that a cache above it answered: a filesystem that does not
  * honour O_DIRECT, or one with a cache of its own.  Reads only (a write
  * the filesystem buffered reaches the device later), and only where the
- * batch read 16 MB or more.  The words for the notes and the batch's
+ * batch read 16 MB or more.  A filesystem with no block device of its own
+ * (btrfs, ZFS, NFS, FUSE) or a device that keeps no statistics is not
+ * checked (fsinfo_device).  The words for the notes and the batch's
  * WARNING, or NULL.
  */
 char *
@@ -718,8 +720,9 @@ history_device_words(BatchShared *bs)
 
 			if (ws->nstreams == 0)
 				continue;
+			/* unread, or a counter that wrapped (32-bit kernels: 2 TiB) */
 			if (!ws->window_done || ws->dev_read_start[t] == PG_UINT64_MAX ||
-				ws->dev_read_end[t] == PG_UINT64_MAX)
+				ws->dev_read_end[t] == PG_UINT64_MAX || ws->dev_read_end[t] < ws->dev_read_start[t])
 				known = false;
 			else
 			{
@@ -730,7 +733,7 @@ history_device_words(BatchShared *bs)
 		if (!known || batch_bytes < 16 * 1024 * 1024 || last < first ||
 			last - first >= batch_bytes / 2)
 			continue;
-		return psprintf("the device under the target %s (%s) read %s while the batch read %s from it: the rest came from a cache above the device (a filesystem that does not honour O_DIRECT, such as ext4 with data=journal, or one with a cache of its own, such as ZFS's ARC), so the figures are not the device's",
+		return psprintf("the device under the target %s (%s) read %s while the batch read %s from it: the rest came from a cache above the device (a filesystem that does not honour O_DIRECT, such as ext4 with data=journal, or one with a cache of its own), so the figures are not the device's",
 						p->targets[t].name, bs->device[t], fsinfo_pretty(last - first),
 						fsinfo_pretty(batch_bytes));
 	}

@@ -30,7 +30,9 @@
  * loop devices (each counts its own busy time, not that of the disks under
  * it).  A filesystem whose st_dev is no block device (btrfs, overlay, NFS,
  * FUSE: an anonymous device number) has no such stat, and its batches
- * record no utilisation.
+ * record no utilisation.  Nor does a device whose queue keeps no
+ * statistics (queue/iostats 0, a partition's in its disk's queue): its
+ * counters stand still.
  *
  * Atomic writes (fsinfo_atomic): Linux 6.11 and later say through statx
  * (STATX_WRITE_ATOMIC) which write sizes a file takes whole or not at all:
@@ -311,6 +313,33 @@ fsinfo_atomic_note(const FsAtomic *a)
 }
 
 /*
+ * Does the queue of the device in /sys directory dir keep no statistics
+ * (queue/iostats is 0)?  A partition's queue is its disk's, one directory
+ * up.  Unknown (no such file) is taken as counting.
+ */
+static bool
+iostats_off(const char *dir)
+{
+	char		path[MAXPGPATH];
+	char		c = '1';
+	int			fd;
+
+	snprintf(path, sizeof(path), "%s/queue/iostats", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+	{
+		snprintf(path, sizeof(path), "%s/../queue/iostats", dir);
+		fd = open(path, O_RDONLY);
+	}
+	if (fd < 0)
+		return false;
+	if (read(fd, &c, 1) != 1)
+		c = '1';
+	close(fd);
+	return c == '0';
+}
+
+/*
  * The block device under path, if /sys/dev/block has a stat for it: its
  * name (the directory's) and where its stat is.  Never fails: d->known says
  * whether there is one.
@@ -333,6 +362,7 @@ fsinfo_device(const char *path, FsDevice *d)
 	slash = strrchr(dir, '/');
 	ranread_strlcpy(d->name, slash ? slash + 1 : dir, sizeof(d->name));
 	snprintf(d->stat_path, sizeof(d->stat_path), "%s/stat", dir);
+	d->uncounted = iostats_off(dir);
 	free(dir);
 	d->known = access(d->stat_path, R_OK) == 0 && d->name[0] != '\0';
 }
@@ -350,7 +380,7 @@ fsinfo_counters(const FsDevice *d, FsCounters *c)
 	ssize_t		n;
 	int			fd;
 
-	if (!d->known)
+	if (!d->known || d->uncounted)
 		return false;
 	fd = open(d->stat_path, O_RDONLY);
 	if (fd < 0)

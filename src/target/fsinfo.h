@@ -44,6 +44,7 @@ typedef struct FsDevice
 	bool		known;			/* false: no block device has a stat for it */
 	char		name[RANREAD_DEV_LEN];	/* vda, sda2, dm-0, loop3, nvme0n1p1 */
 	char		stat_path[MAXPGPATH];	/* its /sys/.../stat */
+	bool		uncounted;		/* its queue keeps no statistics (iostats 0) */
 } FsDevice;
 
 /*

@@ -39,7 +39,7 @@ Everything else, success or a clean error, is fine: the point is that bad
 input gets an error in PostgreSQL's style, never a crash or a hang.
 
 RANREAD_FUZZ_SHARE=F (0 < F <= 1) runs that share of each area's cases
-(test/sanitize sets it; --cases overrides it).  The seed is printed first; a failure prints the case number and its SQL, and
+(CI shares them between its two builds, .ci/run; --cases overrides it).  The seed is printed first; a failure prints the case number and its SQL, and
 `--seed S --only K` runs that case alone.  Output is one line per check,
 "PASS text" or "FAIL text", and "# ..." lines of detail, for
 test/fuzz/run to turn into TAP.
@@ -198,7 +198,8 @@ def started(conn):
 
 def share(n):
     """The cases an area runs: its CASES, times RANREAD_FUZZ_SHARE when set
-    (test/sanitize runs a share of them: the plain build runs them all)."""
+    (CI runs two thirds in the plain build and a third under the
+    sanitizers, .ci/run)."""
     f = os.environ.get("RANREAD_FUZZ_SHARE")
     if not f:
         return n

@@ -1,5 +1,6 @@
 #!/bin/bash
-# A cache above the device (docs/numbers.md, "Caches"): every result says
+# A cache above the device (docs/numbers.md, "How each figure is
+# measured"): every result says
 # when caches may have answered, not only setup.  O_DIRECT bypasses the page
 # cache only where the filesystem honours it; ext4 mounted with
 # data=journal does not (its direct I/O falls back to buffered I/O), nor do
@@ -53,7 +54,7 @@ batch() {
 B=$(batch journal)
 ok $? "a batch reads it with data=journal"
 diag "$(grep -o 'WARNING:  ranread batch [0-9]*: the device under.*' "$WORK/err" | cut -c1-300)"
-grep -q "WARNING:  ranread batch $B: the device under the target journal ($DEV) read [0-9.]* [kMG]*B while the batch read [0-9.]* [MGT]B from it: the rest came from a cache above the device (a filesystem that does not honour O_DIRECT, such as ext4 with data=journal, or one with a cache of its own, such as ZFS's ARC), so the figures are not the device's" "$WORK/err"
+grep -q "WARNING:  ranread batch $B: the device under the target journal ($DEV) read \([0-9.]* [kMGT]B\|[0-9]* bytes\) while the batch read [0-9.]* [MGT]B from it: the rest came from a cache above the device (a filesystem that does not honour O_DIRECT, such as ext4 with data=journal, or one with a cache of its own), so the figures are not the device's" "$WORK/err"
 ok $? "its WARNING says the device ($DEV) read less than the batch did, and why the figures are not the device's"
 grep -q "HINT:  For the device's figures, put the target on a filesystem that honours O_DIRECT" "$WORK/err"
 ok $? "... with a hint of what to do"
