@@ -18,10 +18,11 @@ STOPPED=()
 cont_all() { [ ${#STOPPED[@]} -gt 0 ] && kill -CONT "${STOPPED[@]}" 2>/dev/null; STOPPED=(); }
 trap 'cont_all; faults_cleanup' EXIT
 
-# stalled LABEL ENGINE ARGS: run ranread_run(ARGS), a batch with a 2 s
+# stalled LABEL ENGINE ARGS: run ranread_run(ARGS), a batch with a 4 s
 # warm-up and a 1 s duration, with its workers stopped from 0.3 s after they
-# began their I/O (inside the warm-up) for 3.5 s (past the end of the
-# duration); prints status|reads|writes|message of the batch
+# began their I/O (inside the warm-up, with 3.7 s to spare for a loaded
+# machine's polling) for 5.5 s (past the end of the duration); prints
+# status|reads|writes|message of the batch
 stalled() {
   local label=$1 engine=$2 args=$3 deadline pids batch
   bg_psql "rr_stall_$label" "SET ranread.engine = $engine" "SELECT batch FROM ranread_run($args)"
@@ -41,7 +42,7 @@ stalled() {
   # shellcheck disable=SC2206
   STOPPED=($pids)
   [ ${#STOPPED[@]} -gt 0 ] && kill -STOP "${STOPPED[@]}"
-  sleep 3.5
+  sleep 5.5
   cont_all
   wait_pid "$BG_PID" 15 || diag "$label: the caller did not return"
   batch=$(bg_output "rr_stall_$label" | grep -E '^[0-9]+$' | tail -1)
@@ -55,11 +56,11 @@ for e in sync io_uring; do
   if [ "$e" = io_uring ] && [ "$uring_ok" != completed ]; then
     ok 0 "# SKIP io_uring is not available here"; continue
   fi
-  row=$(stalled "paced_$e" "$e" "1, NULL, duration => '1s', warmup => '2s', rate_iops => 50")
+  row=$(stalled "paced_$e" "$e" "1, NULL, duration => '1s', warmup => '4s', rate_iops => 50")
   is "$(echo "$row" | cut -d'|' -f1-3)" "failed|0|0" "$e, paced: a batch whose measured second was stalled through records 'failed' with no I/O, not 'completed'"
   like_stall=$(echo "$row" | grep -c 'no I/O was measured: none started in the 1000 ms after the warm-up, as the storage or the workers stalled through all of it')
   is "$like_stall" 1 "$e, paced: ... and its message says that no I/O was measured and why"
-  row=$(stalled "unpaced_$e" "$e" "2, NULL, duration => '1s', warmup => '2s'")
+  row=$(stalled "unpaced_$e" "$e" "2, NULL, duration => '1s', warmup => '4s'")
   is "$(echo "$row" | cut -d'|' -f1-3)" "failed|0|0" "$e, unpaced: the same for a batch without a rate limit"
   wait_workers_gone 5
   ok $? "$e: no worker is left"
