@@ -2,6 +2,7 @@
 """Check a chart's or a report's layout as headless Chromium lays it out.
 
     layout.py CHROMIUM FILE.svg|FILE.html WORKDIR [WIDTH]
+    layout.py CHROMIUM --svgs WORKDIR WIDTH FILE.svg...
 
 Wraps FILE in an HTML page (an SVG inline, scaled down to the window's
 width as the report shows its charts) with a small script that, once the
@@ -23,6 +24,12 @@ problem and exits 1 if there is any:
 
 Prints "ok N texts in M pictures, C cells, page P px in a window of W px"
 otherwise.  Not a test itself: the shell tests call it.
+
+With --svgs, the charts are laid out in one page, one after the other (each
+scaled down to the window's width, its ids made its own), so that one
+Chromium start checks them all at one width: what would be printed for each
+is written to WORKDIR/NAME.WIDTH.layout.txt (NAME the file's name without
+.svg), and the exit status is 0 once every file has its verdict there.
 """
 import html
 import json
@@ -56,6 +63,7 @@ window.addEventListener('load', function () {
   }
   document.querySelectorAll('svg').forEach(function (svg, i) {
     if (svg.parentElement && svg.parentElement.closest('svg')) return;
+    var section = svg.closest('[data-file]');
     var r = box(svg);
     var texts = [];
     svg.querySelectorAll('text').forEach(function (t) {
@@ -67,7 +75,8 @@ window.addEventListener('load', function () {
              (svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width || svg.getBoundingClientRect().width));
       texts.push(b);
     });
-    out.svgs.push({i: i, title: (svg.querySelector('title') || {}).textContent || '',
+    out.svgs.push({i: i, file: section ? section.getAttribute('data-file') : '',
+                   title: (svg.querySelector('title') || {}).textContent || '',
                    x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1, texts: texts});
   });
   document.querySelectorAll('td, th').forEach(function (c) {
@@ -107,12 +116,29 @@ def inter(a, b):
             min(a['y1'], b['y1']) - max(a['y0'], b['y0']))
 
 
-def main():
-    chromium, path, work = sys.argv[1:4]
-    width = int(sys.argv[4]) if len(sys.argv) > 4 else 1400
-    page = os.path.join(work, os.path.basename(path) + '.%d.layout.html' % width)
-    with open(page, 'w', encoding='utf-8') as f:
-        f.write(wrap(path))
+def own_ids(raw, k):
+    """An SVG's ids (and what refers to them) made its own in a page of many"""
+    raw = re.sub(r'\bid="([^"]+)"', lambda m: 'id="f%d-%s"' % (k, m.group(1)), raw)
+    raw = re.sub(r'url\(#([^)]+)\)', lambda m: 'url(#f%d-%s)' % (k, m.group(1)), raw)
+    return re.sub(r'href="#([^"]+)"', lambda m: 'href="#f%d-%s"' % (k, m.group(1)), raw)
+
+
+def wrap_many(paths):
+    parts = []
+    for k, path in enumerate(paths):
+        raw = re.sub(r'^<\?xml[^>]*\?>\s*', '', open(path, encoding='utf-8').read())
+        parts.append('<div data-file="%s">%s</div>' % (html.escape(name_of(path)), own_ids(raw, k)))
+    return ('<!DOCTYPE html><html><head><meta charset="utf-8">'
+            '<style>svg{max-width:100%;height:auto;display:block}</style></head>'
+            '<body style="margin:0">' + ''.join(parts) + SCRIPT + '</body></html>')
+
+
+def name_of(path):
+    return re.sub(r'\.svg$', '', os.path.basename(path))
+
+
+def lay_out(chromium, page, work, width):
+    """Chromium's layout of page (a file), as the script found it, or None"""
     profile = tempfile.mkdtemp(dir=work, prefix='chromium-profile.')
     dom = subprocess.run(
         [chromium, '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -120,16 +146,17 @@ def main():
          '--user-data-dir=' + profile, '--force-device-scale-factor=1',
          '--window-size=%d,1000' % width, '--hide-scrollbars', '--virtual-time-budget=5000', '--dump-dom',
          'file://' + page],
-        capture_output=True, text=True, timeout=120).stdout
+        capture_output=True, text=True, timeout=300).stdout
     subprocess.run(['rm', '-rf', profile])
     m = re.search(r'<pre id="rr-layout">(.*?)</pre>', dom, re.S)
-    if not m:
-        print('nolayout Chromium returned no layout for', path)
-        return 1
-    data = json.loads(html.unescape(m.group(1)))
+    return json.loads(html.unescape(m.group(1))) if m else None
+
+
+def verdict(data, svgs):
+    """The lines layout.py prints for these pictures of a layout"""
     problems = []
     ntexts = 0
-    for s in data['svgs']:
+    for s in svgs:
         where = 'svg %d (%s)' % (s['i'], s['title'][:60])
         texts = s['texts']
         ntexts += len(texts)
@@ -155,12 +182,46 @@ def main():
             problems.append('wrapped cell "%s" over %d lines' % (c['t'], c['lines']))
     if data['page'] > data['window'] + 1:
         problems.append('overflow the page is %d px wide in a window of %d px' % (data['page'], data['window']))
-    for p in problems:
-        print(p)
-    if not problems:
-        print('ok %d texts in %d pictures, %d cells, page %d px in a window of %d px'
-              % (ntexts, len(data['svgs']), len(data['cells']), data['page'], data['window']))
-    return 1 if problems else 0
+    if problems:
+        return problems
+    return ['ok %d texts in %d pictures, %d cells, page %d px in a window of %d px'
+            % (ntexts, len(svgs), len(data['cells']), data['page'], data['window'])]
+
+
+def main_many(chromium, work, width, paths):
+    page = os.path.join(work, 'many.%d.layout.html' % width)
+    with open(page, 'w', encoding='utf-8') as f:
+        f.write(wrap_many(paths))
+    data = lay_out(chromium, page, work, width)
+    for path in paths:
+        name = name_of(path)
+        if data is None:
+            lines = ['nolayout Chromium returned no layout for ' + page]
+        else:
+            mine = [s for s in data['svgs'] if s['file'] == name]
+            lines = verdict(data, mine) if mine else ['nolayout no <svg> in ' + path]
+        with open(os.path.join(work, '%s.%d.layout.txt' % (name, width)), 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+    print('%d pictures laid out at %d px in %s' % (len(paths), width, page))
+    return 0 if data is not None else 1
+
+
+def main():
+    if len(sys.argv) > 5 and sys.argv[2] == '--svgs':
+        return main_many(sys.argv[1], sys.argv[3], int(sys.argv[4]), sys.argv[5:])
+    chromium, path, work = sys.argv[1:4]
+    width = int(sys.argv[4]) if len(sys.argv) > 4 else 1400
+    page = os.path.join(work, os.path.basename(path) + '.%d.layout.html' % width)
+    with open(page, 'w', encoding='utf-8') as f:
+        f.write(wrap(path))
+    data = lay_out(chromium, page, work, width)
+    if data is None:
+        print('nolayout Chromium returned no layout for', path)
+        return 1
+    lines = verdict(data, data['svgs'])
+    for line in lines:
+        print(line)
+    return 0 if lines[0].startswith('ok ') else 1
 
 
 if __name__ == '__main__':
