@@ -253,24 +253,36 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    fn    constant text := 'ranread_study_chart';
-    lat   record;
-    ax    record;
-    bound float8;
+    fn     constant text := 'ranread_study_chart';
+    lat    record;
+    ax     record;
+    bound  float8;
+    curves jsonb;
+    n      integer;
 BEGIN
     PERFORM ranread_internal.ranread_study_check(study, fn);
     SELECT * INTO lat FROM ranread_internal.ranread_chart_latency(latency, fn);
     bound := ranread_internal.ranread_study_bound(study, max_avg_ms, fn, 'the latency bound');
     SELECT * INTO ax FROM ranread_internal.ranread_study_points_axes(study, columns, fn);
+    curves := ranread_internal.ranread_study_curves(study, lat.metric, columns, fn);
+    n := jsonb_array_length(curves);
+    -- a chart draws at most 12 curves (ranread_svg): of a study with more
+    -- rows, 12 evenly spaced ones, the first and the last among them, and
+    -- the caption says so
+    IF n > 12 THEN
+        SELECT jsonb_agg(curves -> k ORDER BY k) INTO curves
+          FROM (SELECT DISTINCT round(i * (n - 1) / 11.0)::integer AS k FROM generate_series(0, 11) i) picked;
+    END IF;
     RETURN @extschema@.ranread_svg(ranread_internal.ranread_curves_spec(
         format('%s latency against IOPS%s, along %s',
                lat.label,
                CASE WHEN cardinality(ax.row_dims) = 0 THEN ''
                     ELSE ' by ' || array_to_string(ax.row_dims, ' and ') END,
                ax.column_dim),
-        ranread_internal.ranread_study_caption(study),
-        ranread_internal.ranread_study_curves(study, lat.metric, columns, fn),
-        lat.label, bound));
+        ranread_internal.ranread_study_caption(study)
+        || CASE WHEN n > 12 THEN format('; 12 of %s rows drawn, evenly spaced', n)
+                ELSE '' END,
+        curves, lat.label, bound));
 END
 $$;
 

@@ -4,7 +4,7 @@
 -- pivots, summary, early end, the matrix's groups, charts and exports.
 BEGIN;
 SET LOCAL client_min_messages = warning;
-SELECT plan(46);
+SELECT plan(49);
 
 SELECT lives_ok($$SELECT ranread_setup('64MB')$$, 'a small target');
 
@@ -136,6 +136,22 @@ SELECT ok(xml_is_well_formed_document(ranread_study_chart((SELECT id FROM id1)))
 SELECT ok(ranread_report((SELECT id FROM id1)) ~ 'needs SELECT on ranread_target_catalog', '... and reads its report, without the targets'' files');
 SELECT throws_ok($$SELECT * FROM ranread_study()$$, '42501', NULL, '... but runs no study');
 RESET ROLE;
+
+-- A study of more rows than a chart draws curves (12): its chart draws 12
+-- of them, evenly spaced, the first and the last among them, and says so;
+-- the report, which draws it, still works (a study of 21 rows broke
+-- ranread_report() for everyone, found by the fuzz)
+CREATE TEMP TABLE wide AS
+SELECT study FROM ranread_study(processes => '{1,2}', write_pct => '{0,8,16,24,32,40,48,56,64,72,80,88,96}',
+                                duration => '0.05s', warmup => '0') LIMIT 1;
+SELECT ok(xml_is_well_formed_document(ranread_study_chart((SELECT study FROM wide)))
+          AND ranread_study_chart((SELECT study FROM wide)) ~ '12 of 13 rows drawn, evenly spaced',
+    'a study of 13 rows: its chart draws 12 of them, and says so');
+SELECT ok(ranread_study_chart((SELECT study FROM wide)) ~ '>0% writes' AND ranread_study_chart((SELECT study FROM wide)) ~ '>96% writes'
+          AND ranread_study_chart((SELECT study FROM wide)) !~ '>48% writes',
+    '... the first and the last among them, the middle one left out');
+SELECT ok(length(ranread_report()) > 0 AND length(ranread_report((SELECT study FROM wide))) > 0,
+    '... and the report, which draws it, still works');
 
 SELECT * FROM finish();
 ROLLBACK;
