@@ -268,20 +268,19 @@ BEGIN
     n := jsonb_array_length(curves);
     -- a chart draws at most 12 curves (ranread_svg): of a study with more
     -- rows, 12 evenly spaced ones, the first and the last among them, and
-    -- the caption says so
+    -- the title says so (a long caption is cut short)
     IF n > 12 THEN
         SELECT jsonb_agg(curves -> k ORDER BY k) INTO curves
           FROM (SELECT DISTINCT round(i * (n - 1) / 11.0)::integer AS k FROM generate_series(0, 11) i) picked;
     END IF;
     RETURN @extschema@.ranread_svg(ranread_internal.ranread_curves_spec(
-        format('%s latency against IOPS%s, along %s',
+        format('%s latency against IOPS%s, along %s%s',
                lat.label,
                CASE WHEN cardinality(ax.row_dims) = 0 THEN ''
                     ELSE ' by ' || array_to_string(ax.row_dims, ' and ') END,
-               ax.column_dim),
-        ranread_internal.ranread_study_caption(study)
-        || CASE WHEN n > 12 THEN format('; 12 of %s rows drawn, evenly spaced', n)
-                ELSE '' END,
+               ax.column_dim,
+               CASE WHEN n > 12 THEN format(' (12 of %s rows, evenly spaced)', n) ELSE '' END),
+        ranread_internal.ranread_study_caption(study),
         curves, lat.label, bound));
 END
 $$;
