@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/pg_authid.h"
 #include "commands/dbcommands.h"
@@ -36,6 +37,7 @@
 #include "storage/pmsignal.h"
 #include "storage/shmem.h"
 #include "utils/acl.h"
+#include "utils/backend_status.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
@@ -67,6 +69,7 @@ static const struct config_enum_entry engine_options[] = {
 
 static RanreadControl *control = NULL;
 static RanreadCheck *check = NULL;
+static RanreadPending *pending = NULL;
 
 extern PGDLLEXPORT void _PG_init(void);
 
@@ -208,6 +211,55 @@ ranread_check(void)
 	return check;
 }
 
+/* Attach to (creating on first use) the stop that waits for a next batch */
+RanreadPending *
+ranread_pending(void)
+{
+	if (pending == NULL)
+		pending = ranread_shmem_struct("ranread pending stop", sizeof(RanreadPending),
+									   offsetof(RanreadPending, unused));
+	return pending;
+}
+
+/*
+ * A new claim's stop, under the control block's mutex: STOP_STOPPED when
+ * ranread_stop came after this statement's last claim (between two of its
+ * batches), STOP_NONE otherwise.  The claim's statement becomes the last.
+ */
+RanreadStop
+ranread_claim_pending(RanreadPending *pend, TimestampTz statement)
+{
+	bool		stop = pend->stop && pend->leader_pid == MyProcPid && pend->statement == statement;
+
+	pend->leader_pid = MyProcPid;
+	pend->statement = statement;
+	pend->stop = false;
+	return stop ? STOP_STOPPED : STOP_NONE;
+}
+
+/*
+ * Is the session with this PID still running the statement that started at
+ * statement?  From the activity it reports (pg_stat_activity's state and
+ * query_start), read afresh.
+ */
+static bool
+statement_runs(int pid, TimestampTz statement)
+{
+	int			n;
+
+	pgstat_clear_backend_activity_snapshot();
+	n = pgstat_fetch_stat_numbackends();
+	for (int i = 1; i <= n; i++)
+	{
+		LocalPgBackendStatus *l = pgstat_fetch_stat_local_beentry(i);
+
+		if (l != NULL && l->backendStatus.st_procpid == pid)
+			return l->backendStatus.st_state == STATE_RUNNING &&
+				l->backendStatus.st_activity_start_timestamp == statement;
+	}
+	return false;
+}
+
 /*
  * Claim the cluster for ranread_verify (fn) of target, as a batch's leader
  * does (leader.c, claim), or say which batch has it: a batch that wrote
@@ -220,6 +272,8 @@ ranread_claim_check(const char *target, const char *fn)
 {
 	RanreadControl *ctl = ranread_control();
 	RanreadCheck *chk = ranread_check();
+	RanreadPending *pend = ranread_pending();
+	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	bool		super = superuser();
 	int64		batch;
 	bool		checking;
@@ -241,8 +295,8 @@ ranread_claim_check(const char *target, const char *fn)
 		ctl->processes = 1;
 		ctl->started_at = GetCurrentTimestamp();
 		ctl->refcount = 1;
-		ctl->stop = STOP_NONE;
-		ctl->stop_requests = 0;
+		ctl->stop = ranread_claim_pending(pend, statement);
+		ctl->stop_requests = ctl->stop != STOP_NONE ? 1 : 0;
 		chk->active = true;
 		chk->claim = id;
 		chk->dboid = MyDatabaseId;
@@ -327,18 +381,27 @@ ranread_now_ns(void)
  * still running.  A batch whose I/O is over but whose recording waits for a
  * lock gives up the recording when stopped (the leader reports the
  * figures).
+ *
+ * A call that runs batch after batch is stopped between two of them too:
+ * when no batch runs but the statement that claimed the last one still
+ * does, the stop waits for that statement's next claim (RanreadPending),
+ * whose batch starts stopped; it returns that batch's processes, or 0 when
+ * the statement ended without another batch.
  */
 Datum
 ranread_stop(PG_FUNCTION_ARGS)
 {
 	RanreadControl *ctl = ranread_control();
 	RanreadCheck *chk = ranread_check();
+	RanreadPending *pend = ranread_pending();
 	int64		batch;
 	uint64		claim;
 	int			processes;
 	Oid			owner;
 	bool		owner_super;
 	int			leader_pid;
+	TimestampTz statement;
+	bool		between;
 	char		checking[NAMEDATALEN] = "";
 	char	   *what;
 
@@ -351,13 +414,19 @@ ranread_stop(PG_FUNCTION_ARGS)
 	owner = ctl->leader_user;
 	owner_super = ctl->leader_super;
 	leader_pid = ctl->leader_pid;
-	if (!ctl->running)
+	between = !ctl->running;
+	statement = pend->statement;
+	if (between && (pend->leader_pid != leader_pid || leader_pid == 0))
 	{
 		SpinLockRelease(&ctl->mutex);
 		PG_RETURN_INT32(0);
 	}
 	SpinLockRelease(&ctl->mutex);
-	what = checking[0] ? psprintf("ranread_verify of target \"%s\"", checking) : NULL;
+	/* no batch runs: is the statement that ran the last one still running? */
+	if (between && !statement_runs(leader_pid, statement))
+		PG_RETURN_INT32(0);
+	what = checking[0] ? psprintf("ranread_verify of target \"%s\"", checking) :
+		between ? psprintf("the call that ran ranread batch " INT64_FORMAT, batch) : NULL;
 
 	if (!superuser() &&
 		(owner_super ||
@@ -376,15 +445,73 @@ ranread_stop(PG_FUNCTION_ARGS)
 						 "Only superusers, the role that started the batch and members of pg_signal_backend may stop it.")));
 
 	SpinLockAcquire(&ctl->mutex);
-	if (!ctl->running || ctl->claim != claim)
+	if (between)
 	{
+		/* still between the same two batches: the next claim stops */
+		if (!ctl->running && ctl->claim == claim && pend->leader_pid == leader_pid &&
+			pend->statement == statement)
+			pend->stop = true;
+		else
+		{
+			SpinLockRelease(&ctl->mutex);
+			PG_RETURN_INT32(0);
+		}
+	}
+	else
+	{
+		if (!ctl->running || ctl->claim != claim)
+		{
+			SpinLockRelease(&ctl->mutex);
+			PG_RETURN_INT32(0);
+		}
+		if (ctl->stop == STOP_NONE)
+			ctl->stop = STOP_STOPPED;
+		ctl->stop_requests++;
+	}
+	SpinLockRelease(&ctl->mutex);
+
+	/*
+	 * Between two batches: wait for the statement's next claim, which starts
+	 * stopped, or for the statement to end without one.
+	 */
+	for (int i = 0; between && i < 1000; i++)
+	{
+		bool		waits;
+
+		SpinLockAcquire(&ctl->mutex);
+		waits = pend->stop && pend->leader_pid == leader_pid && pend->statement == statement;
+		if (!waits && ctl->claim != claim && ctl->leader_pid == leader_pid &&
+			pend->statement == statement)
+		{
+			/* claimed: its batch was stopped as it started */
+			claim = ctl->claim;
+			processes = ctl->processes;
+			between = false;
+		}
 		SpinLockRelease(&ctl->mutex);
+		if (!between)
+			break;
+		if (!waits || (i % 10 == 9 && !statement_runs(leader_pid, statement)))
+		{
+			/* ended without another batch: the stop must not wait for a later one */
+			SpinLockAcquire(&ctl->mutex);
+			if (pend->leader_pid == leader_pid && pend->statement == statement)
+				pend->stop = false;
+			SpinLockRelease(&ctl->mutex);
+			PG_RETURN_INT32(0);
+		}
+		if (!PostmasterIsAlive())
+			PG_RETURN_INT32(0);
+		CHECK_FOR_INTERRUPTS();
+		pg_usleep(10000L);
+	}
+	if (between)
+	{
+		ereport(NOTICE,
+				(errmsg("no ranread batch runs now: the call of the session with PID %d that ran batch " INT64_FORMAT " will stop when it starts its next one",
+						leader_pid, batch)));
 		PG_RETURN_INT32(0);
 	}
-	if (ctl->stop == STOP_NONE)
-		ctl->stop = STOP_STOPPED;
-	ctl->stop_requests++;
-	SpinLockRelease(&ctl->mutex);
 
 	/* Wait for the batch to wind down and record itself */
 	for (int i = 0; i < 1000; i++)

@@ -103,6 +103,24 @@ typedef struct RanreadCheck
 	char		target[NAMEDATALEN];
 } RanreadCheck;
 
+/*
+ * The statement that made the last claim, and a stop waiting for its next
+ * batch.  A call that runs batch after batch (a sweep, a study, a commit
+ * test, ranread_paths: one statement of one session) has gaps between its
+ * batches, where no batch runs.  A ranread_stop that comes in a gap finds
+ * that statement still running and leaves its stop here; the statement's
+ * next claim starts its batch stopped, so that the call ends as it does
+ * when the stop comes in a batch.  Beside the control block, as
+ * RanreadCheck is, and read and written under the control block's mutex.
+ */
+typedef struct RanreadPending
+{
+	slock_t		unused;			/* ranread_shmem_struct's; ctl->mutex guards */
+	int			leader_pid;		/* the last claim's session */
+	TimestampTz statement;		/* ... and its statement's start */
+	bool		stop;			/* a stop for that statement's next claim */
+} RanreadPending;
+
 /* ranread.c */
 extern int	ranread_engine_guc;
 extern bool ranread_timing_guc;
@@ -116,6 +134,8 @@ extern int	ranread_verify_max_memory_guc;
 extern void *ranread_shmem_struct(const char *name, Size size, Size mutex_offset);
 extern RanreadControl *ranread_control(void);
 extern RanreadCheck *ranread_check(void);
+extern RanreadPending *ranread_pending(void);
+extern RanreadStop ranread_claim_pending(RanreadPending *pend, TimestampTz statement);
 extern uint64 ranread_claim_check(const char *target, const char *fn);
 extern bool ranread_check_stopped(uint64 claim);
 extern const char *ranread_status_name(RanreadStop s);

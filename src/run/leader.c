@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_tablespace_d.h"
 #include "commands/dbcommands.h"
@@ -167,6 +168,8 @@ claim(int64 batch, int processes)
 {
 	RanreadControl *ctl = ranread_control();
 	RanreadCheck *chk = ranread_check();
+	RanreadPending *pend = ranread_pending();
+	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	int64		other;
 	int			pid;
 	int			procs;
@@ -190,8 +193,9 @@ claim(int64 batch, int processes)
 		ctl->processes = processes;
 		ctl->started_at = GetCurrentTimestamp();
 		ctl->refcount = 1;
-		ctl->stop = STOP_NONE;
-		ctl->stop_requests = 0;
+		/* a stop that came since this statement's last batch stops this one */
+		ctl->stop = ranread_claim_pending(pend, statement);
+		ctl->stop_requests = ctl->stop != STOP_NONE ? 1 : 0;
 		ctl->recorded = false;
 		SpinLockRelease(&ctl->mutex);
 		return id;

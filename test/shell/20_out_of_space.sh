@@ -14,11 +14,11 @@
 # (ranread_setup checks, then replaces the catalog row, then fills); while it
 # waits, a file takes all but 4 MB of the filesystem.
 . "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/loopfs.bash"
 
 DB=rr_space
 WORK=$(mktemp -d "$TMPDIR_TEST/rr_space.XXXXXX")
 chmod 755 "$WORK"
-IMG="$WORK/fs.img"
 MNT="$WORK/mnt"
 TS="$MNT/ts"
 BG=()
@@ -29,22 +29,16 @@ cleanup() {
                             WHERE application_name IN ('rr_space_holder', 'rr_space_setup')" >/dev/null 2>&1
   psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
   psql -qX -d postgres -c "DROP TABLESPACE IF EXISTS rr_space_ts" >/dev/null 2>&1
-  if mountpoint -q "$MNT"; then umount "$MNT" || umount -l "$MNT"; fi
+  loopfs_cleanup
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-mkdir -p "$MNT"
-truncate -s 64M "$IMG"
-if ! mkfs.ext4 -q -m 0 "$IMG" || ! mount -o loop "$IMG" "$MNT" 2>/dev/null; then
+if ! loopfs_make 64M "$MNT"; then
   echo "1..0 # SKIP cannot make and mount a loop-device filesystem here"
   exit 0
 fi
-mkdir "$TS"
-chown postgres:postgres "$TS"
-chmod 700 "$TS"
-
-chmod 755 "$MNT"
+pg_owned_dir "$TS"
 
 setup_db "$DB"
 psql -qX -d "$DB" -c "CREATE TABLESPACE rr_space_ts LOCATION '$TS'" >/dev/null

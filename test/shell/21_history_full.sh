@@ -20,9 +20,9 @@
 # init file").
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
+. "$(dirname "$0")/lib/loopfs.bash"
 
 DBNAME=rr_hfull
-IMG="$WORK/fs.img"
 MNT="$WORK/mnt"
 TS="$MNT/ts"
 
@@ -33,21 +33,16 @@ cleanup() {
   rm -f "$MNT/filler" "$MNT/filler2"
   psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DBNAME" >/dev/null 2>&1
   psql -qX -d postgres -c "DROP TABLESPACE IF EXISTS rr_hfull_ts" >/dev/null 2>&1
-  if mountpoint -q "$MNT"; then umount "$MNT" || umount -l "$MNT"; fi
+  loopfs_cleanup
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-mkdir -p "$MNT"
-truncate -s 64M "$IMG"
-if ! mkfs.ext4 -q -m 0 "$IMG" || ! mount -o loop "$IMG" "$MNT" 2>/dev/null; then
+if ! loopfs_make 64M "$MNT"; then
   echo "1..0 # SKIP cannot make and mount a loop-device filesystem here"
   exit 0
 fi
-chmod 755 "$MNT"
-mkdir "$TS"
-chown postgres:postgres "$TS"
-chmod 700 "$TS"
+pg_owned_dir "$TS"
 
 avail() { df -B1 --output=avail "$MNT" | tail -1 | tr -d ' '; }
 

@@ -14,6 +14,7 @@
 #  - on a filesystem holding only a tablespace the reserve has no WAL part
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/cluster.bash"
+. "$(dirname "$0")/lib/loopfs.bash"
 
 WORK=$(mktemp -d "$TMPDIR_TEST/rr_reserve.XXXXXX")
 chmod 755 "$WORK"
@@ -22,23 +23,16 @@ MNT2="$WORK/mnt2"
 
 cleanup() {
   cluster_stop_all
-  for m in "$MNT" "$MNT2"; do
-    if mountpoint -q "$m"; then umount "$m" 2>/dev/null || umount -l "$m"; fi
-  done
+  loopfs_cleanup
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT
 
-mkdir -p "$MNT" "$MNT2"
-truncate -s 300M "$WORK/fs.img"
-truncate -s 64M "$WORK/fs2.img"
-if ! mkfs.ext4 -q -m 0 "$WORK/fs.img" || ! mount -o loop "$WORK/fs.img" "$MNT" 2>/dev/null ||
-   ! mkfs.ext4 -q -m 0 "$WORK/fs2.img" || ! mount -o loop "$WORK/fs2.img" "$MNT2" 2>/dev/null; then
+if ! loopfs_make 300M "$MNT" || ! loopfs_make 64M "$MNT2"; then
   echo "1..0 # SKIP cannot make and mount a loop-device filesystem here"
   exit 0
 fi
-chmod 755 "$MNT" "$MNT2"
 
 D="$MNT/data"
 PORT=$(free_port)

@@ -13,6 +13,8 @@
 #    stop its own batch but not another role's; members of pg_signal_backend
 #    can stop any batch but a superuser's, which only superusers can stop
 #  - while it runs, pg_stat_activity shows each worker's batch, I/Os and seconds
+#  - a stop between two batches of one statement (a sweep's, a study's, a
+#    commit test's) stops the statement's next batch as it starts
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
 
@@ -129,6 +131,57 @@ wait_workers_gone 5
 ok $? "no worker is left after the early stops"
 # a crash empties the target; re-create it so that what follows tests itself
 [ "$(q "SELECT state FROM ranread_targets WHERE target = 'ranread'")" = ready ] || { diag "re-creating the target"; setup_target 64MB; }
+
+# --- a stop between two batches of one statement
+# A call that runs batch after batch (a sweep, a study, a commit test) has
+# gaps where no batch runs.  Here the gap is made long: one DO statement
+# runs a batch, sleeps, runs another.  A stop in the gap waits for the
+# statement's next batch, which starts stopped, and returns its processes;
+# when the statement ends without another batch, the stop returns 0 and
+# stops nothing later.
+gap_do() {  # gap_do SLEEP_S: a batch, a sleep, a second batch of 2 processes
+  echo "DO \$\$ BEGIN PERFORM ranread_run(1, 20); PERFORM pg_sleep($1);
+        RAISE NOTICE 'second: %', (SELECT batch || '|' || status FROM ranread_run(2, duration => '20s')); END \$\$"
+}
+bg_psql rr_gap "$(gap_do 3)"
+GAP_CLIENT=$BG_PID
+wait_sleeping() {  # the gap's session is in its pg_sleep
+  for _ in $(seq 100); do
+    [ "$(q "SELECT count(*) FROM pg_stat_activity WHERE application_name = '$1' AND wait_event = 'PgSleep'")" = 1 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+wait_sleeping rr_gap
+ok $? "a statement ran one batch and sleeps before its next"
+t0=$(now_ms)
+is "$(q "SELECT ranread_stop()")" 2 "ranread_stop() in the gap waits for the statement's next batch and returns its processes"
+t1=$(now_ms)
+wait_pid "$GAP_CLIENT" 10
+second=$(sed -n 's/^NOTICE:  second: //p' "$WORK/rr_gap.out")
+is "${second#*|}" stopped "... which started stopped: the statement's second batch is recorded 'stopped' ($second)"
+cmp_ok "$(secs "$t0" "$t1")" '<' 8 "... and the stop returned once it had ended ($(secs "$t0" "$t1") s, of a 20 s batch)"
+wait_workers_gone 5
+ok $? "... with no worker left"
+
+bg_psql rr_gap_end "DO \$\$ BEGIN PERFORM ranread_run(1, 20); PERFORM pg_sleep(2); END \$\$"
+GAP_CLIENT=$BG_PID
+wait_sleeping rr_gap_end
+is "$(q "SELECT ranread_stop()")" 0 "a stop in a statement's last gap returns 0 once the statement ends without another batch"
+wait_pid "$GAP_CLIENT" 10
+is "$(q "SELECT status FROM ranread_run(1, 20)")" completed "... and stops nothing later"
+
+bg_psql rr_gap_long "$(gap_do 13)"
+GAP_CLIENT=$BG_PID
+wait_sleeping rr_gap_long
+msg=$(psql -qAtX -d "$DB" -c "SELECT ranread_stop()" 2>&1)
+echo "$msg" | grep -q "^NOTICE:  no ranread batch runs now: the call of the session with PID [0-9]* that ran batch [0-9]* will stop when it starts its next one"
+ok $? "a gap longer than the stop waits: it returns 0 and says the call stops at its next batch ($(echo "$msg" | head -1 | cut -c1-60)...)"
+is "${msg##*$'\n'}" 0 "... returning 0"
+wait_pid "$GAP_CLIENT" 20
+second=$(sed -n 's/^NOTICE:  second: //p' "$WORK/rr_gap_long.out")
+is "${second#*|}" stopped "... and it does: the next batch is recorded 'stopped' ($second)"
+wait_workers_gone 5
 
 # --- privileges
 for r in rr_alice rr_bob rr_carol; do

@@ -15,6 +15,7 @@
 #    honours O_DIRECT): its device read what the batch read, and nothing is
 #    said
 . "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/loopfs.bash"
 
 WORK=$(mktemp -d "$TMPDIR_TEST/rr_cache_above.XXXXXX")
 chmod 755 "$WORK"
@@ -24,22 +25,18 @@ MNT2="$WORK/mnt2"
 cleanup() {
   psql -qX -d postgres -c "DROP DATABASE IF EXISTS rr_cache_above" >/dev/null 2>&1
   for t in rr_journal rr_ordered; do psql -qX -d postgres -c "DROP TABLESPACE IF EXISTS $t" >/dev/null 2>&1; done
-  for m in "$MNT" "$MNT2"; do
-    if mountpoint -q "$m"; then umount "$m" 2>/dev/null || umount -l "$m"; fi
-  done
+  loopfs_cleanup
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-mkdir -p "$MNT"
-truncate -s 256M "$WORK/fs.img"
-if ! mkfs.ext4 -q -m 0 "$WORK/fs.img" || ! mount -o loop,data=journal "$WORK/fs.img" "$MNT" 2>/dev/null; then
+if ! loopfs_make 256M "$MNT" data=journal; then
   echo "1..0 # SKIP cannot make and mount an ext4 loop filesystem with data=journal here"
   exit 0
 fi
 DEV=$(basename "$(findmnt -no SOURCE "$MNT")")
 diag "an ext4 filesystem on $DEV, mounted with $(findmnt -no OPTIONS "$MNT")"
-mkdir "$MNT/spc" && chown postgres:postgres "$MNT/spc" && chmod 700 "$MNT/spc"
+pg_owned_dir "$MNT/spc"
 
 setup_db rr_cache_above
 q "CREATE TABLESPACE rr_journal LOCATION '$MNT/spc'" >/dev/null
@@ -64,12 +61,10 @@ read -r reads bs <<< "$(q "SELECT reads || ' ' || block_size FROM ranread_batche
 cmp_ok "$(( reads * bs ))" '>' $(( 2 * 64 * 1048576 )) "... rightly: the batch read more than twice the 64 MB target ($reads reads of $bs bytes), which only a cache can have answered"
 
 # a filesystem of the same kind in its default mode, which honours O_DIRECT
-truncate -s 256M "$WORK/fs2.img"
-mkdir -p "$MNT2"
-mkfs.ext4 -q -m 0 "$WORK/fs2.img" && mount -o loop "$WORK/fs2.img" "$MNT2"
+loopfs_make 256M "$MNT2"
 ok $? "a second ext4 loop filesystem in its default mode ($(findmnt -no OPTIONS "$MNT2"))"
 DEV2=$(basename "$(findmnt -no SOURCE "$MNT2")")
-mkdir "$MNT2/spc" && chown postgres:postgres "$MNT2/spc" && chmod 700 "$MNT2/spc"
+pg_owned_dir "$MNT2/spc"
 q "CREATE TABLESPACE rr_ordered LOCATION '$MNT2/spc'" >/dev/null
 q "SELECT ranread_setup('64MB', 'rr_ordered', 'ordered')" >/dev/null
 B2=$(batch ordered)
