@@ -223,8 +223,10 @@ ranread_pending(void)
 
 /*
  * A new claim's stop, under the control block's mutex: STOP_STOPPED when
- * ranread_stop came after this statement's last claim (between two of its
- * batches), STOP_NONE otherwise.  The claim's statement becomes the last.
+ * ranread_stop stopped this statement before (one of its batches, or the
+ * gap after one), STOP_NONE otherwise: a stop ends the statement's batches,
+ * whether or not its call looks at the status of each.  The claim's
+ * statement becomes the last.
  */
 RanreadStop
 ranread_claim_pending(RanreadPending *pend, TimestampTz statement)
@@ -233,7 +235,7 @@ ranread_claim_pending(RanreadPending *pend, TimestampTz statement)
 
 	pend->leader_pid = MyProcPid;
 	pend->statement = statement;
-	pend->stop = false;
+	pend->stop = stop;
 	return stop ? STOP_STOPPED : STOP_NONE;
 }
 
@@ -382,11 +384,12 @@ ranread_now_ns(void)
  * lock gives up the recording when stopped (the leader reports the
  * figures).
  *
- * A call that runs batch after batch is stopped between two of them too:
- * when no batch runs but the statement that claimed the last one still
- * does, the stop waits for that statement's next claim (RanreadPending),
- * whose batch starts stopped; it returns that batch's processes, or 0 when
- * the statement ended without another batch.
+ * A stop ends the statement that runs the batch: a call that runs batch
+ * after batch (a sweep, a study, a commit test, ranread_paths) finds every
+ * later batch it claims stopped as it starts (RanreadPending).  Between two
+ * of its batches, when no batch runs but the statement that claimed the last
+ * one still does, the stop waits for that statement's next claim and
+ * returns its processes, or 0 when the statement ended without another.
  */
 Datum
 ranread_stop(PG_FUNCTION_ARGS)
@@ -467,6 +470,9 @@ ranread_stop(PG_FUNCTION_ARGS)
 		if (ctl->stop == STOP_NONE)
 			ctl->stop = STOP_STOPPED;
 		ctl->stop_requests++;
+		/* ... and the statement's later batches start stopped */
+		if (pend->leader_pid == leader_pid)
+			pend->stop = true;
 	}
 	SpinLockRelease(&ctl->mutex);
 
@@ -476,12 +482,11 @@ ranread_stop(PG_FUNCTION_ARGS)
 	 */
 	for (int i = 0; between && i < 1000; i++)
 	{
-		bool		waits;
+		bool		ours;
 
 		SpinLockAcquire(&ctl->mutex);
-		waits = pend->stop && pend->leader_pid == leader_pid && pend->statement == statement;
-		if (!waits && ctl->claim != claim && ctl->leader_pid == leader_pid &&
-			pend->statement == statement)
+		ours = pend->leader_pid == leader_pid && pend->statement == statement;
+		if (ours && ctl->claim != claim && ctl->leader_pid == leader_pid)
 		{
 			/* claimed: its batch was stopped as it started */
 			claim = ctl->claim;
@@ -491,9 +496,9 @@ ranread_stop(PG_FUNCTION_ARGS)
 		SpinLockRelease(&ctl->mutex);
 		if (!between)
 			break;
-		if (!waits || (i % 10 == 9 && !statement_runs(leader_pid, statement)))
+		if (!ours || (i % 10 == 9 && !statement_runs(leader_pid, statement)))
 		{
-			/* ended without another batch: the stop must not wait for a later one */
+			/* another claimed, or the statement ended without another batch */
 			SpinLockAcquire(&ctl->mutex);
 			if (pend->leader_pid == leader_pid && pend->statement == statement)
 				pend->stop = false;

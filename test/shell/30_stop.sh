@@ -13,8 +13,9 @@
 #    stop its own batch but not another role's; members of pg_signal_backend
 #    can stop any batch but a superuser's, which only superusers can stop
 #  - while it runs, pg_stat_activity shows each worker's batch, I/Os and seconds
-#  - a stop between two batches of one statement (a sweep's, a study's, a
-#    commit test's) stops the statement's next batch as it starts
+#  - a stop ends the statement that runs the batch: its later batches (a
+#    sweep's, a study's, a commit test's, ranread_paths') start stopped, and
+#    a stop between two of them stops the next as it starts
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/faults.bash"
 
@@ -182,6 +183,25 @@ wait_pid "$GAP_CLIENT" 20
 second=$(sed -n 's/^NOTICE:  second: //p' "$WORK/rr_gap_long.out")
 is "${second#*|}" stopped "... and it does: the next batch is recorded 'stopped' ($second)"
 wait_workers_gone 5
+
+# A call that goes on after a stopped batch (ranread_paths compares every
+# distance it was given) finds each later batch stopped as it starts: the
+# stop ends the statement, not one batch of it
+B0=$(q "SELECT coalesce(max(batch), 0) FROM ranread_batches")
+bg_psql rr_paths "SELECT string_agg(status, ',') FROM ranread_paths('{0,1,2,4}', duration => '3s', rounds => 1, warmup => '0')"
+GAP_CLIENT=$BG_PID
+wait_running 15
+t0=$(now_ms)
+is "$(q "SELECT ranread_stop()")" 1 "ranread_stop() stops a ranread_paths call's running batch"
+wait_pid "$GAP_CLIENT" 15
+t1=$(now_ms)
+is "$(bg_output rr_paths | tail -1)" "incomplete,incomplete,incomplete,incomplete" "... and the call ends with no comparison made"
+is "$(q "SELECT count(*) || '|' || string_agg(DISTINCT status, ',') FROM ranread_batches WHERE batch > $B0")" "8|stopped" \
+  "... its later batches each stopped as it started (8 batches, all 'stopped')"
+cmp_ok "$(secs "$t0" "$t1")" '<' 10 "... within seconds ($(secs "$t0" "$t1") s; its 8 batches would have taken 24 s)"
+wait_workers_gone 5
+ok $? "... with no worker left"
+is "$(q "SELECT status FROM ranread_run(1, 20)")" completed "the session's next statement runs its batch"
 
 # --- privileges
 for r in rr_alice rr_bob rr_carol; do
