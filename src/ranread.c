@@ -419,7 +419,7 @@ ranread_stop(PG_FUNCTION_ARGS)
 	leader_pid = ctl->leader_pid;
 	between = !ctl->running;
 	statement = pend->statement;
-	if (between && (pend->leader_pid != leader_pid || leader_pid == 0))
+	if (between && (pend->leader_pid != leader_pid || leader_pid == 0 || leader_pid == MyProcPid))
 	{
 		SpinLockRelease(&ctl->mutex);
 		PG_RETURN_INT32(0);
