@@ -104,21 +104,22 @@ typedef struct RanreadCheck
 } RanreadCheck;
 
 /*
- * The statement that made the last claim, and a stop waiting for its next
- * batch.  A call that runs batch after batch (a sweep, a study, a commit
- * test, ranread_paths: one statement of one session) has gaps between its
- * batches, where no batch runs.  A ranread_stop that comes in a gap finds
- * that statement still running and leaves its stop here; the statement's
- * next claim starts its batch stopped, so that the call ends as it does
- * when the stop comes in a batch.  Beside the control block, as
- * RanreadCheck is, and read and written under the control block's mutex.
+ * The statement that made the last claim, and whether ranread_stop stopped
+ * it.  A stop ends the statement that runs the batch, not only the batch: a
+ * call that runs batch after batch (a sweep, a study, a commit test,
+ * ranread_paths: one statement of one session) finds each later batch it
+ * claims stopped as it starts, whether or not it looks at the status of
+ * the stopped one.  Between two of its batches no batch runs: a stop that
+ * comes then finds that statement still running, marks it, and waits for
+ * its next claim.  Beside the control block, as RanreadCheck is, and read
+ * and written under the control block's mutex.
  */
 typedef struct RanreadPending
 {
 	slock_t		unused;			/* ranread_shmem_struct's; ctl->mutex guards */
 	int			leader_pid;		/* the last claim's session */
 	TimestampTz statement;		/* ... and its statement's start */
-	bool		stop;			/* a stop for that statement's next claim */
+	bool		stop;			/* ranread_stop stopped that statement */
 } RanreadPending;
 
 /* ranread.c */
