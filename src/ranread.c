@@ -231,18 +231,18 @@ ranread_pending(void)
 RanreadStop
 ranread_claim_pending(RanreadPending *pend, TimestampTz statement)
 {
-	bool		stop = pend->stop && pend->leader_pid == MyProcPid && pend->statement == statement;
-
 	pend->leader_pid = MyProcPid;
 	pend->statement = statement;
-	pend->stop = stop;
-	return stop ? STOP_STOPPED : STOP_NONE;
+	return pend->stopped_pid == MyProcPid && pend->stopped_statement == statement ?
+		STOP_STOPPED : STOP_NONE;
 }
 
 /*
  * Is the session with this PID still running the statement that started at
  * statement?  From the activity it reports (pg_stat_activity's state and
- * query_start), read afresh.
+ * query_start), read afresh: this drops the caller's transaction-stable
+ * snapshot of pg_stat_activity, as pg_stat_clear_snapshot() does.  A session
+ * with track_activities off reports no statement: it is not running one.
  */
 static bool
 statement_runs(int pid, TimestampTz statement)
@@ -404,7 +404,9 @@ ranread_stop(PG_FUNCTION_ARGS)
 	bool		owner_super;
 	int			leader_pid;
 	TimestampTz statement;
-	bool		between;
+	bool		known;			/* the last claim's statement is known */
+	bool		running;
+	bool		between = false;
 	char		checking[NAMEDATALEN] = "";
 	char	   *what;
 
@@ -417,19 +419,18 @@ ranread_stop(PG_FUNCTION_ARGS)
 	owner = ctl->leader_user;
 	owner_super = ctl->leader_super;
 	leader_pid = ctl->leader_pid;
-	between = !ctl->running;
+	running = ctl->running;
+	known = pend->leader_pid == leader_pid && leader_pid != 0;
 	statement = pend->statement;
-	if (between && (pend->leader_pid != leader_pid || leader_pid == 0 || leader_pid == MyProcPid))
-	{
-		SpinLockRelease(&ctl->mutex);
-		PG_RETURN_INT32(0);
-	}
 	SpinLockRelease(&ctl->mutex);
-	/* no batch runs: is the statement that ran the last one still running? */
-	if (between && !statement_runs(leader_pid, statement))
+	/*
+	 * No batch runs: is the statement that ran the last one still running
+	 * (and not this one's own)?
+	 */
+	if (!running && (!known || leader_pid == MyProcPid || !statement_runs(leader_pid, statement)))
 		PG_RETURN_INT32(0);
 	what = checking[0] ? psprintf("ranread_verify of target \"%s\"", checking) :
-		between ? psprintf("the call that ran ranread batch " INT64_FORMAT, batch) : NULL;
+		!running ? psprintf("the ranread call of the session with PID %d", leader_pid) : NULL;
 
 	if (!superuser() &&
 		(owner_super ||
@@ -448,63 +449,56 @@ ranread_stop(PG_FUNCTION_ARGS)
 						 "Only superusers, the role that started the batch and members of pg_signal_backend may stop it.")));
 
 	SpinLockAcquire(&ctl->mutex);
-	if (between)
+	/* the statement is stopped: each batch it claims from now on starts stopped */
+	if (known)
 	{
-		/* still between the same two batches: the next claim stops */
-		if (!ctl->running && ctl->claim == claim && pend->leader_pid == leader_pid &&
-			pend->statement == statement)
-			pend->stop = true;
-		else
-		{
-			SpinLockRelease(&ctl->mutex);
-			PG_RETURN_INT32(0);
-		}
+		pend->stopped_pid = leader_pid;
+		pend->stopped_statement = statement;
 	}
-	else
+	if (ctl->running && (ctl->claim == claim ||
+						 (known && ctl->leader_pid == leader_pid &&
+						  pend->leader_pid == leader_pid && pend->statement == statement)))
 	{
-		if (!ctl->running || ctl->claim != claim)
-		{
-			SpinLockRelease(&ctl->mutex);
-			PG_RETURN_INT32(0);
-		}
+		/* its batch runs (the one seen, or the statement's next one): stop it */
+		claim = ctl->claim;
+		processes = ctl->processes;
 		if (ctl->stop == STOP_NONE)
 			ctl->stop = STOP_STOPPED;
 		ctl->stop_requests++;
-		/* ... and the statement's later batches start stopped */
-		if (pend->leader_pid == leader_pid)
-			pend->stop = true;
+	}
+	else if (known)
+		between = true;			/* between two of its batches */
+	else
+	{
+		SpinLockRelease(&ctl->mutex);
+		PG_RETURN_INT32(0);
 	}
 	SpinLockRelease(&ctl->mutex);
 
 	/*
-	 * Between two batches: wait for the statement's next claim, which starts
-	 * stopped, or for the statement to end without one.
+	 * Between two batches: wait for the statement's next claim (which starts
+	 * stopped), or for the statement to end without one.  Another session's
+	 * claim meanwhile leaves the statement stopped; its next claim then fails
+	 * as one batch runs, and the statement ends.
 	 */
 	for (int i = 0; between && i < 1000; i++)
 	{
-		bool		ours;
-
 		SpinLockAcquire(&ctl->mutex);
-		ours = pend->leader_pid == leader_pid && pend->statement == statement;
-		if (ours && ctl->claim != claim && ctl->leader_pid == leader_pid)
+		if (ctl->claim != claim && ctl->leader_pid == leader_pid &&
+			pend->leader_pid == leader_pid && pend->statement == statement)
 		{
-			/* claimed: its batch was stopped as it started */
+			/* claimed (running, or already over) */
 			claim = ctl->claim;
 			processes = ctl->processes;
+			if (ctl->running && ctl->stop == STOP_NONE)
+				ctl->stop = STOP_STOPPED;
 			between = false;
 		}
 		SpinLockRelease(&ctl->mutex);
 		if (!between)
 			break;
-		if (!ours || (i % 10 == 9 && !statement_runs(leader_pid, statement)))
-		{
-			/* another claimed, or the statement ended without another batch */
-			SpinLockAcquire(&ctl->mutex);
-			if (pend->leader_pid == leader_pid && pend->statement == statement)
-				pend->stop = false;
-			SpinLockRelease(&ctl->mutex);
-			PG_RETURN_INT32(0);
-		}
+		if (i % 10 == 9 && !statement_runs(leader_pid, statement))
+			PG_RETURN_INT32(0); /* it ended without another batch */
 		if (!PostmasterIsAlive())
 			PG_RETURN_INT32(0);
 		CHECK_FOR_INTERRUPTS();
@@ -513,8 +507,8 @@ ranread_stop(PG_FUNCTION_ARGS)
 	if (between)
 	{
 		ereport(NOTICE,
-				(errmsg("no ranread batch runs now: the call of the session with PID %d that ran batch " INT64_FORMAT " will stop when it starts its next one",
-						leader_pid, batch)));
+				(errmsg("no ranread batch runs now: the call of the session with PID %d will stop when it starts its next batch",
+						leader_pid)));
 		PG_RETURN_INT32(0);
 	}
 

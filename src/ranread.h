@@ -119,7 +119,9 @@ typedef struct RanreadPending
 	slock_t		unused;			/* ranread_shmem_struct's; ctl->mutex guards */
 	int			leader_pid;		/* the last claim's session */
 	TimestampTz statement;		/* ... and its statement's start */
-	bool		stop;			/* ranread_stop stopped that statement */
+	int			stopped_pid;	/* the session whose statement ranread_stop */
+	TimestampTz stopped_statement;	/* ... stopped last, and that statement's
+									 * start (other claims leave them) */
 } RanreadPending;
 
 /* ranread.c */

@@ -165,6 +165,21 @@ cmp_ok "$(secs "$t0" "$t1")" '<' 8 "... and the stop returned once it had ended 
 wait_workers_gone 5
 ok $? "... with no worker left"
 
+# another session's batch in the gap leaves the statement stopped
+bg_psql rr_gap2 "$(gap_do 4)"
+GAP_CLIENT=$BG_PID
+wait_sleeping rr_gap2
+bg_psql rr_gap2_stop "SELECT ranread_stop()"
+STOPPER=$BG_PID
+sleep 0.5
+is "$(q "SELECT status FROM ranread_run(1, 20)")" completed "another session's batch runs in the gap while the stop waits"
+wait_pid "$STOPPER" 20
+is "$(bg_output rr_gap2_stop)" 2 "... and the stop still waits for the stopped statement's next batch, and returns its processes"
+wait_pid "$GAP_CLIENT" 10
+second=$(sed -n 's/^NOTICE:  second: //p' "$WORK/rr_gap2.out")
+is "${second#*|}" stopped "... which started stopped ($second)"
+wait_workers_gone 5
+
 bg_psql rr_gap_end "DO \$\$ BEGIN PERFORM ranread_run(1, 20); PERFORM pg_sleep(2); END \$\$"
 GAP_CLIENT=$BG_PID
 wait_sleeping rr_gap_end
@@ -176,7 +191,7 @@ bg_psql rr_gap_long "$(gap_do 13)"
 GAP_CLIENT=$BG_PID
 wait_sleeping rr_gap_long
 msg=$(psql -qAtX -d "$DB" -c "SELECT ranread_stop()" 2>&1)
-echo "$msg" | grep -q "^NOTICE:  no ranread batch runs now: the call of the session with PID [0-9]* that ran batch [0-9]* will stop when it starts its next one"
+echo "$msg" | grep -q "^NOTICE:  no ranread batch runs now: the call of the session with PID [0-9]* will stop when it starts its next batch"
 ok $? "a gap longer than the stop waits: it returns 0 and says the call stops at its next batch ($(echo "$msg" | head -1 | cut -c1-60)...)"
 is "${msg##*$'\n'}" 0 "... returning 0"
 wait_pid "$GAP_CLIENT" 20
