@@ -38,7 +38,7 @@ if ! loopfs_make 64M "$MNT"; then
   echo "1..0 # SKIP cannot make and mount a loop-device filesystem here"
   exit 0
 fi
-pg_owned_dir "$TS"
+pg_owned_path "$TS"
 
 setup_db "$DB"
 psql -qX -d "$DB" -c "CREATE TABLESPACE rr_space_ts LOCATION '$TS'" >/dev/null

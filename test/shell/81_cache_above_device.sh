@@ -36,7 +36,7 @@ if ! loopfs_make 256M "$MNT" data=journal; then
 fi
 DEV=$(basename "$(findmnt -no SOURCE "$MNT")")
 diag "an ext4 filesystem on $DEV, mounted with $(findmnt -no OPTIONS "$MNT")"
-pg_owned_dir "$MNT/spc"
+pg_owned_path "$MNT/spc"
 
 setup_db rr_cache_above
 q "CREATE TABLESPACE rr_journal LOCATION '$MNT/spc'" >/dev/null
@@ -64,7 +64,7 @@ cmp_ok "$(( reads * bs ))" '>' $(( 2 * 64 * 1048576 )) "... rightly: the batch r
 loopfs_make 256M "$MNT2"
 ok $? "a second ext4 loop filesystem in its default mode ($(findmnt -no OPTIONS "$MNT2"))"
 DEV2=$(basename "$(findmnt -no SOURCE "$MNT2")")
-pg_owned_dir "$MNT2/spc"
+pg_owned_path "$MNT2/spc"
 q "CREATE TABLESPACE rr_ordered LOCATION '$MNT2/spc'" >/dev/null
 q "SELECT ranread_setup('64MB', 'rr_ordered', 'ordered')" >/dev/null
 B2=$(batch ordered)

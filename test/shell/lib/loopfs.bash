@@ -8,8 +8,11 @@
 #                                   DIR (made) with -o loop[,OPTIONS] and
 #                                   readable by all; status 1 where this
 #                                   machine cannot (the test then skips)
-#   pg_owned_dir DIR                DIR made for PostgreSQL to own (a
-#                                   tablespace's or a data directory's)
+#   pg_owned_path DIR               DIR made for PostgreSQL to own (a
+#                                   tablespace's or a data directory's) at
+#                                   a path of the test's choosing (lib.sh's
+#                                   pg_owned_dir NAME makes a new one in
+#                                   the temporary directory)
 #   loopfs_cleanup                  unmounts what loopfs_make mounted (lazily
 #                                   when it is still busy)
 
@@ -23,7 +26,7 @@ loopfs_make() {
   chmod 755 "$dir"
 }
 
-pg_owned_dir() {
+pg_owned_path() {
   mkdir -p "$1" && chown postgres:postgres "$1" && chmod 700 "$1"
 }
 
