@@ -142,10 +142,11 @@ is "$(rows "$WORK/probe.s" probe | awk -F'|' '$4 == $5 && $5 != "" && $18 == 1 {
 
 # --- a role granted 'report' reads it
 q "CREATE ROLE rr_progress_reader; SELECT count(*) FROM ranread_grant('rr_progress_reader', 'report')" >/dev/null
-bg_psql rr_run2 "SELECT batch FROM ranread_run(1, duration => '4s')"
+bg_psql rr_run2 "SELECT batch FROM ranread_run(1, duration => '30s')"
 wait_running 20
 is "$(q "SET ROLE rr_progress_reader; SELECT count(*) FROM ranread_progress WHERE running LIKE 'run %'")|$(q "SET ROLE rr_progress_reader; SELECT count(*) FROM ranread_progress_full WHERE kind = 'run'")" "1|1" \
    "a role granted 'report' reads ranread_progress and ranread_progress_full"
+q "SELECT ranread_stop()" >/dev/null
 wait_pid "$BG_PID" 30
 
 # --- a fleet of one node, a second cluster

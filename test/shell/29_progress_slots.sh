@@ -25,7 +25,7 @@ is "$n|$(q "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'r
    "40 sessions each ran a batch and stay connected, idle (32 slots)"
 is "$(q "SELECT count(*) FROM ranread_progress")" 0 "... and none of them shows in ranread_progress"
 
-bg_psql rr_now "SELECT batch FROM ranread_run(1, duration => '6s')"
+bg_psql rr_now "SELECT batch FROM ranread_run(1, duration => '30s')"
 RUN=$BG_PID
 wait_running 30
 a=$(q "SELECT ios FROM ranread_progress_full WHERE kind = 'run'")
@@ -33,6 +33,7 @@ sleep 2
 b=$(q "SELECT ios FROM ranread_progress_full WHERE kind = 'run'")
 is "$([ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ] && echo grows)" grows \
    "a batch in a 41st session is in ranread_progress, its I/Os growing ($a, then $b)"
+q "SELECT ranread_stop()" >/dev/null
 wait_pid "$RUN" 30
 
 bg_psql rr_setup "SELECT target FROM ranread_setup('3GB', target => 'big')"

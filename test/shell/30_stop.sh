@@ -166,12 +166,14 @@ wait_workers_gone 5
 ok $? "... with no worker left"
 
 # another session's batch in the gap leaves the statement stopped
-bg_psql rr_gap2 "$(gap_do 4)"
+bg_psql rr_gap2 "$(gap_do 6)"
 GAP_CLIENT=$BG_PID
 wait_sleeping rr_gap2
 bg_psql rr_gap2_stop "SELECT ranread_stop()"
 STOPPER=$BG_PID
-sleep 0.5
+# the stop waits before the other batch starts (else it would stop that one)
+wait_for 5 "SELECT EXISTS (SELECT FROM pg_stat_activity WHERE application_name = 'rr_gap2_stop' AND state = 'active' AND query LIKE '%ranread_stop%')" ||
+  diag "the stop was not seen waiting"
 is "$(q "SELECT status FROM ranread_run(1, 20)")" completed "another session's batch runs in the gap while the stop waits"
 wait_pid "$STOPPER" 20
 is "$(bg_output rr_gap2_stop)" 2 "... and the stop still waits for the stopped statement's next batch, and returns its processes"
@@ -187,7 +189,7 @@ is "$(q "SELECT ranread_stop()")" 0 "a stop in a statement's last gap returns 0 
 wait_pid "$GAP_CLIENT" 10
 is "$(q "SELECT status FROM ranread_run(1, 20)")" completed "... and stops nothing later"
 
-bg_psql rr_gap_long "$(gap_do 13)"
+bg_psql rr_gap_long "$(gap_do 16)"
 GAP_CLIENT=$BG_PID
 wait_sleeping rr_gap_long
 msg=$(psql -qAtX -d "$DB" -c "SELECT ranread_stop()" 2>&1)
@@ -197,6 +199,18 @@ is "${msg##*$'\n'}" 0 "... returning 0"
 wait_pid "$GAP_CLIENT" 20
 second=$(sed -n 's/^NOTICE:  second: //p' "$WORK/rr_gap_long.out")
 is "${second#*|}" stopped "... and it does: the next batch is recorded 'stopped' ($second)"
+wait_workers_gone 5
+
+# a stop cancelled while it waits in the gap still stops the next batch
+bg_psql rr_gap_cancel "$(gap_do 6)"
+GAP_CLIENT=$BG_PID
+wait_sleeping rr_gap_cancel
+msg=$(psql -qAtX -d "$DB" -c "SET statement_timeout = '1s'" -c "SELECT ranread_stop()" 2>&1)
+echo "$msg" | grep -q "canceling statement due to statement timeout"
+ok $? "a stop waiting in a gap is cancelled by its statement_timeout"
+wait_pid "$GAP_CLIENT" 20
+second=$(sed -n 's/^NOTICE:  second: //p' "$WORK/rr_gap_cancel.out")
+is "${second#*|}" stopped "... and the stop stands: the statement's next batch is recorded 'stopped' ($second)"
 wait_workers_gone 5
 
 # A call that goes on after a stopped batch (ranread_paths compares every

@@ -41,7 +41,7 @@ is "$(q "SELECT count(*) FROM ranread_batches WHERE batch = $OLD")" 0 \
   "the reset removed the batch no running call held"
 
 # --- a sweep
-bg_psql rr_sweep "SET client_min_messages = error" "SELECT count(*) FROM ranread_sweep(start => 1, max_processes => 4, duration => '3s', max_avg_ms => 1000)"
+bg_psql rr_sweep "SET client_min_messages = error" "SELECT count(*) FROM ranread_sweep(start => 1, max_processes => 4, duration => '5s', max_avg_ms => 1000)"
 SWEEP_CLIENT=$BG_PID
 wait_for 30 "SELECT EXISTS (SELECT FROM ranread_batches WHERE sweep IS NOT NULL AND status = 'completed')"
 ok $? "a sweep has finished its first step"
@@ -74,7 +74,7 @@ if q "CREATE EXTENSION IF NOT EXISTS dblink" >/dev/null && [ "$(q "SELECT count(
   q_in rr_reset_node "CREATE EXTENSION ranread" >/dev/null
   q_in rr_reset_node "SELECT target FROM ranread_setup('16MB')" >/dev/null
   NODE="dbname=rr_reset_node host=$(q "SELECT split_part(current_setting('unix_socket_directories'), ',', 1)") port=$(q "SHOW port")"
-  bg_psql rr_fleet "SET client_min_messages = error" "SELECT status FROM ranread_fleet(ARRAY['$NODE'], 1, duration => '3s', start_delay => '1s') WHERE node = 0"
+  bg_psql rr_fleet "SET client_min_messages = error" "SELECT status FROM ranread_fleet(ARRAY['$NODE'], 1, duration => '5s', start_delay => '1s') WHERE node = 0"
   FLEET_CLIENT=$BG_PID
   wait_for 30 "SELECT EXISTS (SELECT FROM ranread_fleets WHERE status = 'running')"
   ok $? "a fleet is running"

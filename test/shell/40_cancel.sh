@@ -110,7 +110,9 @@ next_runs "pg_terminate_backend"
 recorder_pid() {
   psql -qAtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type LIKE '%ranread%' AND query ~ ': worker 1,'"
 }
-bg_psql rr_worker_cancel "SELECT batch || '|' || status || '|' || reads FROM ranread_run(2, duration => '4s')"
+# (a long batch: a short one could end before the cancel comes, and a
+# cancelled worker stops its batch)
+bg_psql rr_worker_cancel "$RUN_LONG"
 CLIENT=$BG_PID
 wait_running 30
 BATCH=$(q "SELECT max(batch) FROM ranread_batches WHERE status = 'running'")

@@ -253,7 +253,7 @@ is "$(batch_status "ranread_run(1, 100, target => 'big', verify => true)")" comp
   "... and gives its claim back"
 VPID=
 # the reverse: a check asked for while a batch runs
-psql -qAtX -d "$DB" -c "SELECT * FROM ranread_run(1, target => 'v', duration => '3s', write_pct => 50, verify => true)" >/dev/null 2>&1 &
+psql -qAtX -d "$DB" -c "SELECT * FROM ranread_run(1, target => 'v', duration => '8s', write_pct => 50, verify => true)" >/dev/null 2>&1 &
 RP=$!
 wait_for 30 "SELECT EXISTS (SELECT FROM ranread_batches WHERE status = 'running' AND ranread_internal.ranread_batch_live(batch))"
 RB=$(q "SELECT batch FROM ranread_batches WHERE status = 'running'")

@@ -33,8 +33,9 @@ for _ in $(seq 1 "$(nproc)"); do
 done
 diag "$(nproc) CPU hogs: ${HOGS[*]}"
 
-# a 300 ms batch that starts 5 s from now, once its workers are ready
-START=$(q "SELECT (now() + interval '5 s')::text")
+# a 300 ms batch that starts 12 s from now, once its workers are ready (on
+# cores this busy, the polls and the stops below may take some seconds)
+START=$(q "SELECT (now() + interval '12 s')::text")
 bg_psql late "SET client_min_messages = notice" \
   "SELECT status FROM ranread_run(2, duration => '300ms', workers => 2, start_at => '$START')"
 wait_for 30 "SELECT count(*) = 2 FROM pg_stat_activity WHERE backend_type LIKE '%ranread%'
@@ -45,6 +46,8 @@ for p in $PIDS; do kill -STOP "$p"; done
 # hold them until 800 ms after the start
 now_s=$(date +%s.%N)
 start_s=$(date -d "$START" +%s.%N)
+is "$(awk -v a="$start_s" -v b="$now_s" 'BEGIN { print (b < a ? "before" : "after") }')" before \
+  "... and are held before the start ($(awk -v a="$start_s" -v b="$now_s" 'BEGIN { printf "%.1f", a - b }') s before it)"
 sleep "$(awk -v a="$start_s" -v b="$now_s" 'BEGIN { d = a - b + 0.8; print (d > 0 ? d : 0) }')"
 for p in $PIDS; do kill -CONT "$p"; done
 wait_pid "$BG_PID" 30

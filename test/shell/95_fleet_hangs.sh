@@ -143,7 +143,7 @@ for how in cancel timeout terminate; do
   F=$(latest_fleet)
   freeze 2
   if [ "$how" = timeout ]; then
-    t0=$(( tstart + 12000 ))
+    t0=$(( tstart + 17000 ))
   else
     sleep 0.5; t0=$(now_ms); end_call "$how" "run_$how"
   fi
@@ -228,9 +228,11 @@ wait_idle 1
 # frozen while the coordinator reads what it recorded; node 1's session is
 # held (SIGSTOP) until then, so that the fetch comes after the freeze
 for how in cancel timeout terminate; do
-  stmt="SELECT node, status FROM ranread_fleet($BOTH, 1, duration => '3s', start_delay => '0.5s')"
+  # 8 s batches: node 1's session must be held before its batch ends, some
+  # 2 s of polls after it started on a loaded machine
+  stmt="SELECT node, status FROM ranread_fleet($BOTH, 1, duration => '8s', start_delay => '0.5s')"
   if [ "$how" = timeout ]; then
-    bg_psql "fetch_$how" "SET statement_timeout = '12s'" "$stmt"
+    bg_psql "fetch_$how" "SET statement_timeout = '17s'" "$stmt"
     tstart=$(now_ms)
   else
     bg_psql "fetch_$how" "$stmt"
@@ -242,8 +244,10 @@ for how in cancel timeout terminate; do
   F=$(latest_fleet)
   s1=$(fleet_session 1)
   freeze_pid "$s1"
+  is "$(qn 1 "SELECT string_agg(status, ',') FROM ranread_batches WHERE fleet = $F")" running \
+    "fleet $F ($how): node 1's batch still runs when its session is held"
   diag "fleet $F: node 1's session $s1 held ($(ps -o stat= -p "$s1")); node 2: $(qn 2 "SELECT string_agg(status, ',') FROM ranread_batches WHERE fleet = $F")"
-  deadline=$(( $(now_ms) + 15000 ))
+  deadline=$(( $(now_ms) + 20000 ))
   until [ "$(qn 2 "SELECT count(*) FROM ranread_batches WHERE fleet = $F AND status <> 'running'")" = 1 ] &&
         [ "$(qn 2 "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ranread_fleet $F' AND state = 'idle'")" = 1 ]; do
     [ "$(now_ms)" -ge "$deadline" ] && { diag "node 2 did not finish its batch"; break; }
@@ -254,7 +258,7 @@ for how in cancel timeout terminate; do
   # the coordinator now waits for node 2's batch row
   sleep 0.5
   if [ "$how" = timeout ]; then
-    t0=$(( tstart + 12000 ))
+    t0=$(( tstart + 17000 ))
     diag "the timeout comes $(( t0 - $(now_ms) )) ms after node 2 froze during the fetch"
   else
     t0=$(now_ms); end_call "$how" "fetch_$how"

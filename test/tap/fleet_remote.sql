@@ -19,14 +19,27 @@ SELECT throws_like($$SELECT ranread_internal.ranread_remote_query('t1', 'SELECT 
     'the server did not answer within 200 ms', 'a query that does not answer in time is given up');
 SELECT is(ranread_internal.ranread_remote_state('t1'), 'broken', '... and its connection closed');
 
-SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(0.3)::text'), NULL, 'a query sent without waiting');
+-- started(): the long query sent below runs on the server (a cancel that
+-- comes before the query starts is no cancel of it)
+CREATE FUNCTION pg_temp.started() RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1..200 LOOP
+        PERFORM pg_stat_clear_snapshot();
+        IF EXISTS (SELECT FROM pg_stat_activity a WHERE a.state = 'active' AND a.query = 'SELECT pg_sleep(30)::text') THEN
+            RETURN true;
+        END IF;
+        PERFORM pg_sleep(0.05);
+    END LOOP;
+    RETURN false;
+END $$;
+
+SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(2)::text'), NULL, 'a query sent without waiting');
 SELECT is(ranread_internal.ranread_remote_wait(ARRAY['t2'], 20), '{}', 'a wait shorter than the query returns nothing ready');
 SELECT is(ranread_internal.ranread_remote_wait(ARRAY['t2'], 5000), '{t2}', 'a longer one returns the connection whose answer came');
 SELECT is(ranread_internal.ranread_remote_result('t2', 0)->>'state', 'ok', '... and its result is taken');
 
 SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent');
--- (a cancel that comes before the query starts is no cancel of it)
-SELECT pg_sleep(0.3);
+SELECT pg_temp.started() AS started \gset
 SELECT is(ranread_internal.ranread_remote_cancel(ARRAY['t2'], 5000), '{t}', 'a cancel over a fresh connection is taken by the server');
 SELECT is(ranread_internal.ranread_remote_result('t2', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
 -- a cancel over a spare connection made ahead: no session to start at the
@@ -48,7 +61,7 @@ SELECT pg_stat_clear_snapshot();
 SELECT a.pid AS spare FROM pg_stat_activity a WHERE a.application_name = 'ranread'
  ORDER BY a.backend_start DESC LIMIT 1 \gset
 SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent again');
-SELECT pg_sleep(0.3);
+SELECT pg_temp.started() AS started \gset
 SELECT is(ranread_internal.ranread_remote_cancel(ARRAY['t2'], 5000), '{t}', 'a cancel over the spare is taken by the server');
 SELECT pg_stat_clear_snapshot();
 SELECT is((SELECT a.state || ': ' || (a.query LIKE '%pg_cancel_backend%') FROM pg_stat_activity a WHERE a.pid = :spare), 'idle: true',
@@ -62,7 +75,7 @@ SELECT (ranread_internal.ranread_remote_connect(ARRAY['t5'], ARRAY[format('host=
         ranread_internal.ranread_conninfo_quote(current_database()), ranread_internal.ranread_conninfo_quote(:'pgpw'))], 5000))[1] IS NULL AS tcp \gset
 \if :tcp
 SELECT is(ranread_internal.ranread_remote_send('t5', 'SELECT pg_sleep(30)::text'), NULL, 'a long query sent over TCP');
-SELECT pg_sleep(0.3);
+SELECT pg_temp.started() AS started \gset
 SELECT is(ranread_internal.ranread_remote_cancel(ARRAY['t5'], 5000), '{t}', '... a cancel finds its session by pid and client port');
 SELECT is(ranread_internal.ranread_remote_result('t5', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
 \else
