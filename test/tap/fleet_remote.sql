@@ -19,19 +19,27 @@ SELECT throws_like($$SELECT ranread_internal.ranread_remote_query('t1', 'SELECT 
     'the server did not answer within 200 ms', 'a query that does not answer in time is given up');
 SELECT is(ranread_internal.ranread_remote_state('t1'), 'broken', '... and its connection closed');
 
--- started(): the long query sent below runs on the server (a cancel that
--- comes before the query starts is no cancel of it)
-CREATE FUNCTION pg_temp.started() RETURNS boolean LANGUAGE plpgsql AS $$
+-- await(cond, seconds): whether the query cond, on pg_stat_activity read
+-- afresh each time, returns true within that many seconds
+CREATE FUNCTION pg_temp.await(cond text, seconds int) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    met boolean;
 BEGIN
-    FOR i IN 1..200 LOOP
+    FOR i IN 1..seconds * 20 LOOP
         PERFORM pg_stat_clear_snapshot();
-        IF EXISTS (SELECT FROM pg_stat_activity a WHERE a.state = 'active' AND a.query = 'SELECT pg_sleep(30)::text') THEN
+        EXECUTE cond INTO met;
+        IF met THEN
             RETURN true;
         END IF;
         PERFORM pg_sleep(0.05);
     END LOOP;
     RETURN false;
 END $$;
+-- started(): the long query sent below runs on the server (a cancel that
+-- comes before the query starts is no cancel of it)
+CREATE FUNCTION pg_temp.started() RETURNS boolean LANGUAGE sql AS $$
+SELECT pg_temp.await($q$SELECT EXISTS (SELECT FROM pg_stat_activity a WHERE a.state = 'active' AND a.query = 'SELECT pg_sleep(30)::text')$q$, 10)
+$$;
 
 SELECT is(ranread_internal.ranread_remote_send('t2', 'SELECT pg_sleep(2)::text'), NULL, 'a query sent without waiting');
 SELECT is(ranread_internal.ranread_remote_wait(ARRAY['t2'], 20), '{}', 'a wait shorter than the query returns nothing ready');
@@ -44,17 +52,6 @@ SELECT is(ranread_internal.ranread_remote_cancel(ARRAY['t2'], 5000), '{t}', 'a c
 SELECT is(ranread_internal.ranread_remote_result('t2', 5000)->>'sqlstate', '57014', '... and the query ends cancelled');
 -- a cancel over a spare connection made ahead: no session to start at the
 -- cancel, and the spare stays for the next one until the outcome is taken
-CREATE FUNCTION pg_temp.gone(p integer) RETURNS boolean LANGUAGE plpgsql AS $$
-BEGIN
-    FOR i IN 1..100 LOOP
-        PERFORM pg_stat_clear_snapshot();
-        IF NOT EXISTS (SELECT FROM pg_stat_activity a WHERE a.pid = p) THEN
-            RETURN true;
-        END IF;
-        PERFORM pg_sleep(0.05);
-    END LOOP;
-    RETURN false;
-END $$;
 SELECT is(ranread_internal.ranread_remote_spare(ARRAY['t2', 'nosuch'], 5000), '{t,f}',
     'a spare connection made ahead to the server of a connection that is up (none for a name not open)');
 SELECT pg_stat_clear_snapshot();
@@ -67,7 +64,8 @@ SELECT pg_stat_clear_snapshot();
 SELECT is((SELECT a.state || ': ' || (a.query LIKE '%pg_cancel_backend%') FROM pg_stat_activity a WHERE a.pid = :spare), 'idle: true',
     '... the spare asked it, and stays open for the next cancel');
 SELECT is(ranread_internal.ranread_remote_result('t2', 5000)->>'sqlstate', '57014', '... the query ends cancelled');
-SELECT ok(pg_temp.gone(:spare), '... and once its outcome is taken, the spare is closed');
+SELECT ok(pg_temp.await(format('SELECT NOT EXISTS (SELECT FROM pg_stat_activity a WHERE a.pid = %s)', :spare), 5),
+    '... and once its outcome is taken, the spare is closed');
 -- over TCP, the cancel's connection finds the session by its pid and our end's port
 -- (pg_virtualenv gives its clients the password of its cluster)
 \getenv pgpw PGPASSWORD

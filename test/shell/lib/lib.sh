@@ -132,12 +132,17 @@ wait_for() {
   return 1
 }
 
-# a directory the postgres user owns, for tablespaces
+# pg_owned_path DIR: DIR (made) for PostgreSQL to own, a tablespace's or a
+# data directory's, at a path of the test's choosing
+pg_owned_path() {
+  mkdir -p "$1" && chown postgres:postgres "$1" && chmod 700 "$1"
+}
+
+# pg_owned_dir NAME: a new such directory in the temporary directory; its path
 pg_owned_dir() {
   local d
   d=$(mktemp -d "$TMPDIR_TEST/$1.XXXXXX")
-  chown postgres:postgres "$d"
-  chmod 700 "$d"
+  pg_owned_path "$d"
   echo "$d"
 }
 

@@ -8,11 +8,6 @@
 #                                   DIR (made) with -o loop[,OPTIONS] and
 #                                   readable by all; status 1 where this
 #                                   machine cannot (the test then skips)
-#   pg_owned_path DIR               DIR made for PostgreSQL to own (a
-#                                   tablespace's or a data directory's) at
-#                                   a path of the test's choosing (lib.sh's
-#                                   pg_owned_dir NAME makes a new one in
-#                                   the temporary directory)
 #   loopfs_cleanup                  unmounts what loopfs_make mounted (lazily
 #                                   when it is still busy)
 
@@ -24,10 +19,6 @@ loopfs_make() {
     mount -o "loop${opts:+,$opts}" "$dir.img" "$dir" 2>/dev/null || return 1
   LOOPFS_MOUNTS+=("$dir")
   chmod 755 "$dir"
-}
-
-pg_owned_path() {
-  mkdir -p "$1" && chown postgres:postgres "$1" && chmod 700 "$1"
 }
 
 loopfs_cleanup() {
