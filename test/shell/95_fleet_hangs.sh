@@ -143,7 +143,7 @@ for how in cancel timeout terminate; do
   F=$(latest_fleet)
   freeze 2
   if [ "$how" = timeout ]; then
-    t0=$(( tstart + 17000 ))
+    t0=$(( tstart + 12000 ))
   else
     sleep 0.5; t0=$(now_ms); end_call "$how" "run_$how"
   fi
